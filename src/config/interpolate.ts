@@ -1,0 +1,95 @@
+import { isScalar, visit, Scalar } from 'yaml';
+import type { Issue } from '../errors.ts';
+import { issueAt, toPointer, type SourceDoc } from './source.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type Interpolated = { ok: true; value: string; changed: boolean } | { ok: false; message: string };
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` from env; `$${` is a literal `${`. An unset variable without a
+ * default is an error, never an empty string (a silently empty URL or threshold is worse than a failure).
+ */
+export function interpolateString(input: string, env: Env): Interpolated {
+  if (!input.includes('${')) return { ok: true, value: input, changed: false };
+  let out = '';
+  let i = 0;
+  while (i < input.length) {
+    if (input.startsWith('$${', i)) {
+      out += '${';
+      i += 3;
+      continue;
+    }
+    if (!input.startsWith('${', i)) {
+      out += input[i];
+      i++;
+      continue;
+    }
+    const end = input.indexOf('}', i + 2);
+    if (end === -1) return { ok: false, message: `unterminated "\${" in "${input}": write \${NAME} or \${NAME:-default}` };
+    const body = input.slice(i + 2, end);
+    const sep = body.indexOf(':-');
+    const name = sep === -1 ? body : body.slice(0, sep);
+    if (!NAME.test(name)) {
+      return { ok: false, message: `"\${${body}}" is not a variable reference: names are letters, digits and _, like \${STEWARD_OBS_URL}` };
+    }
+    const value = env[name];
+    if (value !== undefined && value !== '') out += value;
+    else if (sep !== -1) out += body.slice(sep + 2);
+    else return { ok: false, message: `environment variable ${name} is not set (use \${${name}:-default} for a fallback)` };
+    i = end + 1;
+  }
+  return { ok: true, value: out, changed: true };
+}
+
+/**
+ * Interpolates every string scalar of a parsed document in place. A plain (unquoted) scalar that was only
+ * a reference takes the type its value reads as (`threshold: ${T}` with T=50 is the number 50); quoted
+ * scalars stay strings. `skip(path)` leaves subtrees alone (connection settings are resolved when used).
+ */
+export function interpolateDocument(src: SourceDoc, env: Env, skip: (path: readonly (string | number)[]) => boolean = () => false): Issue[] {
+  const issues: Issue[] = [];
+  visit(src.doc, {
+    Scalar(_key, node, ancestors) {
+      if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+      const path = pathOf(ancestors, node);
+      if (skip(path)) return;
+      const r = interpolateString(node.value, env);
+      if (!r.ok) {
+        issues.push(issueAt(src.file, src.lineCounter, node.range?.[0] ?? 0, toPointer(path), r.message));
+        return;
+      }
+      node.value = node.type === Scalar.PLAIN ? typed(r.value) : r.value;
+    },
+  });
+  return issues;
+}
+
+function typed(s: string): string | number | boolean | null {
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s.trim())) return Number(s);
+  if (s === 'true' || s === 'false') return s === 'true';
+  return s;
+}
+
+/** The key path from the document root to a node, from yaml's ancestor list. */
+function pathOf(ancestors: readonly unknown[], node: unknown): (string | number)[] {
+  const path: (string | number)[] = [];
+  const chain = [...ancestors, node];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const parent = chain[i] as { items?: unknown[]; key?: unknown; value?: unknown };
+    const child = chain[i + 1];
+    if (parent && 'key' in parent && 'value' in parent && parent.value === child) {
+      path.push(isScalar(parent.key) ? String(parent.key.value) : '?');
+    } else if (parent && Array.isArray(parent.items)) {
+      const idx = parent.items.indexOf(child);
+      if (idx !== -1 && !isPairLike(child)) path.push(idx);
+    }
+  }
+  return path;
+}
+
+function isPairLike(x: unknown): boolean {
+  return typeof x === 'object' && x !== null && 'key' in x && 'value' in x;
+}

@@ -1,0 +1,117 @@
+import { relative, resolve } from 'node:path';
+import { ConfigError, type Issue } from '../errors.ts';
+import { checkSemantics } from '../schema/semantic.ts';
+import type { FileSystem } from './fs.ts';
+import type { Env } from './interpolate.ts';
+import { findProjectFile, loadProject, type Project } from './project.ts';
+import { processFile, type AnyResource } from './resources.ts';
+import { locate, parseYamlFile, pointerSegments } from './source.ts';
+
+export interface LoadDeps {
+  fs: FileSystem;
+  env: Env;
+  cwd: string;
+}
+
+export interface Loaded {
+  project: Project | undefined;
+  /** Every file read, absolute. */
+  files: string[];
+  resources: AnyResource[];
+  /** Every problem (errors and warnings), positions resolved, file paths relative to cwd. */
+  issues: Issue[];
+}
+
+/**
+ * Loads what a command works on. With a project (found from cwd or `--config`), its resource globs; with
+ * explicit paths, those files and folders. Returns every problem rather than stopping at the first.
+ */
+export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; envName?: string; paths?: string[]; requireProject?: boolean }): Promise<Loaded> {
+  const paths = (opts.paths ?? []).map((p) => resolve(deps.cwd, p));
+  let projectFile: string | undefined;
+  let explicitFiles: string[] | undefined;
+
+  if (opts.config !== undefined) projectFile = findProjectFile(deps.fs, deps.cwd, opts.config);
+  else if (paths.length === 1 && deps.fs.stat(paths[0]!)?.isDirectory && hasProjectFile(deps.fs, paths[0]!)) {
+    projectFile = findProjectFile(deps.fs, paths[0]!);
+  } else if (paths.length > 0) {
+    explicitFiles = await expandPaths(deps.fs, paths, deps.cwd);
+    projectFile = findProjectFile(deps.fs, deps.cwd);
+  } else {
+    projectFile = findProjectFile(deps.fs, deps.cwd);
+  }
+
+  if (!projectFile && (opts.requireProject || !explicitFiles)) {
+    throw new ConfigError(`no steward.yaml in ${deps.cwd} or any folder above it: run steward in your project, or pass --config path/to/steward.yaml`);
+  }
+
+  const project = projectFile ? loadProject(deps.fs, projectFile, deps.env, opts.envName) : undefined;
+  const issues: Issue[] = [];
+  let files: string[];
+  if (explicitFiles) files = explicitFiles;
+  else {
+    files = [];
+    for (const pattern of project!.resources) {
+      const matched = await deps.fs.glob([pattern], project!.dir);
+      if (matched.length === 0) {
+        issues.push({ ...project!.locate('/spec/resources'), pointer: '/spec/resources', message: `pattern "${pattern}" matches no file`, severity: 'warning' });
+      }
+      files.push(...matched);
+    }
+    files = [...new Set(files)].filter((f) => f !== project!.file).sort();
+  }
+
+  const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
+  for (const file of files) {
+    const bytes = deps.fs.readFile(file);
+    const r = processFile(file, bytes, deps.env, { isProjectFile: file === projectFile });
+    resources.push(...r.resources);
+    issues.push(...r.issues);
+  }
+
+  // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
+  // cost far more than re-reading the few files that have a problem.
+  const treeCache = new Map<string, ReturnType<typeof parseYamlFile>>();
+  const position = (file: string, index: number, pointer: string, atKey?: boolean) => {
+    let parsed = treeCache.get(file);
+    if (!parsed) treeCache.set(file, (parsed = parseYamlFile(file, deps.fs.readFile(file))));
+    const src = parsed.docs.find((d) => d.index === index);
+    return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
+  };
+  for (const p of checkSemantics(resources)) {
+    const pos = position(p.file, p.index, p.pointer, p.atKey);
+    let message = p.message;
+    if (p.related) {
+      const rp = position(p.related.file, p.related.index, p.related.pointer);
+      message += ` (first at ${rel(deps.cwd, p.related.file)}:${rp.line}:${rp.col})`;
+    }
+    issues.push({ file: p.file, ...pos, pointer: p.pointer, message, severity: p.severity });
+  }
+
+  return {
+    project,
+    files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
+    resources,
+    issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
+  };
+}
+
+function hasProjectFile(fs: FileSystem, dir: string): boolean {
+  return fs.stat(resolve(dir, 'steward.yaml'))?.isFile === true || fs.stat(resolve(dir, 'steward.yml'))?.isFile === true;
+}
+
+async function expandPaths(fs: FileSystem, paths: string[], cwd: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const st = fs.stat(p);
+    if (!st) throw new ConfigError(`${rel(cwd, p)}: no such file or folder`);
+    if (st.isDirectory) out.push(...(await fs.glob(['**/*.{yaml,yml}'], p)));
+    else out.push(p);
+  }
+  return [...new Set(out)].sort();
+}
+
+function rel(cwd: string, file: string): string {
+  const r = relative(cwd, file);
+  return r === '' ? file : r.startsWith('..') && r.split('/').filter((s) => s === '..').length > 2 ? file : r;
+}

@@ -1,0 +1,124 @@
+import { dirname, join, resolve } from 'node:path';
+import { ConfigError, ValidationError, type SourcePos } from '../errors.ts';
+import type { ProjectSpec } from '../schema/kinds.ts';
+import { didYouMean } from '../schema/did-you-mean.ts';
+import type { FileSystem } from './fs.ts';
+import type { Env } from './interpolate.ts';
+import { processFile, type AnyResource } from './resources.ts';
+import { locate, pointerSegments, type SourceDoc } from './source.ts';
+
+export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
+export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
+export const DEFAULT_MARKER_TAG = 'managed-by:steward';
+
+/** The project file, loaded and with the `--env` overlay applied. */
+export interface Project {
+  file: string;
+  dir: string;
+  /** The environment overlay applied, if any. */
+  envName: string | undefined;
+  /** The spec with the overlay merged; connection settings still hold their `${VAR}` references. */
+  spec: ProjectSpec;
+  resources: string[];
+  statePath: string;
+  journalPath: string;
+  markerTag: string;
+  concurrency: number | undefined;
+  /** Resources written inside the project file itself, after the Project document. */
+  inlineResources: AnyResource[];
+  /** Where a pointer of the project document is, for errors found after loading (connection settings). */
+  locate(pointer: string): SourcePos;
+}
+
+/** steward.yaml in `cwd` or the nearest folder above, or the file `--config` names. */
+export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string): string | undefined {
+  if (explicit !== undefined) {
+    const p = resolve(cwd, explicit);
+    const st = fs.stat(p);
+    if (st?.isDirectory) {
+      for (const n of PROJECT_FILE_NAMES) if (fs.stat(join(p, n))?.isFile) return join(p, n);
+      throw new ConfigError(`--config ${explicit}: no steward.yaml in that folder`);
+    }
+    if (!st?.isFile) throw new ConfigError(`--config ${explicit}: no such file`);
+    return p;
+  }
+  let dir = resolve(cwd);
+  for (;;) {
+    for (const n of PROJECT_FILE_NAMES) if (fs.stat(join(dir, n))?.isFile) return join(dir, n);
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
+ * Loads the project file: one Project document (other documents in it are resources), schema-checked,
+ * then the environment overlay. Throws ValidationError with every problem, or ConfigError.
+ */
+export function loadProject(fs: FileSystem, file: string, env: Env, envName?: string): Project {
+  const bytes = readOrThrow(fs, file);
+  const r = processFile(file, bytes, env, { isProjectFile: true });
+  const errors = r.issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0) throw new ValidationError(r.issues);
+  if (r.projects.length !== 1) {
+    const second = r.projects[1];
+    throw new ConfigError(
+      r.projects.length === 0 ? 'no Project document: steward.yaml must hold one document with kind: Project' : 'more than one Project document in the project file',
+      second ? { file, ...locate(second.src, ['kind']) } : { file, line: 1, col: 1 },
+    );
+  }
+  const pd = r.projects[0]!;
+  const src: SourceDoc = pd.src;
+  let spec: ProjectSpec = pd.doc.spec;
+  if (envName !== undefined) {
+    const envs = spec.environments ?? {};
+    const overlay = Object.prototype.hasOwnProperty.call(envs, envName) ? envs[envName] : undefined;
+    if (!overlay) {
+      const names = Object.keys(envs);
+      const hint = didYouMean(envName, names);
+      throw new ConfigError(
+        `--env ${envName}: no such environment in spec.environments${hint ? `; did you mean "${hint}"?` : names.length ? ` (there are: ${names.join(', ')})` : ' (the project defines none)'}`,
+        { file, ...locate(src, ['spec', 'environments']) },
+      );
+    }
+    spec = mergeOverlay(spec, overlay as Record<string, unknown>);
+  }
+  const dir = dirname(file);
+  return {
+    file,
+    dir,
+    envName,
+    spec,
+    resources: spec.resources ?? DEFAULT_RESOURCES,
+    statePath: resolve(dir, spec.state ?? '.steward/state.json'),
+    journalPath: resolve(dir, spec.journal ?? '.steward/journal.jsonl'),
+    markerTag: spec.observability?.markerTag ?? DEFAULT_MARKER_TAG,
+    concurrency: spec.concurrency,
+    inlineResources: r.resources,
+    locate: (pointer) => ({ file, ...locate(src, pointerSegments(pointer)) }),
+  };
+}
+
+/** Objects merge key by key; anything else in the overlay replaces. Prototype keys are never copied. */
+function mergeOverlay<T extends object>(base: T, overlay: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(overlay)) {
+    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
+    const cur = out[k];
+    out[k] = isPlainObject(cur) && isPlainObject(v) ? mergeOverlay(cur, v) : v;
+  }
+  return out as T;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function readOrThrow(fs: FileSystem, file: string): Buffer {
+  try {
+    return fs.readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ConfigError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? e)}`, undefined, '', e);
+  }
+}

@@ -1,0 +1,105 @@
+import type { Issue } from '../errors.ts';
+import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
+import { suggestKind, validateKind } from '../schema/validator.ts';
+import { interpolateDocument, type Env } from './interpolate.ts';
+import { issueAt, locate, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
+
+/** A validated document of one kind, with where it came from. */
+export interface Resource<K extends ResourceKind = ResourceKind> {
+  kind: K;
+  name: string;
+  file: string;
+  /** 0-based document index inside the file. */
+  index: number;
+  doc: DocumentOf<K>;
+}
+
+export type AnyResource = { [K in ResourceKind]: Resource<K> }[ResourceKind];
+
+export interface ProjectDocument {
+  file: string;
+  index: number;
+  doc: DocumentOf<'Project'>;
+  src: SourceDoc;
+}
+
+export interface FileResult {
+  file: string;
+  resources: AnyResource[];
+  projects: ProjectDocument[];
+  issues: Issue[];
+}
+
+/** Connection settings are interpolated when a command connects, so `validate` needs nothing set. */
+const isConnectionPath = (path: readonly (string | number)[]) =>
+  path[0] === 'spec' &&
+  ((path[1] === 'observability' || path[1] === 'cloud') ||
+    (path[1] === 'environments' && (path[3] === 'observability' || path[3] === 'cloud')));
+
+/**
+ * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.
+ * Never throws for bad input; returns what is valid and every problem with its position.
+ */
+export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean }): FileResult {
+  const parsed = parseYamlFile(file, bytes);
+  const out: FileResult = { file, resources: [], projects: [], issues: [...parsed.issues] };
+  if (parsed.issues.some((i) => i.severity === 'error')) return out;
+
+  let sawDocument = false;
+  for (const src of parsed.docs) {
+    const isProjectDoc = isProject(src);
+    out.issues.push(...interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined));
+    let value: unknown;
+    try {
+      value = src.doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      out.issues.push(issueAt(file, src.lineCounter, 0, '', `YAML: ${e instanceof Error ? e.message : String(e)}`));
+      continue;
+    }
+    if (value === null || value === undefined) continue; // an empty document between `---` separators
+    sawDocument = true;
+    const at = (pointer: string, message: string, atKey = false): Issue => ({
+      file,
+      ...locate(src, pointerSegments(pointer), { key: atKey }),
+      pointer,
+      message,
+      severity: 'error',
+    });
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      out.issues.push(at('', `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} ${JSON.stringify(String(value).slice(0, 40))}`}`));
+      continue;
+    }
+    const kind = (value as { kind?: unknown }).kind;
+    if (kind === undefined) {
+      out.issues.push(at('', `missing required key "kind" (one of ${ALL_KINDS.join(', ')})`));
+      continue;
+    }
+    if (typeof kind !== 'string' || !(ALL_KINDS as readonly string[]).includes(kind)) {
+      const hint = typeof kind === 'string' ? suggestKind(kind) : undefined;
+      out.issues.push(at('/kind', `unknown kind ${JSON.stringify(kind)}: must be one of ${ALL_KINDS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`));
+      continue;
+    }
+    if (kind === 'Project' && !opts.isProjectFile) {
+      out.issues.push(at('/kind', 'a Project document belongs in the project file (steward.yaml), not among the resources'));
+      continue;
+    }
+    const problems = validateKind(kind as Kind, value);
+    for (const p of problems) out.issues.push(at(p.pointer, p.message, p.atKey));
+    if (problems.length > 0) continue;
+    if (kind === 'Project') {
+      out.projects.push({ file, index: src.index, doc: value as DocumentOf<'Project'>, src });
+    } else {
+      const doc = value as DocumentOf<ResourceKind>;
+      out.resources.push({ kind, name: doc.metadata.name, file, index: src.index, doc } as AnyResource);
+    }
+  }
+  if (!sawDocument && out.issues.length === 0) {
+    out.issues.push({ file, line: 1, col: 1, pointer: '', message: 'file has no documents: expected at least one with apiVersion, kind, metadata and spec', severity: 'error' });
+  }
+  return out;
+}
+
+function isProject(src: SourceDoc): boolean {
+  const k = src.doc.get('kind');
+  return k === 'Project';
+}

@@ -1,0 +1,178 @@
+import { LineCounter, isMap, isScalar, isSeq, isPair, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Issue } from '../errors.ts';
+
+/** Larger files are refused: steward files are small, and a huge one is almost always a mistake. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Deeper documents are refused before conversion, so no stage below can overflow the stack. */
+export const MAX_DEPTH = 64;
+
+/** One parsed YAML document with what is needed to point back into its file. */
+export interface SourceDoc {
+  file: string;
+  /** 0-based index of the document in its file. */
+  index: number;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+export interface ParsedFile {
+  file: string;
+  docs: SourceDoc[];
+  issues: Issue[];
+}
+
+export function issueAt(file: string, lc: LineCounter, offset: number, pointer: string, message: string): Issue {
+  const { line, col } = lc.linePos(offset);
+  return { file, line, col, pointer, message, severity: 'error' };
+}
+
+/**
+ * Decodes and parses a file into YAML documents, keeping positions. Never throws for bad input: every
+ * problem (not UTF-8, too large, YAML syntax, too deep) becomes an Issue with a line and column.
+ */
+export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
+  const issues: Issue[] = [];
+  const at = (line: number, col: number, message: string): Issue => ({ file, line, col, pointer: '', message, severity: 'error' });
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    issues.push(at(1, 1, `file is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`));
+    return { file, docs: [], issues };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const { line, col } = lineColOfByte(bytes, bad);
+    issues.push(at(line, col, `file is not valid UTF-8 (byte 0x${(bytes[bad] ?? 0).toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8`));
+    return { file, docs: [], issues };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\u0000')) {
+    const off = text.indexOf('\u0000');
+    const lc = new LineCounter();
+    for (let i = text.indexOf('\n'); i !== -1 && i < off; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
+    const { line, col } = lc.linePos(off);
+    issues.push(at(line, col, 'file contains a NUL byte: it looks binary, not YAML'));
+    return { file, docs: [], issues };
+  }
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const list = Array.isArray(parsed) ? parsed : [];
+  const docs: SourceDoc[] = [];
+  list.forEach((doc, index) => {
+    const problems = [...doc.errors, ...doc.warnings];
+    for (const e of problems) {
+      issues.push({ ...issueAt(file, lineCounter, e.pos[0], '', yamlMessage(e.code, e.message)), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
+    }
+    if (doc.errors.length > 0) return;
+    const deep = findTooDeep(doc.contents);
+    if (deep) {
+      issues.push(issueAt(file, lineCounter, deep.range?.[0] ?? 0, '', `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`));
+      return;
+    }
+    docs.push({ file, index, doc, lineCounter });
+  });
+  return { file, docs, issues };
+}
+
+function yamlMessage(code: string, message: string): string {
+  const first = message.split('\n')[0] ?? message;
+  const hints: Record<string, string> = {
+    DUPLICATE_KEY: 'a key appears twice in the same mapping',
+    TAB_AS_INDENT: 'tabs are not allowed for indentation in YAML; use spaces',
+  };
+  return `YAML: ${hints[code] ?? first.replace(/ at line \d+, column \d+.*$/, '')}`;
+}
+
+/** Iterative walk (no recursion), so pathological nesting cannot overflow the stack here. */
+function findTooDeep(root: unknown): Node | undefined {
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_DEPTH) return node as Node;
+    if (isMap(node) || isSeq(node)) {
+      for (const item of node.items as unknown[]) {
+        if (isPair(item)) stack.push([item.value, depth + 1]);
+        else stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const dec = new TextDecoder('utf-8', { fatal: true });
+  // Binary search on the longest prefix that decodes (a prefix may end mid-character; stream mode tolerates that).
+  let lo = 0;
+  let hi = bytes.byteLength;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    try {
+      dec.decode(bytes.subarray(0, mid), { stream: true });
+      dec.decode();
+      lo = mid;
+    } catch {
+      hi = mid - 1;
+    }
+  }
+  return Math.min(lo, bytes.byteLength - 1);
+}
+
+function lineColOfByte(bytes: Uint8Array, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, col: offset - lineStart + 1 };
+}
+
+/**
+ * The node a JSON pointer names, or the nearest ancestor that exists, and whether the key itself is wanted.
+ * `key: true` returns the key node of the last segment (for "unknown key" messages).
+ */
+export function locate(src: SourceDoc, segments: readonly (string | number)[], opts: { key?: boolean } = {}): { line: number; col: number } {
+  let node: unknown = src.doc.contents;
+  let offset = rangeStart(node) ?? 0;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const last = i === segments.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) break;
+      if (last && opts.key) {
+        offset = rangeStart(pair.key) ?? offset;
+        break;
+      }
+      node = pair.value;
+      offset = rangeStart(node) ?? rangeStart(pair.key) ?? offset;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(seg)];
+      if (item === undefined) break;
+      node = item;
+      offset = rangeStart(node) ?? offset;
+    } else break;
+  }
+  return src.lineCounter.linePos(offset);
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const r = (node as { range?: [number, number, number] } | null)?.range;
+  return r ? r[0] : undefined;
+}
+
+/** Turns a JSON pointer into its segments. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function toPointer(segments: readonly (string | number)[]): string {
+  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}

@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { didYouMean } from './did-you-mean.ts';
+import { ALL_KINDS, SCHEMA_FILES, type Kind } from './kinds.ts';
+
+/** A schema problem in document terms: the pointer it concerns, whether the key itself is meant, what. */
+export interface SchemaProblem {
+  pointer: string;
+  /** Point at the key of the last segment (unknown keys) rather than its value. */
+  atKey: boolean;
+  message: string;
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats: string[]) => Ajv2020;
+
+let compiled: Record<Kind, ValidateFunction> | undefined;
+
+/** Compiles the kind schemas once per process (ajv compilation is the costly part of start-up). */
+function validators(): Record<Kind, ValidateFunction> {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv, ['uuid', 'uri']);
+  const out = {} as Record<Kind, ValidateFunction>;
+  for (const kind of ALL_KINDS) {
+    const schema = JSON.parse(readFileSync(new URL(`../../schemas/${SCHEMA_FILES[kind]}`, import.meta.url), 'utf8'));
+    out[kind] = ajv.compile(schema);
+  }
+  compiled = out;
+  return out;
+}
+
+/** Validates one document of a known kind; returns every problem, in document order. */
+export function validateKind(kind: Kind, value: unknown): SchemaProblem[] {
+  const validate = validators()[kind];
+  if (validate(value)) return [];
+  return toProblems(validate.errors ?? [], value);
+}
+
+function toProblems(errors: ErrorObject[], root: unknown): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    // if/then failures repeat the underlying "required" error in vaguer words.
+    if (e.keyword === 'if') continue;
+    const p = toProblem(e, root);
+    const k = `${p.pointer}\u0000${p.message}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let cur: unknown = root;
+  for (const seg of pointer.split('/').slice(1)) {
+    const key = seg.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+const article = (t: string) => (t === 'integer' || t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`);
+const typeWord: Record<string, string> = { object: 'mapping', array: 'list' };
+
+function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
+  const ptr = e.instancePath;
+  const actual = valueAt(root, ptr);
+  const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String((e.params as { additionalProperty: string }).additionalProperty);
+      const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+      const hint = didYouMean(key, known);
+      return {
+        pointer: `${ptr}/${esc(key)}`,
+        atKey: true,
+        message: `unknown key "${key}"${hint ? `; did you mean "${hint}"?` : known.length ? ` (known keys: ${known.join(', ')})` : ''}`,
+      };
+    }
+    case 'required': {
+      const key = (e.params as { missingProperty: string }).missingProperty;
+      return { pointer: ptr, atKey: false, message: `missing required key "${key}"` };
+    }
+    case 'type': {
+      const t = String((e.params as { type: string }).type)
+        .split(',')
+        .map((x) => article(typeWord[x] ?? x))
+        .join(' or ');
+      return { pointer: ptr, atKey: false, message: `must be ${t}, found ${describe(actual)}` };
+    }
+    case 'enum': {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      const hint = typeof actual === 'string' ? didYouMean(actual, allowed) : undefined;
+      return {
+        pointer: ptr,
+        atKey: false,
+        message: `must be one of ${allowed.join(', ')}; found ${describe(actual)}${hint ? `; did you mean "${hint}"?` : ''}`,
+      };
+    }
+    case 'const':
+      return { pointer: ptr, atKey: false, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, found ${describe(actual)}` };
+    case 'pattern': {
+      const d = (e.parentSchema as { description?: string })?.description;
+      return { pointer: ptr, atKey: false, message: `${describe(actual)} is not valid: must be ${d ?? `matching ${(e.params as { pattern: string }).pattern}`}` };
+    }
+    case 'format':
+      return { pointer: ptr, atKey: false, message: `must be a ${(e.params as { format: string }).format === 'uuid' ? 'UUID' : (e.params as { format: string }).format}, found ${describe(actual)}` };
+    case 'uniqueItems': {
+      const { i, j } = e.params as { i: number; j: number };
+      return { pointer: ptr, atKey: false, message: `must not repeat items: items ${j} and ${i} are the same` };
+    }
+    case 'minItems':
+      return { pointer: ptr, atKey: false, message: `must have at least ${(e.params as { limit: number }).limit} item(s)` };
+    case 'minLength':
+      return { pointer: ptr, atKey: false, message: (e.params as { limit: number }).limit === 1 ? 'must not be empty' : `${e.message}` };
+    default:
+      return { pointer: ptr, atKey: false, message: e.message ?? `fails ${e.keyword}` };
+  }
+}
+
+/** For kinds typed by the user: the closest known kind, for "did you mean". */
+export function suggestKind(kind: string): string | undefined {
+  return didYouMean(kind, ALL_KINDS);
+}
