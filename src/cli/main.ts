@@ -88,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (err) {
     const e = err instanceof CliError ? err : new InternalError(err instanceof Error ? err.message : String(err), err);
-    ctx.io.stderr(renderError(e, { debug, color: ctx.color }));
+    ctx.io.stderr(renderError(e, { debug, color: ctx.color, cwd: ctx.cwd }));
     return e.exitCode;
   } finally {
     process.off('SIGINT', onSignal);

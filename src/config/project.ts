@@ -78,7 +78,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
       const hint = didYouMean(envName, names);
       throw new ConfigError(
         `--env ${envName}: no such environment in spec.environments${hint ? `; did you mean "${hint}"?` : names.length ? ` (there are: ${names.join(', ')})` : ' (the project defines none)'}`,
-        { file, ...locate(src, ['spec', 'environments']) },
+        { file, ...locate(src, ['spec', 'environments'], { key: true }) },
       );
     }
     spec = mergeOverlay(spec, overlay as Record<string, unknown>);

@@ -48,7 +48,8 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   let sawDocument = false;
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    out.issues.push(...interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined));
+    const unresolved = interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined);
+    out.issues.push(...unresolved);
     let value: unknown;
     try {
       value = src.doc.toJS({ maxAliasCount: 100 });
@@ -83,9 +84,10 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
       out.issues.push(at('/kind', 'a Project document belongs in the project file (steward.yaml), not among the resources'));
       continue;
     }
-    const problems = validateKind(kind as Kind, value);
+    // A value left as "${VAR}" is already reported; its type error would only repeat it.
+    const problems = validateKind(kind as Kind, value).filter((p) => !unresolved.some((u) => u.pointer === p.pointer));
     for (const p of problems) out.issues.push(at(p.pointer, p.message, p.atKey));
-    if (problems.length > 0) continue;
+    if (problems.length > 0 || unresolved.length > 0) continue;
     if (kind === 'Project') {
       out.projects.push({ file, index: src.index, doc: value as DocumentOf<'Project'>, src });
     } else {

@@ -48,10 +48,7 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes('\u0000')) {
-    const off = text.indexOf('\u0000');
-    const lc = new LineCounter();
-    for (let i = text.indexOf('\n'); i !== -1 && i < off; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
-    const { line, col } = lc.linePos(off);
+    const { line, col } = lineColOfByte(bytes, new TextEncoder().encode(text.slice(0, text.indexOf('\u0000'))).byteLength);
     issues.push(at(line, col, 'file contains a NUL byte: it looks binary, not YAML'));
     return { file, docs: [], issues };
   }
@@ -62,7 +59,10 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   list.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
     for (const e of problems) {
-      issues.push({ ...issueAt(file, lineCounter, e.pos[0], '', yamlMessage(e.code, e.message)), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
+      let message = yamlMessage(e.code, e.message);
+      const lineText = text.slice(text.lastIndexOf('\n', e.pos[0] - 1) + 1, text.indexOf('\n', e.pos[0]) === -1 ? undefined : text.indexOf('\n', e.pos[0]));
+      if (lineText.includes('${') && /flow/.test(message)) message += ' (inside { } or [ ], write "${VAR}" in quotes, or use block style for numbers)';
+      issues.push({ ...issueAt(file, lineCounter, e.pos[0], '', message), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
     }
     if (doc.errors.length > 0) return;
     const deep = findTooDeep(doc.contents);

@@ -5,13 +5,14 @@ import { renderIssuesText } from './issues.ts';
  * Turns an error into what the user reads on stderr: one clear message, the file position when there is one,
  * and the stack (with causes) only under --debug.
  */
-export function renderError(err: CliError, opts: { debug: boolean; color: boolean }): string {
+export function renderError(err: CliError, opts: { debug: boolean; color: boolean; cwd?: string }): string {
   let out: string;
   if (err instanceof ValidationError) {
     out = renderIssuesText(err.issues, { color: opts.color }) + `\n${err.message}\n`;
   } else if (err instanceof ConfigError && err.pos) {
     const ptr = err.pointer ? `  ${err.pointer}` : '';
-    out = `${err.pos.file}:${err.pos.line}:${err.pos.col}${ptr}  ${err.message}\n`;
+    const file = opts.cwd && err.pos.file.startsWith(opts.cwd + '/') ? err.pos.file.slice(opts.cwd.length + 1) : err.pos.file;
+    out = `${file}:${err.pos.line}:${err.pos.col}${ptr}  ${err.message}\n`;
   } else {
     out = `error: ${err.message}\n`;
   }

@@ -71,6 +71,14 @@ function valueAt(root: unknown, pointer: string): unknown {
   return cur;
 }
 
+/** Patterns said in words. */
+const PATTERN_HINTS: Record<string, string> = {
+  '^[0-9a-f]{24}$': '24 lowercase hex characters (an id the service assigned)',
+  '^[1-9][0-9]*[mh]$': 'a number followed by m or h, like 5m or 1h',
+  '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$': "lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit",
+  '^[A-Za-z_][A-Za-z0-9_]*$': 'an environment variable name (letters, digits and _)',
+};
+
 const article = (t: string) => (t === 'integer' || t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`);
 const typeWord: Record<string, string> = { object: 'mapping', array: 'list' };
 
@@ -94,6 +102,9 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
       return { pointer: ptr, atKey: false, message: `missing required key "${key}"` };
     }
     case 'type': {
+      if (((e.parentSchema as { required?: string[] })?.required ?? []).join() === 'env') {
+        return { pointer: ptr, atKey: false, message: `secrets are never written in files: write { env: NAME } and set that environment variable (found ${describe(actual)})` };
+      }
       const t = String((e.params as { type: string }).type)
         .split(',')
         .map((x) => article(typeWord[x] ?? x))
@@ -112,8 +123,8 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
     case 'const':
       return { pointer: ptr, atKey: false, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, found ${describe(actual)}` };
     case 'pattern': {
-      const d = (e.parentSchema as { description?: string })?.description;
-      return { pointer: ptr, atKey: false, message: `${describe(actual)} is not valid: must be ${d ?? `matching ${(e.params as { pattern: string }).pattern}`}` };
+      const pattern = (e.params as { pattern: string }).pattern;
+      return { pointer: ptr, atKey: false, message: `${describe(actual)} is not valid: must be ${PATTERN_HINTS[pattern] ?? `matching ${pattern}`}` };
     }
     case 'format':
       return { pointer: ptr, atKey: false, message: `must be a ${(e.params as { format: string }).format === 'uuid' ? 'UUID' : (e.params as { format: string }).format}, found ${describe(actual)}` };

@@ -1,0 +1,125 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { loadWorkspace } from '../../src/config/load.ts';
+import { processFile } from '../../src/config/resources.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const PROJECT = `apiVersion: steward/v1
+kind: Project
+spec:
+  resources: ["dash/*.yaml", "alerts/*.yaml"]
+  observability: { url: "\${OBS_URL}", token: { env: OBS_TOKEN } }
+  state: .steward/state.json
+  environments:
+    staging:
+      observability: { url: "https://staging.example" }
+      state: .steward/staging.json
+`;
+const DASH = `apiVersion: steward/v1
+kind: Dashboard
+metadata: { name: d }
+spec:
+  name: \${DASH_NAME:-Shop}
+  tiles:
+    - name: T
+      x: 0
+      y: 0
+      w: \${TILE_W}
+      h: 3
+`;
+
+test('finds steward.yaml from a subfolder, loads resources and types plain ${VAR} values', async () => {
+  const p = tmpProject({ 'steward.yaml': PROJECT, 'dash/d.yaml': DASH });
+  try {
+    // GIVEN a project whose connection URL variable is unset (validate must work offline)
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: { TILE_W: '6' }, cwd: join(p.dir, 'dash') }, {});
+    // THEN it loads, the resource is interpolated and typed, the URL is left for connect time
+    assert.equal(loaded.issues.filter((i) => i.severity === 'error'), []);
+    assert.is(loaded.project?.file, join(p.dir, 'steward.yaml'));
+    const d = loaded.resources[0]!;
+    assert.is(d.kind, 'Dashboard');
+    if (d.kind !== 'Dashboard') return;
+    assert.is(d.doc.spec.name, 'Shop');
+    assert.is(d.doc.spec.tiles?.[0]?.w, 6);
+    assert.is(loaded.project?.spec.observability?.url, '${OBS_URL}');
+    assert.is(loaded.project?.statePath, join(p.dir, '.steward/state.json'));
+    // a glob that matches nothing is a warning, not an error
+    assert.ok(loaded.issues.some((i) => i.severity === 'warning' && i.message.includes('"alerts/*.yaml" matches no file')));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('--env overlays merge objects and replace values', async () => {
+  const p = tmpProject({ 'steward.yaml': PROJECT, 'dash/d.yaml': DASH });
+  try {
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: { TILE_W: '6' }, cwd: p.dir }, { envName: 'staging' });
+    assert.is(loaded.project?.spec.observability?.url, 'https://staging.example');
+    assert.equal(loaded.project?.spec.observability?.token, { env: 'OBS_TOKEN' }, 'keys the overlay does not set are kept');
+    assert.is(loaded.project?.statePath, join(p.dir, '.steward/staging.json'));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('an unknown --env suggests the closest one', async () => {
+  const p = tmpProject({ 'steward.yaml': PROJECT });
+  try {
+    await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { envName: 'stagign' });
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, ConfigError);
+    assert.match((e as Error).message, 'did you mean "staging"?');
+    assert.is((e as ConfigError).pos?.line, 7);
+  }
+});
+
+test('no project file anywhere is a clear error', async () => {
+  const p = tmpProject({ 'x.txt': '' });
+  try {
+    await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, {});
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, ConfigError);
+    assert.match((e as Error).message, 'no steward.yaml');
+  }
+});
+
+test('explicit files are validated without a project', async () => {
+  const p = tmpProject({ 'one.yaml': DASH.replace('${TILE_W}', '4') });
+  try {
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { paths: ['one.yaml'] });
+    assert.is(loaded.project, undefined);
+    assert.is(loaded.resources.length, 1);
+    assert.equal(loaded.issues, []);
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('__proto__ and constructor keys never reach a prototype', () => {
+  const yaml = 'apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  organizationId: 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31\n  serviceId: 9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d\n  pipes:\n    expected:\n      - name: p\n        source: { __proto__: { polluted: yes }, constructor: { prototype: { polluted: yes } } }\n';
+  const r = processFile('x.yaml', Buffer.from(yaml), {}, { isProjectFile: false });
+  assert.equal(r.issues, []);
+  assert.is(({} as Record<string, unknown>)['polluted'], undefined);
+  assert.is(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'), false);
+  const r0 = r.resources[0]!;
+  if (r0.kind !== 'CloudService') return assert.unreachable();
+  const src = r0.doc.spec.pipes?.expected?.[0]?.source as Record<string, unknown>;
+  assert.ok(Object.prototype.hasOwnProperty.call(src, '__proto__'), 'kept as an own key');
+  assert.is(Object.getPrototypeOf(src), Object.prototype);
+});
+
+test('quoted references stay strings', () => {
+  const yaml = DASH.replace('w: ${TILE_W}', 'w: 3').replace('name: ${DASH_NAME:-Shop}', 'name: "${N}"');
+  const r = processFile('x.yaml', Buffer.from(yaml), { N: '42' }, { isProjectFile: false });
+  assert.equal(r.issues, []);
+  const d = r.resources[0]!;
+  if (d.kind !== 'Dashboard') return assert.unreachable();
+  assert.is(d.doc.spec.name, '42');
+});
+
+test.run();

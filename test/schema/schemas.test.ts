@@ -1,0 +1,53 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateTypes } from '../../scripts/gen-types.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('src/schema/types.gen.ts matches the schemas (run npm run gen:types after changing a schema)', async () => {
+  const current = readFileSync(join(root, 'src/schema/types.gen.ts'), 'utf8');
+  assert.fixture(current, await generateTypes());
+});
+
+test('every schema sets additionalProperties: false on the objects steward owns', () => {
+  for (const f of readdirSync(join(root, 'schemas')).filter((n) => n.endsWith('.schema.json') && n !== 'steward.schema.json')) {
+    const schema = JSON.parse(readFileSync(join(root, 'schemas', f), 'utf8'));
+    const open: string[] = [];
+    const walk = (s: unknown, path: string) => {
+      if (!s || typeof s !== 'object') return;
+      const o = s as Record<string, unknown>;
+      // Free-form subsets of the server's pipe source/settings are the only open objects, on purpose.
+      if (o['type'] === 'object' && o['properties'] && o['additionalProperties'] !== false) open.push(path);
+      for (const [k, v] of Object.entries(o)) walk(v, `${path}/${k}`);
+    };
+    walk(schema, f);
+    assert.equal(open, [], `open objects in ${f}`);
+  }
+});
+
+test('every example file starts with a yaml-language-server line that resolves to the schema of its kind', () => {
+  const ex = join(root, 'examples');
+  const files: string[] = [];
+  const list = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory() && !e.name.startsWith('.')) list(join(d, e.name));
+      else if (e.name.endsWith('.yaml')) files.push(join(d, e.name));
+    }
+  };
+  list(ex);
+  assert.ok(files.length >= 8, `found ${files.length} example files`);
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
+    assert.ok(m, `${f} starts with the schema line`);
+    const target = resolve(dirname(f), m![1]!);
+    const schema = JSON.parse(readFileSync(target, 'utf8'));
+    const kinds = [...text.matchAll(/^kind: (\w+)$/gm)].map((k) => k[1]);
+    for (const k of kinds) assert.is(schema.properties.kind.const, k, `${f}: kind ${k} matches ${m![1]}`);
+  }
+});
+
+test.run();
