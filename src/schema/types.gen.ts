@@ -1,5 +1,5 @@
 /* eslint-disable */
-// Generated from schemas/*.schema.json by `npm run gen:types`. Do not edit by hand.
+// Generated from schemas/*.schema.json by `npm run generate`. Do not edit by hand.
 
 /**
  * steward.yaml at the repository root: where resources are and how to reach the APIs.

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.ts';
-import { ALL_KINDS, SCHEMA_FILES, type Kind } from './kinds.ts';
+import { ALL_KINDS, type Kind } from './kinds.ts';
+import * as compiled from './validators.gen.ts';
 
 /** A schema problem in document terms: the pointer it concerns, whether the key itself is meant, what. */
 export interface SchemaProblem {
@@ -12,30 +11,18 @@ export interface SchemaProblem {
   message: string;
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, formats: string[]) => Ajv2020;
+/** A validator compiled ahead of time by scripts/generate.ts (ajv standalone, verbose errors). */
+type CompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-let compiled: Record<Kind, ValidateFunction> | undefined;
-
-/** Compiles the kind schemas once per process (ajv compilation is the costly part of start-up). */
-function validators(): Record<Kind, ValidateFunction> {
-  if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  addFormats(ajv, ['uuid', 'uri']);
-  const out = {} as Record<Kind, ValidateFunction>;
-  for (const kind of ALL_KINDS) {
-    const schema = JSON.parse(readFileSync(new URL(`../../schemas/${SCHEMA_FILES[kind]}`, import.meta.url), 'utf8'));
-    out[kind] = ajv.compile(schema);
-  }
-  compiled = out;
-  return out;
-}
+const validators = compiled as unknown as Record<Kind, CompiledValidator>;
 
 /** Validates one document of a known kind; returns every problem, in document order. */
 export function validateKind(kind: Kind, value: unknown): SchemaProblem[] {
-  const validate = validators()[kind];
+  const validate = validators[kind];
   if (validate(value)) return [];
   return toProblems(validate.errors ?? [], value);
 }
+
 
 function toProblems(errors: ErrorObject[], root: unknown): SchemaProblem[] {
   const out: SchemaProblem[] = [];

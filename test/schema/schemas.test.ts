@@ -3,13 +3,18 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateTypes } from '../../scripts/gen-types.ts';
+import { generateTypes, generateValidators } from '../../scripts/generate.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-test('src/schema/types.gen.ts matches the schemas (run npm run gen:types after changing a schema)', async () => {
+test('src/schema/types.gen.ts matches the schemas (run npm run generate after changing a schema)', async () => {
   const current = readFileSync(join(root, 'src/schema/types.gen.ts'), 'utf8');
   assert.fixture(current, await generateTypes());
+});
+
+test('src/schema/validators.gen.ts matches the schemas (run npm run generate after changing a schema)', () => {
+  const current = readFileSync(join(root, 'src/schema/validators.gen.ts'), 'utf8');
+  assert.ok(current === generateValidators(), 'validators.gen.ts is out of date');
 });
 
 test('every schema sets additionalProperties: false on the objects steward owns', () => {

@@ -1,7 +1,5 @@
-import { nodeFileSystem } from '../../config/fs.ts';
-import { loadWorkspace } from '../../config/load.ts';
 import { ValidationError, type Issue } from '../../errors.ts';
-import { renderValidate, type ValidateFormat } from '../../render/validate.ts';
+import type { ValidateFormat } from '../../render/validate.ts';
 import { defineCommand } from '../context.ts';
 
 interface Args {
@@ -20,6 +18,12 @@ export const validateCommand = defineCommand<Args>({
       .example('steward validate examples', 'Check the project in the examples folder')
       .example('steward validate alerts/checkout.yaml --format github', 'Annotate a pull request'),
   run: async (args, ctx) => {
+    // Loaded here, not at the top: `steward --version` and `--help` should not pay for YAML and schemas.
+    const [{ nodeFileSystem }, { loadWorkspace }, { renderValidate }] = await Promise.all([
+      import('../../config/fs.ts'),
+      import('../../config/load.ts'),
+      import('../../render/validate.ts'),
+    ]);
     let issues: Issue[];
     let files = 0;
     const counts: Record<string, number> = { dashboard: 0, alert: 0, 'cloud service': 0 };
