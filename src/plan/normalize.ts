@@ -1,0 +1,113 @@
+import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
+import type { LiveDashboardInput, LiveTileInput } from './types.ts';
+
+/** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
+export interface NormalDashboard {
+  name: string;
+  tags?: string[];
+  tiles?: Record<string, NormalTile>;
+}
+
+export interface NormalTile {
+  x?: number;
+  y?: number;
+  w?: number;
+  h?: number;
+  asRatio?: true;
+  series?: Array<Record<string, unknown>>;
+}
+
+const TILE_FIELDS = ['x', 'y', 'w', 'h'] as const;
+const SERIES_FIELDS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'metricName', 'metricDataType'] as const;
+const DASHBOARD_FIELDS = new Set(['id', 'name', 'tags', 'tiles']);
+const TILE_KNOWN = new Set(['id', 'name', 'x', 'y', 'w', 'h', 'asRatio', 'series']);
+const SERIES_KNOWN = new Set<string>(SERIES_FIELDS);
+
+/**
+ * Normalizes the desired side. Works on a copy: the caller's objects are never changed.
+ * Equal meaning gives equal output: absent and empty arrays, asRatio false and absent, tag order.
+ */
+export function normalizeDesired(spec: DashboardSpec, markerTag: string): NormalDashboard {
+  return shape(spec.name, spec.tags ?? [], (spec.tiles ?? []).map((t) => toTileInput(t)), markerTag, undefined);
+}
+
+/** Normalizes a live dashboard and says which of its fields were left out of the comparison. */
+export function normalizeLive(live: LiveDashboardInput, markerTag: string): { normal: NormalDashboard; ignored: string[] } {
+  const ignored = new Set<string>();
+  for (const k of Object.keys(live)) if (!DASHBOARD_FIELDS.has(k)) ignored.add(k);
+  if (live.id !== undefined) ignored.add('id');
+  const tiles = Array.isArray(live.tiles) ? live.tiles : [];
+  const normal = shape(typeof live.name === 'string' ? live.name : '', Array.isArray(live.tags) ? live.tags : [], tiles, markerTag, ignored);
+  return { normal, ignored: [...ignored].sort() };
+}
+
+function toTileInput(t: Tile): LiveTileInput {
+  return { ...t, series: t.series as Array<Record<string, unknown>> | undefined };
+}
+
+function shape(name: string, tags: readonly unknown[], tiles: readonly LiveTileInput[], markerTag: string, ignored: Set<string> | undefined): NormalDashboard {
+  const out: NormalDashboard = { name };
+  const tagSet = [...new Set(tags.filter((t): t is string => typeof t === 'string' && t !== markerTag))].sort();
+  if (tagSet.length > 0) out.tags = tagSet;
+  const byName: Record<string, NormalTile> = {};
+  const counts = new Map<string, number>();
+  for (const tile of tiles) {
+    if (!tile || typeof tile !== 'object') continue;
+    const base = typeof tile.name === 'string' ? tile.name : '(unnamed)';
+    // The server allows two tiles with one name; keep both, distinguishable, rather than lose one.
+    const n = (counts.get(base) ?? 0) + 1;
+    counts.set(base, n);
+    const key = n === 1 ? base : `${base} (${n})`;
+    byName[key] = normalizeTile(tile, ignored);
+  }
+  if (Object.keys(byName).length > 0) out.tiles = sortKeys(byName);
+  return out;
+}
+
+function normalizeTile(tile: LiveTileInput, ignored: Set<string> | undefined): NormalTile {
+  const out: NormalTile = {};
+  for (const f of TILE_FIELDS) if (typeof tile[f] === 'number') out[f] = tile[f];
+  if (tile.asRatio === true) out.asRatio = true;
+  if (ignored) for (const k of Object.keys(tile)) if (!TILE_KNOWN.has(k)) ignored.add(`tiles[].${k}`);
+  if (ignored && tile.id !== undefined) ignored.add('tiles[].id');
+  const series = Array.isArray(tile.series) ? tile.series : [];
+  if (series.length > 0) out.series = series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored));
+  return out;
+}
+
+function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of SERIES_FIELDS) {
+    const v = s[f];
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) {
+      if (v.length > 0) out[f] = [...v];
+    } else out[f] = v;
+  }
+  if (ignored) for (const k of Object.keys(s)) if (!SERIES_KNOWN.has(k)) ignored.add(`tiles[].series[].${k}`);
+  return out;
+}
+
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
+  return out;
+}
+
+/**
+ * Live tiles of a newer server describe their chart in `config` instead of `series`. Their series cannot be
+ * compared; leave them out of the desired side too, so the plan does not report drift it cannot see.
+ */
+export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashboardInput): NormalDashboard {
+  const tiles = Array.isArray(live.tiles) ? live.tiles : [];
+  const opaque = new Set(tiles.filter((t) => t && t.config !== undefined && !Array.isArray(t.series)).map((t) => t.name));
+  if (opaque.size === 0 || !desired.tiles) return desired;
+  const copy: NormalDashboard = { ...desired, tiles: { ...desired.tiles } };
+  for (const name of opaque) {
+    if (typeof name === 'string' && copy.tiles![name]) {
+      const { series: _drop, ...rest } = copy.tiles![name]!;
+      copy.tiles![name] = rest;
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,283 @@
+import fastJsonPatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { relative } from 'node:path';
+import type { AnyResource, Resource } from '../config/resources.ts';
+import { dropUncomparableSeries, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
+import { fingerprintLive } from './fingerprint.ts';
+import {
+  KNOWN_AFTER_APPLY,
+  type Action,
+  type AlertBody,
+  type LiveDashboardInput,
+  type Plan,
+  type PlanItem,
+  type StateFile,
+  type TileReference,
+} from './types.ts';
+
+const { compare } = fastJsonPatch;
+
+export interface PlanInput {
+  resources: readonly AnyResource[];
+  live: readonly LiveDashboardInput[];
+  state: StateFile;
+  markerTag: string;
+  now: Date;
+  /** File names in the plan are relative to this folder. */
+  projectDir: string;
+  env?: string;
+  /** Narrows the plan (--target, paths); every resource still serves to resolve references. */
+  include?: (r: AnyResource) => boolean;
+  /** Mark every alert for update, even when in sync (heals edits made in the UI). */
+  reassertAlerts?: boolean;
+}
+
+interface DashboardMatch {
+  item: PlanItem;
+  live: LiveDashboardInput | undefined;
+}
+
+const ACTION_ORDER: Record<Action, number> = { blocked: 0, create: 1, update: 2, noop: 3 };
+
+/**
+ * Computes the plan: pure, deterministic, and the only place that decides what apply will do.
+ * Dashboards are matched by metadata.id or spec.name, normalized on both sides and diffed; alerts are
+ * compared with what steward last sent (the API cannot read them).
+ */
+export function computePlan(input: PlanInput): Plan {
+  const { markerTag } = input;
+  const include = input.include ?? (() => true);
+  const rel = (f: string) => relative(input.projectDir, f) || f;
+  const dashboards = input.resources.filter((r): r is Resource<'Dashboard'> => r.kind === 'Dashboard');
+  const alerts = input.resources.filter((r): r is Resource<'Alert'> => r.kind === 'Alert');
+
+  const liveById = new Map(input.live.map((d) => [d.id, d]));
+  const liveByName = new Map<string, LiveDashboardInput[]>();
+  for (const d of input.live) liveByName.set(d.name, [...(liveByName.get(d.name) ?? []), d]);
+
+  const claimed = new Set<string>();
+  const matches = new Map<string, DashboardMatch>();
+  const ignoredAll = new Set<string>();
+
+  for (const d of dashboards) {
+    const match = planDashboard(d, rel(d.file), liveById, liveByName, markerTag);
+    for (const f of match.item.ignoredFields ?? []) ignoredAll.add(f);
+    if (match.live) claimed.add(match.live.id);
+    for (const id of match.item.candidates ?? []) claimed.add(id);
+    matches.set(d.name, match);
+  }
+
+  const items: PlanItem[] = [];
+  for (const d of dashboards) if (include(d)) items.push(matches.get(d.name)!.item);
+
+  for (const a of alerts) {
+    if (!include(a)) continue;
+    items.push(planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false));
+  }
+
+  const targeted = input.include !== undefined;
+  let unmanaged = 0;
+  let managed = 0;
+  for (const d of input.live) {
+    const marked = Array.isArray(d.tags) && d.tags.includes(markerTag);
+    if (marked) managed++;
+    if (claimed.has(d.id)) continue;
+    if (!marked) {
+      unmanaged++;
+      continue;
+    }
+    if (targeted) continue;
+    items.push({
+      kind: 'Dashboard',
+      name: d.name,
+      action: 'blocked',
+      reason: 'orphan',
+      id: d.id,
+      message: `live dashboard "${d.name}" (${d.id}) carries ${markerTag} but no file declares it`,
+      wayOut: [
+        `delete dashboard ${d.id} by hand in the observability UI (the API cannot delete dashboards)`,
+        `or keep it: run \`steward import --id ${d.id}\` to write its file`,
+      ],
+      patch: [],
+    });
+  }
+
+  items.sort(
+    (a, b) =>
+      (a.kind === b.kind ? 0 : a.kind === 'Dashboard' ? -1 : 1) ||
+      ACTION_ORDER[a.action] - ACTION_ORDER[b.action] ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+      ((a.id ?? '') < (b.id ?? '') ? -1 : 1),
+  );
+
+  const summary: Plan['summary'] = { create: 0, update: 0, noop: 0, blocked: 0, blockedByReason: {} };
+  for (const it of items) {
+    summary[it.action]++;
+    if (it.reason) summary.blockedByReason[it.reason] = (summary.blockedByReason[it.reason] ?? 0) + 1;
+  }
+
+  return {
+    formatVersion: 1,
+    createdAt: input.now.toISOString(),
+    ...(input.env ? { env: input.env } : {}),
+    fingerprint: fingerprintLive(input.live, input.state),
+    markerTag,
+    summary,
+    live: { dashboards: input.live.length, managed, unmanaged },
+    targeted,
+    items,
+    ignoredFields: [...ignoredAll].sort(),
+  };
+}
+
+function planDashboard(
+  d: Resource<'Dashboard'>,
+  file: string,
+  liveById: Map<string, LiveDashboardInput>,
+  liveByName: Map<string, LiveDashboardInput[]>,
+  markerTag: string,
+): DashboardMatch {
+  const desired = normalizeDesired(d.doc.spec, markerTag);
+  const base = { kind: 'Dashboard' as const, name: d.name, file };
+  const pin = d.doc.metadata.id;
+  let live: LiveDashboardInput | undefined;
+  if (pin !== undefined) {
+    live = liveById.get(pin);
+    if (!live) {
+      return {
+        live: undefined,
+        item: {
+          ...base,
+          action: 'blocked',
+          reason: 'unresolved-reference',
+          id: pin,
+          message: `metadata.id pins live dashboard ${pin}, which does not exist`,
+          wayOut: ['remove metadata.id to create the dashboard anew', 'or set metadata.id to an existing dashboard'],
+          after: desired,
+          patch: [],
+        },
+      };
+    }
+  } else {
+    const found = liveByName.get(d.doc.spec.name) ?? [];
+    if (found.length > 1) {
+      const ids = found.map((f) => f.id).sort();
+      return {
+        live: undefined,
+        item: {
+          ...base,
+          action: 'blocked',
+          reason: 'ambiguous',
+          candidates: ids,
+          message: `${found.length} live dashboards are named "${d.doc.spec.name}" (${ids.join(', ')})`,
+          wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra dashboards by hand'],
+          after: desired,
+          patch: [],
+        },
+      };
+    }
+    live = found[0];
+  }
+
+  if (!live) {
+    return {
+      live: undefined,
+      item: {
+        ...base,
+        action: 'create',
+        message: 'no live dashboard has this name',
+        after: desired,
+        patch: compare({}, desired as object),
+        body: createBody(d, markerTag),
+      },
+    };
+  }
+
+  const { normal: before, ignored } = normalizeLive(live, markerTag);
+  const after: NormalDashboard = dropUncomparableSeries(desired, live);
+  const patch = compare(before as object, after as object);
+  const ignoredFields = ignored.length ? ignored : undefined;
+  if (patch.length === 0) {
+    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', before, after, patch, ignoredFields } };
+  }
+  return {
+    live,
+    item: {
+      ...base,
+      action: 'blocked',
+      reason: 'no-update-api',
+      id: live.id,
+      message: `live dashboard ${live.id} differs in ${describePatch(patch)}, and the API cannot update dashboards`,
+      wayOut: [
+        `make the file match the live dashboard: \`steward import --id ${live.id} --out <dir>\` writes it`,
+        `or delete dashboard ${live.id} by hand so that the next apply creates it from the file`,
+      ],
+      before,
+      after,
+      patch,
+      ignoredFields,
+    },
+  };
+}
+
+/** The POST body: the file's dashboard as written, with the marker tag added. */
+function createBody(d: Resource<'Dashboard'>, markerTag: string) {
+  const tags = [...new Set([...(d.doc.spec.tags ?? []), markerTag])];
+  return { name: d.doc.spec.name, tags, tiles: structuredClone(d.doc.spec.tiles ?? []) };
+}
+
+function describePatch(patch: Operation[]): string {
+  const fields = [...new Set(patch.map((p) => p.path.split('/').slice(1, 3).map(unescape).join('/')))];
+  return fields.length <= 3 ? fields.join(', ') : `${fields.slice(0, 3).join(', ')} and ${fields.length - 3} more`;
+}
+
+function unescape(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function planAlert(a: Resource<'Alert'>, file: string, dashboards: Map<string, DashboardMatch>, state: StateFile, reassert: boolean): PlanItem {
+  const spec = a.doc.spec;
+  const id = a.doc.metadata.id;
+  const base = { kind: 'Alert' as const, name: a.name, file, id };
+  let reference: TileReference | undefined;
+
+  if (spec.source === 'tile' && spec.tile) {
+    const m = dashboards.get(spec.tile.dashboard);
+    const unresolved = (why: string): PlanItem => ({
+      ...base,
+      action: 'blocked',
+      reason: 'unresolved-reference',
+      message: `tile ${spec.tile!.dashboard} / "${spec.tile!.name}" cannot be resolved: ${why}`,
+      wayOut: ['resolve the dashboard first (see its item), then plan again'],
+      patch: [],
+    });
+    if (!m) return unresolved('no such dashboard');
+    if (m.item.action === 'create') {
+      reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: KNOWN_AFTER_APPLY, tileId: KNOWN_AFTER_APPLY };
+    } else if (m.live) {
+      const tile = (m.live.tiles ?? []).find((t) => t && t.name === spec.tile!.name);
+      if (!tile || typeof tile.id !== 'string') return unresolved(`live dashboard ${m.live.id} has no tile named "${spec.tile.name}"`);
+      reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: m.live.id, tileId: tile.id };
+    } else {
+      return unresolved(`the dashboard is ${m.item.reason ?? m.item.action}`);
+    }
+  }
+
+  const body: AlertBody = {
+    name: spec.name,
+    ...(spec.message !== undefined ? { message: spec.message } : {}),
+    threshold: spec.threshold,
+    thresholdType: spec.thresholdType,
+    interval: spec.interval,
+    source: spec.source,
+    ...(reference ? { dashboardId: reference.dashboardId, tileId: reference.tileId } : {}),
+    channel: { type: spec.channel.type, webhookId: spec.channel.webhookId },
+  };
+  const record = state.alerts[id];
+  const patch = compare((record?.sent ?? {}) as object, body as object);
+  const common = { ...base, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
+  if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
+  if (patch.length === 0 && !reassert) return { ...common, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt };
+  if (patch.length === 0) return { ...common, action: 'update', message: `re-asserted (--reassert-alerts); last applied ${record.appliedAt}` };
+  return { ...common, action: 'update', message: `differs from what was last applied (${record.appliedAt})` };
+}

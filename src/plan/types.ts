@@ -1,0 +1,112 @@
+import type { Operation } from 'fast-json-patch';
+
+/**
+ * What the plan reads of a live dashboard. The observability client's response type satisfies it; unknown
+ * members (a newer server's extras) are allowed and reported as ignored, never compared.
+ */
+export interface LiveDashboardInput {
+  id: string;
+  name: string;
+  tags?: string[] | null;
+  tiles?: LiveTileInput[] | null;
+  [extra: string]: unknown;
+}
+
+export interface LiveTileInput {
+  id?: string;
+  name?: string;
+  x?: number;
+  y?: number;
+  w?: number;
+  h?: number;
+  asRatio?: boolean | null;
+  series?: Array<Record<string, unknown>> | null;
+  [extra: string]: unknown;
+}
+
+/** The alert PUT body steward sends: every member, every time (replace or merge, both converge). */
+export interface AlertBody {
+  name: string;
+  message?: string;
+  threshold: number;
+  thresholdType: 'above' | 'below';
+  interval: string;
+  source: 'tile' | 'search';
+  dashboardId?: string;
+  tileId?: string;
+  channel: { type: 'webhook'; webhookId: string };
+}
+
+/** Per alert id: what steward last sent and what the service answered. Written by apply. */
+export interface AlertRecord {
+  sent: AlertBody;
+  response?: unknown;
+  appliedAt: string;
+}
+
+export interface StateFile {
+  formatVersion: 1;
+  alerts: Record<string, AlertRecord>;
+}
+
+export type Action = 'create' | 'update' | 'noop' | 'blocked';
+export type BlockedReason = 'no-update-api' | 'ambiguous' | 'orphan' | 'unresolved-reference';
+
+/** Placeholder in a planned alert body for an id the service assigns during this apply. */
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+export interface TileReference {
+  dashboard: string;
+  tile: string;
+  /** Resolved live ids, or known after apply when the dashboard is created by this plan. */
+  dashboardId: string;
+  tileId: string;
+}
+
+export interface PlanItem {
+  kind: 'Dashboard' | 'Alert';
+  /** metadata.name; for orphans, the live dashboard's name. */
+  name: string;
+  /** Source file relative to the project folder (absent for orphans). */
+  file?: string;
+  action: Action;
+  reason?: BlockedReason;
+  /** One sentence on why, for people. */
+  message: string;
+  /** Manual steps out of a blocked state. */
+  wayOut?: string[];
+  /** Live id: the dashboard matched or the alert updated. */
+  id?: string;
+  /** Ambiguous matches. */
+  candidates?: string[];
+  /** Normalized live dashboard, or the alert body last applied. */
+  before?: unknown;
+  /** Normalized desired dashboard, or the alert body to send. */
+  after?: unknown;
+  /** RFC 6902 from before to after. */
+  patch: Operation[];
+  /** Dashboards: the create body; alerts: the PUT body (ids may be KNOWN_AFTER_APPLY). */
+  body?: unknown;
+  reference?: TileReference;
+  /** Alerts in sync: when the body was last applied. */
+  inSyncAsOf?: string;
+  /** Live fields normalization left out of the comparison. */
+  ignoredFields?: string[];
+}
+
+export interface Plan {
+  formatVersion: 1;
+  createdAt: string;
+  /** The environment overlay the plan was made for. */
+  env?: string;
+  /** sha256 of the live dashboards and alert records the plan was computed from. */
+  fingerprint: string;
+  markerTag: string;
+  summary: Record<Action, number> & { blockedByReason: Partial<Record<BlockedReason, number>> };
+  live: { dashboards: number; managed: number; unmanaged: number };
+  /** Whether the plan was narrowed by --target or paths (orphans are then not looked for). */
+  targeted: boolean;
+  items: PlanItem[];
+  /** Every live field left out of the comparison, across dashboards. */
+  ignoredFields: string[];
+}
