@@ -202,7 +202,7 @@ test('property: a live dashboard created from a file plans as noop', () => {
       const live = { id, name: s.name, tags: [...(s.tags ?? []), MARKER], tiles: (s.tiles ?? []).map((t, i) => ({ ...t, id: `t${i}` })) };
       const r = dashboard('p', { name: s.name, tags: s.tags ?? [], tiles: s.tiles ?? [] } as never);
       const { normal } = normalizeLive(live, MARKER);
-      assert.equal(normal, normalizeDesired((r.doc as { spec: never }).spec, MARKER));
+      assert.equal(normal, normalizeDesired((r.doc as unknown as { spec: never }).spec, MARKER));
     }),
     { numRuns: 300 },
   );

@@ -1,0 +1,60 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync, unlinkSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { CliError } from '../errors.ts';
+import type { StateFile } from '../plan/types.ts';
+
+export const EMPTY_STATE: StateFile = { formatVersion: 1, alerts: {} };
+
+/** Reads the state file; a missing file is an empty state, a damaged one is an error (never silently reset). */
+export function readState(path: string): StateFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(EMPTY_STATE);
+    throw new CliError(`cannot read state file ${path}: ${(e as Error).message}`, { code: 'config', cause: e });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`state file ${path} is not valid JSON (${(e as Error).message}); restore it from version control or the CI artifact, or move it away to start without records`, { code: 'config', cause: e });
+  }
+  const s = parsed as Partial<StateFile>;
+  if (!s || typeof s !== 'object' || s.formatVersion !== 1 || typeof s.alerts !== 'object' || s.alerts === null) {
+    throw new CliError(`state file ${path} is not a steward state file (formatVersion 1 with an alerts object expected)`, { code: 'config' });
+  }
+  return { formatVersion: 1, alerts: s.alerts as StateFile['alerts'] };
+}
+
+/**
+ * Writes a file atomically: a temp file beside it, flushed, then renamed over the target, so a kill at
+ * any instant leaves either the old file or the new one, never half of one.
+ */
+export function writeFileAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    const fd = openSync(tmp, 'w', 0o644);
+    try {
+      writeFileSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw new CliError(`cannot write ${path}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+export function writeState(path: string, state: StateFile): void {
+  const sorted: StateFile = { formatVersion: 1, alerts: {} };
+  for (const id of Object.keys(state.alerts).sort()) sorted.alerts[id] = state.alerts[id]!;
+  writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n');
+}

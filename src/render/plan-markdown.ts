@@ -1,0 +1,73 @@
+import type { Action, Plan, PlanItem } from '../plan/types.ts';
+import { itemDetail, summaryLine } from './plan-text.ts';
+
+/** GitHub refuses comments over 65,536 characters; stay well under it. */
+export const MARKDOWN_LIMIT = 60_000;
+
+const ICON: Record<Action, string> = { create: '🟢 create', update: '🟡 update', noop: '⚪ unchanged', blocked: '🔴 blocked' };
+
+export interface MarkdownOptions {
+  /** Where the whole plan is, named in the line that says what was cut. */
+  artifactHint?: string;
+  limit?: number;
+}
+
+/**
+ * A PR comment or job summary: a summary table first, then one collapsible section per item. When the
+ * sections do not fit under the limit, the rest are cut and a line says how many and where the JSON is.
+ */
+export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
+  const limit = opts.limit ?? MARKDOWN_LIMIT;
+  const head: string[] = [];
+  head.push(`## steward plan${plan.env ? ` · \`${plan.env}\`` : ''}`);
+  head.push('');
+  head.push(`**${summaryLine(plan)}**`);
+  head.push('');
+  head.push('| | dashboards | alerts |');
+  head.push('| --- | ---: | ---: |');
+  for (const a of ['create', 'update', 'blocked', 'noop'] as const) {
+    const n = (k: PlanItem['kind']) => plan.items.filter((i) => i.kind === k && i.action === a).length;
+    head.push(`| ${ICON[a]} | ${n('Dashboard')} | ${n('Alert')} |`);
+  }
+  head.push('');
+  if (plan.summary.blocked > 0) {
+    const reasons = Object.entries(plan.summary.blockedByReason).map(([r, n]) => `${n} ${r}`).join(', ');
+    head.push(`> [!WARNING]\n> ${plan.summary.blocked} blocked (${reasons}): these need a person; \`steward apply\` skips them.`);
+    head.push('');
+  }
+  head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
+  head.push('');
+
+  const sections = plan.items.filter((i) => i.action !== 'noop').map(section);
+  const footer = plan.ignoredFields.length ? `\n<sub>Not compared: ${plan.ignoredFields.map((f) => `\`${f}\``).join(', ')}</sub>\n` : '';
+  let body = head.join('\n');
+  const reserve = 400 + footer.length;
+  let shown = 0;
+  for (const s of sections) {
+    if (body.length + s.length + reserve > limit) break;
+    body += s;
+    shown++;
+  }
+  if (shown < sections.length) {
+    const cut = sections.length - shown;
+    body += `\n> ${cut} more item${cut === 1 ? '' : 's'} not shown to keep this under ${limit.toLocaleString('en-US')} characters; the full plan is in ${opts.artifactHint ?? 'the plan JSON (`steward plan --out plan.json`)'}.\n`;
+  }
+  return body + footer;
+}
+
+function section(it: PlanItem): string {
+  const title = `${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeHtml(it.name)}</b>${it.reason ? ` · ${it.reason}` : ''}`;
+  const detail = itemDetail(it, 100);
+  const diff = detail.filter((l) => /^[+~-] /.test(l)).map((l) => (l.startsWith('~') ? `! ${l.slice(2)}` : l));
+  const rest = detail.filter((l) => !/^[+~-] /.test(l));
+  let s = `<details><summary>${title}</summary>\n\n`;
+  if (it.file) s += `\`${it.file}\`${it.id ? ` · id \`${it.id}\`` : ''}\n\n`;
+  s += `${escapeHtml(it.message)}\n\n`;
+  if (diff.length) s += '```diff\n' + diff.join('\n').replace(/```/g, '`‌``') + '\n```\n\n';
+  for (const l of rest) s += l.startsWith('  - ') ? `- ${escapeHtml(l.slice(4))}\n` : `${escapeHtml(l)}\n\n`;
+  return s + '</details>\n\n';
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,82 @@
+import type { Action, Plan, PlanItem } from '../plan/types.ts';
+import { patchLines } from './patch.ts';
+
+const SYMBOL: Record<Action, string> = { create: '+', update: '~', noop: '=', blocked: '!' };
+
+export interface TextOptions {
+  color: boolean;
+  /** List unchanged items one by one (default: only counted). */
+  showUnchanged?: boolean;
+  columns?: number;
+}
+
+/** A one-line count of the plan, e.g. "2 to create, 3 to update, 1 blocked, 4 unchanged". */
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  const parts = [`${s.create} to create`, `${s.update} to update`, `${s.blocked} blocked`, `${s.noop} unchanged`];
+  return parts.join(', ');
+}
+
+/** The plan for a terminal or a CI log. */
+export function renderPlanText(plan: Plan, opts: TextOptions): string {
+  const paint = (code: number, s: string) => (opts.color ? `\u001b[${code}m${s}\u001b[39m` : s);
+  const dim = (s: string) => (opts.color ? `\u001b[2m${s}\u001b[22m` : s);
+  const bold = (s: string) => (opts.color ? `\u001b[1m${s}\u001b[22m` : s);
+  const colorOf: Record<Action, number> = { create: 32, update: 33, noop: 90, blocked: 31 };
+  const width = Math.max(60, Math.min(opts.columns ?? 100, 160));
+
+  const out: string[] = [];
+  out.push(bold(`steward plan${plan.env ? ` (env ${plan.env})` : ''}: ${summaryLine(plan)}`));
+  out.push(dim(`live: ${plan.live.dashboards} dashboards (${plan.live.managed} carry ${plan.markerTag}, ${plan.live.unmanaged} unmanaged); fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+
+  for (const kind of ['Dashboard', 'Alert'] as const) {
+    const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
+    const unchanged = plan.items.filter((i) => i.kind === kind && i.action === 'noop').length;
+    if (items.length === 0 && unchanged === 0) continue;
+    out.push('', bold(kind === 'Dashboard' ? 'Dashboards' : 'Alerts'));
+    for (const it of items) {
+      const sym = paint(colorOf[it.action], `${SYMBOL[it.action]} ${it.action.padEnd(7)}`);
+      const label = it.action === 'blocked' ? `${it.reason}: ` : '';
+      out.push(`  ${sym} ${bold(it.name)}${it.file ? dim(`  ${it.file}`) : ''}`);
+      out.push(`      ${label}${it.message}`);
+      for (const line of itemDetail(it, width - 8)) out.push(`      ${line.startsWith('+') ? paint(32, line) : line.startsWith('-') ? paint(31, line) : line.startsWith('~') ? paint(33, line) : line}`);
+    }
+    if (!opts.showUnchanged && unchanged > 0) out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
+  }
+
+  if (plan.ignoredFields.length > 0) {
+    out.push('', dim(`Not compared (the service's own or not modeled by steward): ${plan.ignoredFields.join(', ')}`));
+  }
+  out.push('');
+  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? '' : 's'} need a person: see "way out" above. apply skips them.`));
+  if (plan.summary.create + plan.summary.update === 0) out.push('Nothing to apply.');
+  else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`].filter(Boolean).join(' and ')}.`);
+  return out.join('\n') + '\n';
+}
+
+/** Detail lines of one item, shared by the text and Markdown renderers. */
+export function itemDetail(it: PlanItem, width: number): string[] {
+  const lines: string[] = [];
+  if (it.kind === 'Dashboard' && it.action === 'create') {
+    const body = it.body as { name: string; tags?: string[]; tiles?: Array<{ name: string }> };
+    const tiles = body.tiles ?? [];
+    lines.push(`+ name: ${JSON.stringify(body.name)}`);
+    if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);
+    lines.push(`+ ${tiles.length} tile${tiles.length === 1 ? '' : 's'}: ${truncate(tiles.map((t) => t.name).join(', '), width - 12)}`);
+  } else if (it.action !== 'noop') {
+    for (const l of patchLines(it.patch, it.before, width)) lines.push(`${l.sign} ${l.text}`);
+  }
+  if (it.reference) {
+    lines.push(`tile ${it.reference.dashboard} › ${JSON.stringify(it.reference.tile)} = dashboard ${it.reference.dashboardId}, tile ${it.reference.tileId}`);
+  }
+  if (it.candidates) lines.push(`candidates: ${it.candidates.join(', ')}`);
+  if (it.wayOut?.length) {
+    lines.push('way out:');
+    for (const w of it.wayOut) lines.push(`  - ${w}`);
+  }
+  return lines;
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s;
+}

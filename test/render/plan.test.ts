@@ -1,0 +1,91 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { computePlan } from '../../src/plan/plan.ts';
+import type { Plan, StateFile } from '../../src/plan/types.ts';
+import { renderPlanGithub } from '../../src/render/plan-github.ts';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.ts';
+import { renderPlanText } from '../../src/render/plan-text.ts';
+import { assertGolden } from '../helpers/golden.ts';
+import { DIR, MARKER, NOW, alert, dashboard, liveOf } from '../plan/fixtures.ts';
+
+/** One plan with every action and every blocked reason. */
+function everyAction(): Plan {
+  const drifted = liveOf('drift', '65f5e4a3b9e77c001a111111');
+  drifted.tiles![0]!.w = 12;
+  drifted.tiles![0]!.series = [{ type: 'time', aggFn: 'avg', where: 'level:error', groupBy: [] }];
+  const same = liveOf('same', '65f5e4a3b9e77c001a222222', { updatedAt: '2026-11-01T00:00:00.000Z' });
+  const twins = [liveOf('twin', '65f5e4a3b9e77c001a333333'), liveOf('twin', '65f5e4a3b9e77c001a444444')];
+  const orphan = liveOf('gone', '65f5e4a3b9e77c001a555555');
+  const state: StateFile = {
+    formatVersion: 1,
+    alerts: {
+      '65f5e4a3b9e77c001a000002': {
+        sent: { name: 'Alert synced', threshold: 5, thresholdType: 'above', interval: '5m', source: 'tile', dashboardId: '65f5e4a3b9e77c001a222222', tileId: '65f5e4a3b9e77c001a22t001', channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } },
+        appliedAt: '2026-11-20T08:00:00.000Z',
+      },
+      '65f5e4a3b9e77c001a000003': {
+        sent: { name: 'Alert changed', threshold: 50, thresholdType: 'above', interval: '15m', source: 'tile', dashboardId: '65f5e4a3b9e77c001a222222', tileId: '65f5e4a3b9e77c001a22t001', channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } },
+        appliedAt: '2026-11-20T08:00:00.000Z',
+      },
+    },
+  };
+  const changed = alert('changed', '65f5e4a3b9e77c001a000003', 'same', 'Errors', 5);
+  return computePlan({
+    resources: [
+      dashboard('new', { tiles: [{ name: 'A', x: 0, y: 0, w: 6, h: 3 }, { name: 'B <b>', x: 6, y: 0, w: 6, h: 3 }] }),
+      dashboard('drift'),
+      dashboard('same'),
+      dashboard('twin'),
+      alert('fresh', '65f5e4a3b9e77c001a000001', 'new', 'A'),
+      alert('synced', '65f5e4a3b9e77c001a000002', 'same'),
+      changed,
+      alert('dangling', '65f5e4a3b9e77c001a000004', 'twin'),
+    ],
+    live: [drifted, same, ...twins, orphan],
+    state,
+    markerTag: MARKER,
+    now: NOW,
+    projectDir: DIR,
+  });
+}
+
+test('the fixture plan has every action and reason', () => {
+  const p = everyAction();
+  assert.equal(p.summary, { create: 1, update: 2, noop: 2, blocked: 4, blockedByReason: { 'no-update-api': 1, ambiguous: 1, orphan: 1, 'unresolved-reference': 1 } });
+});
+
+test('text (golden)', () => {
+  assertGolden(renderPlanText(everyAction(), { color: false, columns: 100 }), 'render/plan.text.txt');
+});
+
+test('text with unchanged items listed (golden)', () => {
+  assertGolden(renderPlanText(everyAction(), { color: false, columns: 100, showUnchanged: true }), 'render/plan-all.text.txt');
+});
+
+test('text in colour has ANSI codes only then', () => {
+  assert.match(renderPlanText(everyAction(), { color: true }), '\u001b[32m');
+  assert.not.match(renderPlanText(everyAction(), { color: false }), '\u001b[');
+});
+
+test('markdown (golden)', () => {
+  assertGolden(renderPlanMarkdown(everyAction()), 'render/plan.md');
+});
+
+test('github annotations (golden)', () => {
+  assertGolden(renderPlanGithub(everyAction()), 'render/plan.github.txt');
+});
+
+test('json (golden)', () => {
+  assertGolden(JSON.stringify(everyAction(), null, 2) + '\n', 'render/plan.json');
+});
+
+test('markdown stays under its limit and says what it cut', () => {
+  const resources = Array.from({ length: 2000 }, (_, i) => dashboard(`d${i}`, { name: `Dashboard number ${i}` }));
+  const p = computePlan({ resources, live: [], state: { formatVersion: 1, alerts: {} }, markerTag: MARKER, now: NOW, projectDir: DIR });
+  const md = renderPlanMarkdown(p, { artifactHint: 'the plan.json artifact' });
+  assert.ok(md.length < 60_000, `length ${md.length}`);
+  assert.match(md, /> \d+ more items not shown to keep this under 60,000 characters; the full plan is in the plan\.json artifact\./);
+  assert.match(md, '| 🟢 create | 2000 | 0 |', 'the summary table counts everything');
+});
+
+test.run();
