@@ -79,20 +79,57 @@ function messageOf(o: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** Text of an HTML page: the title, then the body's text, script/style dropped, entities decoded. */
+/**
+ * Text of an HTML page: the title, then the body's text, with head, script, style and comments dropped
+ * and entities decoded. Written with indexOf scans and `<[^<>]*>` rather than lazy `[\s\S]*?` patterns,
+ * so a hostile page (thousands of unclosed `<script` or `<!--`) costs linear time, not quadratic.
+ */
 export function htmlToText(html: string): string {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  let body = html
-    .replace(/<head[\s\S]*?<\/head>/gi, ' ')
-    .replace(/<(script|style|noscript|template)[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<[^>]*>/g, ' ');
-  body = collapse(decodeEntities(body));
-  const t = title === undefined ? '' : collapse(decodeEntities(title.replace(/<[^>]*>/g, ' ')));
+  const src = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
+  const title = titleOf(src);
+  let body = cutBlocks(src, '<!--', '-->');
+  for (const tag of ['head', 'script', 'style', 'noscript', 'template']) body = cutBlocks(body, `<${tag}`, `</${tag}>`);
+  body = collapse(decodeEntities(body.replace(/<[^<>]*>/g, ' ')));
+  const t = title === undefined ? '' : collapse(decodeEntities(title.replace(/<[^<>]*>/g, ' ')));
   if (t === '') return body;
   // nginx-style pages repeat the title as the heading: keep it once.
-  const rest = body.startsWith(t) ? body.slice(t.length).trim() : body;
+  const rest = body === t || body.startsWith(`${t} `) ? body.slice(t.length).trim() : body;
   return rest === '' ? t : `${t}: ${rest}`;
+}
+
+/** Only the start of an HTML page is read: one line of it is shown. */
+const MAX_HTML_CHARS = 32 * 1024;
+
+function titleOf(src: string): string | undefined {
+  const lower = src.toLowerCase();
+  const open = lower.indexOf('<title');
+  if (open < 0) return undefined;
+  const gt = lower.indexOf('>', open);
+  if (gt < 0) return undefined;
+  const close = lower.indexOf('</title', gt);
+  return src.slice(gt + 1, close < 0 ? undefined : close);
+}
+
+/** Removes every `open … close` block (case-insensitive); an unclosed block runs to the end. */
+function cutBlocks(s: string, open: string, close: string): string {
+  const lower = s.toLowerCase();
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const a = lower.indexOf(open, i);
+    if (a < 0) return out + s.slice(i);
+    // `<head` must not swallow `<header>`: the tag name has to end here.
+    const next = lower.charCodeAt(a + open.length);
+    if (open !== '<!--' && ((next >= 97 && next <= 122) || (next >= 48 && next <= 57) || next === 45)) {
+      out += s.slice(i, a + 1);
+      i = a + 1;
+      continue;
+    }
+    out += `${s.slice(i, a)} `;
+    const b = lower.indexOf(close, a + open.length);
+    if (b < 0) return out;
+    i = b + close.length;
+  }
 }
 
 /**

@@ -174,4 +174,17 @@ test('htmlToText: scripts and styles dropped, entities decoded', () => {
   );
 });
 
+test('htmlToText: the title is dropped from the body only as a whole word; <header> is not <head>', () => {
+  assert.is(htmlToText('<html><head><title>T</title></head><body><header>Top</header></body></html>'), 'T: Top');
+});
+
+test('htmlToText: hostile pages (thousands of unclosed tags) cost linear time', () => {
+  for (const page of ['<script'.repeat(9000), '<!--'.repeat(16000), '<a'.repeat(30000), '<title'.repeat(10000), '<head'.repeat(12000)]) {
+    const t0 = performance.now();
+    summarizeErrorBody(page, 'text/html');
+    const ms = performance.now() - t0;
+    assert.ok(ms < 100, `${page.slice(0, 8)}… took ${ms} ms`);
+  }
+});
+
 test.run();
