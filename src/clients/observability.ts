@@ -3,6 +3,7 @@
  * Bearer authentication; success bodies are `{data: …}` and are validated before they are returned.
  */
 import { CliError } from '../errors.ts';
+import { ApiResponseError } from './errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
@@ -79,9 +80,29 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     return res.body.data;
   }
 
+  async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
+    const path = '/api/v2/dashboards';
+    const res = await http.request<{ data: LiveDashboard[]; meta?: unknown }>({
+      method: 'GET',
+      path,
+      signal: o?.signal,
+      validate: (body) => checkResponse('observability.dashboards', body),
+    });
+    // The contract's list is not paged. A server that pages (newer APIs answer `meta: {total, limit,
+    // offset}`) would hide dashboards from the plan, which would then create duplicates: refuse instead.
+    const total = (res.body.meta as { total?: unknown } | undefined)?.total;
+    if (typeof total === 'number' && total > res.body.data.length) {
+      throw new ApiResponseError(
+        `GET ${path}: the server returned ${res.body.data.length} of ${total} dashboards (a paged list); steward needs the whole list in one response`,
+        { method: 'GET', path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'paged list' }] },
+      );
+    }
+    return res.body.data;
+  }
+
   return {
     http,
-    listDashboards: (o) => call<LiveDashboard[]>('observability.dashboards', 'GET', '/api/v2/dashboards', undefined, o),
+    listDashboards,
     getDashboard: (id, o) =>
       call<LiveDashboard>('observability.dashboard', 'GET', encodePath`/api/v2/dashboards/${id}`, undefined, o),
     createDashboard: (body, o) => call<LiveDashboard>('observability.dashboard', 'POST', '/api/v2/dashboards', body, o),

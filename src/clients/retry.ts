@@ -12,7 +12,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { HttpMethod } from './errors.ts';
 
 export interface RetryOptions {
-  /** Total tries, the first included (default 5). 1 turns retries off. */
+  /** Total tries, the first included (default 5). 1 (or 0) turns retries off. Never applies to POST. */
   limit?: number | undefined;
   /** First backoff ceiling in ms (default 500); doubles per retry. */
   baseDelayMs?: number | undefined;

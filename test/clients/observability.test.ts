@@ -237,6 +237,18 @@ test('wrong shape: a missing envelope, a missing id and several problems are all
   }
 });
 
+test('a paged dashboard list (meta.total above the items returned) is refused, not half-read', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [DASHBOARD], meta: { total: 3, limit: 1, offset: 0 } }));
+  try {
+    const e = (await rejects(() => client(server).listDashboards())) as ApiResponseError;
+    assert.instance(e, ApiResponseError);
+    assert.is(e.message, 'GET /api/v2/dashboards: the server returned 1 of 3 dashboards (a paged list); steward needs the whole list in one response');
+    assert.is(e.field, 'meta.total');
+  } finally {
+    await server.close();
+  }
+});
+
 test('a POST answered 2xx with a body of the wrong shape: outcome unknown (it was created)', async () => {
   const server = await startServer((_req, res) => json(res, 201, { data: { name: 'x' } }));
   try {
