@@ -1,0 +1,184 @@
+/**
+ * Turns whatever an error response carries into one readable line: JSON `{message}`, the cloud's
+ * `{status, error, requestId}`, other common JSON error shapes, plain text, an HTML error page from a
+ * proxy, a truncated JSON body, or nothing at all.
+ */
+
+/** Longest server message kept in an error line. */
+export const MAX_SERVER_MESSAGE = 200;
+
+export interface ErrorBodySummary {
+  /** One line, no control characters, at most MAX_SERVER_MESSAGE characters ('' when the body says nothing). */
+  message: string;
+  requestId?: string;
+}
+
+export function summarizeErrorBody(body: Buffer | string, contentType: string | undefined): ErrorBodySummary {
+  const text = (typeof body === 'string' ? body : body.toString('utf8')).trim();
+  if (text === '') return { message: '' };
+  const ct = (contentType ?? '').toLowerCase();
+
+  const looksJson = /^[[{"]/.test(text) || ct.includes('json');
+  if (looksJson) {
+    let parsed: unknown;
+    let ok = true;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      ok = false;
+    }
+    if (ok) return fromJson(parsed);
+    // Truncated or broken JSON: salvage a message field if one is readable, else show the start of it.
+    const salvaged = /"(?:message|error|detail|title)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
+    const rid = /"(?:requestId|request_id)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
+    const message = salvaged?.[1] !== undefined ? unescapeJsonString(salvaged[1]) : text;
+    return withRequestId({ message: oneLine(`${message} (unparseable JSON body)`, true) }, rid?.[1]);
+  }
+
+  if (ct.includes('html') || /^<(?:!doctype|html|head|body|\?xml)/i.test(text)) {
+    return { message: oneLine(htmlToText(text), true) };
+  }
+  return { message: oneLine(text, true) };
+}
+
+function fromJson(parsed: unknown): ErrorBodySummary {
+  if (typeof parsed === 'string') return { message: oneLine(parsed, true) };
+  if (!isObject(parsed)) return { message: oneLine(JSON.stringify(parsed), true) };
+  const requestId = pickString(parsed, ['requestId', 'request_id', 'requestID', 'traceId']);
+  const message = messageOf(parsed);
+  if (message !== undefined) return withRequestId({ message: oneLine(message, true) }, requestId);
+  // No known field: show the body itself, minus envelope members that the line already carries.
+  const rest: Record<string, unknown> = { ...parsed };
+  delete rest['status'];
+  delete rest['requestId'];
+  delete rest['statusCode'];
+  const shown = Object.keys(rest).length > 0 ? JSON.stringify(rest) : '';
+  return withRequestId({ message: oneLine(shown, true) }, requestId);
+}
+
+/** The message of the common JSON error shapes; undefined when none applies. */
+function messageOf(o: Record<string, unknown>): string | undefined {
+  for (const key of ['message', 'error', 'detail', 'title', 'error_description', 'msg']) {
+    const v = o[key];
+    if (typeof v === 'string' && v.trim() !== '') {
+      // `{error: "Bad Request", message: "..."}` (Express/Fastify): the message is the useful part.
+      return v;
+    }
+    if (isObject(v)) {
+      const inner = messageOf(v);
+      if (inner !== undefined) return inner;
+    }
+  }
+  const errors = o['errors'];
+  if (Array.isArray(errors) && errors.length > 0) {
+    const parts = errors
+      .slice(0, 3)
+      .map((e) => (typeof e === 'string' ? e : isObject(e) ? messageOf(e) ?? JSON.stringify(e) : String(e)));
+    return parts.join('; ') + (errors.length > 3 ? ` (and ${errors.length - 3} more)` : '');
+  }
+  return undefined;
+}
+
+/**
+ * Text of an HTML page: the title, then the body's text, with head, script, style and comments dropped
+ * and entities decoded. Written with indexOf scans and `<[^<>]*>` rather than lazy `[\s\S]*?` patterns,
+ * so a hostile page (thousands of unclosed `<script` or `<!--`) costs linear time, not quadratic.
+ */
+export function htmlToText(html: string): string {
+  const src = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
+  const title = titleOf(src);
+  let body = cutBlocks(src, '<!--', '-->');
+  for (const tag of ['head', 'script', 'style', 'noscript', 'template']) body = cutBlocks(body, `<${tag}`, `</${tag}>`);
+  body = collapse(decodeEntities(body.replace(/<[^<>]*>/g, ' ')));
+  const t = title === undefined ? '' : collapse(decodeEntities(title.replace(/<[^<>]*>/g, ' ')));
+  if (t === '') return body;
+  // nginx-style pages repeat the title as the heading: keep it once.
+  const rest = body === t || body.startsWith(`${t} `) ? body.slice(t.length).trim() : body;
+  return rest === '' ? t : `${t}: ${rest}`;
+}
+
+/** Only the start of an HTML page is read: one line of it is shown. */
+const MAX_HTML_CHARS = 32 * 1024;
+
+function titleOf(src: string): string | undefined {
+  const lower = src.toLowerCase();
+  const open = lower.indexOf('<title');
+  if (open < 0) return undefined;
+  const gt = lower.indexOf('>', open);
+  if (gt < 0) return undefined;
+  const close = lower.indexOf('</title', gt);
+  return src.slice(gt + 1, close < 0 ? undefined : close);
+}
+
+/** Removes every `open … close` block (case-insensitive); an unclosed block runs to the end. */
+function cutBlocks(s: string, open: string, close: string): string {
+  const lower = s.toLowerCase();
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const a = lower.indexOf(open, i);
+    if (a < 0) return out + s.slice(i);
+    // `<head` must not swallow `<header>`: the tag name has to end here.
+    const next = lower.charCodeAt(a + open.length);
+    if (open !== '<!--' && ((next >= 97 && next <= 122) || (next >= 48 && next <= 57) || next === 45)) {
+      out += s.slice(i, a + 1);
+      i = a + 1;
+      continue;
+    }
+    out += `${s.slice(i, a)} `;
+    const b = lower.indexOf(close, a + open.length);
+    if (b < 0) return out;
+    i = b + close.length;
+  }
+}
+
+/**
+ * One line: control characters (including ANSI escapes from a hostile server) removed, whitespace
+ * collapsed, cut to MAX_SERVER_MESSAGE characters with an ellipsis.
+ */
+export function oneLine(text: string, truncate: boolean): string {
+  const clean = collapse(text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
+  if (!truncate || clean.length <= MAX_SERVER_MESSAGE) return clean;
+  return `${clean.slice(0, MAX_SERVER_MESSAGE - 1).trimEnd()}…`;
+}
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+function unescapeJsonString(s: string): string {
+  try {
+    return JSON.parse(`"${s}"`) as string;
+  } catch {
+    return s;
+  }
+}
+
+function withRequestId(summary: ErrorBodySummary, requestId: string | undefined): ErrorBodySummary {
+  if (requestId !== undefined && requestId !== '') summary.requestId = oneLine(requestId, true);
+  return summary;
+}
+
+function pickString(o: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

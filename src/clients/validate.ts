@@ -1,0 +1,170 @@
+/**
+ * Response validation: every success body is checked with ajv against the tolerant schemas in
+ * `schemas/api/` (wrapped in the API's envelope) before a client returns it. Unknown members pass and are
+ * kept (ajv never removes or coerces here); wrong types come back as problems with a readable field path.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import type { ResponseProblem } from './errors.ts';
+
+/** The response bodies steward reads. */
+export type ResponseShape =
+  | 'observability.dashboards'
+  | 'observability.dashboard'
+  | 'observability.alert'
+  | 'cloud.ingestPipes'
+  | 'cloud.reversePrivateEndpoints'
+  | 'cloud.backups'
+  | 'cloud.backup';
+
+const SCHEMA_ROOT = new URL('../../schemas/api/', import.meta.url);
+const BASE_ID = 'https://steward.dev/schemas/api/';
+
+/** Schema files under schemas/api/, by the short name used below. */
+const FILES = {
+  dashboard: 'observability/live-dashboard.schema.json',
+  alert: 'observability/live-alert.schema.json',
+  dashboardCreate: 'observability/dashboard-create.schema.json',
+  alertUpdate: 'observability/alert-update.schema.json',
+  ingestPipe: 'cloud/ingest-pipe.schema.json',
+  reversePrivateEndpoint: 'cloud/reverse-private-endpoint.schema.json',
+  backup: 'cloud/backup.schema.json',
+} as const;
+
+export type SchemaName = keyof typeof FILES;
+
+/** The raw JSON Schema of one API shape (for tests and for other modules that want to reuse it). */
+export function loadApiSchema(name: SchemaName): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(FILES[name], SCHEMA_ROOT), 'utf8')) as Record<string, unknown>;
+}
+
+const ref = (name: SchemaName) => ({ $ref: BASE_ID + FILES[name] });
+const list = (name: SchemaName) => ({ type: 'array', items: ref(name) });
+/** Observability bodies: `{data: …}`. */
+const data = (inner: object) => ({ type: 'object', required: ['data'], properties: { data: inner } });
+/** Cloud bodies: `{status, requestId, result}`; only result is needed. */
+const result = (inner: object) => ({
+  type: 'object',
+  required: ['result'],
+  properties: { status: { type: 'number' }, requestId: { type: 'string' }, result: inner },
+});
+
+const ENVELOPES: Record<ResponseShape, object> = {
+  'observability.dashboards': data(list('dashboard')),
+  'observability.dashboard': data(ref('dashboard')),
+  'observability.alert': data(ref('alert')),
+  'cloud.ingestPipes': result(list('ingestPipe')),
+  'cloud.reversePrivateEndpoints': result(list('reversePrivateEndpoint')),
+  'cloud.backups': result(list('backup')),
+  'cloud.backup': result(ref('backup')),
+};
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function getAjv(): Ajv2020 {
+  if (ajv) return ajv;
+  const instance = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  ajvFormats.default(instance, ['date-time']);
+  for (const name of Object.keys(FILES) as SchemaName[]) instance.addSchema(loadApiSchema(name));
+  ajv = instance;
+  return instance;
+}
+
+function validatorFor(key: string, schema: object): ValidateFunction {
+  let fn = compiled.get(key);
+  if (!fn) {
+    fn = getAjv().compile(schema);
+    compiled.set(key, fn);
+  }
+  return fn;
+}
+
+/** Most problems listed per response; the first one goes in the error message. */
+const MAX_PROBLEMS = 20;
+
+/** Checks a parsed response body; returns its problems (empty when it is fine). */
+export function checkResponse(shape: ResponseShape, body: unknown): ResponseProblem[] {
+  const fn = validatorFor(shape, ENVELOPES[shape]);
+  if (fn(body)) return [];
+  return toProblems(fn.errors ?? []);
+}
+
+/** Checks a request body against its (closed) schema: used by tests and available to callers. */
+export function checkRequest(name: 'dashboardCreate' | 'alertUpdate', body: unknown): ResponseProblem[] {
+  const fn = validatorFor(`request.${name}`, ref(name));
+  if (fn(body)) return [];
+  return toProblems(fn.errors ?? []);
+}
+
+/** `/data/3/tiles/0/x` → `data[3].tiles[0].x`. */
+export function pointerToPath(pointer: string): string {
+  if (pointer === '') return '';
+  let out = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(seg)) out += `[${seg}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/**
+ * ajv errors → one problem per field. A `oneOf` between a shape and null reports three errors for one
+ * mistake (must be object, must be null, must match one of): they are folded into "must be object or null".
+ */
+function toProblems(errors: ErrorObject[]): ResponseProblem[] {
+  const typesAt = new Map<string, string[]>();
+  for (const e of errors) {
+    if (e.keyword !== 'type') continue;
+    const t = (e.params as { type: string | string[] }).type;
+    const list = typesAt.get(e.instancePath) ?? [];
+    for (const x of Array.isArray(t) ? t : String(t).split(',')) if (!list.includes(x)) list.push(x);
+    typesAt.set(e.instancePath, list);
+  }
+  const problems: ResponseProblem[] = [];
+  const seen = new Set<string>();
+  const add = (field: string, message: string) => {
+    const k = `${field}\u0000${message}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    problems.push({ field, message });
+  };
+  // Errors in the order ajv found them, with type errors merged per field.
+  const emittedTypes = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === 'type') {
+      if (emittedTypes.has(e.instancePath)) continue;
+      emittedTypes.add(e.instancePath);
+      const types = typesAt.get(e.instancePath) ?? [];
+      // The null branch of `oneOf: [shape, null]` when the value is of the shape but wrong inside: the
+      // deeper errors say what is wrong, "must be null" would only mislead.
+      const deeper = errors.some((o) => o.instancePath.startsWith(`${e.instancePath}/`));
+      if (deeper && types.length === 1 && types[0] === 'null') continue;
+      // A non-null type listed alongside "null" reads best with null last.
+      types.sort((a, b) => (a === 'null' ? 1 : 0) - (b === 'null' ? 1 : 0));
+      add(pointerToPath(e.instancePath), `must be ${types.join(' or ')}`);
+      continue;
+    }
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf') {
+      // Covered by the branch errors at this field or below, when there are any.
+      const covered = errors.some((o) => o !== e && o.keyword !== e.keyword && o.instancePath.startsWith(e.instancePath));
+      if (covered) continue;
+    }
+    if (e.keyword === 'required') {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      const at = pointerToPath(e.instancePath);
+      add(at === '' ? missing : fieldJoin(at, missing), 'is required but missing');
+      continue;
+    }
+    add(pointerToPath(e.instancePath), e.message ?? `fails ${e.keyword}`);
+  }
+  return problems.slice(0, MAX_PROBLEMS);
+}
+
+function fieldJoin(path: string, key: string): string {
+  if (/^[A-Za-z_$][\w$]*$/.test(key)) return `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}

@@ -1,0 +1,322 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  ApiResponseError,
+  createObservabilityClient,
+  NotFoundError,
+  UnauthorizedError,
+  type LiveDashboard,
+} from '../../src/clients/index.ts';
+import { CliError } from '../../src/errors.ts';
+import { json, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
+
+const DASHBOARD: LiveDashboard = {
+  id: '65f5e4a3b9e77c001a567890',
+  name: 'Checkout overview',
+  tags: ['team:payments', 'managed-by:steward'],
+  tiles: [
+    {
+      id: '65f5e4a3b9e77c001a901234',
+      name: 'Error count',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
+      asRatio: false,
+      series: [{ type: 'time', dataSource: 'events', aggFn: 'count', where: 'level:error', whereLanguage: 'lucene', groupBy: [] }],
+    },
+  ],
+};
+
+const ALERT = {
+  id: '65f5e4a3b9e77c001a123456',
+  name: 'Checkout errors',
+  message: 'Error count above 50 in 5m',
+  threshold: 50,
+  interval: '5m',
+  thresholdType: 'above',
+  source: 'tile',
+  state: 'inactive',
+  channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012' },
+  team: '65f5e4a3b9e77c001a345678',
+  tileId: '65f5e4a3b9e77c001a901234',
+  dashboard: '65f5e4a3b9e77c001a567890',
+  silenced: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+function client(server: TestServer, extra: Record<string, unknown> = {}) {
+  return createObservabilityClient({
+    url: server.url,
+    token: TOKEN,
+    retry: { limit: 1 },
+    credentialHint: 'the token in STEWARD_OBS_TOKEN',
+    ...extra,
+  });
+}
+
+test('listDashboards: GET /api/v2/dashboards with Bearer, returns data', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [DASHBOARD] }));
+  try {
+    const list = await client(server).listDashboards();
+    assert.equal(list, [DASHBOARD]);
+    assert.is(server.requests.length, 1);
+    const r = server.requests[0]!;
+    assert.is(r.method, 'GET');
+    assert.is(r.url, '/api/v2/dashboards');
+    assert.is(r.headers['authorization'], `Bearer ${TOKEN}`);
+    assert.match(String(r.headers['accept']), /application\/json/);
+    assert.is(r.body, '');
+  } finally {
+    await server.close();
+  }
+});
+
+test('getDashboard: the id is URL-encoded as one path segment', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: DASHBOARD }));
+  try {
+    const d = await client(server).getDashboard('a/b c?d#e');
+    assert.is(d.id, DASHBOARD.id);
+    assert.is(server.requests[0]!.url, '/api/v2/dashboards/a%2Fb%20c%3Fd%23e');
+  } finally {
+    await server.close();
+  }
+});
+
+test('createDashboard: POST with the JSON body, returns the created dashboard', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: DASHBOARD }));
+  try {
+    const body = {
+      name: 'Checkout overview',
+      tags: ['team:payments'],
+      tiles: [{ name: 'Error count', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', groupBy: [] }] }],
+    };
+    const created = await client(server).createDashboard(body);
+    assert.is(created.id, DASHBOARD.id);
+    const r = server.requests[0]!;
+    assert.is(r.method, 'POST');
+    assert.is(r.url, '/api/v2/dashboards');
+    assert.match(String(r.headers['content-type']), /^application\/json/);
+    assert.is(r.headers['authorization'], `Bearer ${TOKEN}`);
+    assert.equal(JSON.parse(r.body), body);
+  } finally {
+    await server.close();
+  }
+});
+
+test('updateAlert: PUT /api/v2/alerts/{id} with the body, returns the alert', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: ALERT }));
+  try {
+    const body = {
+      name: 'Checkout errors',
+      threshold: 50,
+      thresholdType: 'above' as const,
+      interval: '5m',
+      source: 'tile' as const,
+      dashboardId: ALERT.dashboard,
+      tileId: ALERT.tileId,
+      channel: { type: 'webhook', webhookId: ALERT.channel.webhookId },
+    };
+    const alert = await client(server).updateAlert(ALERT.id, body);
+    assert.equal(alert, ALERT);
+    const r = server.requests[0]!;
+    assert.is(r.method, 'PUT');
+    assert.is(r.url, `/api/v2/alerts/${ALERT.id}`);
+    assert.equal(JSON.parse(r.body), body);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a prefix URL with a base path and a trailing slash keeps the base path', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [] }));
+  try {
+    await createObservabilityClient({ url: `${server.url}/hyperdx/`, token: TOKEN }).listDashboards();
+    assert.is(server.requests[0]!.url, '/hyperdx/api/v2/dashboards');
+  } finally {
+    await server.close();
+  }
+});
+
+test('tolerant reader: unknown fields, config tiles, null optional fields pass and are kept', async () => {
+  const newer = {
+    id: 'd1',
+    name: 'Infrastructure',
+    filters: [{ id: 'f1', type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment' }],
+    containers: [],
+    savedQuery: null,
+    tiles: [
+      {
+        id: 't1',
+        name: 'Server CPU',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        containerId: 'c1',
+        config: { displayType: 'line', sourceId: 's1', select: [{ aggFn: 'avg', valueExpression: 'cpu.usage' }] },
+      },
+      { id: 't2', name: 'Old style', series: [{ type: 'time', sourceId: 's1', aggFn: 'count', level: 0.95, field: null }] },
+    ],
+  };
+  const server = await startServer((_req, res) => json(res, 200, { data: [newer], meta: { total: 1 } }));
+  try {
+    const [d] = await client(server).listDashboards();
+    assert.equal(d, newer);
+    assert.equal((d as Record<string, unknown>)['filters'], newer.filters);
+    assert.equal(d!.tiles![0]!.config, newer.tiles[0]!.config);
+  } finally {
+    await server.close();
+  }
+});
+
+test('tolerant reader: an alert from a newer server (channels, silenced object, new enum values) passes', async () => {
+  const newer = {
+    id: 'a1',
+    name: null,
+    message: null,
+    threshold: 10,
+    thresholdMax: 20,
+    interval: '1d',
+    thresholdType: 'between',
+    source: 'saved_search',
+    state: 'INSUFFICIENT_DATA',
+    channel: { type: 'webhook', webhookId: 'w1' },
+    channels: [{ type: 'webhook', webhookId: 'w1' }],
+    teamId: 'team1',
+    dashboardId: null,
+    savedSearchId: 's1',
+    silenced: { by: null, at: '2026-03-19T08:00:00.000Z', until: '2026-03-20T08:00:00.000Z' },
+    executionErrors: null,
+    createdAt: null,
+  };
+  const server = await startServer((_req, res) => json(res, 200, { data: newer }));
+  try {
+    assert.equal(await client(server).updateAlert('a1', { threshold: 10 }), newer);
+  } finally {
+    await server.close();
+  }
+});
+
+test('wrong types: ApiResponseError naming the field path', async () => {
+  const bad = [DASHBOARD, DASHBOARD, DASHBOARD, { ...DASHBOARD, tiles: [{ ...DASHBOARD.tiles![0]!, x: '0' }] }];
+  const server = await startServer((_req, res) => json(res, 200, { data: bad }));
+  try {
+    const e = await rejects(() => client(server).listDashboards());
+    assert.instance(e, ApiResponseError);
+    const err = e as ApiResponseError;
+    assert.is(err.message, 'GET /api/v2/dashboards: data[3].tiles[0].x: must be number');
+    assert.is(err.field, 'data[3].tiles[0].x');
+    assert.is(err.status, 200);
+    assert.is(err.code, 'api-response');
+    assert.is(err.outcomeUnknown, false);
+  } finally {
+    await server.close();
+  }
+});
+
+test('wrong shape: a missing envelope, a missing id and several problems are all reported', async () => {
+  const server = await startServer((req, res) => {
+    if (req.url === '/api/v2/dashboards/x') json(res, 200, { id: 'x', name: 'bare, no envelope' });
+    else json(res, 200, { data: [{ name: 'no id' }, { id: 5, name: ['a'], tags: 'prod' }] });
+  });
+  try {
+    const c = client(server);
+    const e1 = (await rejects(() => c.getDashboard('x'))) as ApiResponseError;
+    assert.is(e1.message, 'GET /api/v2/dashboards/x: data: is required but missing');
+    const e2 = (await rejects(() => c.listDashboards())) as ApiResponseError;
+    assert.instance(e2, ApiResponseError);
+    assert.match(e2.message, /^GET \/api\/v2\/dashboards: data\[0\]\.id: is required but missing \(and 3 more problems\)$/);
+    assert.equal(
+      e2.problems.map((p) => p.field),
+      ['data[0].id', 'data[1].id', 'data[1].name', 'data[1].tags'],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('a paged dashboard list (meta.total above the items returned) is refused, not half-read', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [DASHBOARD], meta: { total: 3, limit: 1, offset: 0 } }));
+  try {
+    const e = (await rejects(() => client(server).listDashboards())) as ApiResponseError;
+    assert.instance(e, ApiResponseError);
+    assert.is(e.message, 'GET /api/v2/dashboards: the server returned 1 of 3 dashboards (a paged list); steward needs the whole list in one response');
+    assert.is(e.field, 'meta.total');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a POST answered 2xx with a body of the wrong shape: outcome unknown (it was created)', async () => {
+  const server = await startServer((_req, res) => json(res, 201, { data: { name: 'x' } }));
+  try {
+    const e = (await rejects(() => client(server).createDashboard({ name: 'x' }))) as ApiResponseError;
+    assert.instance(e, ApiResponseError);
+    assert.ok(e.outcomeUnknown);
+    assert.match(e.message, /outcome unknown/);
+    assert.is(server.requests.length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('404 → NotFoundError with method, path, status and the server message', async () => {
+  const server = await startServer((_req, res) => json(res, 404, { message: 'Dashboard not found' }));
+  try {
+    const e = await rejects(() => client(server).getDashboard('nope'));
+    assert.instance(e, NotFoundError);
+    assert.is(e.message, 'GET /api/v2/dashboards/nope → 404 Not Found: Dashboard not found');
+    assert.is((e as NotFoundError).status, 404);
+    assert.is((e as NotFoundError).code, 'api-not-found');
+  } finally {
+    await server.close();
+  }
+});
+
+test('401 and 403 → UnauthorizedError whose message names where the credential comes from', async () => {
+  const server = await startServer((req, res) =>
+    req.method === 'GET'
+      ? json(res, 401, { message: 'Unauthorized access. API key is missing or invalid.' })
+      : raw(res, 403, 'Forbidden', 'text/plain'),
+  );
+  try {
+    const e = (await rejects(() => client(server).listDashboards())) as UnauthorizedError;
+    assert.instance(e, UnauthorizedError);
+    assert.is(
+      e.message,
+      'GET /api/v2/dashboards → 401 Unauthorized: Unauthorized access. API key is missing or invalid.; the credential was refused: check the token in STEWARD_OBS_TOKEN',
+    );
+    assert.is(e.hint, 'the token in STEWARD_OBS_TOKEN');
+    assert.is(e.exitCode, 1);
+    const e2 = (await rejects(() => client(server).updateAlert('a', {}))) as UnauthorizedError;
+    assert.instance(e2, UnauthorizedError);
+    assert.match(e2.message, /→ 403 Forbidden: Forbidden; the credential is not allowed to do this: check the token in STEWARD_OBS_TOKEN/);
+    assert.not.match(e2.message, new RegExp(TOKEN));
+  } finally {
+    await server.close();
+  }
+});
+
+test('an empty token is refused before any request, naming where it should come from', () => {
+  try {
+    createObservabilityClient({ url: 'http://127.0.0.1:9', token: '', credentialHint: 'STEWARD_OBS_TOKEN' });
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, CliError);
+    assert.match((e as Error).message, /STEWARD_OBS_TOKEN/);
+  }
+});
+
+test('an invalid URL is a config error', () => {
+  try {
+    createObservabilityClient({ url: 'obs.example.com', token: TOKEN });
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, CliError);
+    assert.is((e as CliError).code, 'config');
+  }
+});
+
+test.run();

@@ -1,0 +1,82 @@
+/**
+ * Properties over arbitrary input: whatever a server sends, the clients' pure parts never throw, error
+ * lines stay one bounded line, and a secret never survives redaction.
+ */
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MAX_SERVER_MESSAGE, summarizeErrorBody } from '../../src/clients/error-body.ts';
+import { redact, REDACTED } from '../../src/clients/redact.ts';
+import { parseResetHeader, parseRetryAfter, serverWait } from '../../src/clients/retry.ts';
+import { checkResponse, type ResponseShape } from '../../src/clients/validate.ts';
+
+const SHAPES: ResponseShape[] = [
+  'observability.dashboards',
+  'observability.dashboard',
+  'observability.alert',
+  'cloud.ingestPipes',
+  'cloud.reversePrivateEndpoints',
+  'cloud.backups',
+  'cloud.backup',
+];
+
+test('summarizeErrorBody: any body, any content type → one line of at most 200 characters', () => {
+  const body = fc.oneof(
+    fc.uint8Array({ maxLength: 600 }).map((b) => Buffer.from(b)),
+    fc.jsonValue().map((v) => JSON.stringify(v) ?? ''),
+    fc.jsonValue().map((v) => (JSON.stringify(v) ?? '').slice(0, 40)),
+    fc.string({ maxLength: 300 }).map((s) => `<html><title>${s}</title><body>${s}</body></html>`),
+  );
+  const type = fc.constantFrom(undefined, 'application/json', 'text/html', 'text/plain', 'application/problem+json');
+  fc.assert(
+    fc.property(body, type, (b, t) => {
+      const s = summarizeErrorBody(b, t);
+      assert.type(s.message, 'string');
+      assert.ok(s.message.length <= MAX_SERVER_MESSAGE, `${s.message.length}`);
+      assert.not.match(s.message, /[\u0000-\u001f\u007f-\u009f]/);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('checkResponse: never throws on any JSON value, and problems name a field', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...SHAPES), fc.jsonValue({ maxDepth: 5 }), (shape, value) => {
+      const problems = checkResponse(shape, value);
+      for (const p of problems) {
+        assert.type(p.field, 'string');
+        assert.type(p.message, 'string');
+      }
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('redact: a secret of 4+ characters never survives, wherever it sits in the text', () => {
+  const secret = fc
+    .string({ minLength: 4, maxLength: 40 })
+    .filter((s) => !REDACTED.includes(s) && !/[[\]]/.test(s) && s.trim() === s && s.length >= 4);
+  fc.assert(
+    fc.property(fc.string({ maxLength: 80 }), secret, fc.string({ maxLength: 80 }), (before, s, after) => {
+      const out = redact(`${before}${s}${after}${s}`, [s]);
+      assert.not.ok(out.includes(s), JSON.stringify({ out, s }));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('wait headers: any value parses to a non-negative wait or nothing', () => {
+  const now = Date.UTC(2026, 0, 1);
+  fc.assert(
+    fc.property(fc.string({ maxLength: 40 }), (v) => {
+      for (const ms of [parseRetryAfter(v, now), parseResetHeader(v, now)]) {
+        if (ms !== undefined) assert.ok(Number.isFinite(ms) && ms >= 0, `${v} → ${ms}`);
+      }
+      const w = serverWait(429, { 'retry-after': v, 'x-ratelimit-reset': v, ratelimit: v }, now);
+      if (w) assert.ok(w.ms >= 0);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test.run();

@@ -1,0 +1,107 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError, createCloudClient, createObservabilityClient, redact, REDACTED } from '../../src/clients/index.ts';
+import { fakeClock, json, raw, rejects, startServer, KEY_ID, KEY_SECRET, TOKEN } from './helpers.ts';
+
+const BASIC = Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64');
+
+function assertClean(text: string) {
+  for (const secret of [TOKEN, KEY_SECRET, KEY_ID, BASIC, encodeURIComponent(KEY_SECRET)]) {
+    assert.not.ok(text.includes(secret), `leaked ${secret} in: ${text}`);
+  }
+}
+
+test('redact: configured secrets and their encoded forms', () => {
+  const s = 'p@ss/word+1';
+  assert.is(redact(`a ${s} b`, [s]), `a ${REDACTED} b`);
+  assert.is(redact(`a=${encodeURIComponent(s)}`, [s]), `a=${REDACTED}`);
+  assert.is(redact(`"${JSON.stringify('x"y\\z').slice(1, -1)}"`, ['x"y\\z']), `"${REDACTED}"`);
+  assert.is(redact(Buffer.from('hunter22').toString('base64'), ['hunter22']), REDACTED);
+  assert.is(redact('short ab', ['ab']), 'short ab', 'secrets under 4 characters are not replaced');
+  assert.is(redact('nothing', [undefined, null, '']), 'nothing');
+});
+
+test('redact: credential-shaped text whatever its value', () => {
+  assert.is(redact('Authorization: Bearer abc.def'), `Authorization: Bearer ${REDACTED}`);
+  assert.is(redact('authorization=Basic Zm9vOmJhcg=='), `authorization=Basic ${REDACTED}`);
+  assert.is(redact('{"authorization":"Token xyz"}'), `{"authorization":"Token ${REDACTED}"}`);
+  assert.is(redact('sent Bearer eyJhbGciOiJIUzI1NiJ9.payload'), `sent Bearer ${REDACTED}`);
+  assert.is(redact('GET https://h/x?api_key=123&page=2&token=abc'), `GET https://h/x?api_key=${REDACTED}&page=2&token=${REDACTED}`);
+  assert.is(redact('https://user:pw@host/path'), `https://${REDACTED}@host/path`);
+  assert.is(redact('401 Unauthorized: Basic auth required'), '401 Unauthorized: Basic auth required');
+});
+
+test('redact: idempotent', () => {
+  const once = redact(`Authorization: Bearer ${TOKEN} and ${TOKEN}`, [TOKEN]);
+  assert.is(redact(once, [TOKEN]), once);
+  assert.is(once, `Authorization: Bearer ${REDACTED} and ${REDACTED}`);
+});
+
+test('trace: one line per attempt with method, URL, status, ms and attempt', async () => {
+  const server = await startServer((_req, res, rec) =>
+    rec.n === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { data: [] }),
+  );
+  try {
+    const lines: string[] = [];
+    const clock = fakeClock();
+    const c = createObservabilityClient({
+      url: server.url,
+      token: TOKEN,
+      trace: (l) => lines.push(l),
+      sleep: clock.sleep,
+      now: clock.now,
+      random: () => 0,
+    });
+    await c.listDashboards();
+    assert.is(lines.length, 2);
+    assert.match(lines[0]!, new RegExp(`^http GET ${server.url}/api/v2/dashboards → 503 Service Unavailable \\(\\d+ ms, attempt 1/5\\); retry in 0 ms$`));
+    assert.match(lines[1]!, new RegExp(`^http GET ${server.url}/api/v2/dashboards → 200 OK \\(\\d+ ms, attempt 2/5, \\d+ bytes\\)$`));
+  } finally {
+    await server.close();
+  }
+});
+
+test('trace and errors never show the token, key or secret, even when the server echoes them', async () => {
+  const server = await startServer((req, res) => {
+    const echo = `you sent ${req.headers['authorization']} (${TOKEN} ${KEY_SECRET} ${KEY_ID})`;
+    if (req.url?.startsWith('/v1/')) raw(res, 400, JSON.stringify({ status: 400, error: echo, requestId: 'r1' }), 'application/json');
+    else raw(res, 401, echo, 'text/plain');
+  });
+  try {
+    const lines: string[] = [];
+    // The CLI passes every credential it read to both clients, so either can scrub the other's.
+    const obs = createObservabilityClient({ url: server.url, token: TOKEN, secrets: [KEY_ID, KEY_SECRET], trace: (l) => lines.push(l) });
+    const cloud = createCloudClient({ url: server.url, keyId: KEY_ID, keySecret: KEY_SECRET, secrets: [TOKEN], trace: (l) => lines.push(l) });
+    const e1 = (await rejects(() => obs.listDashboards())) as ApiError;
+    const e2 = (await rejects(() => cloud.listIngestPipes('o', 's'))) as ApiError;
+    assert.ok(server.requests[1]!.headers['authorization'] === `Basic ${BASIC}`);
+    for (const text of [...lines, e1.message, e2.message, e1.serverMessage ?? '', e2.serverMessage ?? '']) assertClean(text);
+    assert.match(e1.message, /you sent Bearer \[redacted\]/);
+    assert.match(e2.message, /you sent Basic \[redacted\]/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('trace: a sink that throws does not break the request', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [] }));
+  try {
+    const c = createObservabilityClient({
+      url: server.url,
+      token: TOKEN,
+      trace: () => {
+        throw new Error('sink broken');
+      },
+    });
+    assert.equal(await c.listDashboards(), []);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the client exposes its redaction for others (report, journal)', () => {
+  const c = createCloudClient({ url: 'http://127.0.0.1:9', keyId: KEY_ID, keySecret: KEY_SECRET, secrets: ['extra-canary-value'] });
+  assert.is(c.http.redact(`${KEY_SECRET} extra-canary-value ${BASIC}`), `${REDACTED} ${REDACTED} ${REDACTED}`);
+});
+
+test.run();
