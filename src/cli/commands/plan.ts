@@ -1,0 +1,122 @@
+import { relative, resolve, sep } from 'node:path';
+import { UsageError, ValidationError } from '../../errors.ts';
+import type { AnyResource } from '../../config/resources.ts';
+import type { Plan } from '../../plan/types.ts';
+import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
+
+export interface PlanArgs {
+  paths?: string[];
+  out?: string;
+  format: 'text' | 'json' | 'markdown' | 'github';
+  detailedExitcode: boolean;
+  target?: string[];
+  reassertAlerts: boolean;
+  showUnchanged: boolean;
+  concurrency?: number;
+}
+
+/** Terraform's -detailed-exitcode: 0 nothing to do, 2 changes pending, 3 blocked (3 wins over 2). */
+export function detailedExitCode(plan: Plan): number {
+  if (plan.summary.blocked > 0) return 3;
+  if (plan.summary.create + plan.summary.update > 0) return 2;
+  return 0;
+}
+
+/** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
+export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs, ctx: CommandContext) {
+  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }] = await Promise.all([
+    import('../../config/fs.ts'),
+    import('../../config/load.ts'),
+    import('../../plan/plan.ts'),
+    import('../../apply/state.ts'),
+    import('../deps.ts'),
+  ]);
+  const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
+  if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
+  const project = loaded.project!;
+  const include = narrow(loaded.resources, args.target ?? [], (args.paths ?? []).map((p) => resolve(ctx.cwd, p)), ctx.cwd);
+  const deps = createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency });
+  const state = readState(project.statePath);
+  const live = await deps.observability().listDashboards({ signal: ctx.signal });
+  const plan = computePlan({
+    resources: loaded.resources,
+    live,
+    state,
+    markerTag: project.markerTag,
+    now: deps.clock.now(),
+    projectDir: project.dir,
+    ...(project.envName ? { env: project.envName } : {}),
+    ...(include ? { include } : {}),
+    reassertAlerts: args.reassertAlerts,
+  });
+  return { plan, project, deps, loaded, state };
+}
+
+/** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
+function narrow(resources: readonly AnyResource[], targets: string[], paths: string[], cwd: string): ((r: AnyResource) => boolean) | undefined {
+  if (targets.length === 0 && paths.length === 0) return undefined;
+  const wanted = new Set<string>();
+  for (const t of targets) {
+    const m = /^([A-Za-z]+)\/(.+)$/.exec(t);
+    const kind = m ? ({ dashboard: 'Dashboard', alert: 'Alert' } as Record<string, string>)[m[1]!.toLowerCase()] : undefined;
+    if (!m || !kind) throw new UsageError(`--target ${t}: write kind/name, like dashboard/checkout-overview or alert/checkout-errors`);
+    if (!resources.some((r) => r.kind === kind && r.name === m[2])) {
+      const names = resources.filter((r) => r.kind === kind).map((r) => r.name);
+      throw new UsageError(`--target ${t}: no ${kind} named "${m[2]}" (there are: ${names.join(', ') || 'none'})`);
+    }
+    wanted.add(`${kind}/${m[2]}`);
+  }
+  const inPaths = (f: string) => paths.some((p) => f === p || f.startsWith(p.endsWith(sep) ? p : p + sep));
+  if (paths.length > 0 && !resources.some((r) => inPaths(r.file))) {
+    throw new UsageError(`no resources under ${paths.map((p) => relative(cwd, p) || '.').join(', ')}`);
+  }
+  return (r) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
+}
+
+export const planCommand = defineCommand<PlanArgs>({
+  command: 'plan [paths..]',
+  describe: 'Read live state once, diff it with the files, and show what apply would do (never writes remotely)',
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'Only plan resources in these files or folders' })
+      .option('out', { type: 'string', describe: 'Save the plan as JSON for `steward apply <file>`' })
+      .option('format', { choices: ['text', 'json', 'markdown', 'github'] as const, default: 'text' as const, describe: 'Output: text, json, markdown (PR comment), github (annotations)' })
+      .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 2 when changes are pending, 3 when something is blocked (3 wins)' })
+      .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (repeatable)' })
+      .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Plan every alert for update, even in sync (heals edits made in the UI)' })
+      .option('show-unchanged', { type: 'boolean', default: false, describe: 'List unchanged items too (text)' })
+      .option('concurrency', { type: 'number', describe: 'Requests in flight at once' })
+      .example('steward plan', 'Plan the whole project')
+      .example('steward plan --out plan.json --format markdown > plan.md', 'Save the plan for apply and a PR comment')
+      .example('steward plan --target dashboard/checkout-overview', 'Plan one dashboard')
+      .example('steward plan --detailed-exitcode', 'Nightly drift check: exit 2 on pending changes, 3 on blocked drift'),
+  run: async (args, ctx) => {
+    const { plan } = await makePlan(args, ctx);
+    if (args.out) {
+      const { writeFileAtomic } = await import('../../apply/state.ts');
+      writeFileAtomic(resolve(ctx.cwd, args.out), JSON.stringify(plan, null, 2) + '\n');
+    }
+    ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
+    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}; apply it with \`steward apply ${args.out}\`.\n`);
+    return args.detailedExitcode ? detailedExitCode(plan) : 0;
+  },
+});
+
+export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: CommandContext, opts: { showUnchanged?: boolean; out?: string } = {}): Promise<string> {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(plan, null, 2) + '\n';
+    case 'markdown': {
+      const { renderPlanMarkdown } = await import('../../render/plan-markdown.ts');
+      return renderPlanMarkdown(plan, opts.out ? { artifactHint: `\`${opts.out}\`` } : {});
+    }
+    case 'github': {
+      const { renderPlanGithub } = await import('../../render/plan-github.ts');
+      return renderPlanGithub(plan);
+    }
+    default: {
+      const { renderPlanText } = await import('../../render/plan-text.ts');
+      return renderPlanText(plan, { color: ctx.color, columns: ctx.columns, showUnchanged: opts.showUnchanged ?? false });
+    }
+  }
+}

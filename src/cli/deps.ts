@@ -1,0 +1,70 @@
+import type { Project } from '../config/project.ts';
+import { resolveCloud, resolveObservability } from '../config/connection.ts';
+import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
+import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
+import type { CommandContext } from './context.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Everything below the CLI receives from here: clients, clock, trace. Built once per command. */
+export interface Deps {
+  clock: Clock;
+  observability(): ObservabilityClient;
+  cloud(): CloudClient;
+  /** Every secret value in play, for redaction of anything written. */
+  secrets(): string[];
+}
+
+/**
+ * Builds the clients from the project file and the environment. Connection settings are resolved only
+ * when a client is first asked for, so commands that never connect need nothing set.
+ */
+export function createDeps(ctx: CommandContext, project: Project, opts: { debug: boolean; concurrency?: number }): Deps {
+  const trace = opts.debug ? (line: string) => ctx.io.stderr(`[http] ${line}\n`) : undefined;
+  const secrets = new Set<string>();
+  let obs: ObservabilityClient | undefined;
+  let cloud: CloudClient | undefined;
+  const concurrency = opts.concurrency ?? project.concurrency;
+  return {
+    clock: { now: () => new Date() },
+    observability() {
+      if (!obs) {
+        const c = resolveObservability(project, ctx.env);
+        secrets.add(c.token);
+        obs = createObservabilityClient({
+          url: c.url,
+          token: c.token,
+          requestsPerMinute: c.requestsPerMinute,
+          ...(concurrency !== undefined ? { concurrency } : {}),
+          timeoutMs: c.timeoutMs,
+          credentialHint: `the token in ${c.tokenEnv}`,
+          trace,
+          signal: ctx.signal,
+        });
+      }
+      return obs;
+    },
+    cloud() {
+      if (!cloud) {
+        const c = resolveCloud(project, ctx.env);
+        secrets.add(c.keyId);
+        secrets.add(c.keySecret);
+        cloud = createCloudClient({
+          url: c.url,
+          keyId: c.keyId,
+          keySecret: c.keySecret,
+          requestsPerMinute: c.requestsPerMinute,
+          ...(concurrency !== undefined ? { concurrency } : {}),
+          timeoutMs: c.timeoutMs,
+          credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
+          trace,
+          signal: ctx.signal,
+        });
+      }
+      return cloud;
+    },
+    secrets: () => [...secrets],
+  };
+}

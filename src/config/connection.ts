@@ -1,0 +1,95 @@
+import { ConfigError } from '../errors.ts';
+import { interpolateString, type Env } from './interpolate.ts';
+import type { Project } from './project.ts';
+
+export interface ObservabilityConnection {
+  url: string;
+  token: string;
+  /** The variable the token came from, for error hints. */
+  tokenEnv: string;
+  requestsPerMinute: number;
+  timeoutMs: number;
+}
+
+export interface CloudConnection {
+  url: string;
+  keyId: string;
+  keySecret: string;
+  keyIdEnv: string;
+  keySecretEnv: string;
+  requestsPerMinute: number;
+  timeoutMs: number;
+}
+
+/** The observability service allows about 100 requests a minute per key (DESIGN.md, Plan). */
+export const DEFAULT_REQUESTS_PER_MINUTE = 100;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+type Section = 'observability' | 'cloud';
+
+/** Where a connection field was set: the environment overlay when it sets it, else the base spec. */
+function pointerOf(project: Project, section: Section, key: string): string {
+  const overlay = project.envName ? (project.spec.environments?.[project.envName] as Record<string, Record<string, unknown> | undefined> | undefined) : undefined;
+  return overlay?.[section]?.[key] !== undefined ? `/spec/environments/${project.envName}/${section}/${key}` : `/spec/${section}/${key}`;
+}
+
+function resolveUrl(project: Project, section: Section, env: Env): string {
+  const raw = project.spec[section]?.url;
+  if (raw === undefined) {
+    throw new ConfigError(`spec.${section}.url is not set: steward needs the ${section} API's address`, project.locate(`/spec/${section === 'cloud' ? 'cloud' : 'observability'}`), `/spec/${section}`);
+  }
+  const ptr = pointerOf(project, section, 'url');
+  const r = interpolateString(raw, env);
+  if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
+  let url: URL;
+  try {
+    url = new URL(r.value);
+  } catch {
+    throw new ConfigError(`${section} url "${r.value}" is not a URL (like https://api.example.com)`, project.locate(ptr), ptr);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${section} url must use http or https, not ${url.protocol}`, project.locate(ptr), ptr);
+  }
+  return r.value.replace(/\/+$/, '');
+}
+
+function resolveSecret(project: Project, section: Section, key: string, what: string, env: Env): { value: string; name: string } {
+  const ref = (project.spec[section] as Record<string, { env: string } | undefined> | undefined)?.[key];
+  const ptr = pointerOf(project, section, key);
+  if (!ref) throw new ConfigError(`spec.${section}.${key} is not set: name the environment variable that holds the ${what}, like ${key}: { env: STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()} }`, project.locate(`/spec/${section}`), `/spec/${section}`);
+  const value = env[ref.env];
+  if (value === undefined || value === '') {
+    throw new ConfigError(`environment variable ${ref.env} is not set: it holds the ${what}`, project.locate(ptr), ptr);
+  }
+  return { value, name: ref.env };
+}
+
+/** Resolves the observability connection for commands that connect; throws ConfigError naming file:line. */
+export function resolveObservability(project: Project, env: Env): ObservabilityConnection {
+  const o = project.spec.observability ?? {};
+  const url = resolveUrl(project, 'observability', env);
+  const token = resolveSecret(project, 'observability', 'token', 'observability API token', env);
+  return {
+    url,
+    token: token.value,
+    tokenEnv: token.name,
+    requestsPerMinute: o.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
+    timeoutMs: o.timeoutSeconds !== undefined ? o.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
+  };
+}
+
+export function resolveCloud(project: Project, env: Env): CloudConnection {
+  const c = project.spec.cloud ?? {};
+  const url = resolveUrl(project, 'cloud', env);
+  const keyId = resolveSecret(project, 'cloud', 'keyId', 'cloud API key id', env);
+  const keySecret = resolveSecret(project, 'cloud', 'keySecret', 'cloud API key secret', env);
+  return {
+    url,
+    keyId: keyId.value,
+    keySecret: keySecret.value,
+    keyIdEnv: keyId.name,
+    keySecretEnv: keySecret.name,
+    requestsPerMinute: c.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
+    timeoutMs: c.timeoutSeconds !== undefined ? c.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
+  };
+}
