@@ -1,7 +1,8 @@
 import type { CommandSpec } from '../context.ts';
+import { emulatorCommand } from './emulator.ts';
 
 /**
  * Every subcommand, in the order `--help` lists them. Each lives in its own file so that commands can be
  * added without touching the others.
  */
-export const commands: CommandSpec<any>[] = [];
+export const commands: CommandSpec<any>[] = [emulatorCommand];
