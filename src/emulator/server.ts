@@ -123,11 +123,11 @@ class Exchange {
     this.time = logged ? cfg.now().toISOString() : '';
   }
 
-  send(status: number, body: string, fault?: Fault): void {
+  send(status: number, body: string | Buffer, fault?: Fault): void {
     if (this.done) return;
     this.done = true;
     this.headers['content-type'] = JSON_TYPE;
-    this.headers['content-length'] = Buffer.byteLength(body);
+    this.headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     this.res.writeHead(status, this.headers);
     this.res.end(body);
     this.record(status, fault);
@@ -244,7 +244,7 @@ async function observability(cfg: HandlerConfig, ex: Exchange): Promise<void> {
   const seg = ex.path.split('/'); // ['', 'api', 'v2', resource, id?]
   const resource = seg[3];
   if (resource === 'dashboards' && seg.length === 4) {
-    if (ex.method === 'GET') return ex.send(200, `{"data":${cfg.store.dashboardsJson()}}`);
+    if (ex.method === 'GET') return ex.send(200, cfg.store.dashboardsBody());
     if (ex.method !== 'POST') return methodNotAllowed(ex, 'GET, POST');
     const body = await readJson(ex);
     if (!body) return;

@@ -64,6 +64,7 @@ export class Store {
   private readonly dashboards = new Map<string, StoredDashboard>();
   private dashboardOrder: StoredDashboard[] = [];
   private listJson: string | undefined;
+  private listBody: Buffer | undefined;
   private readonly alerts = new Map<string, Alert>();
   /** Every id in use (dashboards, tiles, alerts), so an assigned id is never reused. */
   private readonly ids = new Set<string>();
@@ -90,6 +91,7 @@ export class Store {
     this.dashboards.clear();
     this.dashboardOrder = [];
     this.listJson = undefined;
+    this.listBody = undefined;
     this.alerts.clear();
     this.ids.clear();
     for (const d of state.dashboards) this.addDashboard(orderDashboard(structuredClone(d)));
@@ -109,6 +111,7 @@ export class Store {
     this.dashboards.set(dashboard.id, stored);
     this.dashboardOrder.push(stored);
     this.listJson = undefined;
+    this.listBody = undefined;
     this.ids.add(dashboard.id);
     for (const t of dashboard.tiles) this.ids.add(t.id);
     return stored;
@@ -137,6 +140,15 @@ export class Store {
   dashboardsJson(): string {
     this.listJson ??= `[${this.dashboardOrder.map((d) => d.json).join(',')}]`;
     return this.listJson;
+  }
+
+  /**
+   * The whole `GET /api/v2/dashboards` answer, encoded once and kept until the next create: a list of
+   * 10,000 dashboards is tens of megabytes, and encoding it on every call would dominate its cost.
+   */
+  dashboardsBody(): Buffer {
+    this.listBody ??= Buffer.from(`{"data":${this.dashboardsJson()}}`);
+    return this.listBody;
   }
 
   dashboardCount(): number {
