@@ -116,10 +116,11 @@ function cloudObjects(v: unknown, where: string, serviceId: string, anchor: Date
     if (seen.has(id)) throw new EmulatorError(`${w}.id: ${id} appears twice`);
     seen.add(id);
     if (kind === 'pipe' && typeof item['name'] !== 'string') throw new EmulatorError(`${w}.name: a pipe needs a name`);
-    const out = resolveTimes(item, anchor, w) as JsonObject;
+    if (item['serviceId'] !== undefined && String(item['serviceId']).toLowerCase() !== serviceId.toLowerCase()) {
+      throw new EmulatorError(`${w}.serviceId: ${String(item['serviceId'])} is not the service it is listed under (${serviceId}); leave it out`);
+    }
     // The owning service is implied by where the object sits; fill it in like the API does.
-    const resolved: JsonObject = { id, serviceId: (item['serviceId'] as string | undefined) ?? serviceId, ...out };
-    resolved['id'] = id;
+    const resolved: JsonObject = { id, serviceId, ...(resolveTimes(item, anchor, w) as JsonObject) };
     if (kind === 'backup') {
       const status = resolved['status'];
       if (status === undefined) resolved['status'] = resolved['finishedAt'] === undefined ? 'in_progress' : 'done';

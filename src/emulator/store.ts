@@ -198,6 +198,12 @@ export class Store {
         throw new BadRequest(`tileId: dashboard ${dashboard.id} has no tile with the id ${update.tileId}`);
       }
       next.tileId = update.tileId;
+    } else if (update.dashboardId !== undefined && next.tileId !== undefined) {
+      // A new dashboard with the old tile: only fine when the tile is on it.
+      const dashboard = this.dashboards.get(update.dashboardId)!.dashboard;
+      if (!dashboard.tiles.some((t) => t.id === next.tileId)) {
+        throw new BadRequest(`tileId: dashboard ${dashboard.id} has no tile with the id ${next.tileId}; send tileId with dashboardId`);
+      }
     }
     if (next.source === 'tile' && this.opts.alertUpdate === 'replace' && (next.dashboard === undefined || next.tileId === undefined)) {
       throw new BadRequest(`${next.dashboard === undefined ? 'dashboardId' : 'tileId'}: is required when source is tile`);

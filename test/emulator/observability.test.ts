@@ -267,6 +267,14 @@ test('PUT with a tileId that is not a tile of the dashboard is 400', () =>
     assert.match(r.body.message, /^tileId: dashboard [0-9a-f]{24} has no tile/);
   }));
 
+test('merge: a new dashboardId without a tileId is 400 when the old tile is not on that dashboard', () =>
+  withEmulator(async (emu) => {
+    const d = (await obs(emu, 'POST', '/api/v2/dashboards', dashboardBody('A'))).body.data;
+    const r = await obs(emu, 'PUT', `/api/v2/alerts/${CHECKOUT}`, { dashboardId: d.id });
+    assert.is(r.status, 400);
+    assert.match(r.body.message, /^tileId: dashboard [0-9a-f]{24} has no tile .*send tileId with dashboardId/);
+  }));
+
 test('PUT with a body that is not JSON is 400', () =>
   withEmulator(async (emu) => {
     const r = await request(emu, 'PUT', `/api/v2/alerts/${CHECKOUT}`, { auth: 'Bearer dev-token', rawBody: 'threshold=5' });

@@ -331,6 +331,18 @@ const BAD_SEEDS: [string, unknown, RegExp][] = [
     /pipes\[0\]\.createdAt: /,
   ],
   [
+    'a backup naming another service',
+    {
+      organizations: [
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          services: [{ id: '22222222-2222-4222-8222-222222222222', backups: [{ id: '33333333-3333-4333-8333-333333333333', serviceId: '55555555-2222-4222-8222-222222222222' }] }],
+        },
+      ],
+    },
+    /backups\[0\]\.serviceId: .* is not the service it is listed under/,
+  ],
+  [
     'a service listed twice',
     {
       organizations: [
