@@ -113,7 +113,11 @@ export async function runEmulatorBench(options: EmulatorBenchOptions = {}): Prom
   const tiles = options.tiles ?? 12;
   const listRuns = options.listRuns ?? 5;
 
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // tsx resolved from here, so the child starts whatever the caller's working directory.
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const next = () => new Promise<ServerMessage>((resolve) => child.once('message', (m: ServerMessage) => resolve(m)));
   const usage = async () => {
     const m = next();
