@@ -1,0 +1,225 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultSeed } from './default-seed.ts';
+import { RateLimiter } from './faults.ts';
+import { Persister } from './persist.ts';
+import { createSeededRandom, deriveSeed, objectId, platformUuid, randomSeed, uuidV4 } from './random.ts';
+import { EmulatorError, materializeSeed, readSeed } from './seed.ts';
+import { createRequestHandler, RequestLog } from './server.ts';
+import { type AlertUpdateMode, Store } from './store.ts';
+import type { EmulatorState, RequestLogEntry, SeedData } from './types.ts';
+
+export * from './default-seed.ts';
+export type * from './types.ts';
+export { EmulatorError, resolveTime } from './seed.ts';
+export type { AlertUpdateMode } from './store.ts';
+
+export interface EmulatorOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Seed data, as an object or the path of a JSON file. Default: `defaultSeed()`. */
+  data?: SeedData | string;
+  /**
+   * Keep dashboards and alerts in this JSON file: loaded at start when it exists, written atomically after
+   * every change. Cloud data always comes from the seed.
+   */
+  persist?: string;
+  /** How PUT /api/v2/alerts/{id} treats members left out: `merge` (default) keeps them, `replace` clears them. */
+  alertUpdate?: AlertUpdateMode;
+  /** Bearer token of the observability API. Default `dev-token`. */
+  token?: string;
+  /** Basic credentials of the cloud API. Default `dev-key` / `dev-secret`. */
+  keyId?: string;
+  keySecret?: string;
+  /** Delay before answering each API request, in milliseconds. */
+  latencyMs?: number;
+  /** Accept at most this many API requests per credential in any 60 s; beyond: 429 with Retry-After. */
+  rateLimitPerMinute?: number;
+  /** Share of API requests (0..1) answered 503 before anything else happens. */
+  failRate?: number;
+  /** Share of dashboard creations (0..1) that are stored and then answered by cutting the connection. */
+  dropAfterCommit?: number;
+  /** Seed for every random choice (faults, assigned ids, request ids): the same seed replays the same run. */
+  seed?: number;
+  /** The clock: timestamps, relative seed times, the rate-limit window. Default: the system clock. */
+  now?: () => Date;
+  /** How many request-log entries to keep (default 10,000). */
+  logLimit?: number;
+  /** Called with every logged request (the CLI's --log-requests). Keep it cheap. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:<port>`, no trailing slash: the base URL of both APIs. */
+  url: string;
+  port: number;
+  host: string;
+  credentials: { token: string; keyId: string; keySecret: string };
+  /** The variables steward reads to reach this emulator. */
+  env: {
+    STEWARD_OBS_URL: string;
+    STEWARD_CLOUD_URL: string;
+    STEWARD_OBS_TOKEN: string;
+    STEWARD_CLOUD_KEY_ID: string;
+    STEWARD_CLOUD_KEY_SECRET: string;
+  };
+  /** The options in effect, with defaults filled in (the seed too: a random one when none was given). */
+  settings: Required<Omit<EmulatorOptions, 'data' | 'persist' | 'now' | 'onRequest'>> & { persist: string | undefined };
+  /** A copy of the current state. */
+  state(): EmulatorState;
+  /** The request log (newest last). */
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  /** Back to the seed (as materialised at start); clears the log and the rate-limit windows. */
+  reset(): Promise<void>;
+  /** Stops listening, cuts open connections, and waits for a pending persist write. */
+  close(): Promise<void>;
+}
+
+function check(cond: boolean, message: string): void {
+  if (!cond) throw new EmulatorError(message);
+}
+
+function checkOptions(o: EmulatorOptions): void {
+  const share = (v: number | undefined, name: string) =>
+    check(v === undefined || (Number.isFinite(v) && v >= 0 && v <= 1), `${name}: must be a number from 0 to 1, got ${String(v)}`);
+  check(o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535), `port: must be an integer from 0 to 65535, got ${String(o.port)}`);
+  check(o.alertUpdate === undefined || o.alertUpdate === 'merge' || o.alertUpdate === 'replace', `alertUpdate: must be merge or replace, got ${String(o.alertUpdate)}`);
+  check(o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0), `latencyMs: must be a number >= 0, got ${String(o.latencyMs)}`);
+  check(
+    o.rateLimitPerMinute === undefined || (Number.isInteger(o.rateLimitPerMinute) && o.rateLimitPerMinute >= 1),
+    `rateLimitPerMinute: must be an integer >= 1, got ${String(o.rateLimitPerMinute)}`,
+  );
+  share(o.failRate, 'failRate');
+  share(o.dropAfterCommit, 'dropAfterCommit');
+  check(o.seed === undefined || Number.isInteger(o.seed), `seed: must be an integer, got ${String(o.seed)}`);
+  check(o.logLimit === undefined || (Number.isInteger(o.logLimit) && o.logLimit >= 1), `logLimit: must be an integer >= 1, got ${String(o.logLimit)}`);
+  for (const k of ['token', 'keyId', 'keySecret'] as const) {
+    const v = o[k];
+    check(v === undefined || (typeof v === 'string' && v !== '' && !/\s/.test(v)), `${k}: must be a non-empty string without spaces`);
+  }
+  check(o.keyId === undefined || !o.keyId.includes(':'), 'keyId: must not contain ":" (Basic credentials are "keyId:keySecret")');
+}
+
+/**
+ * Starts the emulator in this process: both APIs on one port, state in memory (or in `persist`), faults as
+ * configured. Resolves once it listens.
+ * @throws EmulatorError for bad options, bad seed data, an unreadable persist file, or a port in use.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  checkOptions(options);
+  const now = options.now ?? (() => new Date());
+  const seed = options.seed ?? randomSeed();
+  const idRng = createSeededRandom(deriveSeed(seed, 1));
+  const failRng = createSeededRandom(deriveSeed(seed, 2));
+  const dropRng = createSeededRandom(deriveSeed(seed, 3));
+  const requestRng = createSeededRandom(deriveSeed(seed, 4));
+  const newId = () => objectId(idRng, now());
+  const requestId = options.seed === undefined ? platformUuid : () => uuidV4(requestRng);
+
+  const anchor = now();
+  const baseline = materializeSeed(readSeed(options.data ?? defaultSeed()), anchor, newId);
+  const alertUpdate = options.alertUpdate ?? 'merge';
+  const store = new Store(baseline, { newId, now, alertUpdate });
+
+  const persister = options.persist === undefined ? undefined : new Persister(options.persist, () => store.observability());
+  if (persister) {
+    const saved = persister.load();
+    if (saved) {
+      const loaded = materializeSeed({ dashboards: saved['dashboards'], alerts: saved['alerts'] }, anchor, newId);
+      store.load(loaded);
+    } else {
+      await persister.save();
+    }
+  }
+
+  const log = new RequestLog(options.logLimit ?? 10_000, options.onRequest);
+  const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
+  const reset = async () => {
+    store.reset();
+    log.clear();
+    limiter?.clear();
+    await persister?.save();
+  };
+
+  const server = createServer(
+    { keepAliveTimeout: 5000 },
+    createRequestHandler({
+      store,
+      token: options.token ?? 'dev-token',
+      keyId: options.keyId ?? 'dev-key',
+      keySecret: options.keySecret ?? 'dev-secret',
+      latencyMs: options.latencyMs ?? 0,
+      limiter,
+      failRate: options.failRate ?? 0,
+      dropAfterCommit: options.dropAfterCommit ?? 0,
+      failRng,
+      dropRng,
+      requestId,
+      now,
+      persister,
+      log,
+      reset,
+    }),
+  );
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      reject(
+        new EmulatorError(
+          err.code === 'EADDRINUSE' ? `port ${options.port ?? 0} on ${host} is already in use` : `cannot listen on ${host}:${options.port ?? 0}: ${err.message}`,
+          { cause: err },
+        ),
+      );
+    };
+    server.once('error', onError);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const credentials = { token: options.token ?? 'dev-token', keyId: options.keyId ?? 'dev-key', keySecret: options.keySecret ?? 'dev-secret' };
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    host,
+    credentials,
+    env: {
+      STEWARD_OBS_URL: url,
+      STEWARD_CLOUD_URL: url,
+      STEWARD_OBS_TOKEN: credentials.token,
+      STEWARD_CLOUD_KEY_ID: credentials.keyId,
+      STEWARD_CLOUD_KEY_SECRET: credentials.keySecret,
+    },
+    settings: {
+      port,
+      host,
+      alertUpdate,
+      ...credentials,
+      latencyMs: options.latencyMs ?? 0,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
+      failRate: options.failRate ?? 0,
+      dropAfterCommit: options.dropAfterCommit ?? 0,
+      seed,
+      logLimit: log.limit,
+      persist: options.persist,
+    },
+    state: () => store.snapshot(),
+    requests: () => log.list(),
+    clearRequests: () => log.clear(),
+    reset,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(() => persister?.idle());
+      return closing;
+    },
+  };
+}
