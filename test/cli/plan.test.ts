@@ -1,0 +1,90 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+
+test('plan of examples/ against a fresh emulator: every dashboard a create, every alert an update with no record; only GETs', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const r = await steward(['plan', '--detailed-exitcode', '--out', 'plan.json'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stdout, 'steward plan: 3 to create, 4 to update, 0 blocked, 0 unchanged');
+    const plan = JSON.parse(readFileSync(join(x.dir, 'plan.json'), 'utf8'));
+    assert.is(plan.formatVersion, 1);
+    assert.equal(
+      plan.items.map((i: { kind: string; name: string; action: string }) => `${i.kind}/${i.name}/${i.action}`),
+      ['Dashboard/api-latency/create', 'Dashboard/checkout-overview/create', 'Dashboard/jvm-runtime/create', 'Alert/api-latency-high/update', 'Alert/checkout-errors/update', 'Alert/gc-pause-long/update', 'Alert/jvm-heap-high/update'],
+    );
+    for (const a of plan.items.filter((i: { kind: string }) => i.kind === 'Alert')) assert.match(a.message, 'no record');
+    // THEN the service saw reads only: one list of dashboards and nothing else
+    const log = x.emu.requests();
+    assert.equal(log.map((e) => `${e.method} ${e.path}`), ['GET /api/v2/dashboards']);
+    assert.not.ok(existsSync(join(x.dir, '.steward/state.json')), 'plan writes no state');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('plan formats: json, markdown, github; --target narrows', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const js = await steward(['plan', '--format', 'json'], { cwd: x.dir, env: x.env });
+    assert.is(JSON.parse(js.stdout).summary.create, 3);
+    const md = await steward(['plan', '--format', 'markdown'], { cwd: x.dir, env: x.env });
+    assert.match(md.stdout, '| 🟢 create | 3 | 0 |');
+    assert.match(md.stdout, '<details><summary>');
+    const gh = await steward(['plan', '--format', 'github'], { cwd: x.dir, env: x.env });
+    assert.match(gh.stdout, '::notice file=dashboards/jvm-runtime.yaml,title=steward create%3A Dashboard jvm-runtime::no live dashboard has this name');
+    const one = await steward(['plan', '--target', 'dashboard/jvm-runtime', '--format', 'json'], { cwd: x.dir, env: x.env });
+    assert.equal(JSON.parse(one.stdout).items.map((i: { name: string }) => i.name), ['jvm-runtime']);
+    const bad = await steward(['plan', '--target', 'dashboard/jvm'], { cwd: x.dir, env: x.env });
+    assert.is(bad.code, 1);
+    assert.match(bad.stderr, 'no Dashboard named "jvm"');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('a wrong token: one clear line naming the variable, exit 1, the token never printed', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const r = await steward(['plan', '--debug'], { cwd: x.dir, env: { ...x.env, STEWARD_OBS_TOKEN: 'canary-token-0123456789' } });
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /401/);
+    assert.match(r.stderr, 'STEWARD_OBS_TOKEN');
+    assert.not.match(r.stdout + r.stderr, 'canary-token-0123456789');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('an unset connection variable is an error naming file:line; validate still works offline', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const { STEWARD_OBS_URL: _u, ...env } = x.env;
+    const r = await steward(['plan'], { cwd: x.dir, env });
+    assert.is(r.code, 1);
+    assert.is(r.stderr, 'steward.yaml:14:10  /spec/observability/url  environment variable STEWARD_OBS_URL is not set (use ${STEWARD_OBS_URL:-default} for a fallback)\n');
+    const v = await steward(['validate'], { cwd: x.dir });
+    assert.is(v.code, 0);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('a service that is down: a clear error within the timeout, exit 1', async () => {
+  const x = await examplesWithEmulator();
+  await x.emu.close();
+  try {
+    const r = await steward(['plan'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /GET \/api\/v2\/dashboards/);
+    assert.not.match(r.stderr, /\n\s+at /);
+  } finally {
+    await x.cleanup().catch(() => {});
+  }
+});
+
+test.run();
