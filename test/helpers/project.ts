@@ -1,15 +1,25 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.ts';
 import { tmpProject } from './tmp.ts';
 
 export const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
 
-/** A copy of examples/ in a temp folder (so state files land there) and a fresh emulator for it. */
-export async function examplesWithEmulator(opts: EmulatorOptions = {}): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
+/**
+ * A copy of examples/ in a temp folder (so state files land there) and a fresh emulator for it. The copy's
+ * client rate limit is raised from the real service's 100 a minute so tests do not wait on it (the
+ * limiter has its own tests); pass keepRateLimit to keep it.
+ */
+export async function examplesWithEmulator(opts: EmulatorOptions & { keepRateLimit?: boolean } = {}): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const p = tmpProject({});
   cpSync(EXAMPLES, p.dir, { recursive: true });
-  const emu = await startEmulator({ seed: 1, ...opts });
+  if (!opts.keepRateLimit) {
+    const f = join(p.dir, 'steward.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+  }
+  const { keepRateLimit: _k, ...emuOpts } = opts;
+  const emu = await startEmulator({ seed: 1, ...emuOpts });
   return {
     dir: p.dir,
     emu,

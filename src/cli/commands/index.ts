@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../context.ts';
+import { applyCommand } from './apply.ts';
 import { emulatorCommand } from './emulator.ts';
 import { planCommand } from './plan.ts';
 import { validateCommand } from './validate.ts';
@@ -7,4 +8,4 @@ import { validateCommand } from './validate.ts';
  * Every subcommand, in the order `--help` lists them. Each lives in its own file so that commands can be
  * added without touching the others.
  */
-export const commands: CommandSpec<any>[] = [validateCommand, planCommand, emulatorCommand];
+export const commands: CommandSpec<any>[] = [validateCommand, planCommand, applyCommand, emulatorCommand];

@@ -49,7 +49,7 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
   });
-  return { plan, project, deps, loaded, state };
+  return { plan, project, deps, loaded, state, live };
 }
 
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */

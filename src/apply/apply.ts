@@ -1,0 +1,202 @@
+import { ApiError } from '../clients/errors.ts';
+import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import { CliError } from '../errors.ts';
+import { fingerprintLive } from '../plan/fingerprint.ts';
+import { KNOWN_AFTER_APPLY, type AlertBody, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
+import type { Journal } from './journal.ts';
+import { mapPool } from './pool.ts';
+
+/** The writes apply makes; the observability client implements it. */
+export interface ApplyClient {
+  listDashboards(opts?: { signal?: AbortSignal }): Promise<LiveDashboard[]>;
+  createDashboard(body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
+  updateAlert(id: string, body: AlertUpdate, opts?: { signal?: AbortSignal }): Promise<LiveAlert>;
+}
+
+/** What happened, item by item, for progress and the summary (Grizzly's events recorder, in spirit). */
+export type ApplyEvent =
+  | { type: 'start'; total: number }
+  | { type: 'item-start'; item: PlanItem; done: number; total: number }
+  | { type: 'created'; item: PlanItem; id: string; recovered: boolean }
+  | { type: 'updated'; item: PlanItem }
+  | { type: 'failed'; item: PlanItem; error: string }
+  | { type: 'skipped'; item: PlanItem; reason: string }
+  | { type: 'retry-create'; item: PlanItem; why: string };
+
+export interface ApplyDeps {
+  client: ApplyClient;
+  journal: Journal;
+  /** Loads nothing, writes the state file (atomically); called as records change and at the end. */
+  saveState(state: StateFile): void;
+  now(): Date;
+  emit(event: ApplyEvent): void;
+  signal?: AbortSignal;
+}
+
+export interface ApplyOptions {
+  concurrency: number;
+  /** Identifies this run in the journal. */
+  runId: string;
+  /** The live list the plan was just computed from (plan-then-apply); skips the staleness re-read. */
+  freshLive?: LiveDashboard[];
+  /** How many times a create whose outcome stayed unknown is checked and re-sent. */
+  maxCreateAttempts?: number;
+}
+
+export interface ApplyResult {
+  created: Array<{ name: string; id: string }>;
+  updated: Array<{ name: string; id: string }>;
+  failed: Array<{ kind: string; name: string; error: string }>;
+  skipped: Array<{ kind: string; name: string; reason: string }>;
+  unchanged: number;
+  blocked: number;
+  state: StateFile;
+}
+
+export class StalePlanError extends CliError {
+  constructor(detail: string) {
+    super(`plan is stale: ${detail}; run \`steward plan\` again`, { code: 'stale-plan' });
+  }
+}
+
+/**
+ * Runs exactly the plan it is given: creates dashboards, binds alerts to the tiles the service assigned,
+ * updates alerts. Refuses a stale plan before any write. One failure does not stop independent items.
+ */
+export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, opts: ApplyOptions): Promise<ApplyResult> {
+  const live = opts.freshLive ?? (await deps.client.listDashboards({ signal: deps.signal }));
+  const now = fingerprintLive(live, state);
+  if (now !== plan.fingerprint) {
+    throw new StalePlanError(`live dashboards or alert records changed since it was made (${plan.createdAt})`);
+  }
+
+  const creates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'create');
+  const updates = plan.items.filter((i) => i.kind === 'Alert' && i.action === 'update');
+  const result: ApplyResult = {
+    created: [],
+    updated: [],
+    failed: [],
+    skipped: [],
+    unchanged: plan.items.filter((i) => i.action === 'noop').length,
+    blocked: plan.items.filter((i) => i.action === 'blocked').length,
+    state: { formatVersion: 1, alerts: { ...state.alerts } },
+  };
+  const total = creates.length + updates.length;
+  let done = 0;
+  deps.emit({ type: 'start', total });
+
+  // 1. Dashboards. The tile ids they get are what the alerts below are bound to.
+  const createdTiles = new Map<string, { id: string; tiles: Map<string, string> }>();
+  const createErrors = new Map<string, string>();
+  await mapPool(
+    creates,
+    opts.concurrency,
+    async (item) => {
+      deps.emit({ type: 'item-start', item, done: done, total });
+      try {
+        const { dashboard, recovered } = await createOnce(deps, item, opts.maxCreateAttempts ?? 3);
+        const tiles = new Map((dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
+        createdTiles.set(item.name, { id: dashboard.id, tiles });
+        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) });
+        result.created.push({ name: item.name, id: dashboard.id });
+        deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+      } catch (e) {
+        if (deps.signal?.aborted) throw e;
+        const msg = errorLine(e);
+        createErrors.set(item.name, msg);
+        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
+        deps.emit({ type: 'failed', item, error: msg });
+      }
+      done++;
+    },
+    deps.signal,
+  );
+
+  // 2 and 3. Bind each alert to the ids just assigned, then send its full configuration.
+  let lastSave = 0;
+  const save = (force: boolean) => {
+    // Records are saved at most every 200 ms while running: the journal already has each write, and a
+    // missing record only costs one idempotent PUT on the next apply.
+    const t = Date.now();
+    if (force || t - lastSave >= 200) {
+      deps.saveState(result.state);
+      lastSave = t;
+    }
+  };
+  await mapPool(
+    updates,
+    opts.concurrency,
+    async (item) => {
+      deps.emit({ type: 'item-start', item, done, total });
+      const bound = bindAlert(item, createdTiles, createErrors);
+      if (!bound.ok) {
+        result.skipped.push({ kind: 'Alert', name: item.name, reason: bound.reason });
+        deps.emit({ type: 'skipped', item, reason: bound.reason });
+        done++;
+        return;
+      }
+      try {
+        const response = await deps.client.updateAlert(item.id!, bound.body, { signal: deps.signal });
+        result.state.alerts[item.id!] = { sent: bound.body, response, appliedAt: deps.now().toISOString() };
+        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+        result.updated.push({ name: item.name, id: item.id! });
+        deps.emit({ type: 'updated', item });
+        save(false);
+      } catch (e) {
+        if (deps.signal?.aborted) throw e;
+        const msg = errorLine(e);
+        result.failed.push({ kind: 'Alert', name: item.name, error: msg });
+        deps.emit({ type: 'failed', item, error: msg });
+      }
+      done++;
+    },
+    deps.signal,
+  );
+  if (updates.length > 0) save(true);
+  return result;
+}
+
+/**
+ * POST is not idempotent: after a timeout or a dropped connection the dashboard may exist. List again and
+ * re-send only when no dashboard with that name exists; adopt the one that does.
+ */
+async function createOnce(deps: ApplyDeps, item: PlanItem, maxAttempts: number): Promise<{ dashboard: LiveDashboard; recovered: boolean }> {
+  const body = item.body as DashboardCreate;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { dashboard: await deps.client.createDashboard(body, { signal: deps.signal }), recovered: false };
+    } catch (e) {
+      if (!(e instanceof ApiError) || !e.outcomeUnknown) throw e;
+      deps.emit({ type: 'retry-create', item, why: errorLine(e) });
+      const live = await deps.client.listDashboards({ signal: deps.signal });
+      const found = live.filter((d) => d.name === body.name);
+      if (found.length === 1) return { dashboard: found[0]!, recovered: true };
+      if (found.length > 1) {
+        throw new CliError(`after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`);
+      }
+      if (attempt >= maxAttempts) throw e;
+    }
+  }
+}
+
+type Bound = { ok: true; body: AlertBody } | { ok: false; reason: string };
+
+function bindAlert(item: PlanItem, created: Map<string, { id: string; tiles: Map<string, string> }>, createErrors: Map<string, string>): Bound {
+  const body = structuredClone(item.body as AlertBody);
+  const ref = item.reference;
+  if (ref && (body.dashboardId === KNOWN_AFTER_APPLY || body.tileId === KNOWN_AFTER_APPLY)) {
+    const err = createErrors.get(ref.dashboard);
+    if (err !== undefined) return { ok: false, reason: `dashboard ${ref.dashboard} was not created (${err})` };
+    const c = created.get(ref.dashboard);
+    if (!c) return { ok: false, reason: `dashboard ${ref.dashboard} is not in this plan's creates` };
+    const tileId = c.tiles.get(ref.tile);
+    if (!tileId) return { ok: false, reason: `the service returned dashboard ${c.id} without a tile named "${ref.tile}"` };
+    body.dashboardId = c.id;
+    body.tileId = tileId;
+  }
+  return { ok: true, body };
+}
+
+function errorLine(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

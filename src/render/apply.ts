@@ -1,0 +1,47 @@
+import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
+
+/** One plain line per event, for CI logs (no TTY). */
+export function renderApplyEventLine(e: ApplyEvent): string | undefined {
+  switch (e.type) {
+    case 'start':
+      return e.total === 0 ? undefined : `applying ${e.total} change${e.total === 1 ? '' : 's'}`;
+    case 'created':
+      return `  + created dashboard ${e.item.name} (${e.id})${e.recovered ? ', confirmed by listing after an unknown outcome' : ''}`;
+    case 'updated':
+      return `  ~ updated alert ${e.item.name} (${e.item.id})`;
+    case 'failed':
+      return `  ✗ failed ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.error}`;
+    case 'skipped':
+      return `  - skipped ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.reason}`;
+    case 'retry-create':
+      return `  ? dashboard ${e.item.name}: ${e.why}; listing dashboards before sending it again`;
+    default:
+      return undefined;
+  }
+}
+
+/** The status line a terminal redraws in place. */
+export function renderProgress(done: number, total: number, current: string, columns: number): string {
+  const line = `[${done}/${total}] ${current}`;
+  return line.length > columns - 1 ? line.slice(0, columns - 2) + '…' : line;
+}
+
+/** The summary after an apply, text. */
+export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): string {
+  const paint = (c: number, s: string) => (opts.color ? `\u001b[${c}m${s}\u001b[39m` : s);
+  const lines: string[] = [];
+  const ok = r.failed.length === 0 && r.skipped.length === 0;
+  lines.push(
+    `${ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete')}: ${r.created.length} created, ${r.updated.length} updated, ${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
+  );
+  for (const f of r.failed) lines.push(paint(31, `  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`));
+  for (const s of r.skipped) lines.push(paint(33, `  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`));
+  if (!ok) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
+  if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? '' : 's'} need a person: run \`steward plan\` to see them and the way out.`);
+  return lines.join('\n') + '\n';
+}
+
+export function renderApplyJson(r: ApplyResult): string {
+  const { state: _state, ...rest } = r;
+  return JSON.stringify({ formatVersion: 1, ok: r.failed.length === 0 && r.skipped.length === 0, ...rest }, null, 2) + '\n';
+}
