@@ -1,0 +1,35 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('npm start runs the demo as a user would: exit 0, every step, nothing needed from the environment', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'steward-demo-test-'));
+  try {
+    const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      // npm start is `node bin/steward.js demo`; run it from another folder so reports land there.
+      const child = spawn(process.execPath, [join(root, 'bin/steward.js'), 'demo'], { cwd, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    assert.is(r.code, 0, r.out);
+    for (const step of ['steward validate', 'steward plan', 'steward apply --auto-approve', '(again: now nothing to do)']) assert.match(r.out, step);
+    assert.match(r.out, 'valid: 8 files, 8 resources');
+    assert.match(r.out, 'steward plan: 3 to create, 4 to update, 0 blocked, 0 unchanged');
+    assert.match(r.out, 'Apply complete: 3 created, 4 updated');
+    assert.match(r.out, 'steward plan: 0 to create, 0 to update, 0 blocked, 7 unchanged');
+    assert.match(r.out, 'Done.');
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test.run();
