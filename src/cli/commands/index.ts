@@ -2,6 +2,7 @@ import type { CommandSpec } from '../context.ts';
 import { applyCommand } from './apply.ts';
 import { demoCommand } from './demo.ts';
 import { emulatorCommand } from './emulator.ts';
+import { importCommand } from './import.ts';
 import { planCommand } from './plan.ts';
 import { validateCommand } from './validate.ts';
 
@@ -9,4 +10,4 @@ import { validateCommand } from './validate.ts';
  * Every subcommand, in the order `--help` lists them. Each lives in its own file so that commands can be
  * added without touching the others.
  */
-export const commands: CommandSpec<any>[] = [validateCommand, planCommand, applyCommand, emulatorCommand, demoCommand];
+export const commands: CommandSpec<any>[] = [validateCommand, planCommand, applyCommand, importCommand, emulatorCommand, demoCommand];

@@ -1,0 +1,90 @@
+import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
+import type { LiveDashboardInput } from '../plan/types.ts';
+
+export interface ImportedFile {
+  /** Safe file name: lowercase letters, digits and dashes, then .yaml. */
+  fileName: string;
+  metadataName: string;
+  text: string;
+  /** What could not be expressed, for the user. */
+  warnings: string[];
+}
+
+const TILE_KEYS = ['name', 'x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
+const SERIES_KEYS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'metricName', 'metricDataType'] as const;
+
+/** A key for metadata.name and the file name: only [a-z0-9-], never empty, never a path. */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return s || 'dashboard';
+}
+
+/**
+ * Writes a live dashboard as a steward Dashboard document: the fields steward models, normalized (no
+ * service ids, no marker tag), with the schema line for editors. Pure: the caller picks names and writes.
+ */
+export function renderDashboardYaml(
+  live: LiveDashboardInput,
+  opts: { metadataName: string; markerTag: string; schemaPath: string; pinId: boolean },
+): { text: string; warnings: string[] } {
+  const warnings: string[] = [];
+  const tags = [...new Set((live.tags ?? []).filter((t): t is string => typeof t === 'string' && t !== opts.markerTag))];
+  const seen = new Map<string, number>();
+  const tiles = (live.tiles ?? []).filter((t) => t && typeof t === 'object').map((t) => {
+    const out: Record<string, unknown> = {};
+    let name = typeof t.name === 'string' && t.name !== '' ? t.name : 'Untitled tile';
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    if (n > 1) {
+      warnings.push(`two tiles are named "${name}": the second is written as "${name} (${n})" (steward matches tiles by name)`);
+      name = `${name} (${n})`;
+    }
+    for (const k of TILE_KEYS) {
+      if (k === 'name') out['name'] = name;
+      else if (k === 'series') {
+        if (Array.isArray(t.series) && t.series.length > 0) {
+          out['series'] = t.series.map((s) => {
+            const o: Record<string, unknown> = {};
+            for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
+            return o;
+          });
+        } else if (t['config'] !== undefined) {
+          warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
+        }
+      } else if (k === 'asRatio') {
+        if (t.asRatio === true) out['asRatio'] = true;
+      } else if (typeof t[k] === 'number') out[k] = t[k];
+    }
+    return out;
+  });
+  const spec: Record<string, unknown> = { name: live.name };
+  if (tags.length) spec['tags'] = tags;
+  if (tiles.length) spec['tiles'] = tiles;
+  const doc = new Document({
+    apiVersion: 'steward/v1',
+    kind: 'Dashboard',
+    metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) },
+    spec,
+  });
+  // Readable like the examples: tags and each series on one line.
+  const specNode = doc.get('spec') as YAMLMap;
+  const tagsNode = specNode.get('tags');
+  if (isSeq(tagsNode)) tagsNode.flow = true;
+  const tilesNode = specNode.get('tiles');
+  if (isSeq(tilesNode)) {
+    for (const tile of tilesNode.items) {
+      if (!isMap(tile)) continue;
+      const series = tile.get('series');
+      if (isSeq(series)) for (const s of (series as YAMLSeq).items) if (isMap(s)) s.flow = true;
+    }
+  }
+  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live dashboard ${live.id} by steward import.\n`;
+  return { text: header + doc.toString({ lineWidth: 0 }), warnings };
+}

@@ -1,0 +1,81 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+
+const post = (url: string, body: unknown) =>
+  fetch(`${url}/api/v2/dashboards`, { method: 'POST', headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+test('import round trip: live dashboards written as files plan as unchanged', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    // GIVEN the examples applied, then the dashboard files lost (and the alerts that refer to them)
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    rmSync(join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'alerts'), { recursive: true });
+    // WHEN imported
+    const r = await steward(['import', '--all'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, 'Imported 3 of 3 dashboards');
+    const files = readdirSync(join(x.dir, 'dashboards')).sort();
+    assert.equal(files, ['checkout-overview.yaml', 'jvm-runtime.yaml', 'public-api-latency.yaml']);
+    const text = readFileSync(join(x.dir, 'dashboards/jvm-runtime.yaml'), 'utf8');
+    assert.match(text, /^# yaml-language-server: \$schema=\.\.\/\.\.\/[^\n]*schemas\/dashboard\.schema\.json\n/);
+    assert.not.match(text, 'managed-by:steward');
+    // THEN validate passes and the plan shows them unchanged
+    assert.is((await steward(['validate'], { cwd: x.dir })).code, 0);
+    const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stdout);
+    assert.match(p.stdout, '3 unchanged');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('import --id makes a drifted file match (the documented way out of no-update-api)', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const f = join(x.dir, 'dashboards/checkout-overview.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('w: 24', 'w: 12'));
+    const drift = await steward(['plan', '--detailed-exitcode', '--format', 'json'], { cwd: x.dir, env: x.env });
+    assert.is(drift.code, 3);
+    const item = JSON.parse(drift.stdout).items.find((i: { reason?: string }) => i.reason === 'no-update-api');
+    const r = await steward(['import', '--id', item.id, '--force'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, 'dashboards/checkout-overview.yaml');
+    const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stdout);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('a path-traversal dashboard name cannot write outside --out; existing files are not overwritten', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    assert.is((await post(x.emu.url, { name: '../../../etc/passwd' })).status, 200);
+    assert.is((await post(x.emu.url, { name: '..' })).status, 200);
+    assert.is((await post(x.emu.url, { name: 'Checkout overview' })).status, 200);
+    const r = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.equal(readdirSync(join(x.dir, 'imported')).sort(), ['checkout-overview.yaml', 'dashboard.yaml', 'etc-passwd.yaml']);
+    assert.not.ok(existsSync(join(x.dir, '..', 'etc')));
+    // the name the files already use is kept, and an existing file is left alone
+    const again = await steward(['import', '--all', '--out', 'dashboards'], { cwd: x.dir, env: x.env });
+    assert.is(again.code, 1);
+    assert.match(again.stdout, 'skipped dashboards/checkout-overview.yaml: it exists (use --force to overwrite)');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('import needs a selector', async () => {
+  const r = await steward(['import']);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, 'say what to import');
+});
+
+test.run();
