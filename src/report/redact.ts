@@ -29,7 +29,7 @@ export function isSecretKey(key: string, parents: readonly string[] = []): boole
 }
 
 /** Secrets shorter than this are only redacted where a whole value equals them, not inside longer text. */
-const MIN_SUBSTRING_SECRET = 4;
+const MIN_SUBSTRING_SECRET = 6;
 
 /** Credentials found in the data are also hunted for elsewhere when at least this long. */
 const MIN_FOUND_SECRET = 8;
@@ -45,7 +45,7 @@ export interface RedactOptions {
  * - in a JSON Patch operation (`{ op, path, value }`), the value is redacted when the path ends in such a key;
  * - every string equal to a configured secret, or to a credential found under such a key anywhere in the
  *   input (eight characters or more), becomes `<redacted>`, and so does every occurrence of one inside a
- *   longer string (a message quoting it), for secrets of four characters or more.
+ *   longer string (a message quoting it), for secrets of six characters or more.
  */
 export function redact<T>(value: T, opts: RedactOptions = {}): T {
   const found = new Set<string>();
