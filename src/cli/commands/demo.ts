@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineCommand, type CommandContext, type CommandSpec } from '../context.ts';
 import { applyCommand } from './apply.ts';
 import { planCommand } from './plan.ts';
+import { reportCommand } from './report.ts';
 import { validateCommand } from './validate.ts';
 
 interface DemoArgs {
@@ -21,6 +22,7 @@ export const demoSteps: Array<{ title: string; command: CommandSpec<any>; args: 
   { title: 'steward plan', command: planCommand, args: () => ({ format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false }), okCodes: [0, 2] },
   { title: 'steward apply --auto-approve', command: applyCommand, args: () => ({ format: 'text', autoApprove: true, reassertAlerts: false }), okCodes: [0] },
   { title: 'steward plan --detailed-exitcode   (again: now nothing to do)', command: planCommand, args: () => ({ format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false }), okCodes: [0] },
+  { title: 'steward report   (drift review of the cloud service; findings are expected)', command: reportCommand, args: (out) => ({ out, format: 'text' }), okCodes: [0] },
 ];
 
 export const demoCommand = defineCommand<DemoArgs>({
@@ -55,6 +57,7 @@ export const demoCommand = defineCommand<DemoArgs>({
         }
       }
       say(`\n${bold('Done.')} Every step ran against the emulator; nothing left this machine.\n`);
+      say(`The drift report is in ${out}/ (report.md, report.json, report.html).\n`);
       say(`Next: copy examples/ into your repository, point steward.yaml at your services, and run \`steward plan\`.\n`);
       return 0;
     } finally {

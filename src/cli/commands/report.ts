@@ -1,0 +1,29 @@
+import { defineCommand } from '../context.ts';
+
+export type ReportFormat = 'text' | 'json' | 'markdown';
+
+export interface ReportArgs {
+  out: string;
+  failOn?: 'error' | 'warning';
+  format: ReportFormat;
+  concurrency?: number;
+}
+
+/** Services read at once by default (kept here so --help does not load the report code). */
+const DEFAULT_REPORT_CONCURRENCY = 4;
+
+export const reportCommand = defineCommand<ReportArgs>({
+  command: 'report',
+  describe: 'Drift review of cloud backups, ingest pipes and private endpoints; writes report.md, report.json, report.html',
+  builder: (y) =>
+    y
+      .option('out', { type: 'string', default: 'reports', describe: 'Folder for report.md, report.json and report.html (relative to the current folder)' })
+      .option('fail-on', { choices: ['error', 'warning'] as const, describe: 'Exit 2 when a finding reaches this severity' })
+      .option('format', { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'What to print on stdout' })
+      .option('concurrency', { type: 'number', describe: `Services read at once (default: the project's concurrency, else ${DEFAULT_REPORT_CONCURRENCY})` })
+      .example('steward report', 'Review every CloudService; write reports/report.{md,json,html}')
+      .example('steward report --fail-on error', 'Nightly job: exit 2 when a finding is an error')
+      .example('steward report --out out/review --format markdown >> "$GITHUB_STEP_SUMMARY"', 'Job summary in GitHub Actions')
+      .epilogue('Exit codes: 0 reviewed (findings below --fail-on), 1 error (bad input, or a read failed: the review is incomplete), 2 findings reach --fail-on.\nChecks, ids and severities: docs/report.md'),
+  run: async (args, ctx) => (await import('./report-run.ts')).runReport(args, ctx),
+});

@@ -1,0 +1,83 @@
+import type { BackupSummary } from '../report/types.ts';
+
+/** One point of a backup chart: when the backup started and its value (undefined: nothing to plot). */
+export interface ChartPoint {
+  id: string;
+  /** Milliseconds since the epoch; undefined when the backup has no start time. */
+  t: number | undefined;
+  value: number | undefined;
+  status: BackupSummary['status'];
+}
+
+/** Backup sizes in bytes, oldest first. Only finished backups have a meaningful size. */
+export function sizeSeries(backups: readonly BackupSummary[]): ChartPoint[] {
+  return backups.map((b) => ({ id: b.id, t: time(b.startedAt), value: b.status === 'done' ? b.sizeInBytes : undefined, status: b.status }));
+}
+
+/** Backup durations in seconds, oldest first (a running backup: the time so far). */
+export function durationSeries(backups: readonly BackupSummary[]): ChartPoint[] {
+  return backups.map((b) => ({
+    id: b.id,
+    t: time(b.startedAt),
+    value: b.status === 'done' || b.status === 'in_progress' ? b.durationSeconds : undefined,
+    status: b.status,
+  }));
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/**
+ * A one-line text chart: one character per point, scaled between the smallest and largest value so that a
+ * jump shows; `·` where there is nothing to plot (a failed backup).
+ */
+export function sparkline(values: readonly (number | undefined)[]): string {
+  const present = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  if (present.length === 0) return values.map(() => '·').join('');
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  return values
+    .map((v) => {
+      if (v === undefined || !Number.isFinite(v)) return '·';
+      if (max === min) return BARS[3];
+      return BARS[Math.min(BARS.length - 1, Math.floor(((v - min) / (max - min)) * BARS.length))];
+    })
+    .join('');
+}
+
+/** A "nice" axis maximum at or above `v`, counted in `unit`s (GiB, hours…): 1, 2 or 5 times a power of ten of them. */
+export function niceMaxIn(v: number, unit: number): number {
+  return niceMax(v / unit) * unit;
+}
+
+/** The unit a byte axis is counted in: the largest power of 1024 not above `max`. */
+export function byteUnit(max: number): number {
+  let u = 1;
+  while (max >= u * 1024 && u < 1024 ** 5) u *= 1024;
+  return u;
+}
+
+/** The unit a duration axis (seconds) is counted in: hours from two hours up, else minutes. */
+export function durationUnit(max: number): number {
+  return max >= 7200 ? 3600 : 60;
+}
+
+/** A label for a backup a finding is about: when it started, else the start of its id. */
+export function backupLabel(backups: readonly BackupSummary[], id: string | undefined, fallback: string): string {
+  const b = id === undefined ? undefined : backups.find((x) => x.id === id);
+  if (b?.startedAt) return b.startedAt.slice(0, 16).replace('T', ' ');
+  return id ? id.slice(0, 8) : fallback;
+}
+
+/** A "nice" axis maximum at or above `v`: 1, 2 or 5 times a power of ten. */
+export function niceMax(v: number): number {
+  if (!(v > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p;
+  return 10 * p;
+}
+
+function time(iso: string | undefined): number | undefined {
+  if (iso === undefined) return undefined;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? undefined : t;
+}

@@ -1,0 +1,6 @@
+import type { Report } from '../report/types.ts';
+
+/** `report.json`: the Report value itself (`formatVersion: 1`), two-space indented, with a final newline. */
+export function renderReportJson(report: Report): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}

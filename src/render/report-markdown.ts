@@ -1,0 +1,128 @@
+import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
+import type { Finding, Report, ServiceReport } from '../report/types.ts';
+import { backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
+import { countBySeverity } from './report-text.ts';
+
+export interface ReportMarkdownOptions {
+  /** Longest output; findings beyond it are left to report.json (default 60,000, under GitHub's comment limit). */
+  maxLength?: number;
+}
+
+export const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
+
+/**
+ * `report.md`, for a pull-request comment or a job summary: the summary table first, then a section per
+ * service with its findings, field-drift patches, a text sparkline of backup sizes and durations, and
+ * Mermaid `xychart-beta` charts in a collapsed block. When the whole would exceed `maxLength`, each service
+ * lists fewer findings (errors first) and says how many more are in report.json.
+ */
+export function renderReportMarkdown(report: Report, opts: ReportMarkdownOptions = {}): string {
+  const max = opts.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
+  let limit = Math.max(...report.services.map((s) => s.findings.length), 0);
+  let out = render(report, limit, true);
+  while (out.length > max && limit > 5) {
+    limit = Math.max(5, Math.floor(limit / 2));
+    out = render(report, limit, true);
+  }
+  if (out.length > max) out = render(report, limit, false);
+  return out;
+}
+
+function render(report: Report, findingLimit: number, charts: boolean): string {
+  const s = report.summary;
+  const out: string[] = [];
+  out.push('## steward drift review', '');
+  out.push(
+    `As of ${formatTime(report.generatedAt)} · ${plural(s.services, 'service')} · ${s.error ? `**${plural(s.error, 'error')}**` : '0 errors'}, ${plural(s.warning, 'warning')}, ${s.info} info` +
+      (s.readFailures ? ` · **${plural(s.readFailures, 'read')} failed: the review is incomplete**` : ''),
+    '',
+  );
+  if (report.services.length === 0) {
+    out.push('No CloudService in the project: nothing to review.', '');
+    return out.join('\n');
+  }
+  out.push('| service | errors | warnings | info | backups | pipes | endpoints |', '|---|---:|---:|---:|---:|---:|---:|');
+  for (const svc of report.services) {
+    const c = countBySeverity(svc.findings);
+    out.push(`| ${cell(svc.name)} | ${c.error} | ${c.warning} | ${c.info} | ${svc.backups.length} | ${svc.pipes.length} | ${svc.endpoints.length} |`);
+  }
+  out.push(`| **total** | **${s.error}** | **${s.warning}** | **${s.info}** | | | |`, '');
+
+  for (const svc of report.services) out.push(...serviceSection(svc, findingLimit, charts));
+  out.push('<sub>Full details in report.json and report.html. Credentials are redacted.</sub>', '');
+  return out.join('\n');
+}
+
+function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolean): string[] {
+  const out: string[] = [];
+  out.push(`### ${cell(svc.name)}`, '');
+  out.push(`Organization \`${code(svc.organizationId)}\` · service \`${code(svc.serviceId)}\``, '');
+  if (svc.findings.length === 0) out.push('No findings.', '');
+  else {
+    out.push('| severity | check | object | message |', '|---|---|---|---|');
+    for (const f of svc.findings.slice(0, findingLimit)) {
+      out.push(`| ${f.severity} | \`${f.id}\` | ${objectLabel(f, svc)} | ${cell(f.message)} |`);
+    }
+    const rest = svc.findings.length - findingLimit;
+    if (rest > 0) out.push(`| | | | …and ${plural(rest, 'more finding')} in report.json |`);
+    out.push('');
+    for (const f of svc.findings.slice(0, findingLimit)) {
+      if (!f.patch?.length) continue;
+      out.push(`<details><summary>Field drift of ${cell(f.object.name)} (JSON Patch from the live pipe to its file)</summary>`, '');
+      out.push('```json', ...f.patch.map((op) => JSON.stringify(op)), '```', '', '</details>', '');
+    }
+  }
+  out.push(...backupsBlock(svc, charts));
+  return out;
+}
+
+function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
+  const b = svc.backups;
+  if (b.length === 0) return ['Backups: none listed.', ''];
+  const sizes = sizeSeries(b);
+  const durations = durationSeries(b);
+  const sizeValues = sizes.map((p) => p.value).filter((v): v is number => v !== undefined);
+  const durValues = durations.map((p) => p.value).filter((v): v is number => v !== undefined);
+  const out: string[] = [];
+  out.push(`**Backups**: ${b.length}, ${formatTime(b[0]!.startedAt)} to ${formatTime(b[b.length - 1]!.startedAt)}`, '');
+  out.push('```text');
+  out.push(
+    `size      ${sparkline(sizes.map((p) => p.value))}  ${sizeValues.length ? `${formatBytes(Math.min(...sizeValues))} – ${formatBytes(Math.max(...sizeValues))}` : 'no sizes'}`,
+  );
+  out.push(
+    `duration  ${sparkline(durations.map((p) => p.value))}  ${durValues.length ? `${formatDuration(Math.min(...durValues))} – ${formatDuration(Math.max(...durValues))}` : 'no durations'}`,
+  );
+  out.push('```', '');
+  if (charts) {
+    const labels = b.map((x) => JSON.stringify(x.startedAt ? x.startedAt.slice(5, 10) : '?'));
+    const gib = sizes.map((p) => (p.value === undefined ? 0 : Math.round((p.value / 1024 ** 3) * 100) / 100));
+    const minutes = durations.map((p) => (p.value === undefined ? 0 : Math.round((p.value / 60) * 10) / 10));
+    out.push('<details><summary>Backup charts</summary>', '');
+    out.push('```mermaid', 'xychart-beta', '  title "Backup size (GiB)"', `  x-axis [${labels.join(', ')}]`, '  y-axis "GiB"', `  bar [${gib.join(', ')}]`, '```', '');
+    out.push('```mermaid', 'xychart-beta', '  title "Backup duration (minutes)"', `  x-axis [${labels.join(', ')}]`, '  y-axis "minutes"', `  line [${minutes.join(', ')}]`, '```', '');
+    out.push('</details>', '');
+  }
+  return out;
+}
+
+function objectLabel(f: Finding, svc: ServiceReport): string {
+  const o = f.object;
+  if (o.kind === 'service') return `service (${cell(o.name)})`;
+  if (o.kind === 'backup') return `backup \`${code(backupLabel(svc.backups, o.id, o.name))}\``;
+  return `${o.kind} \`${code(o.name)}\``;
+}
+
+/** Text inside a table cell: no line breaks, no pipes, no HTML, no Markdown emphasis or links. */
+function cell(s: string): string {
+  return s
+    .replace(/\r?\n/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|~#])/g, '\\$1');
+}
+
+/** Text inside a code span: backticks and pipes cannot be escaped there, so they are replaced. */
+function code(s: string): string {
+  return s.replace(/\r?\n/g, ' ').replace(/`/g, "'").replace(/\|/g, '¦');
+}

@@ -1,0 +1,52 @@
+import { formatTime, plural } from '../report/format.ts';
+import type { Finding, Report, ServiceReport, Severity } from '../report/types.ts';
+
+export interface ReportTextOptions {
+  color: boolean;
+}
+
+/**
+ * What `steward report` prints on stdout: the totals, then one block per service with its findings, one line
+ * each: severity, check id, object, message. Long lines are not wrapped (the terminal does it).
+ */
+export function renderReportText(report: Report, opts: ReportTextOptions): string {
+  const paint = (sev: Severity, s: string) => (opts.color ? `${COLORS[sev]}${s}\u001b[39m` : s);
+  const dim = (s: string) => (opts.color ? `\u001b[2m${s}\u001b[22m` : s);
+  const lines: string[] = [];
+  const s = report.summary;
+  lines.push(`steward report as of ${formatTime(report.generatedAt)}: ${plural(s.services, 'service')}, ${countsText(s)}`);
+  for (const svc of report.services) {
+    lines.push('');
+    lines.push(`${svc.name}  ${dim(`organization ${svc.organizationId}, service ${svc.serviceId}`)}`);
+    lines.push(`  ${serviceLine(svc)}`);
+    if (svc.findings.length === 0) {
+      lines.push(`  ${dim('no findings')}`);
+      continue;
+    }
+    const idWidth = Math.max(...svc.findings.map((f) => f.id.length));
+    for (const f of svc.findings) {
+      lines.push(`  ${paint(f.severity, f.severity.padEnd(7))} ${f.id.padEnd(idWidth)}  ${f.message}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+const COLORS: Record<Severity, string> = { error: '\u001b[31m', warning: '\u001b[33m', info: '\u001b[36m' };
+
+/** "3 errors, 2 warnings, 1 info". */
+export function countsText(c: { error: number; warning: number; info: number }): string {
+  return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${c.info} info`;
+}
+
+function serviceLine(svc: ServiceReport): string {
+  const c = countBySeverity(svc.findings);
+  const failed = svc.readFailures.length ? `; ${plural(svc.readFailures.length, 'read')} failed, the review is incomplete` : '';
+  return `${countsText(c)} (${plural(svc.backups.length, 'backup')}, ${plural(svc.pipes.length, 'pipe')}, ${plural(svc.endpoints.length, 'endpoint')})${failed}`;
+}
+
+/** Findings per severity. */
+export function countBySeverity(findings: readonly Finding[]): { error: number; warning: number; info: number } {
+  const c = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) c[f.severity]++;
+  return c;
+}

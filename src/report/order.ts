@@ -1,0 +1,38 @@
+import type { ObservedBackup } from './types.ts';
+
+/** Milliseconds since the epoch, or undefined for a missing or unparseable timestamp. */
+export function parseTime(value: unknown): number | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** When a backup began, as well as can be told: startedAt, else finishedAt minus its duration, else finishedAt. */
+export function backupStart(b: ObservedBackup): number | undefined {
+  const started = parseTime(b.startedAt);
+  if (started !== undefined) return started;
+  const finished = parseTime(b.finishedAt);
+  if (finished === undefined) return undefined;
+  return typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds) ? finished - b.durationInSeconds * 1000 : finished;
+}
+
+/**
+ * Backups oldest first. The API does not say how it orders its list, so the report orders by start time;
+ * backups without any timestamp keep their list order and come first (they cannot be placed in time), and
+ * ties break on id so that the order is deterministic.
+ */
+export function orderBackups<T extends ObservedBackup>(backups: readonly T[]): T[] {
+  return backups
+    .map((b, i) => ({ b, i, t: backupStart(b) }))
+    .sort((x, y) => {
+      if (x.t === undefined || y.t === undefined) return x.t === y.t ? x.i - y.i : x.t === undefined ? -1 : 1;
+      return x.t - y.t || (x.b.id < y.b.id ? -1 : x.b.id > y.b.id ? 1 : x.i - y.i);
+    })
+    .map((x) => x.b);
+}
+
+/** The newest backup (latest start), or undefined for an empty list. */
+export function newestBackup<T extends ObservedBackup>(backups: readonly T[]): T | undefined {
+  const ordered = orderBackups(backups);
+  return ordered[ordered.length - 1];
+}

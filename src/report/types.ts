@@ -1,0 +1,229 @@
+/**
+ * The cloud reads the report needs, and the shapes it reads. The types are structural and tolerant on purpose:
+ * real servers send more fields than the contract names, leave optional ones out and add enum values (pipe
+ * states, endpoint statuses, source kinds) the contract does not list. Only what the report keys on is
+ * required: a pipe's `name`, an endpoint's `description`, a backup's `id`. Anything else may be absent.
+ */
+
+/** Scaling of a pipe as the API reports it. */
+export interface ObservedScaling {
+  replicas?: number;
+  concurrency?: number;
+  replicaCpuMillicores?: number;
+  replicaMemoryGb?: number;
+  [key: string]: unknown;
+}
+
+/** Where a pipe writes. */
+export interface ObservedDestination {
+  database?: string;
+  table?: string;
+  managedTable?: boolean;
+  [key: string]: unknown;
+}
+
+/** An ingest pipe (ClickPipe). `source` holds one member per kind: kafka, objectStorage, kinesis, postgres… */
+export interface ObservedPipe {
+  name: string;
+  id?: string;
+  serviceId?: string;
+  state?: string;
+  scaling?: ObservedScaling;
+  source?: Record<string, unknown>;
+  destination?: ObservedDestination;
+  settings?: Record<string, unknown>;
+  fieldMappings?: unknown[];
+  createdAt?: string;
+  updatedAt?: string;
+  [key: string]: unknown;
+}
+
+/** A reverse private endpoint. */
+export interface ObservedEndpoint {
+  description: string;
+  id?: string;
+  serviceId?: string;
+  type?: string;
+  status?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A backup. The real API adds `status` (`done`, `error`, `in_progress`) and leaves `finishedAt` out until the
+ * backup finishes; while it runs, `durationInSeconds` is the time since it started.
+ */
+export interface ObservedBackup {
+  id: string;
+  serviceId?: string;
+  status?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  sizeInBytes?: number;
+  durationInSeconds?: number;
+  type?: string;
+  backupName?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The four reads of the cloud management API, each resolving to the envelope's `result`. The cloud client
+ * (`src/clients/cloud.ts`) implements it; tests pass in-memory fakes. Methods reject with an Error (the
+ * client's `ApiError`) whose message the report shows.
+ */
+export interface CloudReader {
+  listIngestPipes(organizationId: string, serviceId: string): Promise<ObservedPipe[]>;
+  listReversePrivateEndpoints(organizationId: string, serviceId: string): Promise<ObservedEndpoint[]>;
+  listBackups(organizationId: string, serviceId: string): Promise<ObservedBackup[]>;
+  getBackup(organizationId: string, serviceId: string, backupId: string): Promise<ObservedBackup>;
+}
+
+/** Which read failed. */
+export type ReadPart = 'pipes' | 'endpoints' | 'backups' | 'newest-backup';
+
+export interface ReadFailure {
+  part: ReadPart;
+  message: string;
+}
+
+/**
+ * What was read for one service. A list that could not be read is `undefined` (and named in `failures`), so
+ * the checks that need it are skipped instead of, say, reporting every pipe missing.
+ */
+export interface ObservedService {
+  pipes: ObservedPipe[] | undefined;
+  endpoints: ObservedEndpoint[] | undefined;
+  /** The list, with the newest backup replaced by what `getBackup` returned for it. */
+  backups: ObservedBackup[] | undefined;
+  /** The id of the backup fetched by id (the newest one), when there was one. */
+  newestBackupId?: string;
+  failures: ReadFailure[];
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** Every finding id. Ids are stable: scripts and dashboards may key on them. */
+export type FindingId =
+  | 'read.failed'
+  | 'backup.stale'
+  | 'backup.too-few'
+  | 'backup.slow'
+  | 'backup.size-jump'
+  | 'backup.failed'
+  | 'backup.in-progress'
+  | 'backup.unknown-status'
+  | 'pipe.missing'
+  | 'pipe.state'
+  | 'pipe.in-progress'
+  | 'pipe.field-drift'
+  | 'pipe.unlisted'
+  | 'pipe.duplicate-name'
+  | 'pipe.unknown-source-kind'
+  | 'endpoint.missing'
+  | 'endpoint.status'
+  | 'endpoint.unlisted'
+  | 'endpoint.duplicate-description';
+
+/** What a finding is about. */
+export interface FindingObject {
+  kind: 'service' | 'backup' | 'pipe' | 'endpoint';
+  /** Pipe name, endpoint description, backup id, or the service's metadata.name. */
+  name: string;
+  /** The server's id, when known. */
+  id?: string;
+}
+
+/** One RFC 6902 operation (fast-json-patch's `Operation`, kept structural so the report stays plain data). */
+export interface PatchOperation {
+  op: string;
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+export interface Finding {
+  id: FindingId;
+  severity: Severity;
+  object: FindingObject;
+  /** What the files (or the defaults) expect; absent when nothing was declared. */
+  expected?: unknown;
+  /** What the server reports; `null` when it reports nothing. */
+  actual?: unknown;
+  /** For `pipe.field-drift`: the JSON Patch that turns the live subset into the declared one. */
+  patch?: PatchOperation[];
+  /** One line for people. */
+  message: string;
+}
+
+/** One backup as the charts and tables need it. */
+export interface BackupSummary {
+  id: string;
+  status: 'done' | 'error' | 'in_progress' | 'unknown';
+  startedAt?: string;
+  finishedAt?: string;
+  sizeInBytes?: number;
+  durationSeconds?: number;
+  type?: string;
+}
+
+export interface BackupLimits {
+  maxAgeHours?: number;
+  minCount?: number;
+  maxDurationMinutes?: number;
+  maxSizeChangePercent?: number;
+}
+
+export interface PipeSummary {
+  name: string;
+  id?: string;
+  state?: string;
+  /** The source members present (kafka, objectStorage, …), sorted. */
+  sourceKinds: string[];
+  /** Whether a file lists this pipe. */
+  listed: boolean;
+}
+
+export interface EndpointSummary {
+  description: string;
+  id?: string;
+  type?: string;
+  status?: string;
+  listed: boolean;
+}
+
+export interface ServiceReport {
+  /** The CloudService's metadata.name. */
+  name: string;
+  organizationId: string;
+  serviceId: string;
+  /** Sorted by severity (error first), then object kind, object name and finding id. */
+  findings: Finding[];
+  /** Oldest first (by startedAt). Empty when the list could not be read. */
+  backups: BackupSummary[];
+  /** The file's backup expectations (drawn as limits on the charts); `{}` when none are declared. */
+  backupLimits: BackupLimits;
+  /** Sorted by name. */
+  pipes: PipeSummary[];
+  /** Sorted by description. */
+  endpoints: EndpointSummary[];
+  /** The reads that failed; the report on this service is incomplete when this is not empty. */
+  readFailures: ReadFailure[];
+}
+
+export interface SeverityCounts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+/**
+ * The report as a value: versioned, deterministic (services sorted by name, findings sorted), JSON-safe.
+ * Renderers only turn it into text.
+ */
+export interface Report {
+  formatVersion: 1;
+  generatedAt: string;
+  services: ServiceReport[];
+  summary: SeverityCounts & { services: number; readFailures: number };
+}

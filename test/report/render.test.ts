@@ -1,0 +1,137 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { renderReportHtml } from '../../src/render/report-html.ts';
+import { renderReportJson } from '../../src/render/report-json.ts';
+import { renderReportMarkdown } from '../../src/render/report-markdown.ts';
+import { renderReportText } from '../../src/render/report-text.ts';
+import { sparkline } from '../../src/render/report-chart.ts';
+import { buildReport } from '../../src/report/report.ts';
+import type { Report } from '../../src/report/types.ts';
+import { assertGolden } from '../helpers/golden.ts';
+import { seedReport } from './fixture-report.ts';
+import { NOW, PROD_SPEC } from './seed.ts';
+
+let report: Report;
+test.before(async () => {
+  report = await seedReport();
+});
+
+// GIVEN the default seed at a fixed clock, WHEN rendered, THEN each output matches its reviewed golden file.
+test('text golden', () => assertGolden(renderReportText(report, { color: false }), 'report/report.txt'));
+test('markdown golden', () => assertGolden(renderReportMarkdown(report), 'report/report.md'));
+test('json golden', () => assertGolden(renderReportJson(report), 'report/report.json'));
+test('html golden', () => assertGolden(renderReportHtml(report), 'report/report.html'));
+
+test('the Report value: versioned, counted, services sorted, the expected findings for the seed', () => {
+  assert.is(report.formatVersion, 1);
+  assert.is(report.generatedAt, NOW.toISOString());
+  assert.equal(report.summary, { services: 2, error: 3, warning: 6, info: 2, readFailures: 0 });
+  assert.equal(report.services.map((s) => s.name), ['prod-warehouse', 'staging-warehouse']);
+  const prod = report.services[0]!;
+  const ids = prod.findings.map((f) => `${f.id}:${f.severity}:${f.object.kind === 'backup' ? 'backup' : f.object.name}`);
+  assert.equal(ids, [
+    'pipe.state:error:logs-from-s3',
+    'pipe.missing:error:sessions-from-kafka',
+    'backup.failed:warning:backup',
+    'backup.slow:warning:backup',
+    'backup.size-jump:warning:backup',
+    'pipe.field-drift:warning:clicks-from-kinesis',
+    'pipe.unlisted:warning:audit-from-gcs',
+    'endpoint.status:warning:msk-analytics',
+    'backup.in-progress:info:backup',
+    'pipe.in-progress:info:orders-cdc',
+  ]);
+  assert.equal(report.services[1]!.findings.map((f) => f.id), ['backup.stale']);
+  assert.is(prod.backups.length, 30);
+  assert.is(prod.backups.at(-1)!.status, 'in_progress');
+  assert.equal(prod.backupLimits, PROD_SPEC.backups);
+  assert.equal(JSON.parse(renderReportJson(report)), report);
+});
+
+test('the same input renders the same bytes (deterministic)', async () => {
+  const again = await seedReport();
+  assert.is(renderReportHtml(again), renderReportHtml(report));
+  assert.is(renderReportMarkdown(again), renderReportMarkdown(report));
+});
+
+test('markdown: summary table before the first service section; charts as text and mermaid', () => {
+  const md = renderReportMarkdown(report);
+  const table = md.indexOf('| service | errors |');
+  assert.ok(table > 0 && table < md.indexOf('### prod-warehouse'));
+  assert.match(md, /size {6}[▁▂▃▄▅▆▇█·]{30}/);
+  assert.match(md, /```mermaid\nxychart-beta\n {2}title "Backup size \(GiB\)"/);
+  assert.match(md, /"op":"replace","path":"\/scaling\/replicas","value":2/);
+});
+
+test('markdown: kept under maxLength by listing fewer findings, the rest pointed to report.json', () => {
+  const big: Report = structuredClone(report);
+  const f = big.services[0]!.findings[0]!;
+  big.services[0]!.findings = Array.from({ length: 400 }, (_, i) => ({ ...f, message: `${f.message} #${i}` }));
+  const md = renderReportMarkdown(big, { maxLength: 20_000 });
+  assert.ok(md.length <= 20_000, `length ${md.length}`);
+  assert.match(md, /…and \d+ more findings in report\.json/);
+  assert.ok(renderReportMarkdown(big).length > 20_000);
+});
+
+test('markdown and html escape what the server sends (names with pipes, tags, backticks)', () => {
+  const hostile = buildReport(
+    [
+      {
+        name: 'svc',
+        spec: { ...PROD_SPEC, pipes: { expected: [] } },
+        observed: { pipes: [{ name: 'a|b <script>alert(1)</script> `x`', state: 'Running' }], endpoints: [], backups: [], failures: [] },
+      },
+    ],
+    { now: NOW },
+  );
+  const md = renderReportMarkdown(hostile);
+  // Inside a code span GitHub shows text literally; everywhere else the tag must be escaped.
+  assert.not.match(md.replace(/`[^`\n]*`/g, ''), /<script>/);
+  assert.match(md, /a\\\|b &lt;script&gt;/);
+  const html = renderReportHtml(hostile);
+  assert.not.match(html, /<script/);
+  assert.match(html, /a\|b &lt;script&gt;alert\(1\)&lt;\/script&gt; `x`/);
+});
+
+test('html is self-contained: no script, no external resource, a CSP that forbids them', () => {
+  const html = renderReportHtml(report);
+  assert.not.match(html, /<script|<link|<img|<iframe|@import|url\(/i);
+  assert.not.match(html, /(src|href)="(https?:)?\/\//i);
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+  for (const id of ['summary', 'service', 'findings-table', 'finding', 'chart-backup-size', 'chart-backup-duration', 'pipes-table', 'endpoints-table']) {
+    assert.match(html, new RegExp(`data-testid="${id}"`), id);
+  }
+});
+
+test('empty report (no CloudService): every renderer says there is nothing to review', () => {
+  const empty = buildReport([], { now: NOW });
+  assert.equal(empty.summary, { services: 0, error: 0, warning: 0, info: 0, readFailures: 0 });
+  assert.match(renderReportMarkdown(empty), /nothing to review/);
+  assert.match(renderReportHtml(empty), /nothing to review/);
+  assert.match(renderReportText(empty, { color: false }), /0 services, 0 errors, 0 warnings, 0 info/);
+});
+
+test('a service with no backups or a failed read renders without charts and says why', () => {
+  const r = buildReport(
+    [{ name: 'svc', spec: PROD_SPEC, observed: { pipes: undefined, endpoints: [], backups: [], failures: [{ part: 'pipes', message: 'HTTP 503' }] } }],
+    { now: NOW },
+  );
+  const html = renderReportHtml(r);
+  assert.match(html, /No backups to chart/);
+  assert.match(html, /the list could not be read/);
+  assert.match(renderReportText(r, { color: false }), /1 read failed, the review is incomplete/);
+  assert.match(renderReportMarkdown(r), /Backups: none listed/);
+});
+
+test('text with colour paints severities; without, no escape codes', () => {
+  assert.match(renderReportText(report, { color: true }), /\u001b\[31merror/);
+  assert.not.match(renderReportText(report, { color: false }), /\u001b/);
+});
+
+test('sparkline: scaled between min and max, dots for missing values', () => {
+  assert.is(sparkline([1, 2, 3, undefined, 8]), '▁▂▃·█');
+  assert.is(sparkline([5, 5]), '▄▄');
+  assert.is(sparkline([undefined]), '·');
+});
+
+test.run();
