@@ -1,28 +1,13 @@
 import type { Operation } from 'fast-json-patch';
+import type { LiveDashboard, LiveTile } from '../clients/api-types.ts';
 
 /**
- * What the plan reads of a live dashboard. The observability client's response type satisfies it; unknown
- * members (a newer server's extras) are allowed and reported as ignored, never compared.
+ * What the plan reads of a live dashboard: the client's response type (validated, tolerant: unknown members
+ * allowed and reported as ignored, never compared).
  */
-export interface LiveDashboardInput {
-  id: string;
-  name: string;
-  tags?: string[] | null;
-  tiles?: LiveTileInput[] | null;
-  [extra: string]: unknown;
-}
-
-export interface LiveTileInput {
-  id?: string;
-  name?: string;
-  x?: number;
-  y?: number;
-  w?: number;
-  h?: number;
-  asRatio?: boolean | null;
-  series?: Array<Record<string, unknown>> | null;
-  [extra: string]: unknown;
-}
+export type LiveDashboardInput = LiveDashboard;
+/** A tile as normalize reads it: live (with its id) or desired (without). */
+export type LiveTileInput = Omit<LiveTile, 'id'> & { id?: string };
 
 /** The alert PUT body steward sends: every member, every time (replace or merge, both converge). */
 export interface AlertBody {

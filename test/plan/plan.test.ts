@@ -175,7 +175,7 @@ test('property: normalize-and-diff never throws, even on junk live data', () => 
   fc.assert(
     fc.property(spec, liveDash, (s, l) => {
       const r = dashboard('p', s as never);
-      computePlan({ resources: [r], live: [{ ...l, name: s.name }], state: emptyState, markerTag: MARKER, now: NOW, projectDir: DIR });
+      computePlan({ resources: [r], live: [{ ...l, name: s.name } as never], state: emptyState, markerTag: MARKER, now: NOW, projectDir: DIR });
     }),
     { numRuns: 300 },
   );
