@@ -41,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     env,
     cwd: process.cwd(),
     color: isTTY && !noColorFlag && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb',
-    columns: process.stdout.columns ?? 100,
+    columns: process.stdout.columns || 100,
     signal: abort.signal,
   };
 
