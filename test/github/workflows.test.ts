@@ -222,7 +222,8 @@ test('PR workflow: validate with annotations, then plan; one sticky comment foun
   assert.match(script, 'github.rest.issues.createComment');
   const upload = steps(f).find((s) => String(s.step['uses']).startsWith('actions/upload-artifact@'));
   assert.is(upload?.step['with']['path'], '${{ steps.plan.outputs.plan-file }}');
-  assert.is(f.doc['jobs']['plan']['needs'], 'validate');
+  // Not after validate: a broken file must still replace the previous plan comment.
+  assert.not.ok('needs' in f.doc['jobs']['plan']);
 });
 
 test('apply workflow: on push to main, one run at a time (never cancelled), an environment, journal and report kept', () => {
