@@ -1,0 +1,182 @@
+/**
+ * docs/reference.md against schemas/*.schema.json and the code: every schema property has its row (and no
+ * row names a property the schema lacks), with the schema's type, required flag and limits; the defaults
+ * the page gives are the code's; and each kind's example is a valid project.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DEFAULT_CONCURRENCY } from '../../src/clients/http.ts';
+import { resolveCloud, resolveObservability, DEFAULT_REQUESTS_PER_MINUTE } from '../../src/config/connection.ts';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { loadWorkspace } from '../../src/config/load.ts';
+import { DEFAULT_MARKER_TAG, DEFAULT_RESOURCES, loadProject } from '../../src/config/project.ts';
+import { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS, DEFAULT_REPORT_UNLISTED_PIPES } from '../../src/report/checks.ts';
+import { ROOT } from './files.ts';
+
+const KINDS = { Project: 'project', Dashboard: 'dashboard', Alert: 'alert', CloudService: 'cloud-service' } as const;
+type Kind = keyof typeof KINDS;
+
+const doc = readFileSync(join(ROOT, 'docs/reference.md'), 'utf8');
+
+/** The text of one `## Kind` section. */
+function section(kind: Kind): string {
+  const start = doc.indexOf(`\n## ${kind}\n`);
+  assert.ok(start >= 0, `docs/reference.md has a "## ${kind}" section`);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
+}
+
+interface Row {
+  path: string;
+  type: string;
+  default: string;
+  constraints: string;
+  line: string;
+}
+
+function rows(kind: Kind): Row[] {
+  const out: Row[] = [];
+  for (const line of section(kind).split('\n')) {
+    if (!/^\| `[^`]+` \|/.test(line)) continue;
+    const cells = line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+    assert.is(cells.length, 5, `five cells: ${line}`);
+    out.push({ path: cells[0]!.slice(1, -1), type: cells[1]!, default: cells[2]!, constraints: cells[3]!, line });
+  }
+  return out;
+}
+
+type Schema = Record<string, any>;
+interface Property {
+  path: string;
+  schema: Schema;
+  required: boolean;
+}
+
+/** Every property of a schema, depth first in schema order, named as the page names them. */
+function properties(schema: Schema, path = '', out: Property[] = []): Property[] {
+  for (const [k, p] of Object.entries((schema['properties'] ?? {}) as Record<string, Schema>)) {
+    const full = path ? `${path}.${k}` : k;
+    out.push({ path: full, schema: p, required: ((schema['required'] ?? []) as string[]).includes(k) });
+    if (p['properties']) properties(p, full, out);
+    if (p['additionalProperties'] && typeof p['additionalProperties'] === 'object') {
+      out.push({ path: `${full}.<name>`, schema: p['additionalProperties'], required: false });
+      properties(p['additionalProperties'], `${full}.<name>`, out);
+    }
+    if (p['items']?.['properties']) properties(p['items'], `${full}[]`, out);
+  }
+  return out;
+}
+
+const schemaOf = (kind: Kind): Schema => JSON.parse(readFileSync(join(ROOT, 'schemas', `${KINDS[kind]}.schema.json`), 'utf8'));
+
+for (const kind of Object.keys(KINDS) as Kind[]) {
+  test(`${kind}: one row per schema property, in schema order, none extra`, () => {
+    assert.equal(
+      rows(kind).map((r) => r.path),
+      properties(schemaOf(kind)).map((p) => p.path),
+    );
+  });
+
+  test(`${kind}: each row has the schema's type, required flag and limits`, () => {
+    const byPath = new Map(rows(kind).map((r) => [r.path, r]));
+    for (const p of properties(schemaOf(kind))) {
+      const r = byPath.get(p.path)!;
+      const s = p.schema;
+      const where = `${kind} ${p.path}: ${r.line}`;
+      // type
+      if ('const' in s) assert.is(r.type, `\`${JSON.stringify(s['const'])}\``, where);
+      else if (s['enum']) assert.is(r.type, 'string', where);
+      else if (s['type'] === 'array') assert.is(r.type, `list of ${s['items']['type'] === 'object' ? 'objects' : `${s['items']['type']}s`}`, where);
+      else if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object') assert.is(r.type, 'map: name → object', where);
+      else assert.is(r.type, s['type'] ?? 'object', where);
+      // required
+      if (p.required) assert.is(r.default, '**required**', where);
+      else assert.not.match(r.default, '**required**', where);
+      // limits
+      const c = r.constraints;
+      for (const v of s['enum'] ?? []) assert.match(c, `\`${v}\``, where);
+      if (s['enum']) assert.match(c, 'one of ', where);
+      else assert.not.match(c, 'one of ', where);
+      if (s['minimum'] !== undefined) assert.match(c, `≥ ${s['minimum']}`, where);
+      if (s['maximum'] !== undefined) assert.match(c, `≤ ${s['maximum']}`, where);
+      if (s['exclusiveMinimum'] !== undefined) assert.match(c, `> ${s['exclusiveMinimum']}`, where);
+      if (s['minLength'] === 1) assert.match(c, 'not empty', where);
+      if (s['maxLength'] !== undefined) assert.match(c, `length ≤ ${s['maxLength']}`, where);
+      if (s['pattern']) assert.match(c, `matches \`${s['pattern']}\``, where);
+      if (s['format']) assert.match(c, `format ${s['format']}`, where);
+      if (s['minItems'] !== undefined) assert.match(c, `at least ${s['minItems']} item`, where);
+      if (s['uniqueItems']) assert.match(c, 'no duplicates', where);
+      if (s['items']?.['minLength'] === 1) assert.match(c, 'items not empty', where);
+      if (s['propertyNames']?.['pattern']) assert.match(c, `names match \`${s['propertyNames']['pattern']}\``, where);
+      // No limit the schema does not have.
+      if (/[≥≤>]/.test(c)) assert.ok(['minimum', 'maximum', 'exclusiveMinimum', 'maxLength'].some((k) => s[k] !== undefined), where);
+      if (c.includes('matches')) assert.ok(s['pattern'] || s['propertyNames'], where);
+    }
+  });
+}
+
+test('the defaults on the page are the code\'s', () => {
+  const d = (kind: Kind, path: string) => rows(kind).find((r) => r.path === path)!.default;
+  assert.is(d('Project', 'spec.resources'), DEFAULT_RESOURCES.map((g) => `\`${g}\``).join(', '));
+  assert.is(d('Project', 'spec.observability.markerTag'), `\`${DEFAULT_MARKER_TAG}\``);
+  assert.is(d('Project', 'spec.observability.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
+  assert.is(d('Project', 'spec.cloud.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
+  assert.is(d('Project', 'spec.concurrency'), `\`${DEFAULT_CONCURRENCY}\``);
+  assert.is(d('CloudService', 'spec.pipes.reportUnlisted'), `\`${DEFAULT_REPORT_UNLISTED_PIPES}\``);
+  assert.is(d('CloudService', 'spec.reversePrivateEndpoints.reportUnlisted'), `\`${DEFAULT_REPORT_UNLISTED_ENDPOINTS}\``);
+  assert.is(d('CloudService', 'spec.reversePrivateEndpoints.expected[].status'), `\`${DEFAULT_ENDPOINT_STATUS}\``);
+
+  // What a project that sets nothing resolves to: state, journal, timeouts.
+  const dir = mkdtempSync(join(tmpdir(), 'steward-ref-'));
+  try {
+    const file = join(dir, 'steward.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: steward/v1\nkind: Project\nspec:\n  observability: { url: "http://o", token: { env: T } }\n  cloud: { url: "http://c", keyId: { env: I }, keySecret: { env: S } }\n',
+    );
+    const project = loadProject(nodeFileSystem, file, {});
+    assert.is(`\`${project.statePath.slice(dir.length + 1)}\``, d('Project', 'spec.state'));
+    assert.is(`\`${project.journalPath.slice(dir.length + 1)}\``, d('Project', 'spec.journal'));
+    const env = { T: 't', I: 'i', S: 's' };
+    assert.is(`\`${resolveObservability(project, env).timeoutMs / 1000}\``, d('Project', 'spec.observability.timeoutSeconds'));
+    assert.is(`\`${resolveCloud(project, env).timeoutMs / 1000}\``, d('Project', 'spec.cloud.timeoutSeconds'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the four examples together are a valid project: schemas, references, no warnings', async () => {
+  const example = (kind: Kind) => {
+    const m = /```yaml\n([\s\S]*?)```/.exec(section(kind));
+    assert.ok(m, `${kind} has a yaml example`);
+    const text = m![1]!;
+    assert.match(text, new RegExp(`^# yaml-language-server: \\$schema=\\S*${KINDS[kind]}\\.schema\\.json\\n`));
+    assert.match(text, `\nkind: ${kind}\n`);
+    return text;
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'steward-ref-'));
+  try {
+    const files: Record<string, string> = {
+      'steward.yaml': example('Project'),
+      'dashboards/checkout-overview.yaml': example('Dashboard'),
+      'alerts/checkout.yaml': example('Alert'),
+      'cloud/prod-warehouse.yaml': example('CloudService'),
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: dir }, {});
+    assert.equal(loaded.issues, []);
+    assert.equal(loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(), ['Alert/checkout-errors', 'CloudService/prod-warehouse', 'Dashboard/checkout-overview']);
+    const staging = loadProject(nodeFileSystem, join(dir, 'steward.yaml'), {}, 'staging');
+    assert.match(staging.statePath, /\.steward\/state\.staging\.json$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
