@@ -95,7 +95,7 @@ export interface StewardProject {
      */
     journal?: string;
     /**
-     * Requests in flight at once (default 8).
+     * Requests in flight at once (default 4).
      */
     concurrency?: number;
     /**
