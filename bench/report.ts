@@ -1,17 +1,17 @@
 /**
- * Benchmark of the report's read stage: `readCloud` over many services against a loopback fake cloud with
+ * Benchmark of the report's read stage: `readCloud` through the real cloud client over many services against the emulator with
  * latency and a rate limit, compared with the bound the rate limit sets (requests / rate).
  *
  *   node --import tsx bench/report.ts [services] [requestsPerMinute] [latencyMs] [concurrency]
  *
- * The reader is the tests' minimal fetch reader (steady spacing at the rate, waits out 429s) until the cloud
- * client is merged; the server enforces the same rate with a small burst and answers 429 beyond it.
+ * The emulator runs in this process with generated seed data (3 pipes, 1 endpoint, 14 backups per service)
+ * and enforces the same per-minute limit, answering 429 beyond it.
  */
 import { pathToFileURL } from 'node:url';
-import { readCloud, type CloudServiceTarget } from '../src/report/read.ts';
-import { startFakeCloud } from '../test/report/fake-cloud.ts';
-import { createFetchReader } from '../test/report/fetch-reader.ts';
-import { dailyBackups, ORG, uuid, type CloudData } from '../test/report/seed.ts';
+import { createCloudClient } from '../src/clients/cloud.ts';
+import { startEmulator, type SeedService } from '../src/emulator/index.ts';
+import { readCloud, withoutNulls, type CloudServiceTarget } from '../src/report/read.ts';
+import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe } from '../src/report/types.ts';
 
 export interface ReportBenchOptions {
   services?: number;
@@ -43,28 +43,48 @@ export async function runReportBench(opts: ReportBenchOptions = {}): Promise<Rep
   const latencyMs = opts.latencyMs ?? 20;
   const concurrency = opts.concurrency ?? 8;
 
-  const data: CloudData = { [ORG]: {} };
+  const ORG = '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31';
+  const uuid = (i: number) => `5e000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  const seedServices: SeedService[] = [];
   const targets: CloudServiceTarget[] = [];
   for (let i = 0; i < services; i++) {
-    const serviceId = uuid('5e', i + 1);
-    data[ORG]![serviceId] = {
-      pipes: [1, 2, 3].map((n) => ({ id: uuid(`a${n}`, i + 1), name: `pipe-${n}`, state: 'Running', source: { kafka: { topics: `t${n}` } } })),
-      endpoints: [{ id: uuid('e1', i + 1), description: 'msk', status: 'Ready' }],
-      backups: dailyBackups(serviceId, { count: 14, newestFinishedHoursAgo: 6, prefix: `b${i % 10}` }),
-    };
+    const serviceId = uuid(i + 1);
+    seedServices.push({
+      id: serviceId,
+      name: `svc-${i + 1}`,
+      pipes: [1, 2, 3].map((n) => ({ id: uuid(1000 * n + i), name: `pipe-${n}`, state: 'Running', source: { kafka: { brokers: 'b:9092', topics: `t${n}` } } })),
+      reversePrivateEndpoints: [{ id: uuid(9000 + i), description: 'msk', status: 'Ready' }],
+      backups: Array.from({ length: 14 }, (_, d) => ({
+        id: uuid(100000 + i * 100 + d),
+        status: 'done',
+        startedAt: `-${6 + 24 * d}h30m`,
+        finishedAt: `-${6 + 24 * d}h`,
+        sizeInBytes: 1e9 + d * 1e6,
+        durationInSeconds: 1800,
+      })),
+    });
     targets.push({
       name: `svc-${String(i + 1).padStart(3, '0')}`,
       spec: { organizationId: ORG, serviceId, backups: { maxAgeHours: 26, minCount: 7 }, pipes: { expected: [{ name: 'pipe-1', state: 'Running' }] } },
     });
   }
 
-  const server = await startFakeCloud({ data, latencyMs, ...(rpm > 0 ? { requestsPerMinute: rpm, burst: 5 } : {}) });
+  // The emulator enforces the same per-minute limit on its side, so a client that overruns it sees 429s.
+  const emu = await startEmulator({ data: { organizations: [{ id: ORG, services: seedServices }] }, latencyMs, ...(rpm > 0 ? { rateLimitPerMinute: rpm } : {}) });
   try {
-    const reader = createFetchReader({ url: server.url, keyId: 'dev-key', keySecret: 'dev-secret', ...(rpm > 0 ? { requestsPerMinute: rpm } : {}) });
+    const client = createCloudClient({ url: emu.url, keyId: 'dev-key', keySecret: 'dev-secret', concurrency, ...(rpm > 0 ? { requestsPerMinute: rpm } : {}) });
+    // The same adaptation steward report makes (src/cli/commands/report-deps.ts).
+    const reader: CloudReader = {
+      listIngestPipes: async (o, v) => withoutNulls(await client.listIngestPipes(o, v)) as ObservedPipe[],
+      listReversePrivateEndpoints: async (o, v) => withoutNulls(await client.listReversePrivateEndpoints(o, v)) as ObservedEndpoint[],
+      listBackups: async (o, v) => withoutNulls(await client.listBackups(o, v)) as ObservedBackup[],
+      getBackup: async (o, v, id) => withoutNulls(await client.getBackup(o, v, id)) as ObservedBackup,
+    };
     const t0 = performance.now();
     const reads = await readCloud({ reader, concurrency }, targets);
     const wallMs = performance.now() - t0;
-    const requests = server.requests.filter((r) => r.status !== 429).length;
+    const log = emu.requests();
+    const requests = log.filter((r) => r.status !== 429).length;
     const boundMs = rpm > 0 ? ((requests - 1) * 60_000) / rpm : 0;
     return {
       services,
@@ -75,11 +95,11 @@ export async function runReportBench(opts: ReportBenchOptions = {}): Promise<Rep
       boundMs: Math.round(boundMs),
       wallMs: Math.round(wallMs),
       ratio: boundMs > 0 ? Math.round((wallMs / boundMs) * 100) / 100 : Number.NaN,
-      rejected: server.requests.filter((r) => r.status === 429).length,
+      rejected: log.filter((r) => r.status === 429).length,
       failures: reads.reduce((n, r) => n + r.observed.failures.length, 0),
     };
   } finally {
-    await server.close();
+    await emu.close();
   }
 }
 
