@@ -6,12 +6,15 @@
  *
  * 1. Concurrency sweep, no rate limit: wall time of `applyPlan` against the bound `N × latency /
  *    concurrency`; efficiency = bound / wall (1.0: the latency is the only cost). The journal is the real
- *    one (a file, `fdatasync` per confirmed write), as `steward apply` writes it; one peer row at the
- *    highest concurrency keeps the journal in memory to show what the flush costs.
+ *    one (a file, `fdatasync` per confirmed write), as `steward apply` writes it; peer rows at the default
+ *    and the highest concurrency keep the journal in memory to show what the flush costs.
  * 2. Rate limit: wall time against the rate bound `N / rpm` and the count of 429s the server answered,
- *    with the client's `requestsPerMinute` equal to the server's limit and above it.
+ *    with the client's `requestsPerMinute` equal to the server's limit and at twice it, at a few
+ *    concurrencies.
  * 3. The built CLI with no `--concurrency`: how many creates the server really sees in flight, i.e. whether
  *    DEFAULT_APPLY_CONCURRENCY is what users get.
+ * 4. `--production`: the real service's 100 requests a minute with the emulator's own 60 s window, 200
+ *    creates (about 2 minutes a case, so opt-in).
  *
  * After every case the emulator's state is checked: exactly N bench dashboards, no two with one name.
  *
@@ -52,8 +55,8 @@ export interface ApplyBenchOptions {
   latencyMs?: number;
   /** Concurrencies of the sweep (default 1, 2, 4, 8, 16, 32; quick 1, 4). */
   concurrencies?: number[];
-  /** Concurrency of the rate-limited cases (default: DEFAULT_APPLY_CONCURRENCY). */
-  rateConcurrency?: number;
+  /** Concurrencies of the cases that fill the scaled rate window (default 1, DEFAULT_APPLY_CONCURRENCY, 16; quick the default alone). */
+  rateConcurrencies?: number[];
   /** The server's rate limit in the rate-limited cases, per minute (default 6,000; quick 600). */
   requestsPerMinute?: number;
   /** Length of the scaled-down rate-limit window, ms (default 6,000; quick 1,000). */
@@ -96,6 +99,8 @@ export interface ApplyBenchRow {
   failed: number;
   /** Creates refused with 429 that apply sent again after the server's wait. */
   resent: number;
+  /** Time spent inside journal appends (synchronous write + fdatasync), ms in all. */
+  journalMs: number;
   /** Applies needed until the plan had nothing to create (1 when the first did it all). */
   applies: number;
   /** Bench dashboards on the emulator at the end, distinct names among them. */
@@ -317,7 +322,19 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
       concurrency: c.concurrency,
       ...(c.clientRpm > 0 ? { requestsPerMinute: c.clientRpm } : {}),
     });
-    journal = c.journal === 'file' ? openJournal(join(work, '.steward/journal.jsonl')) : memoryJournal();
+    const inner = c.journal === 'file' ? openJournal(join(work, '.steward/journal.jsonl')) : memoryJournal();
+    // Time inside append (write + fdatasync, synchronous: the event loop waits for it).
+    let journalMs = 0;
+    let journalWrites = 0;
+    journal = {
+      append: (entry) => {
+        const t = performance.now();
+        inner.append(entry);
+        journalMs += performance.now() - t;
+        journalWrites++;
+      },
+      close: () => inner.close(),
+    };
     let state: StateFile = { formatVersion: 1, alerts: {} };
     let applies = 0;
     let failed = 0;
@@ -351,6 +368,7 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
     const notes = [
       `${check.requests} requests`,
       `peak ${check.peakPosts} creates in flight`,
+      `journal appends ${Math.round(journalMs)} ms in all (${round2(journalMs / Math.max(1, journalWrites))} ms each)`,
       ...(resent > 0 ? [`${resent} creates refused with 429 and sent again after the wait`] : []),
       ...(applies > 1 ? [`${applies} applies`] : []),
       ...[...errors].map(([e, k]) => `${k}× ${e}`),
@@ -371,6 +389,7 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
       rejected429,
       failed,
       resent,
+      journalMs: Math.round(journalMs),
       applies,
       created: check.dashboards,
       distinct: check.distinct,
@@ -409,6 +428,7 @@ async function runCliCase(emu: EmulatorProcess, fx: Fixture, n: number, latencyM
       rejected429: check.statuses['429'] ?? 0,
       failed: 0,
       resent: 0,
+      journalMs: NaN,
       applies: 1,
       created: check.dashboards,
       distinct: check.distinct,
@@ -456,7 +476,8 @@ export async function runApplyBench(options: ApplyBenchOptions = {}): Promise<Ap
   const tiles = options.tiles ?? 12;
   const latencyMs = options.latencyMs ?? 20;
   const concurrencies = options.concurrencies ?? (quick ? [1, 4] : [1, 2, 4, 8, 16, 32]);
-  const rateC = options.rateConcurrency ?? DEFAULT_APPLY_CONCURRENCY;
+  const rateC = DEFAULT_APPLY_CONCURRENCY;
+  const rateConcurrencies = options.rateConcurrencies ?? (quick ? [rateC] : [...new Set([1, rateC, 16])]);
   const rpm = options.requestsPerMinute ?? (quick ? 600 : 6000);
   const windowMs = options.windowMs ?? (quick ? 1000 : 6000);
   const fullWindow = options.fullWindow ?? !quick;
@@ -511,7 +532,13 @@ export async function runApplyBench(options: ApplyBenchOptions = {}): Promise<Ap
       );
     }
 
-    const rateBound = (r: number) => ({ ms: (n * 60_000) / r, what: `N / ${r.toLocaleString('en-US')} per min` });
+    // The rate bound, or the latency bound when that is the higher (concurrency 1 cannot send 100 a second
+    // at 20 ms a request).
+    const rateBound = (r: number, c: number) => {
+      const rate = (n * 60_000) / r;
+      const lat = (n * latencyMs) / c;
+      return rate >= lat ? { ms: rate, what: `N / ${r.toLocaleString('en-US')} per min` } : { ms: lat, what: `N × latency / ${c} (above N / rate)` };
+    };
     const perWindow = (r: number) => `${Math.round((r * windowMs) / 60_000)} per ${windowMs / 1000} s`;
     if (fullWindow) {
       rows.push(
@@ -523,34 +550,28 @@ export async function runApplyBench(options: ApplyBenchOptions = {}): Promise<Ap
           clientRpm: rpm,
           serverRpm: rpm,
           serverWindowMs: 60_000,
-          bound: rateBound(rpm),
+          bound: rateBound(rpm, rateC),
         }),
       );
     }
-    rows.push(
-      await runCase(emu, fx, n, {
-        ...base,
-        group: 'rate limit',
-        name: `client ${rpm}/min = server ${rpm}/min (${perWindow(rpm)}), concurrency ${rateC}`,
-        concurrency: rateC,
-        clientRpm: rpm,
-        serverRpm: rpm,
-        serverWindowMs: windowMs,
-        bound: rateBound(rpm),
-      }),
-    );
-    rows.push(
-      await runCase(emu, fx, n, {
-        ...base,
-        group: 'rate limit',
-        name: `client ${2 * rpm}/min > server ${rpm}/min (${perWindow(rpm)}), concurrency ${rateC}`,
-        concurrency: rateC,
-        clientRpm: 2 * rpm,
-        serverRpm: rpm,
-        serverWindowMs: windowMs,
-        bound: rateBound(rpm),
-      }),
-    );
+    // The window filled, at the server's rate and at twice it, for a few concurrencies: how many requests
+    // the server refuses grows with what the client has under way when it says "stop".
+    for (const clientRpm of [rpm, 2 * rpm]) {
+      for (const c of rateConcurrencies) {
+        rows.push(
+          await runCase(emu, fx, n, {
+            ...base,
+            group: 'rate limit',
+            name: `client ${clientRpm}/min ${clientRpm === rpm ? '=' : '>'} server ${rpm}/min (${perWindow(rpm)}), concurrency ${c}`,
+            concurrency: c,
+            clientRpm,
+            serverRpm: rpm,
+            serverWindowMs: windowMs,
+            bound: rateBound(rpm, c),
+          }),
+        );
+      }
+    }
 
     if (cli) rows.push(await runCliCase(emu, fx, n, latencyMs));
   } finally {
