@@ -171,8 +171,8 @@ async function createOnce(deps: ApplyDeps, item: PlanItem, maxAttempts: number):
     } catch (e) {
       if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS) {
         // A 429 is a refusal, not an unknown outcome: nothing was created, so sending it again cannot
-        // duplicate. The client already holds all its requests for the wait the server gave, so the next
-        // send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
+        // duplicate. The client holds every request it starts after a 429 until the server's wait is over,
+        // so this send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
         refusals++;
         attempt--;
         deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
