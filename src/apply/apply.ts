@@ -1,4 +1,4 @@
-import { ApiError } from '../clients/errors.ts';
+import { ApiError, RateLimitedError } from '../clients/errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
@@ -21,7 +21,9 @@ export type ApplyEvent =
   | { type: 'updated'; item: PlanItem }
   | { type: 'failed'; item: PlanItem; error: string }
   | { type: 'skipped'; item: PlanItem; reason: string }
-  | { type: 'retry-create'; item: PlanItem; why: string };
+  | { type: 'retry-create'; item: PlanItem; why: string }
+  /** A create refused with 429 and a wait: nothing was created; it is sent again once the wait is over. */
+  | { type: 'create-rate-limited'; item: PlanItem; why: string; waitMs: number };
 
 export interface ApplyDeps {
   client: ApplyClient;
@@ -162,10 +164,20 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
  */
 async function createOnce(deps: ApplyDeps, item: PlanItem, maxAttempts: number): Promise<{ dashboard: LiveDashboard; recovered: boolean }> {
   const body = item.body as DashboardCreate;
+  let refusals = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return { dashboard: await deps.client.createDashboard(body, { signal: deps.signal }), recovered: false };
     } catch (e) {
+      if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS) {
+        // A 429 is a refusal, not an unknown outcome: nothing was created, so sending it again cannot
+        // duplicate. The client holds every request it starts after a 429 until the server's wait is over,
+        // so this send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
+        refusals++;
+        attempt--;
+        deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
+        continue;
+      }
       if (!(e instanceof ApiError) || !e.outcomeUnknown) throw e;
       deps.emit({ type: 'retry-create', item, why: errorLine(e) });
       const live = await deps.client.listDashboards({ signal: deps.signal });
@@ -177,6 +189,15 @@ async function createOnce(deps: ApplyDeps, item: PlanItem, maxAttempts: number):
       if (attempt >= maxAttempts) throw e;
     }
   }
+}
+
+/** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */
+const MAX_RATE_LIMIT_RESENDS = 5;
+/** The longest server wait a re-send follows: the client's own retry cap (DEFAULT_RETRY.maxDelayMs). */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+function isRateLimitRefusal(e: unknown): e is RateLimitedError & { retryAfterMs: number } {
+  return e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && e.retryAfterMs !== undefined && e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS;
 }
 
 type Bound = { ok: true; body: AlertBody } | { ok: false; reason: string };

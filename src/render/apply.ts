@@ -13,6 +13,8 @@ export function renderApplyEventLine(e: ApplyEvent): string | undefined {
       return `  ✗ failed ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.error}`;
     case 'skipped':
       return `  - skipped ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.reason}`;
+    case 'create-rate-limited':
+      return `  ? dashboard ${e.item.name}: refused with 429 (nothing was created); sending it again in ${Math.ceil(e.waitMs / 1000)} s`;
     case 'retry-create':
       return `  ? dashboard ${e.item.name}: ${e.why}; listing dashboards before sending it again`;
     default:
