@@ -3,8 +3,9 @@ import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
+import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
-import { processFile, type AnyResource } from './resources.ts';
+import type { AnyResource } from './resources.ts';
 import { locate, parseYamlFile, pointerSegments } from './source.ts';
 
 export interface LoadDeps {
@@ -20,13 +21,33 @@ export interface Loaded {
   resources: AnyResource[];
   /** Every problem (errors and warnings), positions resolved, file paths relative to cwd. */
   issues: Issue[];
+  /** How the files were read: parsed here or on how many worker threads. */
+  stats: LoadStats;
+}
+
+export interface LoadStats {
+  /** Resource files read (the project file not counted). */
+  files: number;
+  /** Files parsed. */
+  parsed: number;
+  /** Worker threads used to parse (0: all in this thread). */
+  workers: number;
+}
+
+export interface LoadOptions {
+  config?: string;
+  envName?: string;
+  paths?: string[];
+  requireProject?: boolean;
+  /** Worker threads for large projects (see parse-pool.ts); `{ workers: 0 }` parses in this thread. */
+  parallel?: ParallelOptions;
 }
 
 /**
  * Loads what a command works on. With a project (found from cwd or `--config`), its resource globs; with
  * explicit paths, those files and folders. Returns every problem rather than stopping at the first.
  */
-export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; envName?: string; paths?: string[]; requireProject?: boolean }): Promise<Loaded> {
+export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<Loaded> {
   const paths = (opts.paths ?? []).map((p) => resolve(deps.cwd, p));
   let projectFile: string | undefined;
   let explicitFiles: string[] | undefined;
@@ -62,11 +83,17 @@ export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; env
   }
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
-  for (const file of files) {
-    const bytes = deps.fs.readFile(file);
-    const r = processFile(file, bytes, deps.env, { isProjectFile: file === projectFile });
-    resources.push(...r.resources);
-    issues.push(...r.issues);
+  // Parsed on worker threads when there are many files.
+  const outputs: Array<ParseOutput | undefined> = new Array(files.length);
+  const jobs: Array<ParseJob & { slot: number }> = [];
+  files.forEach((file, slot) => {
+    jobs.push({ file, bytes: deps.fs.readFile(file), isProjectFile: file === projectFile, slot });
+  });
+  const parsed = await processFiles(jobs, deps.env, opts.parallel);
+  jobs.forEach((job, i) => (outputs[job.slot] = parsed.outputs[i]!));
+  for (const out of outputs) {
+    resources.push(...out!.resources);
+    issues.push(...out!.issues);
   }
 
   // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
@@ -93,6 +120,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; env
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
     resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
+    stats: { files: files.length, parsed: jobs.length, workers: parsed.workers },
   };
 }
 
