@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
+import { openParseCache, type CacheStats } from './cache.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
@@ -21,17 +22,19 @@ export interface Loaded {
   resources: AnyResource[];
   /** Every problem (errors and warnings), positions resolved, file paths relative to cwd. */
   issues: Issue[];
-  /** How the files were read: parsed here or on how many worker threads. */
+  /** How the files were read: from the parse cache, parsed here, parsed on how many worker threads. */
   stats: LoadStats;
 }
 
 export interface LoadStats {
   /** Resource files read (the project file not counted). */
   files: number;
-  /** Files parsed. */
+  /** Files parsed (not answered by the cache). */
   parsed: number;
   /** Worker threads used to parse (0: all in this thread). */
   workers: number;
+  /** undefined when no cache was used. */
+  cache: CacheStats | undefined;
 }
 
 export interface LoadOptions {
@@ -39,6 +42,11 @@ export interface LoadOptions {
   envName?: string;
   paths?: string[];
   requireProject?: boolean;
+  /**
+   * Use the parse cache under the project's `.steward/cache/` (default false here; the CLI turns it on
+   * unless `--no-cache` or STEWARD_NO_CACHE=1). Without a project there is no cache.
+   */
+  cache?: boolean;
   /** Worker threads for large projects (see parse-pool.ts); `{ workers: 0 }` parses in this thread. */
   parallel?: ParallelOptions;
 }
@@ -83,14 +91,26 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   }
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
-  // Parsed on worker threads when there are many files.
+  // Unchanged files come from the cache; the others are parsed (on worker threads when there are many).
+  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env) : undefined;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
-  const jobs: Array<ParseJob & { slot: number }> = [];
+  const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   files.forEach((file, slot) => {
-    jobs.push({ file, bytes: deps.fs.readFile(file), isProjectFile: file === projectFile, slot });
+    const bytes = deps.fs.readFile(file);
+    const isProjectFile = file === projectFile;
+    const key = cache && !isProjectFile ? cache.keyOf(bytes) : undefined;
+    const hit = key !== undefined ? cache!.get(key) : undefined;
+    if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
+    else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
   const parsed = await processFiles(jobs, deps.env, opts.parallel);
-  jobs.forEach((job, i) => (outputs[job.slot] = parsed.outputs[i]!));
+  jobs.forEach((job, i) => {
+    const out = parsed.outputs[i]!;
+    outputs[job.slot] = out;
+    // A file with any problem is never cached: its positions are always computed afresh.
+    if (cache && job.key !== undefined && out.issues.length === 0) cache.set(job.key, out.resources);
+  });
+  cache?.save({ partial: explicitFiles !== undefined });
   for (const out of outputs) {
     resources.push(...out!.resources);
     issues.push(...out!.issues);
@@ -120,7 +140,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
     resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
-    stats: { files: files.length, parsed: jobs.length, workers: parsed.workers },
+    stats: { files: files.length, parsed: jobs.length, workers: parsed.workers, cache: cache?.stats },
   };
 }
 
