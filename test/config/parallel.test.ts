@@ -84,4 +84,20 @@ test('few files are parsed in this thread; a worker that cannot start falls back
   assert.equal(broken.outputs, small.outputs);
 });
 
+test('a worker that dies mid-batch (an exception, or an exit) leaves its files to this thread', async () => {
+  const jobs = Array.from({ length: 40 }, (_, i) => ({ file: `/x/${i}.yaml`, bytes: Buffer.from(dash(i)), isProjectFile: false }));
+  const expected = (await processFiles(jobs, {}, { workers: 0 })).outputs;
+  for (const mode of ['throw', 'exit']) {
+    for (const mainThread of [true, false]) {
+      const r = await processFiles(jobs, { mode } as Record<string, string>, {
+        workers: 2,
+        minFiles: 0,
+        mainThread,
+        workerUrl: new URL('./fixtures/dying-worker.mjs', import.meta.url),
+      });
+      assert.equal(r.outputs, expected, `${mode}, main thread ${mainThread}`);
+    }
+  }
+});
+
 test.run();
