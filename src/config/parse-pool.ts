@@ -1,11 +1,11 @@
 /**
- * Runs `processFile` over many files, on worker threads as well as this one when there are enough files
- * to pay for a worker's start. `processFile` is pure and its result (resources and issues) is plain data,
+ * Runs `processFile` over many files, on worker threads when there are enough files to pay for a worker's
+ * start. `processFile` is pure and its result (resources and issues) is plain data,
  * so a worker's answer is the same as an in-process call.
  *
- * This thread parses too, with one worker per other core: it starts at once while the workers warm up,
- * and it spares one worker's start and JIT (measured with 3,000 files on 2 cores: the same wall and CPU
- * time as a worker per core, 30 MiB less memory).
+ * One worker per core, while this thread only hands out batches and collects answers. Letting this thread
+ * parse too (`mainThread`) gives the same wall time (10,000 files, 2 cores) but 60-100 MiB more peak
+ * memory: its heap grows with the parse garbage and is still that large when the plan is rendered.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -26,11 +26,11 @@ export interface ParseOutput {
 }
 
 export interface ParallelOptions {
-  /** Worker threads besides this one; default: one fewer than the cores. 0: this thread only. */
+  /** Worker threads; default one per core (none on one core). 0: this thread only. */
   workers?: number;
   /** Files to parse above which workers are used (default PARALLEL_MIN_FILES). */
   minFiles?: number;
-  /** Whether this thread parses too (default true). */
+  /** Whether this thread parses too, beside the workers (default false: see above). */
   mainThread?: boolean;
   /** The worker entry (tests swap in one that fails); default parse-worker next to this file. */
   workerUrl?: URL;
@@ -38,8 +38,8 @@ export interface ParallelOptions {
 
 /**
  * Below this many files to parse, a worker costs more than it saves: it needs ~60 ms to load yaml and the
- * compiled schemas and ~250 ms of cold JIT before it parses at full speed, and that CPU is taken from this
- * thread when no core is free. Measured on 2 cores: 300 files no faster, 1,000 files 1.4x, 10,000 1.7x.
+ * compiled schemas and ~250 ms of cold JIT before it parses at full speed. Measured on 2 cores: 300 files
+ * no faster than in this thread, 1,000 files 1.4x, 10,000 1.7x.
  */
 export const PARALLEL_MIN_FILES = 500;
 
@@ -73,13 +73,14 @@ function inProcess(job: ParseJob, env: Env): ParseOutput {
 }
 
 /**
- * Processes every job and returns the outputs in job order. Above `minFiles` jobs, batches are shared by
- * this thread and the workers, first come first served. If a worker fails to start or dies, what it had
+ * Processes every job and returns the outputs in job order. Above `minFiles` jobs, batches go to the
+ * workers (and this thread, with `mainThread`), first come first served. If a worker fails to start or dies, what it had
  * not answered is processed in this thread, so a bug in processFile surfaces as it would without workers.
  */
 export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: ParallelOptions = {}): Promise<{ outputs: ParseOutput[]; workers: number }> {
-  const mainThread = opts.mainThread ?? true;
-  const count = Math.min(opts.workers ?? availableParallelism() - (mainThread ? 1 : 0), Math.ceil(jobs.length / 50));
+  const mainThread = opts.mainThread ?? false;
+  const cores = availableParallelism();
+  const count = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
   if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || count < 1) {
     return { outputs: jobs.map((j) => inProcess(j, env)), workers: 0 };
   }
