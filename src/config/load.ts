@@ -103,9 +103,9 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
     else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
-  const parsed = await processFiles(jobs, deps.env, opts.parallel);
+  const results = await processFiles(jobs, deps.env, opts.parallel);
   jobs.forEach((job, i) => {
-    const out = parsed.outputs[i]!;
+    const out = results.outputs[i]!;
     outputs[job.slot] = out;
     // A file with any problem is never cached: its positions are always computed afresh.
     if (cache && job.key !== undefined && out.issues.length === 0) cache.set(job.key, out.resources);
@@ -140,7 +140,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
     resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
-    stats: { files: files.length, parsed: jobs.length, workers: parsed.workers, cache: cache?.stats },
+    stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
   };
 }
 

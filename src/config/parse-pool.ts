@@ -73,9 +73,11 @@ function inProcess(job: ParseJob, env: Env): ParseOutput {
 }
 
 /**
- * Processes every job and returns the outputs in job order. Above `minFiles` jobs, batches go to the
- * workers (and this thread, with `mainThread`), first come first served. If a worker fails to start or dies, what it had
- * not answered is processed in this thread, so a bug in processFile surfaces as it would without workers.
+ * Processes every job and returns the outputs in job order, and how many workers answered. Above
+ * `minFiles` jobs, batches go to the workers (and this thread, with `mainThread`), first come first
+ * served. If a worker fails to start or dies, what it had not answered is processed in this thread, so a
+ * bug in processFile surfaces as it would without workers. (Under tsx on Node 20 a worker cannot load the
+ * .ts entry and everything runs here: tests and benchmarks point `workerUrl` at the built one.)
  */
 export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: ParallelOptions = {}): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
@@ -99,6 +101,7 @@ export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: Pa
   const url = opts.workerUrl ?? new URL(`./parse-worker${ext}`, import.meta.url);
   const workers: Worker[] = [];
   const dead = new Set<Worker>();
+  const answered = new Set<Worker>();
   const lanes: Array<Promise<void>> = [];
   try {
     for (let w = 0; w < count; w++) {
@@ -108,7 +111,15 @@ export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: Pa
       worker.once('error', () => dead.add(worker));
       workers.push(worker);
       // Two batches in flight per worker, so it never waits for this thread to hand it the next one.
-      lanes.push(feed(worker, dead, take, jobs, outputs), feed(worker, dead, take, jobs, outputs));
+      const lane = async () => {
+        for (let b = dead.has(worker) ? undefined : take(); b; b = dead.has(worker) ? undefined : take()) {
+          const [start, end] = b;
+          const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end)));
+          answer.forEach((o, k) => (outputs[start + k] = o));
+          answered.add(worker);
+        }
+      };
+      lanes.push(lane(), lane());
     }
   } catch {
     // A worker that cannot start: the others and this thread do its share.
@@ -124,19 +135,10 @@ export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: Pa
   await lanesDone;
   for (const w of workers) void w.terminate();
   for (let i = 0; i < jobs.length; i++) outputs[i] ??= inProcess(jobs[i]!, env);
-  return { outputs: outputs as ParseOutput[], workers: workers.length };
+  return { outputs: outputs as ParseOutput[], workers: answered.size };
 }
 
 let nextId = 0;
-
-/** One lane of a worker: sends batches until none is left; on a failure, leaves its batch to the caller. */
-async function feed(worker: Worker, dead: ReadonlySet<Worker>, take: () => [number, number] | undefined, jobs: readonly ParseJob[], outputs: Array<ParseOutput | undefined>): Promise<void> {
-  for (let b = dead.has(worker) ? undefined : take(); b; b = dead.has(worker) ? undefined : take()) {
-    const [start, end] = b;
-    const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end)));
-    answer.forEach((o, k) => (outputs[start + k] = o));
-  }
-}
 
 function toMessage(id: number, jobs: readonly ParseJob[]): BatchMessage {
   const offsets = [0];

@@ -4,6 +4,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace, type Loaded } from '../../src/config/load.ts';
 import { processFiles } from '../../src/config/parse-pool.ts';
@@ -46,14 +48,21 @@ function project(n: number) {
 
 const seen = (l: Loaded) => ({ files: l.files, resources: l.resources, issues: l.issues });
 
+// Under tsx a worker cannot load src/config/parse-worker.ts (Node 20 does not pass the loader on): the
+// built worker is what the CLI runs anyway. `npm test` builds first.
+const BUILT_WORKER = new URL('../../dist/config/parse-worker.js', import.meta.url);
+test.before(() => {
+  assert.ok(existsSync(fileURLToPath(BUILT_WORKER)), 'dist/config/parse-worker.js is missing: run npm run build first');
+});
+
 test('240 files on two workers: identical to one thread, problems and positions included', async () => {
   const p = project(240);
   try {
     const env = { PREFIX: 'prod' };
     const one = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { parallel: { workers: 0 } });
-    const two = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { parallel: { workers: 2, minFiles: 0 } });
+    const two = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { parallel: { workers: 2, minFiles: 0, workerUrl: BUILT_WORKER } });
     assert.is(one.stats.workers, 0);
-    assert.is(two.stats.workers, 2);
+    assert.is(two.stats.workers, 2, 'both workers answered');
     assert.is(two.stats.parsed, 250);
     assert.equal(seen(two), seen(one));
     // the fixture does exercise problems of every stage
@@ -79,9 +88,13 @@ test('few files are parsed in this thread; a worker that cannot start falls back
     small.outputs.map((o) => o.resources.map((r) => r.name)),
     [['d0'], ['d1'], ['d2']],
   );
-  // A worker with an unusable environment dies at start (structured clone of a function fails).
-  const broken = await processFiles(jobs, { BAD: (() => 'x') as unknown as string }, { workers: 2, minFiles: 0 });
+  // A worker with an unusable environment cannot start (structured clone of a function fails).
+  const broken = await processFiles(jobs, { BAD: (() => 'x') as unknown as string }, { workers: 2, minFiles: 0, workerUrl: BUILT_WORKER });
+  assert.is(broken.workers, 0);
   assert.equal(broken.outputs, small.outputs);
+  // this thread may parse beside the workers: the same outputs
+  const both = await processFiles([...jobs, ...jobs, ...jobs], {}, { workers: 1, minFiles: 0, mainThread: true, workerUrl: BUILT_WORKER });
+  assert.equal(both.outputs, [...small.outputs, ...small.outputs, ...small.outputs]);
 });
 
 test('a worker that dies mid-batch (an exception, or an exit) leaves its files to this thread', async () => {
@@ -96,6 +109,7 @@ test('a worker that dies mid-batch (an exception, or an exit) leaves its files t
         workerUrl: new URL('./fixtures/dying-worker.mjs', import.meta.url),
       });
       assert.equal(r.outputs, expected, `${mode}, main thread ${mainThread}`);
+      assert.is(r.workers, 0, 'no worker answered');
     }
   }
 });
