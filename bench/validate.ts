@@ -26,9 +26,10 @@ export async function runValidateBench(opts: { files?: number; repeats?: number 
     // Interleaved peers, so a noisy neighbour hits both sides alike.
     const bare = await measure('node -e "" (bare start-up)', ['-e', '']);
     const version = await measure('steward --version', [BIN, '--version'], 'bare node');
-    const examples = await measure('steward validate examples', [BIN, 'validate', join(ROOT, 'examples')], 'bare node');
+    // --no-cache: these rows measure parsing and start-up; the parse cache would answer runs 2 and 3.
+    const examples = await measure('steward validate examples', [BIN, 'validate', '--no-cache', join(ROOT, 'examples')], 'bare node');
     const parse = await measure(`parse only: ${files} files (floor)`, [join(ROOT, 'bench/parse-only.mjs'), join(dir, 'dashboards')]);
-    const validate = await measure(`steward validate: ${files} files x 12 tiles`, [BIN, 'validate'], 'parse only');
+    const validate = await measure(`steward validate: ${files} files x 12 tiles`, [BIN, 'validate', '--no-cache'], 'parse only');
     rows[1]!['ratio'] = version / bare;
     rows[2]!['ratio'] = examples / bare;
     rows[4]!['ratio'] = validate / parse;

@@ -1,10 +1,12 @@
 import { relative, resolve } from 'node:path';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
+import { openParseCache, type CacheStats } from './cache.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
+import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
-import { processFile, type AnyResource } from './resources.ts';
+import type { AnyResource } from './resources.ts';
 import { locate, parseYamlFile, pointerSegments } from './source.ts';
 
 export interface LoadDeps {
@@ -20,13 +22,40 @@ export interface Loaded {
   resources: AnyResource[];
   /** Every problem (errors and warnings), positions resolved, file paths relative to cwd. */
   issues: Issue[];
+  /** How the files were read: from the parse cache, parsed here, parsed on how many worker threads. */
+  stats: LoadStats;
+}
+
+export interface LoadStats {
+  /** Resource files read (the project file not counted). */
+  files: number;
+  /** Files parsed (not answered by the cache). */
+  parsed: number;
+  /** Worker threads used to parse (0: all in this thread). */
+  workers: number;
+  /** undefined when no cache was used. */
+  cache: CacheStats | undefined;
+}
+
+export interface LoadOptions {
+  config?: string;
+  envName?: string;
+  paths?: string[];
+  requireProject?: boolean;
+  /**
+   * Use the parse cache under the project's `.steward/cache/` (default false here; the CLI turns it on
+   * unless `--no-cache` or STEWARD_NO_CACHE=1). Without a project there is no cache.
+   */
+  cache?: boolean;
+  /** Worker threads for large projects (see parse-pool.ts); `{ workers: 0 }` parses in this thread. */
+  parallel?: ParallelOptions;
 }
 
 /**
  * Loads what a command works on. With a project (found from cwd or `--config`), its resource globs; with
  * explicit paths, those files and folders. Returns every problem rather than stopping at the first.
  */
-export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; envName?: string; paths?: string[]; requireProject?: boolean }): Promise<Loaded> {
+export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<Loaded> {
   const paths = (opts.paths ?? []).map((p) => resolve(deps.cwd, p));
   let projectFile: string | undefined;
   let explicitFiles: string[] | undefined;
@@ -62,11 +91,29 @@ export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; env
   }
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
-  for (const file of files) {
+  // Unchanged files come from the cache; the others are parsed (on worker threads when there are many).
+  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env) : undefined;
+  const outputs: Array<ParseOutput | undefined> = new Array(files.length);
+  const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
+  files.forEach((file, slot) => {
     const bytes = deps.fs.readFile(file);
-    const r = processFile(file, bytes, deps.env, { isProjectFile: file === projectFile });
-    resources.push(...r.resources);
-    issues.push(...r.issues);
+    const isProjectFile = file === projectFile;
+    const key = cache && !isProjectFile ? cache.keyOf(bytes) : undefined;
+    const hit = key !== undefined ? cache!.get(key) : undefined;
+    if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
+    else jobs.push({ file, bytes, isProjectFile, slot, key });
+  });
+  const results = await processFiles(jobs, deps.env, opts.parallel);
+  jobs.forEach((job, i) => {
+    const out = results.outputs[i]!;
+    outputs[job.slot] = out;
+    // A file with any problem is never cached: its positions are always computed afresh.
+    if (cache && job.key !== undefined && out.issues.length === 0) cache.set(job.key, out.resources);
+  });
+  cache?.save({ partial: explicitFiles !== undefined });
+  for (const out of outputs) {
+    resources.push(...out!.resources);
+    issues.push(...out!.issues);
   }
 
   // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
@@ -93,6 +140,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: { config?: string; env
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
     resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
+    stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
   };
 }
 

@@ -46,9 +46,10 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   if (parsed.issues.some((i) => i.severity === 'error')) return out;
 
   let sawDocument = false;
+  const expand = mayHoldReference(bytes);
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    const unresolved = interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined);
+    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined) : [];
     out.issues.push(...unresolved);
     let value: unknown;
     try {
@@ -99,6 +100,18 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
     out.issues.push({ file, line: 1, col: 1, pointer: '', message: 'file has no documents: expected at least one with apiVersion, kind, metadata and spec', severity: 'error' });
   }
   return out;
+}
+
+const ESCAPED_DOLLARS = ['\\x24', '\\u0024', '\\U00000024'].map((e) => Buffer.from(e));
+
+/**
+ * Whether any scalar of the file can hold "${": only if its text has a "$", or a double-quoted escape that
+ * makes one. Interpolation walks every node (about a tenth of a file's parse), so files without either,
+ * most of them, skip it.
+ */
+function mayHoldReference(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buf.indexOf(0x24) !== -1 || ESCAPED_DOLLARS.some((e) => buf.indexOf(e) !== -1);
 }
 
 function isProject(src: SourceDoc): boolean {

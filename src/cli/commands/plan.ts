@@ -13,6 +13,8 @@ export interface PlanArgs {
   reassertAlerts: boolean;
   showUnchanged: boolean;
   concurrency?: number;
+  /** Read unchanged files from the parse cache (`--no-cache` or STEWARD_NO_CACHE=1 turn it off). */
+  cache?: boolean;
 }
 
 /** Terraform's -detailed-exitcode: 0 nothing to do, 2 changes pending, 3 blocked (3 wins over 2). */
@@ -24,14 +26,20 @@ export function detailedExitCode(plan: Plan): number {
 
 /** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
 export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs, ctx: CommandContext) {
-  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }] = await Promise.all([
+  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }, { cacheWanted }] = await Promise.all([
     import('../../config/fs.ts'),
     import('../../config/load.ts'),
     import('../../plan/plan.ts'),
     import('../../apply/state.ts'),
     import('../deps.ts'),
+    import('../../config/cache.ts'),
   ]);
-  const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
+  const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, {
+    config: args.config,
+    envName: args.env,
+    requireProject: true,
+    cache: cacheWanted(args.cache, ctx.env),
+  });
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   const project = loaded.project!;
   const include = narrow(loaded.resources, args.target ?? [], (args.paths ?? []).map((p) => resolve(ctx.cwd, p)), ctx.cwd);
@@ -86,6 +94,7 @@ export const planCommand = defineCommand<PlanArgs>({
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Plan every alert for update, even in sync (heals edits made in the UI)' })
       .option('show-unchanged', { type: 'boolean', default: false, describe: 'List unchanged items too (text)' })
       .option('concurrency', { type: 'number', describe: 'Requests in flight at once' })
+      .option('cache', { type: 'boolean', default: true, describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)' })
       .example('steward plan', 'Plan the whole project')
       .example('steward plan --out plan.json --format markdown > plan.md', 'Save the plan for apply and a PR comment')
       .example('steward plan --target dashboard/checkout-overview', 'Plan one dashboard')

@@ -5,6 +5,7 @@ import { defineCommand } from '../context.ts';
 interface Args {
   paths?: string[];
   format: ValidateFormat;
+  cache: boolean;
 }
 
 export const validateCommand = defineCommand<Args>({
@@ -14,15 +15,17 @@ export const validateCommand = defineCommand<Args>({
     y
       .positional('paths', { type: 'string', array: true, describe: 'Files or folders (default: the project\'s resources)' })
       .option('format', { choices: ['text', 'json', 'github'] as const, default: 'text' as const, describe: 'Output format; github prints ::error annotations' })
+      .option('cache', { type: 'boolean', default: true, describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)' })
       .example('steward validate', 'Check every resource the project file lists')
       .example('steward validate examples', 'Check the project in the examples folder')
       .example('steward validate alerts/checkout.yaml --format github', 'Annotate a pull request'),
   run: async (args, ctx) => {
     // Loaded here, not at the top: `steward --version` and `--help` should not pay for YAML and schemas.
-    const [{ nodeFileSystem }, { loadWorkspace }, { renderValidate }] = await Promise.all([
+    const [{ nodeFileSystem }, { loadWorkspace }, { renderValidate }, { cacheWanted }] = await Promise.all([
       import('../../config/fs.ts'),
       import('../../config/load.ts'),
       import('../../render/validate.ts'),
+      import('../../config/cache.ts'),
     ]);
     let issues: Issue[];
     let files = 0;
@@ -30,7 +33,7 @@ export const validateCommand = defineCommand<Args>({
     try {
       const loaded = await loadWorkspace(
         { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd },
-        { config: args.config, envName: args.env, paths: args.paths },
+        { config: args.config, envName: args.env, paths: args.paths, cache: cacheWanted(args.cache, ctx.env) },
       );
       issues = loaded.issues;
       files = loaded.files.length;
