@@ -19,6 +19,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApplyBench, type ApplyBenchOptions, type ApplyBenchRow } from './apply.ts';
+import { runPlanBench, type PlanBenchRow } from './plan.ts';
 import { runEmulatorBench, type BenchRow } from './emulator.ts';
 import { ROOT } from './lib.ts';
 import { runReportBench, type ReportBenchResult } from './report.ts';
@@ -111,8 +112,21 @@ export function normalizeApply(rows: ApplyBenchRow[]): TableRow[] {
   }));
 }
 
+/** bench/plan.ts rows: each strategy against steward's warm-cache run of the same size and case. */
+export function normalizePlan(rows: PlanBenchRow[]): TableRow[] {
+  return rows.map((r) => ({
+    benchmark: 'plan',
+    case: `${r.n.toLocaleString('en-US')} dashboards, ${r.case}: ${r.strategy}`,
+    figure: round(r.ms),
+    unit: 'ms',
+    peer: 'steward, warm cache, same size',
+    ratio: Number.isFinite(r.ratio) ? round(r.ratio) : undefined,
+    notes: `peak RSS ${round(r.peakRssMiB)} MiB, ${r.requests} request${r.requests === 1 ? '' : 's'}, at 100 requests/min: ${r.at100PerMinute}`,
+  }));
+}
+
 /**
- * Any other shape (bench/plan.ts, written elsewhere): an array of rows, `{rows: [...]}`, or one object.
+ * Any other shape: an array of rows, `{rows: [...]}`, or one object.
  * Known row shapes go to their normalizer; otherwise the case is `case`/`name`, the figure the first number
  * among the usual keys, and every other member a note.
  */
@@ -162,7 +176,6 @@ export function normalizeAny(benchmark: string, result: unknown): TableRow[] {
 // ---------------------------------------------------------------------------------------------------------
 // The benchmarks.
 
-const PLAN_BENCH = new URL('./plan.ts', import.meta.url);
 
 export function benchmarks(): Benchmark[] {
   const list: Benchmark[] = [
@@ -191,19 +204,11 @@ export function benchmarks(): Benchmark[] {
       run: async (quick) => normalizeApply(await runApplyBench(quick ? QUICK_APPLY : {})),
     },
   ];
-  if (existsSync(PLAN_BENCH)) {
-    list.push({
-      name: 'plan',
-      needsBuild: () => true,
-      run: async (quick) => {
-        // A variable specifier: the file is written on another branch and may be missing at type-check time.
-        const spec = PLAN_BENCH.href;
-        const mod = (await import(spec)) as { runPlanBench?: (opts?: Record<string, unknown>) => Promise<unknown> };
-        if (typeof mod.runPlanBench !== 'function') throw new Error('bench/plan.ts does not export runPlanBench()');
-        return normalizeAny('plan', await mod.runPlanBench(quick ? { quick: true } : {}));
-      },
-    });
-  }
+  list.push({
+    name: 'plan',
+    needsBuild: () => true,
+    run: async (quick) => normalizePlan(await runPlanBench(quick ? { sizes: [100], createSizes: [], repeats: 1 } : {})),
+  });
   return list;
 }
 
