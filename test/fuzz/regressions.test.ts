@@ -1,0 +1,47 @@
+/**
+ * Bugs the fuzz suite found, each pinned by the smallest input that showed it.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { processFile } from '../../src/config/resources.ts';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+import { assertIssuesWellFormed } from './mutate.ts';
+
+const FILE = '/repo/dashboards/x.yaml';
+
+function load(text: string) {
+  const bytes = Buffer.from(text);
+  const r = processFile(FILE, bytes, {}, { isProjectFile: false });
+  assertIssuesWellFormed(r.issues, new Map([[FILE, bytes]]), () => text);
+  return r;
+}
+
+test('positions after a YAML syntax error stay on the right line (the parser skipped a newline while recovering)', () => {
+  // GIVEN a stray "]" after an anchor, and a mis-indented key further down
+  const text = 'apiVersion: &a] steward/v1\nkind: Dashboard\nmetadata:\n  name: a\nspec:\n  name: x\n   tags: []\n  tiles: []\n';
+  const r = load(text);
+  const at = (message: string, after = 0) => r.issues.filter((i) => i.message.includes(message)).map((i) => `${i.line}:${i.col}`)[after];
+  // THEN the ":" of "   tags:" is reported on line 7 (it was 6:18, past the end of line 6), and "tiles" on line 8
+  assert.ok(r.issues.some((i) => i.line === 7 && i.col === 8 && i.message.includes('map-value-ind')), JSON.stringify(r.issues));
+  assert.is(at('"tiles"'), '8:3');
+  assert.not.ok(r.issues.some((i) => i.line === 6 && i.col > 10), 'nothing beyond the end of line 6');
+});
+
+test('a collection used as a key: reported as an unknown key, with no Node warning on stderr', async () => {
+  const p = tmpProject({
+    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["*.yaml"]\n',
+    'd.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec:\n  name: A\n  ? [x, y]\n  : 1\n',
+  });
+  try {
+    const r = await steward(['validate'], { cwd: p.dir });
+    assert.is(r.code, 1);
+    assert.match(r.stdout, 'd.yaml:5:3  /spec/[ x, y ]  error: unknown key "[ x, y ]"');
+    // It was: "(node:…) Warning: Keys with collection values will be stringified … Set mapAsMap: true …"
+    assert.is(r.stderr, '');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test.run();
