@@ -3,6 +3,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { loadWorkspace } from '../../src/config/load.ts';
 import { processFile } from '../../src/config/resources.ts';
 import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
@@ -39,6 +41,19 @@ test('a collection used as a key: reported as an unknown key, with no Node warni
     assert.match(r.stdout, 'd.yaml:5:3  /spec/[ x, y ]  error: unknown key "[ x, y ]"');
     // It was: "(node:…) Warning: Keys with collection values will be stringified … Set mapAsMap: true …"
     assert.is(r.stderr, '');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('a resource glob too long to compile is a located problem, not a crash inside the directory walk', async () => {
+  // It threw "Invalid regular expression … too large" from a readdir callback: an uncaught exception.
+  const p = tmpProject({ 'steward.yaml': `apiVersion: steward/v1\nkind: Project\nspec:\n  resources:\n    - ${'a'.repeat(40_000)}\n    - "*.yaml"\n`, 'd.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec: { name: A }\n' });
+  try {
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, {});
+    assert.equal(loaded.issues.map((i) => `${i.file}:${i.line}:${i.col} ${i.pointer} ${i.severity}`), ['steward.yaml:5:7 /spec/resources/0 error']);
+    assert.match(loaded.issues[0]!.message, /cannot be used as a glob: it is too long \(40000 characters\); split it into shorter patterns$/);
+    assert.is(loaded.resources.length, 1, 'the other pattern is still read');
   } finally {
     p.cleanup();
   }
