@@ -240,6 +240,7 @@ export function mutateText(input: string, muts: readonly TextMutation[]): Buffer
  * column bound is the line's length in bytes (an upper bound for columns counted in characters too).
  */
 export function assertIssuesWellFormed(issues: readonly Issue[], files: ReadonlyMap<string, Uint8Array>, context: () => string): void {
+  const counted = new Map<string, number[]>();
   for (const i of issues) {
     const bytes = files.get(i.file);
     const where = () => `${JSON.stringify(i)}\n${context()}`;
@@ -250,7 +251,8 @@ export function assertIssuesWellFormed(issues: readonly Issue[], files: Readonly
     assert.type(i.pointer, 'string');
     assert.ok(Number.isInteger(i.line) && i.line >= 1, `line < 1: ${where()}`);
     assert.ok(Number.isInteger(i.col) && i.col >= 1, `col < 1: ${where()}`);
-    const lines = lineLengths(bytes!);
+    let lines = counted.get(i.file);
+    if (!lines) counted.set(i.file, (lines = lineLengths(bytes!)));
     assert.ok(i.line <= lines.length, `line ${i.line} beyond the file's ${lines.length} lines: ${where()}`);
     assert.ok(i.col <= lines[i.line - 1]! + 1, `col ${i.col} beyond line ${i.line}'s ${lines[i.line - 1]} bytes: ${where()}`);
   }

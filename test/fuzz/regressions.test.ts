@@ -6,6 +6,8 @@ import * as assert from 'uvu/assert';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
 import { processFile } from '../../src/config/resources.ts';
+import { computePlan } from '../../src/plan/plan.ts';
+import { dashboard, DIR, emptyState, liveOf, MARKER, NOW } from '../plan/fixtures.ts';
 import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { assertIssuesWellFormed } from './mutate.ts';
@@ -57,6 +59,19 @@ test('a resource glob too long to compile is a located problem, not a crash insi
   } finally {
     p.cleanup();
   }
+});
+
+test('a tile named "__proto__" is diffed like any other (it vanished: drift in it was planned as unchanged)', () => {
+  // GIVEN a file and a live dashboard that differ only in the x of a tile named "__proto__"
+  const d = dashboard('d1', { tiles: [{ name: '__proto__', x: 0, y: 0, w: 6, h: 3 }] });
+  const live = liveOf('d1', '65f5e4a3b9e77c001a111111', { tiles: [{ id: '65f5e4a3b9e77c001a11t001', name: '__proto__', x: 6, y: 0, w: 6, h: 3 }] });
+  // WHEN planned
+  const p = computePlan({ resources: [d], live: [live], state: emptyState, markerTag: MARKER, now: NOW, projectDir: DIR });
+  // THEN the drift is seen, and a create shows the tile
+  assert.is(p.items[0]!.action, 'blocked');
+  assert.equal(p.items[0]!.patch, [{ op: 'replace', path: '/tiles/__proto__/x', value: 0 }]);
+  const created = computePlan({ resources: [d], live: [], state: emptyState, markerTag: MARKER, now: NOW, projectDir: DIR });
+  assert.ok(JSON.stringify(created.items[0]!.after).includes('"__proto__":{"x":0'), JSON.stringify(created.items[0]!.after));
 });
 
 test.run();
