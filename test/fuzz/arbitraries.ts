@@ -10,16 +10,20 @@ import { stringify } from 'yaml';
 import { checkResponse } from '../../src/clients/validate.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
 
-/** Cases per property: the default when FUZZ_RUNS is unset, FUZZ_RUNS when it is. */
-export function runs(defaultRuns: number): number {
-  const env = Number(process.env['FUZZ_RUNS']);
-  return Number.isInteger(env) && env > 0 ? env : defaultRuns;
-}
-
-/** Options for fc.assert: the run count, and a seed from FUZZ_SEED to replay a failure. */
-export function params(defaultRuns: number): fc.Parameters<unknown> {
+/**
+ * Cases per property. `defaults` are a file's shares for `npm test`; FUZZ_RUNS=N makes N the file's total,
+ * split in the same proportions (the soak run uses 20,000). FUZZ_SEED replays a reported failure.
+ */
+export function budget<K extends string>(defaults: Record<K, number>): Record<K, fc.Parameters<unknown>> {
+  const total = Object.values<number>(defaults).reduce((a, b) => a + b, 0);
+  const wanted = Number(process.env['FUZZ_RUNS']);
   const seed = Number(process.env['FUZZ_SEED']);
-  return { numRuns: runs(defaultRuns), includeErrorInReport: true, ...(Number.isInteger(seed) ? { seed } : {}) };
+  const out = {} as Record<K, fc.Parameters<unknown>>;
+  for (const k of Object.keys(defaults) as K[]) {
+    const numRuns = Number.isInteger(wanted) && wanted > 0 ? Math.max(1, Math.round((wanted * defaults[k]) / total)) : defaults[k];
+    out[k] = { numRuns, includeErrorInReport: true, ...(Number.isInteger(seed) ? { seed } : {}) };
+  }
+  return out;
 }
 
 /** Characters that break naive text handling: bidi controls, zero-width, combining marks, astral, BOM. */
@@ -314,8 +318,8 @@ export const projectDoc = fc
 
 /** A valid resource document of any kind (Project excluded: it belongs in steward.yaml). */
 export const anyResourceDoc: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  dashboardDoc() as fc.Arbitrary<Record<string, unknown>>,
-  alertDoc() as fc.Arbitrary<Record<string, unknown>>,
+  dashboardDoc() as unknown as fc.Arbitrary<Record<string, unknown>>,
+  alertDoc() as unknown as fc.Arbitrary<Record<string, unknown>>,
   cloudServiceDoc() as fc.Arbitrary<Record<string, unknown>>,
 );
 
@@ -348,12 +352,14 @@ export interface Workspace {
 
 export const workspace: fc.Arbitrary<Workspace> = fc
   .record({
+    // At least one of each, so no resource glob matches nothing (a warning).
     dashboards: fc.uniqueArray(dashboardDoc(), {
+      minLength: 1,
       maxLength: 6,
       // metadata.name and spec.name must both be unique.
       selector: (d) => d.metadata.name,
     }),
-    services: fc.uniqueArray(cloudServiceDoc(), { maxLength: 2, selector: (s) => s.metadata.name }),
+    services: fc.uniqueArray(cloudServiceDoc(), { minLength: 1, maxLength: 2, selector: (s) => s.metadata.name }),
   })
   .map((w) => {
     const seen = new Set<string>();
@@ -369,7 +375,7 @@ export const workspace: fc.Arbitrary<Workspace> = fc
     const refs = w.dashboards.flatMap((d) => (d.spec.tiles ?? []).map((t) => ({ dashboard: d.metadata.name, name: t.name })));
     const alert = alertDoc(refs.length > 0 ? { tileRef: fc.constantFrom(...refs) } : {});
     return fc
-      .uniqueArray(alert, { maxLength: 6, selector: (a) => a.metadata.name })
+      .uniqueArray(alert, { minLength: 1, maxLength: 6, selector: (a) => a.metadata.name })
       .map((alerts) => {
         const ids = new Set<string>();
         return { ...w, alerts: alerts.filter((a) => !ids.has(a.metadata.id) && ids.add(a.metadata.id)) };

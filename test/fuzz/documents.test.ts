@@ -4,7 +4,7 @@
  * the file, a line and column inside it, and says something. The rendered problem list keeps one line per
  * problem in every format.
  *
- *   npm test                                                   ~700 cases
+ *   npm test                                                   500 cases
  *   FUZZ_RUNS=20000 node --import tsx test/fuzz/documents.test.ts   the soak run (npm run soak runs all)
  *   FUZZ_SEED=<seed> …                                         replays a failure
  */
@@ -13,14 +13,19 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { processFile } from '../../src/config/resources.ts';
 import { renderValidate } from '../../src/render/validate.ts';
-import { anyResourceDoc, params, projectDoc, renderDocs, renderStyle, type RenderStyle } from './arbitraries.ts';
+import { anyResourceDoc, budget, projectDoc, renderDocs, renderStyle, type RenderStyle } from './arbitraries.ts';
 import { assertIssuesWellFormed, mutateText, mutateValue, textMutation, valueMutation } from './mutate.ts';
+
+/** Cases per property in `npm test`; FUZZ_RUNS=N spreads N over them in these proportions. */
+const runs = budget({ valid: 100, project: 40, values: 150, text: 150, both: 60 });
 
 const FILE = '/repo/dashboards/fuzz.yaml';
 
 // Nothing may print behind steward's back: a library's process warning would reach the user's stderr.
+// Listened to from this file's first test to its last (uvu runs other files' tests in this process too).
 const warnings: string[] = [];
-process.on('warning', (w) => warnings.push(`${w.name}: ${w.message}`));
+const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+test.before(() => void process.on('warning', onWarning));
 const ENV = { STEWARD_OBS_URL: 'http://127.0.0.1:1' };
 
 /** The strict part of every property: no throw, well-formed issues, renderable in every format. */
@@ -53,7 +58,7 @@ test('valid documents of every resource kind load without a problem and equal wh
       assert.is(r.resources.length, docs.length);
       r.resources.forEach((res, i) => assert.equal(res.doc, docs[i], yaml));
     }),
-    params(150),
+    runs.valid,
   );
 });
 
@@ -66,7 +71,7 @@ test('valid Project documents load in the project file (connection settings left
       assert.is(r.projects.length, 1);
       assert.equal(r.projects[0]!.doc, doc, yaml);
     }),
-    params(60),
+    runs.project,
   );
 });
 
@@ -88,7 +93,7 @@ test('mutated values (types, keys, nesting, unicode, huge strings, kinds): no th
         check(Buffer.from(yaml), isProjectFile, () => `${JSON.stringify(muts).slice(0, 400)}\n${yaml.slice(0, 2000)}`);
       },
     ),
-    params(250),
+    runs.values,
   );
 });
 
@@ -104,7 +109,7 @@ test('mutated text (truncation, stray characters, duplicate keys, anchors, alias
         check(bytes, isProjectFile, () => `${JSON.stringify(muts)}\n${JSON.stringify(bytes.toString('utf8').slice(0, 2000))}`);
       },
     ),
-    params(250),
+    runs.text,
   );
 });
 
@@ -126,12 +131,13 @@ test('both at once, and whole files of arbitrary text: no throw, every problem l
         check(bytes, false, () => JSON.stringify(bytes.toString('utf8').slice(0, 2000)));
       },
     ),
-    params(100),
+    runs.both,
   );
 });
 
 test('no process warning was emitted while loading any of them', async () => {
   await new Promise((r) => setImmediate(r));
+  process.off('warning', onWarning);
   assert.equal(warnings, []);
 });
 
