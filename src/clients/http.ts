@@ -243,7 +243,8 @@ export function createHttp(opts: HttpOptions): Http {
         status: response?.statusCode ?? 0,
         statusText: response?.statusMessage || STATUS_CODES[response?.statusCode ?? 0] || '',
         headers: response?.headers ?? {},
-        body: Buffer.concat(chunks),
+        // A success over the limit is refused unread: copying what arrived would double the memory held.
+        body: overLimit && (response?.statusCode ?? 0) < 400 ? Buffer.alloc(0) : Buffer.concat(chunks.splice(0)),
         overLimit,
         bytes: size,
         ms: elapsed(),
