@@ -243,8 +243,9 @@ export function createHttp(opts: HttpOptions): Http {
         status: response?.statusCode ?? 0,
         statusText: response?.statusMessage || STATUS_CODES[response?.statusCode ?? 0] || '',
         headers: response?.headers ?? {},
-        // A success over the limit is refused unread: copying what arrived would double the memory held.
-        body: overLimit && (response?.statusCode ?? 0) < 400 ? Buffer.alloc(0) : Buffer.concat(chunks.splice(0)),
+        // A success over the limit is refused unread: copying what arrived would double the memory held, and
+        // what arrived is let go at once (splice empties the list the stream handlers still reference).
+        body: overLimit && (response?.statusCode ?? 0) < 400 ? (chunks.splice(0), Buffer.alloc(0)) : Buffer.concat(chunks.splice(0)),
         overLimit,
         bytes: size,
         ms: elapsed(),
