@@ -20,7 +20,7 @@ import { hexId, liveDashboards, budget, projectDoc, renderDocs, renderStyle, tex
 import { assertIssuesWellFormed, mutateText, mutateValue, textMutation, valueMutation } from './mutate.ts';
 
 /** Cases per property in `npm test`; FUZZ_RUNS=N spreads N over them in these proportions. */
-const runs = budget({ valid: 30, semantic: 40, mutated: 50, plan: 60, converge: 40 });
+const runs = budget({ valid: 20, semantic: 30, mutated: 35, plan: 40, converge: 25 });
 
 const ROOT = '/repo';
 const MARKER = 'managed-by:steward';
