@@ -7,6 +7,7 @@ import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
 import { processFile } from '../../src/config/resources.ts';
 import { computePlan } from '../../src/plan/plan.ts';
+import { renderIssuesText } from '../../src/render/issues.ts';
 import { dashboard, DIR, emptyState, liveOf, MARKER, NOW } from '../plan/fixtures.ts';
 import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
@@ -72,6 +73,29 @@ test('a tile named "__proto__" is diffed like any other (it vanished: drift in i
   assert.equal(p.items[0]!.patch, [{ op: 'replace', path: '/tiles/__proto__/x', value: 0 }]);
   const created = computePlan({ resources: [d], live: [], state: emptyState, markerTag: MARKER, now: NOW, projectDir: DIR });
   assert.ok(JSON.stringify(created.items[0]!.after).includes('"__proto__":{"x":0'), JSON.stringify(created.items[0]!.after));
+});
+
+test('problems quoting user text with line breaks (a multi-line key, a tile name) stay one line each in text', async () => {
+  // GIVEN a flow mapping used as a key over several lines, and two tiles named "a\nb"
+  const text = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec:\n  name: A\n  ? { tiles: [ { name: a-tile-name-long-enough-to-pass-the-line-width, x: 0, y: 100000000, h: 100000000 } ] }\n  : 1\n';
+  const r = load(text);
+  const dup = tmpProject({
+    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["*.yaml"]\n',
+    'd.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec:\n  name: D\n  tiles:\n    - { name: "a\\nb", x: 0, y: 0, w: 1, h: 1 }\n    - { name: "a\\nb", x: 1, y: 0, w: 1, h: 1 }\n',
+  });
+  try {
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: dup.dir }, {});
+    const issues = [...r.issues, ...loaded.issues];
+    assert.is(issues.length, 2, JSON.stringify(issues));
+    // WHEN rendered as text THEN one line each, the line break shown as \n (it was printed raw: the
+    // message of the first ran over eight lines)
+    const out = renderIssuesText(issues, { color: false });
+    assert.is(out.split('\n').length, 2, out);
+    assert.match(out, /unknown key "\{\\n {2}tiles:\\n/);
+    assert.match(out, 'duplicate tile name "a\\nb"');
+  } finally {
+    dup.cleanup();
+  }
 });
 
 test.run();

@@ -13,6 +13,7 @@ import { loadWorkspace } from '../../src/config/load.ts';
 import { CliError, ConfigError, ValidationError, type Issue } from '../../src/errors.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import { KNOWN_AFTER_APPLY, type AlertBody, type LiveDashboardInput, type Plan, type StateFile } from '../../src/plan/types.ts';
+import { renderIssuesText } from '../../src/render/issues.ts';
 import { renderPlanGithub } from '../../src/render/plan-github.ts';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.ts';
 import { renderPlanText } from '../../src/render/plan-text.ts';
@@ -73,6 +74,8 @@ async function loadChecked(files: Map<string, Buffer>, context: () => string): P
     return undefined;
   }
   assertIssuesWellFormed(loaded.issues, files, context);
+  const text = renderIssuesText(loaded.issues, { color: false });
+  assert.is(text === '' ? 0 : text.split('\n').length, loaded.issues.length, `not one line per problem:\n${text.slice(0, 2000)}`);
   return { issues: loaded.issues, resources: loaded.resources.length };
 }
 
