@@ -154,7 +154,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     },
     deps.signal,
   );
-  if (updates.length > 0) save(true);
+  // Only when a record changed: an apply in which no alert was confirmed leaves the state file as it was.
+  if (result.updated.length > 0) save(true);
   return result;
 }
 

@@ -24,6 +24,9 @@ export interface Deps {
 export function createDeps(ctx: CommandContext, project: Project, opts: { debug: boolean; concurrency?: number }): Deps {
   const trace = opts.debug ? (line: string) => ctx.io.stderr(`[http] ${line}\n`) : undefined;
   const secrets = new Set<string>();
+  // Each client redacts every credential the project names, not only its own: a server (or a proxy in
+  // front of both APIs) may echo any of them.
+  const configured = configuredCredentials(project, ctx.env);
   let obs: ObservabilityClient | undefined;
   let cloud: CloudClient | undefined;
   const concurrency = opts.concurrency ?? project.concurrency;
@@ -40,6 +43,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
           credentialHint: `the token in ${c.tokenEnv}`,
+          secrets: configured,
           trace,
           signal: ctx.signal,
         });
@@ -59,6 +63,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
           credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
+          secrets: configured,
           trace,
           signal: ctx.signal,
         });
@@ -67,4 +72,18 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
     },
     secrets: () => [...secrets],
   };
+}
+
+/**
+ * The values of every credential variable the project names (observability token, cloud key id and secret)
+ * that are set, and the Basic credential the key makes.
+ */
+export function configuredCredentials(project: Project, env: Readonly<Record<string, string | undefined>>): string[] {
+  const value = (name: string | undefined) => (name === undefined ? undefined : env[name] || undefined);
+  const token = value(project.spec.observability?.token?.env);
+  const keyId = value(project.spec.cloud?.keyId?.env);
+  const keySecret = value(project.spec.cloud?.keySecret?.env);
+  const out = [token, keyId, keySecret].filter((v): v is string => v !== undefined);
+  if (keyId !== undefined && keySecret !== undefined) out.push(Buffer.from(`${keyId}:${keySecret}`, 'utf8').toString('base64'));
+  return out;
 }

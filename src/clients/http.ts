@@ -243,7 +243,9 @@ export function createHttp(opts: HttpOptions): Http {
         status: response?.statusCode ?? 0,
         statusText: response?.statusMessage || STATUS_CODES[response?.statusCode ?? 0] || '',
         headers: response?.headers ?? {},
-        body: Buffer.concat(chunks),
+        // A success over the limit is refused unread: copying what arrived would double the memory held, and
+        // what arrived is let go at once (splice empties the list the stream handlers still reference).
+        body: overLimit && (response?.statusCode ?? 0) < 400 ? (chunks.splice(0), Buffer.alloc(0)) : Buffer.concat(chunks.splice(0)),
         overLimit,
         bytes: size,
         ms: elapsed(),
@@ -391,12 +393,15 @@ export function createHttp(opts: HttpOptions): Http {
     } else {
       try {
         body = JSON.parse(text);
-      } catch (cause) {
+      } catch {
+        // No cause attached: the parser's message quotes the body's first characters, unredacted (a
+        // secret's start), and the excerpt below says more, redacted.
         const ct = headerValue(r.headers, 'content-type') ?? 'no content type';
-        const excerpt = clean(summarizeErrorBody(r.body, ct).message);
+        // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
+        const excerpt = clean(summarizeErrorBody(clean(r.body.toString('utf8')), ct).message);
         throw new ApiResponseError(
           `${head}: response is not valid JSON (${r.status}, ${ct}, ${r.bytes} bytes): ${excerpt}${unknownNote}`,
-          { ...init, cause, problems: [{ field: '', message: 'not valid JSON' }] },
+          { ...init, problems: [{ field: '', message: 'not valid JSON' }] },
         );
       }
     }
@@ -427,7 +432,8 @@ export function createHttp(opts: HttpOptions): Http {
     hinted: ServerWait | undefined,
     refusedWaitCap: number | undefined,
   ): ApiError {
-    const summary = summarizeErrorBody(r.body, headerValue(r.headers, 'content-type'));
+    // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
+    const summary = summarizeErrorBody(clean(r.body.toString('utf8')), headerValue(r.headers, 'content-type'));
     let serverMessage = clean(summary.message);
     if (r.overLimit) serverMessage = `${serverMessage}${serverMessage ? ' ' : ''}(body cut at ${formatBytes(MAX_ERROR_BODY_BYTES)})`;
     const requestId = summary.requestId ?? headerRequestId;

@@ -1,4 +1,5 @@
 import { relative, resolve } from 'node:path';
+import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
@@ -80,7 +81,13 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   if (explicitFiles) files = explicitFiles;
   else {
     files = [];
-    for (const pattern of project!.resources) {
+    for (const [i, pattern] of project!.resources.entries()) {
+      const unusable = globProblem(pattern);
+      if (unusable) {
+        const pointer = `/spec/resources/${i}`;
+        issues.push({ ...project!.locate(pointer), pointer, message: `pattern "${pattern.length > 60 ? pattern.slice(0, 60) + '…' : pattern}" cannot be used as a glob: ${unusable}`, severity: 'error' });
+        continue;
+      }
       const matched = await deps.fs.glob([pattern], project!.dir);
       if (matched.length === 0) {
         issues.push({ ...project!.locate('/spec/resources'), pointer: '/spec/resources', message: `pattern "${pattern}" matches no file`, severity: 'warning' });
@@ -142,6 +149,20 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
     stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
   };
+}
+
+/**
+ * Why a glob cannot be used, or undefined. Checked before globbing: a pattern whose expression is too large
+ * throws inside the directory walk's callback, where no caller can catch it (the process died).
+ */
+function globProblem(pattern: string): string | undefined {
+  try {
+    picomatch(pattern)('dashboards/a.yaml');
+    return undefined;
+  } catch (e) {
+    const m = e instanceof Error ? e.message : String(e);
+    return /too large|exceeds maximum/i.test(m) ? `it is too long (${pattern.length} characters); split it into shorter patterns` : m.split('\n')[0]!.slice(0, 120);
+  }
 }
 
 function hasProjectFile(fs: FileSystem, dir: string): boolean {

@@ -52,8 +52,10 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
     issues.push(at(line, col, 'file contains a NUL byte: it looks binary, not YAML'));
     return { file, docs: [], issues };
   }
-  const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const lineCounter = countLines(text);
+  // logLevel error: the yaml package would otherwise print a Node warning on stderr for a collection used
+  // as a key; the schema check reports that key as unknown (at the mapping that holds it).
+  const parsed = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true, strict: true, logLevel: 'error' });
   const list = Array.isArray(parsed) ? parsed : [];
   const docs: SourceDoc[] = [];
   list.forEach((doc, index) => {
@@ -73,6 +75,17 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
     docs.push({ file, index, doc, lineCounter });
   });
   return { file, docs, issues };
+}
+
+/**
+ * Line starts taken from the text itself. The parser's own LineCounter misses newlines it consumes while
+ * recovering from a syntax error, which put later problems on an earlier line at a column past its end.
+ */
+function countLines(text: string): LineCounter {
+  const lc = new LineCounter();
+  lc.addNewLine(0);
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
+  return lc;
 }
 
 function yamlMessage(code: string, message: string): string {

@@ -49,7 +49,9 @@ function shape(name: string, tags: readonly unknown[], tiles: readonly LiveTileI
   const out: NormalDashboard = { name };
   const tagSet = [...new Set(tags.filter((t): t is string => typeof t === 'string' && t !== markerTag))].sort();
   if (tagSet.length > 0) out.tags = tagSet;
-  const byName: Record<string, NormalTile> = {};
+  // Tile names are user text: "__proto__" or "constructor" must be keys like any other (an assignment to
+  // "__proto__" would set the prototype and the tile would vanish from the diff).
+  const byName = new Map<string, NormalTile>();
   const counts = new Map<string, number>();
   for (const tile of tiles) {
     if (!tile || typeof tile !== 'object') continue;
@@ -58,9 +60,9 @@ function shape(name: string, tags: readonly unknown[], tiles: readonly LiveTileI
     const n = (counts.get(base) ?? 0) + 1;
     counts.set(base, n);
     const key = n === 1 ? base : `${base} (${n})`;
-    byName[key] = normalizeTile(tile, ignored);
+    byName.set(key, normalizeTile(tile, ignored));
   }
-  if (Object.keys(byName).length > 0) out.tiles = sortKeys(byName);
+  if (byName.size > 0) out.tiles = Object.fromEntries([...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return out;
 }
 
@@ -88,12 +90,6 @@ function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | unde
   return out;
 }
 
-function sortKeys<T>(o: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k]!;
-  return out;
-}
-
 /**
  * Live tiles of a newer server describe their chart in `config` instead of `series`. Their series cannot be
  * compared; leave them out of the desired side too, so the plan does not report drift it cannot see.
@@ -104,7 +100,7 @@ export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashb
   if (opaque.size === 0 || !desired.tiles) return desired;
   const copy: NormalDashboard = { ...desired, tiles: { ...desired.tiles } };
   for (const name of opaque) {
-    if (typeof name === 'string' && copy.tiles![name]) {
+    if (typeof name === 'string' && Object.hasOwn(copy.tiles!, name)) {
       const { series: _drop, ...rest } = copy.tiles![name]!;
       copy.tiles![name] = rest;
     }

@@ -187,6 +187,9 @@ test('property: a document diffed with itself is empty, and the patch converges'
       const na = normalizeDesired(a as never, MARKER);
       assert.equal(fastJsonPatch.compare(na, normalizeDesired(a as never, MARKER)), []);
       const nb = normalizeDesired(b as never, MARKER);
+      // fast-json-patch refuses to apply a path through "__proto__" (by design); steward only shows patches.
+      const names = [...(a.tiles ?? []), ...(b.tiles ?? [])].map((t) => t.name);
+      if (names.includes('__proto__')) return;
       const patched = fastJsonPatch.applyPatch(structuredClone(na), fastJsonPatch.compare(na, nb)).newDocument;
       assert.equal(patched, nb);
     }),
