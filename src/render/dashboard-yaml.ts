@@ -67,11 +67,14 @@ export function renderDashboardYaml(
   const spec: Record<string, unknown> = { name: live.name };
   if (tags.length) spec['tags'] = tags;
   if (tiles.length) spec['tiles'] = tiles;
+  // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
+  const escape = (v: unknown): unknown =>
+    typeof v === 'string' ? v.replaceAll('${', () => '$${') : Array.isArray(v) ? v.map(escape) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)])) : v;
   const doc = new Document({
     apiVersion: 'steward/v1',
     kind: 'Dashboard',
     metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) },
-    spec,
+    spec: escape(spec),
   });
   // Readable like the examples: tags and each series on one line.
   const specNode = doc.get('spec') as YAMLMap;

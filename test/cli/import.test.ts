@@ -72,6 +72,21 @@ test('a path-traversal dashboard name cannot write outside --out; existing files
   }
 });
 
+test('a live name with ${...} is imported literally and plans as unchanged', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    assert.is((await post(x.emu.url, { name: 'Cost ${REGION}', tags: ['managed-by:steward'], tiles: [{ name: 'Spend in ${REGION}', x: 0, y: 0, w: 6, h: 3 }] })).status, 200);
+    const r = await steward(['import', '--name', 'Cost ${REGION}'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(readFileSync(join(x.dir, 'dashboards/cost-region.yaml'), 'utf8'), 'Cost $${REGION}');
+    const p = await steward(['plan', '--format', 'json', '--target', 'dashboard/cost-region'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stderr);
+    assert.is(JSON.parse(p.stdout).items[0].action, 'noop');
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('import needs a selector', async () => {
   const r = await steward(['import']);
   assert.is(r.code, 1);

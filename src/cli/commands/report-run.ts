@@ -82,7 +82,7 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
  * would appear, whole or inside text.
  */
 export function configuredSecrets(project: Project, env: Env): string[] {
-  const names = [project.spec.cloud?.keySecret?.env, project.spec.observability?.token?.env];
+  const names = [project.spec.cloud?.keyId?.env, project.spec.cloud?.keySecret?.env, project.spec.observability?.token?.env];
   const out: string[] = [];
   for (const n of names) {
     const v = n === undefined ? undefined : env[n];
