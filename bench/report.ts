@@ -10,8 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { createCloudClient } from '../src/clients/cloud.ts';
 import { startEmulator, type SeedService } from '../src/emulator/index.ts';
-import { readCloud, withoutNulls, type CloudServiceTarget } from '../src/report/read.ts';
-import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe } from '../src/report/types.ts';
+import { readCloud, readerFromClient, type CloudServiceTarget } from '../src/report/read.ts';
 
 export interface ReportBenchOptions {
   services?: number;
@@ -73,13 +72,8 @@ export async function runReportBench(opts: ReportBenchOptions = {}): Promise<Rep
   const emu = await startEmulator({ data: { organizations: [{ id: ORG, services: seedServices }] }, latencyMs, ...(rpm > 0 ? { rateLimitPerMinute: rpm } : {}) });
   try {
     const client = createCloudClient({ url: emu.url, keyId: 'dev-key', keySecret: 'dev-secret', concurrency, ...(rpm > 0 ? { requestsPerMinute: rpm } : {}) });
-    // The same adaptation steward report makes (src/cli/commands/report-deps.ts).
-    const reader: CloudReader = {
-      listIngestPipes: async (o, v) => withoutNulls(await client.listIngestPipes(o, v)) as ObservedPipe[],
-      listReversePrivateEndpoints: async (o, v) => withoutNulls(await client.listReversePrivateEndpoints(o, v)) as ObservedEndpoint[],
-      listBackups: async (o, v) => withoutNulls(await client.listBackups(o, v)) as ObservedBackup[],
-      getBackup: async (o, v, id) => withoutNulls(await client.getBackup(o, v, id)) as ObservedBackup,
-    };
+    // The same reader steward report uses (src/cli/commands/report-deps.ts).
+    const reader = readerFromClient(client);
     const t0 = performance.now();
     const reads = await readCloud({ reader, concurrency }, targets);
     const wallMs = performance.now() - t0;

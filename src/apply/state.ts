@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync, unlinkSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { CliError } from '../errors.ts';
 import type { StateFile } from '../plan/types.ts';
 
@@ -25,32 +25,6 @@ export function readState(path: string): StateFile {
     throw new CliError(`state file ${path} is not a steward state file (formatVersion 1 with an alerts object expected)`, { code: 'config' });
   }
   return { formatVersion: 1, alerts: s.alerts as StateFile['alerts'] };
-}
-
-/**
- * Writes a file atomically: a temp file beside it, flushed, then renamed over the target, so a kill at
- * any instant leaves either the old file or the new one, never half of one.
- */
-export function writeFileAtomic(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    const fd = openSync(tmp, 'w', 0o644);
-    try {
-      writeFileSync(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw new CliError(`cannot write ${path}: ${(e as Error).message}`, { cause: e });
-  }
 }
 
 export function writeState(path: string, state: StateFile): void {

@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { glob } from 'tinyglobby';
 
 /** The file-system reads loading needs; injected so tests and benchmarks can swap them. */
@@ -31,20 +30,5 @@ export const nodeFileSystem: FileSystem = {
   },
   glob: async (patterns, cwd) =>
     (await glob(patterns, { cwd, absolute: true, onlyFiles: true, dot: false, expandDirectories: false })).sort(),
-  writeFileAtomic: (path, data) => {
-    mkdirSync(dirname(path), { recursive: true });
-    // A random suffix, so two steward runs writing at once never share a temp file; the last rename wins.
-    const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      writeFileSync(tmp, data, { mode: 0o644 });
-      renameSync(tmp, path);
-    } catch (e) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing to clean up
-      }
-      throw e;
-    }
-  },
+  writeFileAtomic: (path, data) => writeFileAtomic(path, data),
 };

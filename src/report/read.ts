@@ -156,3 +156,22 @@ export function withoutNulls<T>(value: T): T {
   }
   return value;
 }
+
+/** The four reads of a cloud client (src/clients/cloud.ts), as the report needs them. */
+export interface CloudListClient {
+  listIngestPipes(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<unknown[]>;
+  listReversePrivateEndpoints(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<unknown[]>;
+  listBackups(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<unknown[]>;
+  getBackup(org: string, svc: string, id: string, opts?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** A CloudReader over the cloud client, with servers' nulls removed (see withoutNulls). */
+export function readerFromClient(client: CloudListClient, signal?: AbortSignal): CloudReader {
+  const o = signal ? { signal } : {};
+  return {
+    listIngestPipes: async (org, svc) => withoutNulls(await client.listIngestPipes(org, svc, o)) as ObservedPipe[],
+    listReversePrivateEndpoints: async (org, svc) => withoutNulls(await client.listReversePrivateEndpoints(org, svc, o)) as ObservedEndpoint[],
+    listBackups: async (org, svc) => withoutNulls(await client.listBackups(org, svc, o)) as ObservedBackup[],
+    getBackup: async (org, svc, id) => withoutNulls(await client.getBackup(org, svc, id, o)) as ObservedBackup,
+  };
+}

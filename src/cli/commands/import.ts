@@ -34,7 +34,7 @@ export const importCommand = defineCommand<ImportArgs>({
       import('../../config/load.ts'),
       import('../deps.ts'),
       import('../../render/dashboard-yaml.ts'),
-      import('../../apply/state.ts'),
+      import('../../atomic-write.ts'),
       import('../../config/resources.ts'),
     ]);
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });

@@ -102,7 +102,7 @@ export const planCommand = defineCommand<PlanArgs>({
   run: async (args, ctx) => {
     const { plan } = await makePlan(args, ctx);
     if (args.out) {
-      const { writeFileAtomic } = await import('../../apply/state.ts');
+      const { writeFileAtomic } = await import('../../atomic-write.ts');
       writeFileAtomic(resolve(ctx.cwd, args.out), JSON.stringify(plan, null, 2) + '\n');
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));

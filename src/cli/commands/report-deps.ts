@@ -1,6 +1,6 @@
 import type { Project } from '../../config/project.ts';
-import { withoutNulls } from '../../report/read.ts';
-import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../report/types.ts';
+import { readerFromClient } from '../../report/read.ts';
+import type { CloudReader } from '../../report/types.ts';
 import type { CommandContext } from '../context.ts';
 import { createDeps } from '../deps.ts';
 
@@ -10,12 +10,5 @@ import { createDeps } from '../deps.ts';
  * signal and, under --debug, the redacted HTTP trace.
  */
 export function createCloudReader(project: Project, ctx: CommandContext, opts: { debug: boolean }): CloudReader {
-  const c = createDeps(ctx, project, { debug: opts.debug }).cloud();
-  const o = { signal: ctx.signal };
-  return {
-    listIngestPipes: async (org, svc) => withoutNulls(await c.listIngestPipes(org, svc, o)) as ObservedPipe[],
-    listReversePrivateEndpoints: async (org, svc) => withoutNulls(await c.listReversePrivateEndpoints(org, svc, o)) as ObservedEndpoint[],
-    listBackups: async (org, svc) => withoutNulls(await c.listBackups(org, svc, o)) as ObservedBackup[],
-    getBackup: async (org, svc, id) => withoutNulls(await c.getBackup(org, svc, id, o)) as ObservedBackup,
-  };
+  return readerFromClient(createDeps(ctx, project, { debug: opts.debug }).cloud(), ctx.signal);
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import { nodeFileSystem } from '../../config/fs.ts';
 import type { Env } from '../../config/interpolate.ts';
 import { loadWorkspace } from '../../config/load.ts';
@@ -108,17 +108,6 @@ export function writeReportFiles(dir: string, report: Report): string[] {
     writeFileAtomic(path, contents[name]);
     return path;
   });
-}
-
-function writeFileAtomic(path: string, content: string): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(tmp, content);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new CliError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
-  }
 }
 
 function displayPath(cwd: string, file: string): string {

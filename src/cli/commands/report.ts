@@ -1,3 +1,4 @@
+import { DEFAULT_REPORT_CONCURRENCY } from '../../report/read.ts';
 import { defineCommand } from '../context.ts';
 
 export type ReportFormat = 'text' | 'json' | 'markdown';
@@ -9,8 +10,6 @@ export interface ReportArgs {
   concurrency?: number;
 }
 
-/** Services read at once by default (kept here so --help does not load the report code). */
-const DEFAULT_REPORT_CONCURRENCY = 4;
 
 export const reportCommand = defineCommand<ReportArgs>({
   command: 'report',
