@@ -222,7 +222,7 @@ export class HxStore {
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
     for (const [i, t] of tiles.entries()) {
       if (isObject(t) && typeof t['containerId'] === 'string' && !containers.has(t['containerId'])) {
-        return [{ path: `tiles.${i}.containerId`, message: `no container has the id ${t['containerId']}` }];
+        return [{ path: `tiles.${i}.containerId`, message: `no container has the id ${t['containerId']}`, rule: true }];
       }
       if (isObject(t) && t['config'] !== undefined && t['series'] !== undefined) {
         return [{ path: `tiles.${i}`, message: 'send either config or series, not both', rule: true }];
@@ -347,7 +347,7 @@ export class HxStore {
       }
     }
     if (body['channel'] !== undefined && body['channels'] !== undefined && JSON.stringify(body['channel']) !== JSON.stringify(channels[0])) {
-      return [{ path: 'channel', message: 'must equal channels[0] when both are sent' }];
+      return [{ path: 'channel', message: 'must equal channels[0] when both are sent', rule: true }];
     }
     const type = body['thresholdType'];
     if (type === 'between' || type === 'not_between') {
