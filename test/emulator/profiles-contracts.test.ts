@@ -322,6 +322,9 @@ for (const api of ['seed', 'hyperdx', 'clickstack-cloud'] as const) {
       const base = `/v1/organizations/${ORG}/services/${svc}`;
       const pipes = await s.call('GET', `${base}/clickpipes`);
       assert.ok(pipes.body.result.length > 0);
+      // The schema leaves settings open; the names must still be the spec's (clickhouse_*, not the seed's engine_*).
+      const known = Object.keys(checkers.cloud.spec.components.schemas.ClickPipeSettings.properties);
+      for (const p of pipes.body.result) for (const k of Object.keys(p.settings ?? {})) assert.ok(known.includes(k), `${p.name}: setting ${k} is not in ClickPipeSettings`);
       for (const p of pipes.body.result) await s.call('GET', `${base}/clickpipes/${p.id}`);
       const endpoints = await s.call('GET', `${base}/clickpipesReversePrivateEndpoints`);
       for (const e of endpoints.body.result) await s.call('GET', `${base}/clickpipesReversePrivateEndpoints/${e.id}`);
