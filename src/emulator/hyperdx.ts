@@ -218,6 +218,13 @@ export class HxStore {
     const known = new Set(this.sources.map((s) => s.id));
     const missing = sourceIdsOf(body).filter((id) => !known.has(id));
     if (missing.length > 0) return [{ path: '', message: `Could not find the following source IDs: ${missing.join(', ')}`, rule: true }];
+    const kinds = new Map(this.sources.map((s) => [s.id, s.kind]));
+    const heatmapOff = (Array.isArray(body['tiles']) ? body['tiles'] : [])
+      .map((t) => (isObject(t) && isObject(t['config']) && t['config']['displayType'] === 'heatmap' ? t['config']['sourceId'] : undefined))
+      .filter((id): id is string => typeof id === 'string' && kinds.get(id) !== 'trace');
+    if (heatmapOff.length > 0) {
+      return [{ path: '', message: `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${[...new Set(heatmapOff)].join(', ')}`, rule: true }];
+    }
     const containers = new Set((Array.isArray(body['containers']) ? body['containers'] : []).map((c) => (isObject(c) ? c['id'] : undefined)));
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
     for (const [i, t] of tiles.entries()) {

@@ -110,7 +110,8 @@ test('dashboards: bodies the spec refuses are 400 naming the field; unknown sour
       [{ name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'median' }] } }] }, /select\.0\.aggFn: must be one of/],
       [{ name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: '65f5e4a3b9e77c001a999999', select: [{ aggFn: 'count' }] } }] }, /^Could not find the following source IDs: 65f5e4a3b9e77c001a999999$/],
       [{ name: 'x', tiles: [], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: '65f5e4a3b9e77c001a999998' }] }, /^Could not find the following source IDs: 65f5e4a3b9e77c001a999998$/],
-      [{ name: 'x', tiles: [{ ...line('t'), containerId: 'nope' }] }, /tiles\.0\.containerId: no container/],
+      [{ name: 'x', tiles: [{ ...line('t'), containerId: 'nope' }] }, /^tiles\.0\.containerId: no container/],
+      [{ name: 'x', tiles: [{ ...line('t'), config: { displayType: 'heatmap', sourceId: LOGS, select: [{ valueExpression: 'Duration' }] } }] }, /^Heatmap tiles require a Trace source\. The following source IDs are not Trace sources: 65f5e4a3b9e77c001a0001a1$/],
       [[1], /^Body validation failed: must be object/],
     ];
     for (const [body, message] of cases) {
