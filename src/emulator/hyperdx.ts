@@ -540,11 +540,31 @@ export function materializeHxSeed(
     const updatedAt = isoOrRelative(a['updatedAt'] ?? a['createdAt'], anchor, `${w}.updatedAt`, 'now');
     const out: Record<string, unknown> = { state: 'OK', teamId: HX_TEAM_ID, ...clone(a), id, createdAt, updatedAt };
     if (flavor === 'hyperdx' && out['channels'] === undefined && isObject(out['channel'])) out['channels'] = [out['channel']];
-    if (flavor === 'hyperdx' && out['channel'] === undefined && Array.isArray(out['channels'])) out['channel'] = (out['channels'] as JsonValue[])[0];
+    if (out['channel'] === undefined && Array.isArray(out['channels'])) out['channel'] = (out['channels'] as JsonValue[])[0];
     if (flavor === 'clickstack') delete out['channels'];
     return orderAlert(out);
   });
   return { dashboards, alerts, sources, webhooks };
+}
+
+/**
+ * Dashboards and alerts from a `--persist` file this profile wrote: taken as they are (they were answers
+ * already), after a check that each is an object with an id.
+ * @throws EmulatorError
+ */
+export function persistedHxState(saved: Record<string, unknown>, file: string): { dashboards: HxDashboard[]; alerts: HxAlert[] } {
+  const take = <T>(key: string): T[] => {
+    const list = saved[key] ?? [];
+    if (!Array.isArray(list) || !list.every((x) => isObject(x) && typeof x['id'] === 'string')) {
+      throw new EmulatorError(`persisted state ${file}: ${key} must be an array of objects with an id`);
+    }
+    return list as T[];
+  };
+  const dashboards = take<HxDashboard>('dashboards');
+  for (const d of dashboards) {
+    if (!Array.isArray(d.tiles) || !Array.isArray(d.filters)) throw new EmulatorError(`persisted state ${file}: dashboard ${d.id} has no tiles or filters list`);
+  }
+  return { dashboards, alerts: take<HxAlert>('alerts') };
 }
 
 /** The built-in seed of the `hyperdx` and `clickstack-cloud` profiles (cloud data: the seed profile's). */

@@ -44,6 +44,7 @@ test('success answers are {status: 200, requestId, result}; deletes {status, req
     const alerts = (await call(emu, 'GET', `${CS}/alerts`)).body.result;
     assert.is(alerts.length, 2, 'no pagination on the ClickStack list');
     for (const a of alerts) assert.not.ok('channels' in a, 'the ClickStack alert has channel only');
+    assert.equal(alerts[0].channel, { type: 'webhook', webhookId: HX_WEBHOOK_IDS['ops-pager'] }, 'the first of the seed channels');
 
     const d = (await call(emu, 'POST', `${CS}/dashboards`, { name: 'D', tiles: [tile] })).body.result;
     assert.match(d.id, HEX24);

@@ -303,16 +303,24 @@ test('faults, persistence, reset and the admin state work under hyperdx', async 
       },
       { dropAfterCommit: 1, persist: file },
     );
-    // A second start reads the file; a seed-profile emulator refuses it.
+    // A second start reads the file exactly (tile ids a PUT kept, filter ids, alerts); a seed emulator refuses it.
+    let before: unknown;
     await withHx(
       async (emu) => {
-        await obs(emu, 'POST', '/api/v2/dashboards', { name: 'Kept', tiles: [] });
+        const d = (await obs(emu, 'POST', '/api/v2/dashboards', { name: 'Kept', tiles: [line('a')], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: LOGS }] })).body.data;
+        const put = await obs(emu, 'PUT', `/api/v2/dashboards/${d.id}`, { name: 'Kept', tiles: [{ ...line('b'), id: 'new-tile-123' }], filters: d.filters });
+        assert.is(put.status, 200, put.text);
+        await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, 'new-tile-123'));
+        const st = (await request(emu, 'GET', '/__emulator/state')).body;
+        before = { dashboards: st.dashboards, alerts: st.alerts };
       },
       { persist: file },
     );
     await withHx(
       async (emu) => {
         assert.equal(emu.state().dashboards.map((d) => d.name), ['Kept']);
+        const st = (await request(emu, 'GET', '/__emulator/state')).body;
+        assert.equal({ dashboards: st.dashboards, alerts: st.alerts }, before, 'seed times are relative to each start; the rest is the file');
       },
       { persist: file },
     );
