@@ -9,27 +9,61 @@ import type { CommandContext, GlobalArgs } from './context.ts';
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /**
- * Runs steward with the given arguments and returns the exit code. The only function that reads the
- * process: argv, env, cwd, TTY and signals; everything below receives what it needs.
+ * What steward takes from the process it runs in. `processHost()` is the real one; tests pass their own, so
+ * the CLI runs in-process exactly as the binary does.
  */
-export async function main(argv: string[]): Promise<number> {
-  const env = process.env;
+export interface Host {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(text: string): unknown };
+  /** Where the `yes` prompt reads from; only used when it is a terminal. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Calls `handler` on SIGINT/SIGTERM until the returned function is called. */
+  onSignal?: (handler: () => void) => () => void;
+}
+
+/** The host of the running process: the only place steward reads `process`. */
+export function processHost(): Host {
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    onSignal: (handler) => {
+      process.once('SIGINT', handler);
+      process.once('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}
+
+/**
+ * Runs steward with the given arguments and returns the exit code. Everything below receives what it
+ * needs from `host` (argv, env, cwd, TTY and signals); nothing else reads the process.
+ */
+export async function main(argv: string[], host: Host = processHost()): Promise<number> {
+  const env = host.env;
   const debug = argv.includes('--debug');
   const noColorFlag = argv.includes('--no-color') || argv.includes('--color=false');
-  const isTTY = Boolean(process.stdout.isTTY);
+  const isTTY = Boolean(host.stdout.isTTY);
   const abort = new AbortController();
   const onSignal = () => abort.abort(new CliError('interrupted', { exitCode: 130 }));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const offSignal = host.onSignal?.(onSignal) ?? (() => {});
+  const stdin = host.stdin;
 
   const ctx: CommandContext = {
     io: {
-      stdout: (t) => void process.stdout.write(t),
-      stderr: (t) => void process.stderr.write(t),
+      stdout: (t) => void host.stdout.write(t),
+      stderr: (t) => void host.stderr.write(t),
       isTTY,
-      prompt: process.stdin.isTTY
+      prompt: stdin?.isTTY
         ? async (q) => {
-            const rl = createInterface({ input: process.stdin, output: process.stderr });
+            const rl = createInterface({ input: stdin, output: host.stderr as NodeJS.WritableStream });
             try {
               return await rl.question(q);
             } finally {
@@ -39,14 +73,14 @@ export async function main(argv: string[]): Promise<number> {
         : undefined,
     },
     env,
-    cwd: process.cwd(),
+    cwd: host.cwd,
     color: isTTY && !noColorFlag && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb',
-    columns: process.stdout.columns || 100,
+    columns: host.stdout.columns || 100,
     signal: abort.signal,
   };
 
   let exitCode = 0;
-  const parser = yargs(argv)
+  const parser = yargs()
     .scriptName('steward')
     .version(pkg.version)
     .usage('steward <command> [options]\n\nDashboards and alerts as code: validate YAML, plan against the live service, apply, and review cloud drift.')
@@ -84,15 +118,20 @@ export async function main(argv: string[]): Promise<number> {
   });
 
   try {
-    await parser.parseAsync();
+    // With a callback yargs hands over what it would print (--help, --version) instead of writing to the
+    // process's console, so it reaches the host like every other line.
+    let printed = '';
+    await parser.parseAsync(argv, {}, (_err, _args, output) => {
+      if (output) printed = output;
+    });
+    if (printed) ctx.io.stdout(printed.endsWith('\n') ? printed : `${printed}\n`);
     return exitCode;
   } catch (err) {
     const e = err instanceof CliError ? err : new InternalError(err instanceof Error ? err.message : String(err), err);
     ctx.io.stderr(renderError(e, { debug, color: ctx.color, cwd: ctx.cwd }));
     return e.exitCode;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    offSignal();
   }
 }
 

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { steward } from '../helpers/exec.ts';
+import { stewardSpawned as steward } from '../helpers/exec.ts';
+
+// The launcher itself: these run the built binary in a child process, as a user's shell does.
 
 test('--version prints the package version', async () => {
   const r = await steward(['--version']);

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/steward.js', import.meta.url));
 
@@ -9,13 +11,37 @@ export interface ExecResult {
   stderr: string;
 }
 
+export interface ExecOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  input?: string;
+  /** Spawned runs only: kill the child after this long. */
+  timeoutMs?: number;
+  /** Run the built binary in a child process (signals, exit codes of the process, the launcher itself). */
+  spawn?: boolean;
+}
+
 /**
- * Runs the built CLI as a user would, with a minimal environment (no inherited secrets, no colour).
+ * Runs steward as a user would, with a minimal environment (no inherited secrets, no colour): in this
+ * process through `main(argv, host)` by default (the same code the binary runs, minus node's start-up),
+ * or as a child process of the built binary with `spawn: true` or STEWARD_TEST_SPAWN=1.
  */
-export function steward(
-  args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
-): Promise<ExecResult> {
+export async function steward(args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  if (opts.spawn || process.env['STEWARD_TEST_SPAWN'] === '1') return stewardSpawned(args, opts);
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...opts.env },
+    cwd: opts.cwd ?? process.cwd(),
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    stdin: Readable.from([opts.input ?? '']),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs the built binary in a child process. */
+export function stewardSpawned(args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd,
