@@ -49,6 +49,33 @@ export interface SpecFix {
  */
 export const SPEC_FIXES: Record<string, SpecFix[]> = {};
 
+/**
+ * ClickHouse Cloud writes "X or null" as `oneOf: [{$ref: X}, {type: 'null'}]`, and most X (ClickPipeKafkaSource,
+ * ClickPipeKafkaOffset, ...) have no `type`, so `null` matches both branches and `oneOf` refuses it: taken
+ * literally, the spec forbids the `null` a real server sends for every source kind a pipe does not use, and
+ * prism (which checks its own answers under --errors) fails with 500 on most generated ClickPipes. The intent
+ * is plainly "X or null"; `anyOf` says exactly that. It loosens nothing else (a value matching X was already
+ * allowed).
+ */
+const NULLABLE_ONE_OF: SpecFix = {
+  why: 'oneOf [X, {type: null}] becomes anyOf: X has no type, so null matched both branches and the spec refused the null real servers send',
+  apply: (doc) => {
+    const walk = (o: unknown): void => {
+      if (Array.isArray(o)) return o.forEach(walk);
+      if (o === null || typeof o !== 'object') return;
+      const r = o as Record<string, unknown>;
+      if (Array.isArray(r['oneOf']) && (r['oneOf'] as { type?: unknown }[]).some((b) => b && b.type === 'null')) {
+        r['anyOf'] = r['oneOf'];
+        delete r['oneOf'];
+      }
+      Object.values(r).forEach(walk);
+    };
+    walk(doc);
+  },
+};
+SPEC_FIXES['clickhouse_cloud_openapi.2026-04-14.f6aa8d0.json'] = [NULLABLE_ONE_OF];
+SPEC_FIXES['clickhouse_cloud_openapi.2026-07-31.9e4bf41.json'] = [NULLABLE_ONE_OF];
+
 export interface PrismOptions {
   /** A path to an OpenAPI file, or a key of SPECS. */
   spec: string;
@@ -60,6 +87,12 @@ export interface PrismOptions {
   errors?: boolean;
   /** Extra fixes for this server only, after SPEC_FIXES. */
   fixes?: SpecFix[];
+  /**
+   * json-schema-faker options for dynamic answers, e.g. `{ alwaysFakeOptionals: false, optionalsProbability:
+   * 0.5 }` so optional members are sometimes left out (prism's default fills every one), or `{ requiredOnly:
+   * true }`. Set in memory as the document's `x-json-schema-faker` extension, which prism reads.
+   */
+  jsf?: Record<string, unknown>;
   /** Milliseconds to wait for prism to listen (default 30 s: the machine may be busy). */
   startTimeoutMs?: number;
 }
@@ -143,7 +176,9 @@ export function prepareSpec(spec: string, extra: SpecFix[] = []): { file: string
 
 /** Starts `prism mock` for one spec; resolves when it listens. */
 export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
-  const { file, fixes, cleanup } = prepareSpec(opts.spec, opts.fixes);
+  const jsf = opts.jsf;
+  const extra = [...(opts.fixes ?? []), ...(jsf ? [{ why: `x-json-schema-faker: ${JSON.stringify(jsf)}`, apply: (d: any) => void (d['x-json-schema-faker'] = jsf) }] : [])];
+  const { file, fixes, cleanup } = prepareSpec(opts.spec, extra);
   const args = [prismBin(), 'mock', file, '--host', '127.0.0.1', '--port', '0'];
   if (opts.errors ?? true) args.push('--errors');
   if (opts.dynamic) args.push('--dynamic');
