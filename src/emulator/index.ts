@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultSeed } from './default-seed.ts';
+import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS, defaultSeed } from './default-seed.ts';
+import { defaultHyperdxSeed, HxStore, type HyperdxSeedData, type HyperdxState, materializeHxSeed } from './hyperdx.ts';
 import { RateLimiter } from './faults.ts';
 import { Persister } from './persist.ts';
 import { createSeededRandom, deriveSeed, objectId, platformUuid, randomSeed, uuidV4 } from './random.ts';
@@ -10,17 +11,35 @@ import { type AlertUpdateMode, Store } from './store.ts';
 import type { EmulatorState, RequestLogEntry, SeedData } from './types.ts';
 
 export * from './default-seed.ts';
+export { HX_ALERT_IDS, HX_SOURCE_IDS, HX_TEAM_ID, HX_WEBHOOK_IDS, seriesToConfig } from './hyperdx.ts';
+export type { HxAlert, HxDashboard, HxSource, HxTile, HxWebhook, HyperdxSeedData, HyperdxState } from './hyperdx.ts';
 export type * from './types.ts';
 export { EmulatorError, resolveTime } from './seed.ts';
 export type { AlertUpdateMode } from './store.ts';
 
+/** The API profiles the emulator serves (`--api`). */
+export const API_PROFILES = ['seed', 'hyperdx', 'clickstack-cloud'] as const;
+export type ApiProfile = (typeof API_PROFILES)[number];
+
+/** The built-in seed of a profile (`--print-seed`): the seed documents' data, or sources/webhooks/alerts. */
+export function defaultSeedFor(api: ApiProfile = 'seed'): SeedData | HyperdxSeedData {
+  const seed = defaultSeed();
+  return api === 'seed' ? seed : defaultHyperdxSeed(seed.organizations ?? []);
+}
+
 export interface EmulatorOptions {
+  /**
+   * The API served: `seed` (default; the seed documents), `hyperdx` (HyperDX external API v2 of 2026-08-21
+   * under /api/v2) or `clickstack-cloud` (the same resources under ClickHouse Cloud's
+   * /v1/organizations/{organizationId}/services/{serviceId}/clickstack/...). The cloud paths are served by all.
+   */
+  api?: ApiProfile;
   /** TCP port; 0 (the default) picks a free one. */
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
-  /** Seed data, as an object or the path of a JSON file. Default: `defaultSeed()`. */
-  data?: SeedData | string;
+  /** Seed data, as an object or the path of a JSON file. Default: `defaultSeedFor(api)`. */
+  data?: SeedData | HyperdxSeedData | string;
   /**
    * Keep dashboards and alerts in this JSON file: loaded at start when it exists, written atomically after
    * every change. Cloud data always comes from the seed.
@@ -51,7 +70,11 @@ export interface EmulatorOptions {
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
-export interface Emulator {
+export interface Emulator<S = EmulatorState> {
+  /** The API profile served. */
+  api: ApiProfile;
+  /** Where the ClickStack paths live (clickstack-cloud), else undefined. */
+  clickstack: { organizationId: string; serviceId: string } | undefined;
   /** `http://127.0.0.1:<port>`, no trailing slash: the base URL of both APIs. */
   url: string;
   port: number;
@@ -64,11 +87,14 @@ export interface Emulator {
     STEWARD_OBS_TOKEN: string;
     STEWARD_CLOUD_KEY_ID: string;
     STEWARD_CLOUD_KEY_SECRET: string;
+    /** clickstack-cloud only: the organization and service of the ClickStack paths. */
+    STEWARD_CLICKSTACK_ORGANIZATION_ID?: string;
+    STEWARD_CLICKSTACK_SERVICE_ID?: string;
   };
   /** The options in effect, with defaults filled in (the seed too: a random one when none was given). */
-  settings: Required<Omit<EmulatorOptions, 'data' | 'persist' | 'now' | 'onRequest'>> & { persist: string | undefined };
-  /** A copy of the current state. */
-  state(): EmulatorState;
+  settings: Required<Omit<EmulatorOptions, 'data' | 'persist' | 'now' | 'onRequest' | 'api'>> & { persist: string | undefined };
+  /** A copy of the current state (`HyperdxState` under hyperdx / clickstack-cloud). */
+  state(): S;
   /** The request log (newest last). */
   requests(): RequestLogEntry[];
   clearRequests(): void;
@@ -83,6 +109,7 @@ function check(cond: boolean, message: string): void {
 }
 
 function checkOptions(o: EmulatorOptions): void {
+  check(o.api === undefined || (API_PROFILES as readonly string[]).includes(o.api), `api: must be one of ${API_PROFILES.join(', ')}, got ${String(o.api)}`);
   const share = (v: number | undefined, name: string) =>
     check(v === undefined || (Number.isFinite(v) && v >= 0 && v <= 1), `${name}: must be a number from 0 to 1, got ${String(v)}`);
   check(o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535), `port: must be an integer from 0 to 65535, got ${String(o.port)}`);
@@ -108,8 +135,12 @@ function checkOptions(o: EmulatorOptions): void {
  * configured. Resolves once it listens.
  * @throws EmulatorError for bad options, bad seed data, an unreadable persist file, or a port in use.
  */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+export async function startEmulator(options: EmulatorOptions & { api: 'hyperdx' | 'clickstack-cloud' }): Promise<Emulator<HyperdxState>>;
+export async function startEmulator(options?: EmulatorOptions & { api?: 'seed' }): Promise<Emulator<EmulatorState>>;
+export async function startEmulator(options: EmulatorOptions): Promise<Emulator<EmulatorState | HyperdxState>>;
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator<EmulatorState | HyperdxState>> {
   checkOptions(options);
+  const api = options.api ?? 'seed';
   const now = options.now ?? (() => new Date());
   const seed = options.seed ?? randomSeed();
   const idRng = createSeededRandom(deriveSeed(seed, 1));
@@ -120,25 +151,61 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const requestId = options.seed === undefined ? platformUuid : () => uuidV4(requestRng);
 
   const anchor = now();
-  const baseline = materializeSeed(readSeed(options.data ?? defaultSeed()), anchor, newId);
+  const raw = readSeed(options.data ?? defaultSeedFor(api));
+  let hx: HxStore | undefined;
+  let baseline: EmulatorState;
+  if (api === 'seed') {
+    baseline = materializeSeed(raw, anchor, newId);
+  } else {
+    const { organizations, ...rest } = checkHxSeedKeys(raw);
+    baseline = materializeSeed({ organizations }, anchor, newId);
+    hx = new HxStore(materializeHxSeed(rest, anchor, newId, api === 'hyperdx' ? 'hyperdx' : 'clickstack'), {
+      flavor: api === 'hyperdx' ? 'hyperdx' : 'clickstack',
+      newId,
+      now,
+    });
+  }
   const alertUpdate = options.alertUpdate ?? 'merge';
   const store = new Store(baseline, { newId, now, alertUpdate });
+  const clickstack = api === 'clickstack-cloud' ? clickstackHome(baseline) : undefined;
 
-  const persister = options.persist === undefined ? undefined : new Persister(options.persist, () => store.observability());
+  const persister =
+    options.persist === undefined
+      ? undefined
+      : new Persister(options.persist, () => (hx ? { api, ...hx.mutable() } : store.observability()));
   if (persister) {
     const saved = persister.load();
     if (saved) {
-      const loaded = materializeSeed({ dashboards: saved['dashboards'], alerts: saved['alerts'] }, anchor, newId);
-      store.load(loaded);
+      const savedApi = typeof saved['api'] === 'string' ? saved['api'] : 'seed';
+      if (savedApi !== api) throw new EmulatorError(`persisted state ${options.persist} was written by the ${savedApi} profile; this emulator serves ${api}`);
+      if (hx) {
+        const loaded = materializeHxSeed({ dashboards: saved['dashboards'], alerts: saved['alerts'] }, anchor, newId, hx.flavor);
+        hx.load(loaded);
+      } else {
+        const loaded = materializeSeed({ dashboards: saved['dashboards'], alerts: saved['alerts'] }, anchor, newId);
+        store.load(loaded);
+      }
     } else {
       await persister.save();
     }
   }
+  const stateOf = (): EmulatorState | HyperdxState =>
+    hx
+      ? {
+          api: api as 'hyperdx' | 'clickstack-cloud',
+          ...hx.mutable(),
+          sources: hx.sourceList(),
+          webhooks: hx.webhookList(),
+          organizations: store.snapshot().organizations,
+          clickstack,
+        }
+      : store.snapshot();
 
   const log = new RequestLog(options.logLimit ?? 10_000, options.onRequest);
   const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
   const reset = async () => {
     store.reset();
+    hx?.reset();
     log.clear();
     limiter?.clear();
     await persister?.save();
@@ -147,7 +214,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const server = createServer(
     { keepAliveTimeout: 5000 },
     createRequestHandler({
+      api,
       store,
+      hx,
+      clickstack,
+      stateOf,
       token: options.token ?? 'dev-token',
       keyId: options.keyId ?? 'dev-key',
       keySecret: options.keySecret ?? 'dev-secret',
@@ -186,6 +257,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   let closing: Promise<void> | undefined;
   return {
+    api,
+    clickstack,
     url,
     port,
     host,
@@ -196,6 +269,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       STEWARD_OBS_TOKEN: credentials.token,
       STEWARD_CLOUD_KEY_ID: credentials.keyId,
       STEWARD_CLOUD_KEY_SECRET: credentials.keySecret,
+      ...(clickstack ? { STEWARD_CLICKSTACK_ORGANIZATION_ID: clickstack.organizationId, STEWARD_CLICKSTACK_SERVICE_ID: clickstack.serviceId } : {}),
     },
     settings: {
       port,
@@ -210,7 +284,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       logLimit: log.limit,
       persist: options.persist,
     },
-    state: () => store.snapshot(),
+    state: stateOf,
     requests: () => log.list(),
     clearRequests: () => log.clear(),
     reset,
@@ -222,4 +296,35 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return closing;
     },
   };
+}
+
+const HX_SEED_KEYS = new Set(['sources', 'webhooks', 'alerts', 'dashboards', 'organizations']);
+
+/** The top level of a hyperdx / clickstack-cloud seed: only its lists (and `$`/`_` comments). */
+function checkHxSeedKeys(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new EmulatorError('seed: must be a JSON object with sources, webhooks, alerts, dashboards and organizations');
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (k.startsWith('$') || k.startsWith('_')) continue;
+    if (!HX_SEED_KEYS.has(k)) throw new EmulatorError(`seed.${k}: unknown member (expected ${[...HX_SEED_KEYS].join(', ')})`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The service the ClickStack paths belong to: the default seed's prod-warehouse (what examples/cloud reads)
+ * when the seed has it, else the first service of the first organization.
+ */
+function clickstackHome(state: EmulatorState): { organizationId: string; serviceId: string } {
+  for (const org of state.organizations) {
+    for (const svc of org.services) {
+      if (org.id === DEFAULT_ORGANIZATION_ID && svc.id === DEFAULT_SERVICE_IDS['prod-warehouse']) return { organizationId: org.id, serviceId: svc.id };
+    }
+  }
+  const org = state.organizations.find((o) => o.services.length > 0);
+  if (!org) throw new EmulatorError('seed.organizations: the clickstack-cloud profile needs at least one organization with a service (its ClickStack lives there)');
+  return { organizationId: org.id, serviceId: org.services[0]!.id };
 }

@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EmulatorError } from './seed.ts';
-import type { ObservabilityState } from './store.ts';
 
 /** The marker at the top of a persisted state file. */
 export const PERSIST_FORMAT = 'steward-emulator-state/1';
@@ -19,7 +18,7 @@ export class Persister {
 
   constructor(
     readonly path: string,
-    private readonly read: () => ObservabilityState,
+    private readonly read: () => object,
   ) {}
 
   /** The persisted state, or undefined when the file does not exist yet. It is seed-format data. */

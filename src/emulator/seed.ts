@@ -5,7 +5,6 @@ import type {
   EmulatorState,
   JsonObject,
   OrganizationState,
-  SeedData,
   ServiceState,
   Tile,
 } from './types.ts';
@@ -57,7 +56,7 @@ export function resolveTime(value: unknown, anchor: Date, where: string): string
 }
 
 /** Reads seed data given as an object or as the path of a JSON file. */
-export function readSeed(data: SeedData | string): SeedData {
+export function readSeed(data: object | string): unknown {
   if (typeof data !== 'string') return data;
   let text: string;
   try {
@@ -66,7 +65,7 @@ export function readSeed(data: SeedData | string): SeedData {
     throw new EmulatorError(`cannot read seed data ${data}: ${(err as Error).message}`, { cause: err });
   }
   try {
-    return JSON.parse(text) as SeedData;
+    return JSON.parse(text) as unknown;
   } catch (err) {
     throw new EmulatorError(`seed data ${data} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }

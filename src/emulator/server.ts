@@ -4,6 +4,8 @@ import type { RateLimiter } from './faults.ts';
 import type { Persister } from './persist.ts';
 import type { Random } from './random.ts';
 import { UUID_PATTERN } from './seed.ts';
+import type { HxStore } from './hyperdx.ts';
+import { hxResource } from './hx-routes.ts';
 import type { Store } from './store.ts';
 import type { RequestLogEntry } from './types.ts';
 import { BadRequest, parseAlertUpdate, parseDashboardInput } from './validate.ts';
@@ -46,7 +48,14 @@ export class RequestLog {
 
 /** Everything the request handler needs; built once by `startEmulator`. */
 export interface HandlerConfig {
+  /** The API profile served: `seed` (the seed documents), `hyperdx` or `clickstack-cloud`. */
+  api: 'seed' | 'hyperdx' | 'clickstack-cloud';
+  /** Cloud data (every profile) and the seed profile's dashboards and alerts. */
   store: Store;
+  /** The hyperdx / clickstack-cloud resources (undefined under `seed`). */
+  hx: HxStore | undefined;
+  /** The service the ClickStack paths belong to (clickstack-cloud). */
+  clickstack: { organizationId: string; serviceId: string } | undefined;
   token: string;
   keyId: string;
   keySecret: string;
@@ -61,9 +70,11 @@ export interface HandlerConfig {
   persister: Persister | undefined;
   log: RequestLog;
   reset: () => Promise<void>;
+  /** The whole state (`GET /__emulator/state` under hyperdx / clickstack-cloud). */
+  stateOf: () => unknown;
 }
 
-type Api = 'observability' | 'cloud' | 'none';
+export type Api = 'observability' | 'cloud' | 'none';
 type Fault = RequestLogEntry['fault'];
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -105,7 +116,7 @@ function basicProblem(auth: string | undefined, keyId: string, keySecret: string
 }
 
 /** One request and its answer; logs the answer when it is sent. */
-class Exchange {
+export class Exchange {
   readonly headers: Record<string, string | number> = {};
   private readonly started = performance.now();
   private readonly time: string;
@@ -191,7 +202,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 /** Reads a JSON body; answers 400/413 itself and returns undefined when there is none to use. */
-async function readJson(ex: Exchange): Promise<{ value: unknown } | undefined> {
+export async function readJson(ex: Exchange): Promise<{ value: unknown } | undefined> {
   const body = await readBody(ex.req);
   if (body === undefined) {
     ex.headers['connection'] = 'close';
@@ -210,7 +221,7 @@ async function readJson(ex: Exchange): Promise<{ value: unknown } | undefined> {
   }
 }
 
-function decodeSegment(s: string | undefined): string | undefined {
+export function decodeSegment(s: string | undefined): string | undefined {
   if (s === undefined || s === '') return undefined;
   try {
     return decodeURIComponent(s);
@@ -219,7 +230,7 @@ function decodeSegment(s: string | undefined): string | undefined {
   }
 }
 
-function methodNotAllowed(ex: Exchange, allow: string): void {
+export function methodNotAllowed(ex: Exchange, allow: string): void {
   ex.headers['allow'] = allow;
   ex.error(405, `method ${ex.method} is not allowed on ${ex.path} (allowed: ${allow})`);
 }
@@ -228,7 +239,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function persist(cfg: HandlerConfig, ex: Exchange): Promise<boolean> {
+export async function persist(cfg: HandlerConfig, ex: Exchange): Promise<boolean> {
   if (!cfg.persister) return true;
   try {
     await cfg.persister.save();
@@ -286,7 +297,17 @@ async function observability(cfg: HandlerConfig, ex: Exchange): Promise<void> {
   return ex.error(404, `not found: ${ex.method} ${ex.path}`);
 }
 
-const CLOUD_RESOURCES = new Set(['ingestpipesReversePrivateEndpoints', 'ingestpipes', 'backups']);
+/**
+ * The cloud resources under a service: the seed's names (`ingestpipes...`) and the real API's (`clickpipes...`)
+ * over the same data, backups, and (clickstack-cloud) the ClickStack paths.
+ */
+const CLOUD_RESOURCES = new Set(['ingestpipesReversePrivateEndpoints', 'ingestpipes', 'clickpipesReversePrivateEndpoints', 'clickpipes', 'backups', 'clickstack']);
+/** The path parameter the real spec names for one object of each list. */
+const CLOUD_ITEM_PARAM: Record<string, string> = {
+  backups: 'backupId',
+  clickpipes: 'clickPipeId',
+  clickpipesReversePrivateEndpoints: 'reversePrivateEndpointId',
+};
 
 /** A backup as served: an in-progress one reports the seconds since it started, as the real API does. */
 function serveBackup(b: Record<string, unknown>, now: Date): Record<string, unknown> {
@@ -295,25 +316,28 @@ function serveBackup(b: Record<string, unknown>, now: Date): Record<string, unkn
 }
 
 /** `/v1/organizations/{organizationId}/services/{serviceId}/...`, after faults and auth. */
-function cloud(cfg: HandlerConfig, ex: Exchange): void {
-  const seg = ex.path.split('/'); // ['', 'v1', 'organizations', org, 'services', svc, resource, backupId?]
+async function cloud(cfg: HandlerConfig, ex: Exchange, query: URLSearchParams): Promise<void> {
+  const seg = ex.path.split('/'); // ['', 'v1', 'organizations', org, 'services', svc, resource, id?...]
   const resource = seg[6];
+  const itemParam = resource === undefined ? undefined : CLOUD_ITEM_PARAM[resource];
   if (
     seg[2] !== 'organizations' ||
     seg[4] !== 'services' ||
     resource === undefined ||
     !CLOUD_RESOURCES.has(resource) ||
-    seg.length > 8 ||
-    (seg.length === 8 && resource !== 'backups')
+    (resource !== 'clickstack' && (seg.length > 8 || (seg.length === 8 && itemParam === undefined)))
   ) {
     return ex.error(404, `not found: ${ex.method} ${ex.path}`);
   }
-  if (ex.method !== 'GET') return methodNotAllowed(ex, 'GET');
+  if (resource === 'clickstack' && cfg.api !== 'clickstack-cloud') {
+    return ex.error(404, `not found: ${ex.method} ${ex.path} (the ClickStack paths are served with --api clickstack-cloud; this emulator serves ${cfg.api})`);
+  }
+  if (resource !== 'clickstack' && ex.method !== 'GET') return methodNotAllowed(ex, 'GET');
   const params: [string, string | undefined][] = [
     ['organizationId', decodeSegment(seg[3])],
     ['serviceId', decodeSegment(seg[5])],
   ];
-  if (seg.length === 8) params.push(['backupId', decodeSegment(seg[7])]);
+  if (seg.length === 8 && itemParam !== undefined) params.push([itemParam, decodeSegment(seg[7])]);
   for (const [name, value] of params) {
     if (value === undefined || !UUID_PATTERN.test(value)) {
       return ex.error(400, `${name}: must be a UUID, got ${JSON.stringify(value ?? '')}`);
@@ -324,10 +348,23 @@ function cloud(cfg: HandlerConfig, ex: Exchange): void {
   const service = cfg.store.service(orgId, serviceId);
   if (service === 'organization') return ex.error(404, `organization ${orgId} not found`);
   if (service === 'service') return ex.error(404, `service ${serviceId} not found in organization ${orgId}`);
+  if (resource === 'clickstack') {
+    const home = cfg.clickstack!;
+    if (home.organizationId.toLowerCase() !== orgId.toLowerCase() || home.serviceId.toLowerCase() !== serviceId.toLowerCase()) {
+      return ex.error(404, `ClickStack is not enabled on service ${serviceId} (it is on ${home.serviceId} of organization ${home.organizationId})`);
+    }
+    return hxResource(cfg, cfg.hx!, ex, seg.slice(7), query);
+  }
+  const one = (list: Record<string, unknown>[], what: string): unknown => {
+    const id = params[2]![1]!.toLowerCase();
+    return list.find((x) => String(x['id']).toLowerCase() === id) ?? ex.error(404, `${what} ${params[2]![1]} not found for service ${serviceId}`);
+  };
   let result: unknown;
-  if (resource === 'ingestpipesReversePrivateEndpoints') result = service.reversePrivateEndpoints;
-  else if (resource === 'ingestpipes') result = service.pipes;
-  else if (seg.length === 8) {
+  if (resource === 'ingestpipesReversePrivateEndpoints' || resource === 'clickpipesReversePrivateEndpoints') {
+    result = seg.length === 8 ? one(service.reversePrivateEndpoints, 'reverse private endpoint') : service.reversePrivateEndpoints;
+  } else if (resource === 'ingestpipes' || resource === 'clickpipes') {
+    result = seg.length === 8 ? one(service.pipes, 'ClickPipe') : service.pipes;
+  } else if (seg.length === 8) {
     const backupId = params[2]![1]!;
     const backup = cfg.store.backup(serviceId, backupId);
     if (!backup) return ex.error(404, `backup ${backupId} not found for service ${serviceId}`);
@@ -336,6 +373,7 @@ function cloud(cfg: HandlerConfig, ex: Exchange): void {
     const now = cfg.now();
     result = service.backups.map((b) => serveBackup(b, now));
   }
+  if (result === undefined) return; // answered 404 above
   return ex.send(200, `{"status":200,"requestId":"${cfg.requestId()}","result":${JSON.stringify(result)}}`);
 }
 
@@ -352,10 +390,10 @@ async function admin(cfg: HandlerConfig, ex: Exchange): Promise<void> {
     case '/__emulator/reset':
       if (ex.method !== 'POST') return methodNotAllowed(ex, 'POST');
       await cfg.reset();
-      return ex.send(200, JSON.stringify({ reset: true, dashboards: cfg.store.dashboardCount() }));
+      return ex.send(200, JSON.stringify({ reset: true, dashboards: cfg.hx ? cfg.hx.dashboardCount() : cfg.store.dashboardCount() }));
     case '/__emulator/state':
       if (ex.method !== 'GET') return methodNotAllowed(ex, 'GET');
-      return ex.send(200, cfg.store.stateJson());
+      return ex.send(200, cfg.hx ? JSON.stringify(cfg.stateOf()) : cfg.store.stateJson());
     default:
       return ex.error(404, `not found: ${ex.method} ${ex.path} (admin paths: /__emulator/requests, /__emulator/reset, /__emulator/state)`);
   }
@@ -365,6 +403,7 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   let path = q === -1 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const method = req.method ?? 'GET';
 
@@ -401,7 +440,12 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
     ex.headers['www-authenticate'] = api === 'observability' ? 'Bearer' : 'Basic realm="cloud"';
     return ex.error(401, problem);
   }
-  return api === 'observability' ? observability(cfg, ex) : cloud(cfg, ex);
+  if (api === 'cloud') return cloud(cfg, ex, query);
+  if (cfg.api === 'hyperdx') return hxResource(cfg, cfg.hx!, ex, path.split('/').slice(3), query);
+  if (cfg.api === 'clickstack-cloud') {
+    return ex.error(404, `not found: ${method} ${path} (this emulator serves the clickstack-cloud profile: /v1/organizations/{organizationId}/services/{serviceId}/clickstack/...)`);
+  }
+  return observability(cfg, ex);
 }
 
 /** The `node:http` request listener. An unexpected error answers 500 with its message. */

@@ -1,12 +1,22 @@
 import { isAbsolute, resolve } from 'node:path';
 import { CliError, UsageError } from '../../errors.ts';
-import { defaultSeed, type Emulator, EmulatorError, type EmulatorOptions, type RequestLogEntry, startEmulator } from '../../emulator/index.ts';
+import {
+  API_PROFILES,
+  type ApiProfile,
+  defaultSeedFor,
+  type Emulator,
+  EmulatorError,
+  type EmulatorOptions,
+  type RequestLogEntry,
+  startEmulator,
+} from '../../emulator/index.ts';
 import { defineCommand } from '../context.ts';
 
 /** The port `steward emulator` listens on unless told otherwise (so the printed variables stay valid). */
 export const DEFAULT_EMULATOR_PORT = 7878;
 
 interface EmulatorArgs {
+  api: string;
   port: number;
   host: string;
   data?: string;
@@ -36,6 +46,7 @@ export function emulatorOptions(args: EmulatorArgs, cwd: string): EmulatorOption
     if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1)) throw bad(flag, 'must be a share from 0 to 1 (0.1 = 10 %)', v);
     return v;
   };
+  if (!(API_PROFILES as readonly string[]).includes(args.api)) throw bad('api', `must be one of ${API_PROFILES.join(', ')}`, args.api);
   if (args.alertUpdate !== 'merge' && args.alertUpdate !== 'replace') throw bad('alert-update', 'must be merge or replace', args.alertUpdate);
   if (args.latency !== undefined && !(Number.isFinite(args.latency) && args.latency >= 0)) throw bad('latency', 'must be a number of milliseconds >= 0', args.latency);
   for (const [flag, v] of [
@@ -48,6 +59,7 @@ export function emulatorOptions(args: EmulatorArgs, cwd: string): EmulatorOption
   if (args.keyId.includes(':')) throw bad('key-id', 'must not contain ":"', args.keyId);
   const path = (p: string | undefined) => (p === undefined ? undefined : isAbsolute(p) ? p : resolve(cwd, p));
   const options: EmulatorOptions = {
+    api: args.api as ApiProfile,
     port: int('port', args.port, 0, 65535),
     host: args.host,
     alertUpdate: args.alertUpdate,
@@ -72,7 +84,7 @@ export function emulatorOptions(args: EmulatorArgs, cwd: string): EmulatorOption
 }
 
 /** What the emulator prints on start: where it is, the credentials, and the variables to export. */
-export function renderEmulatorBanner(emu: Emulator): string {
+export function renderEmulatorBanner(emu: Emulator<unknown>): string {
   const s = emu.settings;
   const faults = [
     s.latencyMs > 0 ? `latency ${s.latencyMs} ms` : '',
@@ -80,16 +92,29 @@ export function renderEmulatorBanner(emu: Emulator): string {
     s.failRate > 0 ? `fail rate ${s.failRate}` : '',
     s.dropAfterCommit > 0 ? `drop after commit ${s.dropAfterCommit}` : '',
   ].filter(Boolean);
+  const cs = emu.clickstack;
+  const observability =
+    emu.api === 'seed'
+      ? [`  observability API  ${emu.url}/api/v2   Authorization: Bearer ${emu.credentials.token} (the seed documents)`]
+      : emu.api === 'hyperdx'
+        ? [`  observability API  ${emu.url}/api/v2   Authorization: Bearer ${emu.credentials.token} (HyperDX external API v2, 2026-08-21)`]
+        : [
+            `  ClickStack API     ${emu.url}/v1/organizations/${cs!.organizationId}/services/${cs!.serviceId}/clickstack`,
+            `                     Basic auth, key id ${emu.credentials.keyId}, key secret ${emu.credentials.keySecret} (ClickHouse Cloud, 2026-07-31)`,
+          ];
   const lines = [
-    `steward emulator listening on ${emu.url}`,
-    `  observability API  ${emu.url}/api/v2   Authorization: Bearer ${emu.credentials.token}`,
+    `steward emulator listening on ${emu.url} (api profile: ${emu.api})`,
+    ...observability,
     `  cloud API          ${emu.url}/v1       Basic auth, key id ${emu.credentials.keyId}, key secret ${emu.credentials.keySecret}`,
+    `                     (ingestpipes* as the seed names them, clickpipes* as ClickHouse Cloud does, backups)`,
     `  admin              ${emu.url}/__emulator/requests | /__emulator/state | POST /__emulator/reset`,
-    `  alert updates      ${s.alertUpdate}; state ${s.persist === undefined ? 'in memory' : `persisted in ${s.persist}`}`,
+    `  ${emu.api === 'seed' ? `alert updates      ${s.alertUpdate}; ` : 'alert updates      replace (the spec); '}state ${s.persist === undefined ? 'in memory' : `persisted in ${s.persist}`}`,
     `  faults             ${faults.length ? faults.join(', ') : 'none'} (seed ${s.seed})`,
     '',
     'To point steward at it:',
-    ...Object.entries(emu.env).map(([k, v]) => `  export ${k}=${v}`),
+    ...Object.entries(emu.env)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `  export ${k}=${v}`),
     '',
     'Stop with Ctrl-C.',
     '',
@@ -109,6 +134,12 @@ export const emulatorCommand = defineCommand<EmulatorArgs>({
       .usage(
         'steward emulator [options]\n\nServes the observability API (alerts, dashboards) and the cloud API (ingest pipes, reverse private endpoints, backups) on one port, from seed data, until Ctrl-C. See docs/emulator.md.',
       )
+      .option('api', {
+        type: 'string',
+        choices: [...API_PROFILES],
+        default: 'seed',
+        describe: 'The API profile to serve: seed (the seed documents), hyperdx (HyperDX API v2 of 2026-08-21), clickstack-cloud (ClickHouse Cloud ClickStack paths)',
+      })
       .option('port', { type: 'number', default: DEFAULT_EMULATOR_PORT, describe: 'Port to listen on; 0 picks a free one' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
       .option('data', { type: 'string', describe: 'Seed data JSON file (alerts, dashboards, organizations); default: the built-in seed that examples/ matches' })
@@ -130,11 +161,14 @@ export const emulatorCommand = defineCommand<EmulatorArgs>({
       .option('log-requests', { type: 'boolean', default: false, describe: 'Print one line per API request' })
       .option('print-seed', { type: 'boolean', default: false, describe: 'Print the built-in seed data as JSON (a start for --data) and exit' })
       .example('steward emulator', 'serve the built-in seed on port 7878')
+      .example('steward emulator --api hyperdx', 'serve HyperDX API v2 (dashboards update/delete/validate, alerts, sources, webhooks)')
+      .example('steward emulator --api clickstack-cloud', 'serve the same resources under ClickHouse Cloud /v1/.../clickstack')
       .example('steward emulator --port 0 --rate-limit 100 --fail-rate 0.05 --seed 7', 'a free port, 100 requests a minute, 5 % of requests fail, reproducibly')
       .example('steward emulator --print-seed > seed.json && steward emulator --data seed.json', 'start from an edited copy of the built-in seed'),
   run: async (args, ctx) => {
     if (args.printSeed) {
-      ctx.io.stdout(JSON.stringify(defaultSeed(), null, 2) + '\n');
+      if (!(API_PROFILES as readonly string[]).includes(args.api)) throw new UsageError(`--api: must be one of ${API_PROFILES.join(', ')}, got ${args.api}`);
+      ctx.io.stdout(JSON.stringify(defaultSeedFor(args.api as ApiProfile), null, 2) + '\n');
       return 0;
     }
     const options = emulatorOptions(args, ctx.cwd);
