@@ -52,4 +52,18 @@ test('report with cloud.api clickhouse-cloud reads the real paths and reports wh
   }
 });
 
+test('an unknown cloud.api is one line with file:line:col and a did-you-mean, before anything connects', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const f = join(x.dir, 'steward.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('\n  cloud:\n', '\n  cloud:\n    api: clickhouse-clod\n'));
+    const r = await steward(['report', '--out', 'reports'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 1);
+    assert.match(r.stdout + r.stderr, /steward\.yaml:\d+:\d+\s+\/spec\/cloud\/api .*did you mean "clickhouse-cloud"/);
+    assert.equal(x.emu.requests(), []);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test.run();
