@@ -218,11 +218,18 @@ export class HxStore {
     const known = new Set(this.sources.map((s) => s.id));
     const missing = sourceIdsOf(body).filter((id) => !known.has(id));
     if (missing.length > 0) return [{ path: '', message: `Could not find the following source IDs: ${missing.join(', ')}`, rule: true }];
+    const kinds = new Map(this.sources.map((s) => [s.id, s.kind]));
+    const heatmapOff = (Array.isArray(body['tiles']) ? body['tiles'] : [])
+      .map((t) => (isObject(t) && isObject(t['config']) && t['config']['displayType'] === 'heatmap' ? t['config']['sourceId'] : undefined))
+      .filter((id): id is string => typeof id === 'string' && kinds.get(id) !== 'trace');
+    if (heatmapOff.length > 0) {
+      return [{ path: '', message: `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${[...new Set(heatmapOff)].join(', ')}`, rule: true }];
+    }
     const containers = new Set((Array.isArray(body['containers']) ? body['containers'] : []).map((c) => (isObject(c) ? c['id'] : undefined)));
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
     for (const [i, t] of tiles.entries()) {
       if (isObject(t) && typeof t['containerId'] === 'string' && !containers.has(t['containerId'])) {
-        return [{ path: `tiles.${i}.containerId`, message: `no container has the id ${t['containerId']}` }];
+        return [{ path: `tiles.${i}.containerId`, message: `no container has the id ${t['containerId']}`, rule: true }];
       }
       if (isObject(t) && t['config'] !== undefined && t['series'] !== undefined) {
         return [{ path: `tiles.${i}`, message: 'send either config or series, not both', rule: true }];
@@ -347,7 +354,7 @@ export class HxStore {
       }
     }
     if (body['channel'] !== undefined && body['channels'] !== undefined && JSON.stringify(body['channel']) !== JSON.stringify(channels[0])) {
-      return [{ path: 'channel', message: 'must equal channels[0] when both are sent' }];
+      return [{ path: 'channel', message: 'must equal channels[0] when both are sent', rule: true }];
     }
     const type = body['thresholdType'];
     if (type === 'between' || type === 'not_between') {
@@ -533,11 +540,31 @@ export function materializeHxSeed(
     const updatedAt = isoOrRelative(a['updatedAt'] ?? a['createdAt'], anchor, `${w}.updatedAt`, 'now');
     const out: Record<string, unknown> = { state: 'OK', teamId: HX_TEAM_ID, ...clone(a), id, createdAt, updatedAt };
     if (flavor === 'hyperdx' && out['channels'] === undefined && isObject(out['channel'])) out['channels'] = [out['channel']];
-    if (flavor === 'hyperdx' && out['channel'] === undefined && Array.isArray(out['channels'])) out['channel'] = (out['channels'] as JsonValue[])[0];
+    if (out['channel'] === undefined && Array.isArray(out['channels'])) out['channel'] = (out['channels'] as JsonValue[])[0];
     if (flavor === 'clickstack') delete out['channels'];
     return orderAlert(out);
   });
   return { dashboards, alerts, sources, webhooks };
+}
+
+/**
+ * Dashboards and alerts from a `--persist` file this profile wrote: taken as they are (they were answers
+ * already), after a check that each is an object with an id.
+ * @throws EmulatorError
+ */
+export function persistedHxState(saved: Record<string, unknown>, file: string): { dashboards: HxDashboard[]; alerts: HxAlert[] } {
+  const take = <T>(key: string): T[] => {
+    const list = saved[key] ?? [];
+    if (!Array.isArray(list) || !list.every((x) => isObject(x) && typeof x['id'] === 'string')) {
+      throw new EmulatorError(`persisted state ${file}: ${key} must be an array of objects with an id`);
+    }
+    return list as T[];
+  };
+  const dashboards = take<HxDashboard>('dashboards');
+  for (const d of dashboards) {
+    if (!Array.isArray(d.tiles) || !Array.isArray(d.filters)) throw new EmulatorError(`persisted state ${file}: dashboard ${d.id} has no tiles or filters list`);
+  }
+  return { dashboards, alerts: take<HxAlert>('alerts') };
 }
 
 /** The built-in seed of the `hyperdx` and `clickstack-cloud` profiles (cloud data: the seed profile's). */

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS, defaultSeed } from './default-seed.ts';
-import { defaultHyperdxSeed, HxStore, type HyperdxSeedData, type HyperdxState, materializeHxSeed } from './hyperdx.ts';
+import { defaultHyperdxSeed, HxStore, type HyperdxSeedData, type HyperdxState, materializeHxSeed, persistedHxState } from './hyperdx.ts';
 import { RateLimiter } from './faults.ts';
 import { Persister } from './persist.ts';
 import { createSeededRandom, deriveSeed, objectId, platformUuid, randomSeed, uuidV4 } from './random.ts';
@@ -179,8 +179,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const savedApi = typeof saved['api'] === 'string' ? saved['api'] : 'seed';
       if (savedApi !== api) throw new EmulatorError(`persisted state ${options.persist} was written by the ${savedApi} profile; this emulator serves ${api}`);
       if (hx) {
-        const loaded = materializeHxSeed({ dashboards: saved['dashboards'], alerts: saved['alerts'] }, anchor, newId, hx.flavor);
-        hx.load(loaded);
+        hx.load(persistedHxState(saved, options.persist!));
       } else {
         const loaded = materializeSeed({ dashboards: saved['dashboards'], alerts: saved['alerts'] }, anchor, newId);
         store.load(loaded);

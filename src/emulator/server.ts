@@ -309,6 +309,18 @@ const CLOUD_ITEM_PARAM: Record<string, string> = {
   clickpipesReversePrivateEndpoints: 'reversePrivateEndpointId',
 };
 
+/**
+ * A pipe as the real `clickpipes` paths answer it: the seed names the pipe settings `engine_*` where the
+ * ClickHouse Cloud spec says `clickhouse_*` (`engine_max_threads` is `clickhouse_max_threads`); the rest is the
+ * same object.
+ */
+function realPipe(p: Record<string, unknown>): Record<string, unknown> {
+  const settings = p['settings'];
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return p;
+  const renamed = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k.startsWith('engine_') ? `clickhouse_${k.slice('engine_'.length)}` : k, v]));
+  return { ...p, settings: renamed };
+}
+
 /** A backup as served: an in-progress one reports the seconds since it started, as the real API does. */
 function serveBackup(b: Record<string, unknown>, now: Date): Record<string, unknown> {
   if (b['status'] !== 'in_progress' || typeof b['startedAt'] !== 'string') return b;
@@ -362,8 +374,11 @@ async function cloud(cfg: HandlerConfig, ex: Exchange, query: URLSearchParams): 
   let result: unknown;
   if (resource === 'ingestpipesReversePrivateEndpoints' || resource === 'clickpipesReversePrivateEndpoints') {
     result = seg.length === 8 ? one(service.reversePrivateEndpoints, 'reverse private endpoint') : service.reversePrivateEndpoints;
-  } else if (resource === 'ingestpipes' || resource === 'clickpipes') {
-    result = seg.length === 8 ? one(service.pipes, 'ClickPipe') : service.pipes;
+  } else if (resource === 'ingestpipes') {
+    result = service.pipes;
+  } else if (resource === 'clickpipes') {
+    const pipes = service.pipes.map(realPipe);
+    result = seg.length === 8 ? one(pipes, 'ClickPipe') : pipes;
   } else if (seg.length === 8) {
     const backupId = params[2]![1]!;
     const backup = cfg.store.backup(serviceId, backupId);

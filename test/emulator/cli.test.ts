@@ -85,6 +85,57 @@ test('flags reach the server: credentials, alert update mode, faults', async () 
   assert.is(await emu.exit, 0);
 });
 
+test('--api hyperdx and --api clickstack-cloud print their profile and the variables to export, and serve it', async () => {
+  const hx = await spawnEmulator(['--port', '0', '--api', 'hyperdx', '--seed', '4']);
+  try {
+    const out = hx.stdout();
+    assert.match(out, /api profile: hyperdx/);
+    assert.match(out, /HyperDX external API v2, 2026-08-21/);
+    assert.ok(out.includes(`export STEWARD_OBS_URL=${hx.url}`));
+    assert.ok(out.includes('export STEWARD_OBS_TOKEN=dev-token'));
+    assert.not.match(out, /STEWARD_CLICKSTACK_/);
+    const r = await obs(hx.url, 'GET', '/api/v2/webhooks');
+    assert.equal(r.body.data.map((w: { name: string }) => w.name), ['ops-pager', 'slack-sre']);
+  } finally {
+    hx.child.kill('SIGTERM');
+  }
+  assert.is(await hx.exit, 0);
+
+  const cs = await spawnEmulator(['--port', '0', '--api', 'clickstack-cloud']);
+  const org = '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31';
+  const svc = '9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d';
+  try {
+    const out = cs.stdout();
+    assert.match(out, /api profile: clickstack-cloud/);
+    for (const line of [
+      `export STEWARD_CLOUD_URL=${cs.url}`,
+      'export STEWARD_CLOUD_KEY_ID=dev-key',
+      'export STEWARD_CLOUD_KEY_SECRET=dev-secret',
+      `export STEWARD_CLICKSTACK_ORGANIZATION_ID=${org}`,
+      `export STEWARD_CLICKSTACK_SERVICE_ID=${svc}`,
+    ]) {
+      assert.ok(out.includes(line), line);
+    }
+    assert.ok(out.includes(`${cs.url}/v1/organizations/${org}/services/${svc}/clickstack`));
+    const r = await cloud(cs.url, `/v1/organizations/${org}/services/${svc}/clickstack/sources`);
+    assert.equal(r.body.result.map((s: { name: string }) => s.name), ['Logs', 'Traces', 'Metrics']);
+  } finally {
+    cs.child.kill('SIGTERM');
+  }
+  assert.is(await cs.exit, 0);
+});
+
+test('--print-seed follows --api', async () => {
+  const hx = await steward(['emulator', '--api', 'hyperdx', '--print-seed']);
+  assert.is(hx.code, 0);
+  const data = JSON.parse(hx.stdout);
+  assert.equal(data.sources.map((s: { name: string }) => s.name), ['Logs', 'Traces', 'Metrics']);
+  assert.equal(data.webhooks.map((w: { name: string }) => w.name), ['ops-pager', 'slack-sre']);
+  assert.equal(data.dashboards, []);
+  assert.ok(data.alerts.length >= 2);
+  assert.is(data.organizations[0].id, '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31');
+});
+
 test('bad flags are a clear error with exit 1', async () => {
   for (const [args, message] of [
     [['--port', 'abc'], /--port: must be an integer/],
@@ -95,6 +146,7 @@ test('bad flags are a clear error with exit 1', async () => {
     [['--latency', '-3'], /--latency: must be a number of milliseconds/],
     [['--seed', '1.5'], /--seed: must be an integer/],
     [['--alert-update', 'patch'], /alert-update/],
+    [['--api', 'datadog'], /api.*seed, hyperdx, clickstack-cloud|Choices: "seed", "hyperdx", "clickstack-cloud"/],
     [['--key-id', 'a:b'], /--key-id: must not contain ":"/],
     [['--data', '/nonexistent/seed.json', '--port', '0'], /cannot read seed data/],
     [['--bogus'], /Unknown argument: bogus/],
@@ -109,7 +161,7 @@ test('bad flags are a clear error with exit 1', async () => {
 test('--help explains every flag; --print-seed prints the default seed', async () => {
   const help = await steward(['emulator', '--help']);
   assert.is(help.code, 0);
-  for (const flag of ['--port', '--data', '--persist', '--alert-update', '--latency', '--rate-limit', '--fail-rate', '--drop-after-commit', '--seed', '--token', '--key-id', '--key-secret']) {
+  for (const flag of ['--api', '--port', '--data', '--persist', '--alert-update', '--latency', '--rate-limit', '--fail-rate', '--drop-after-commit', '--seed', '--token', '--key-id', '--key-secret']) {
     assert.ok(help.stdout.includes(flag), flag);
   }
   const seed = await steward(['emulator', '--print-seed']);

@@ -10,7 +10,7 @@ export interface Reply {
 }
 
 export async function request(
-  emu: Emulator | string,
+  emu: Emulator<unknown> | string,
   method: string,
   path: string,
   opts: { auth?: string | null; body?: unknown; rawBody?: string } = {},
@@ -33,12 +33,12 @@ export function basic(keyId = 'dev-key', keySecret = 'dev-secret'): string {
 }
 
 /** Observability API with the default token unless `auth` says otherwise (null: no header). */
-export function obs(emu: Emulator | string, method: string, path: string, body?: unknown, auth: string | null = BEARER): Promise<Reply> {
+export function obs(emu: Emulator<unknown> | string, method: string, path: string, body?: unknown, auth: string | null = BEARER): Promise<Reply> {
   return request(emu, method, path, { auth, body });
 }
 
 /** Cloud API GET with the default key unless `auth` says otherwise. */
-export function cloud(emu: Emulator | string, path: string, auth: string | null = basic()): Promise<Reply> {
+export function cloud(emu: Emulator<unknown> | string, path: string, auth: string | null = basic()): Promise<Reply> {
   return request(emu, 'GET', path, { auth });
 }
 

@@ -150,6 +150,22 @@ export function loadPathSpecs(): { hyperdx: Json; cloud: Json; from: 'shared' | 
   return { hyperdx: readPathFixture(HYPERDX_PATHS_FIXTURE), cloud: readPathFixture(CLOUD_PATHS_FIXTURE), from: 'fixtures' };
 }
 
+/**
+ * OpenAPI 3.0 `nullable: true` beside a `$ref`/`allOf` (no `type`, which ajv refuses) as "this, or null"; with a
+ * `type`, ajv reads `nullable` itself.
+ */
+function openapiNullable(v: Json, inProperties = false): Json {
+  if (Array.isArray(v)) return v.map((x) => openapiNullable(x));
+  if (!v || typeof v !== 'object') return v;
+  const out: Json = {};
+  for (const [k, x] of Object.entries(v)) out[k] = openapiNullable(x, !inProperties && k === 'properties');
+  if (!inProperties && out.nullable === true && out.type === undefined) {
+    delete out.nullable;
+    return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}
+
 export interface Verdict {
   /** The spec's path template, e.g. `/api/v2/dashboards/{id}`. */
   template: string;
@@ -169,7 +185,8 @@ export class SpecChecker {
   ) {
     this.ajv = String(spec.openapi).startsWith('3.1') ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
     addFormats.default(this.ajv);
-    this.ajv.addSchema({ $id: `${id}.json`, components: spec.components, paths: spec.paths }, `${id}.json`);
+    const doc = openapiNullable({ components: spec.components, paths: spec.paths });
+    this.ajv.addSchema({ $id: `${id}.json`, ...doc }, `${id}.json`);
     this.templates = Object.keys(spec.paths).map((template) => ({
       template,
       re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
