@@ -52,6 +52,37 @@ test('report with cloud.api clickhouse-cloud reads the real paths and reports wh
   }
 });
 
+test('pipe settings: a file may spell them as the seed (engine_*) or as ClickHouse Cloud (clickhouse_*), under either profile', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const project = join(x.dir, 'steward.yaml');
+    const service = join(x.dir, 'cloud', 'prod-warehouse.yaml');
+    const baseProject = readFileSync(project, 'utf8');
+    const baseService = readFileSync(service, 'utf8');
+    assert.match(baseService, /- name: events-from-kafka\n        state: Running\n/);
+    for (const api of ['seed', 'clickhouse-cloud']) {
+      for (const prefix of ['engine_', 'clickhouse_']) {
+        writeFileSync(project, baseProject.replace('\n  cloud:\n', `\n  cloud:\n    api: ${api}\n`));
+        // The emulator's events-from-kafka runs with max_threads 8 and max_insert_threads 2.
+        writeFileSync(
+          service,
+          baseService.replace(
+            '- name: events-from-kafka\n        state: Running\n',
+            `- name: events-from-kafka\n        state: Running\n        settings: { ${prefix}max_threads: 8, ${prefix}max_insert_threads: 3 }\n`,
+          ),
+        );
+        const r = await steward(['report', '--out', 'reports', '--format', 'json'], { cwd: x.dir, env: x.env });
+        const report = JSON.parse(r.stdout) as Report;
+        const drift = report.services.flatMap((s) => s.findings).filter((f) => f.id === 'pipe.field-drift' && f.object.name === 'events-from-kafka');
+        assert.is(drift.length, 1, `${api} ${prefix}: ${JSON.stringify(drift)}`);
+        assert.equal(drift[0]!.patch, [{ op: 'replace', path: `/settings/${prefix}max_insert_threads`, value: 3 }], `${api} ${prefix}`);
+      }
+    }
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('an unknown cloud.api is one line with file:line:col and a did-you-mean, before anything connects', async () => {
   const x = await examplesWithEmulator();
   try {
