@@ -56,6 +56,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
         secrets.add(c.keyId);
         secrets.add(c.keySecret);
         cloud = createCloudClient({
+          api: c.api,
           url: c.url,
           keyId: c.keyId,
           keySecret: c.keySecret,

@@ -1,7 +1,10 @@
 /**
- * Client of the cloud management API (seeds/001): ingest pipes, reverse private endpoints, backups. All
- * reads. Basic authentication from key id and secret; success bodies are the `{status, requestId, result}`
- * envelope, validated, and the client returns `result`.
+ * Client of the cloud management API: ingest pipes, reverse private endpoints, backups. All reads. Basic
+ * authentication from key id and secret; success bodies are the `{status, requestId, result}` envelope,
+ * validated, and the client returns `result`.
+ *
+ * Which API it speaks is a profile (`cloud.api` in steward.yaml): a table of paths and response shapes
+ * (`CLOUD_PROFILES`). Nothing else branches on a profile's name.
  */
 import { CliError } from '../errors.ts';
 import type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts';
@@ -30,9 +33,59 @@ export type {
   PostgresTableMapping,
 } from './api-types.ts';
 
+/** The cloud API profiles: `seed` (the seed document 001) and `clickhouse-cloud` (the real service). */
+export type CloudApi = 'seed' | 'clickhouse-cloud';
+
+/** What one cloud API profile reads, and where. */
+export interface CloudProfile {
+  api: CloudApi;
+  /** One line for people (docs, errors). */
+  title: string;
+  /** Paths under `/v1/organizations/{organizationId}/services/{serviceId}`. */
+  paths: { pipes: string; endpoints: string; backups: string };
+  /** Response schemas (src/clients/validate.ts) of the four reads. */
+  shapes: { pipes: ResponseShape; endpoints: ResponseShape; backups: ResponseShape; backup: ResponseShape };
+}
+
+/**
+ * The profiles. `seed` reads exactly what the seed document names (it renamed ClickPipes "ingest pipes").
+ * `clickhouse-cloud` reads the real paths of ClickHouse Cloud's API (contracts/clickhouse-cloud, both
+ * snapshots); its shapes are the seed's members with none required, as the real spec requires none
+ * (docs/profiles.md lists what the report needs and how it copes without it).
+ */
+export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
+  seed: {
+    api: 'seed',
+    title: 'the seed cloud API (ingest pipes)',
+    paths: { pipes: '/ingestpipes', endpoints: '/ingestpipesReversePrivateEndpoints', backups: '/backups' },
+    shapes: { pipes: 'cloud.ingestPipes', endpoints: 'cloud.reversePrivateEndpoints', backups: 'cloud.backups', backup: 'cloud.backup' },
+  },
+  'clickhouse-cloud': {
+    api: 'clickhouse-cloud',
+    title: 'ClickHouse Cloud API v1 (ClickPipes)',
+    paths: { pipes: '/clickpipes', endpoints: '/clickpipesReversePrivateEndpoints', backups: '/backups' },
+    shapes: {
+      pipes: 'clickhouse-cloud.clickpipes',
+      endpoints: 'clickhouse-cloud.reversePrivateEndpoints',
+      backups: 'clickhouse-cloud.backups',
+      backup: 'clickhouse-cloud.backup',
+    },
+  },
+};
+
+/** The profile for a `cloud.api` value; undefined (absent) is `seed`. */
+export function cloudProfile(api: CloudApi | undefined): CloudProfile {
+  const name = api ?? 'seed';
+  const p = Object.hasOwn(CLOUD_PROFILES, name) ? CLOUD_PROFILES[name] : undefined;
+  if (!p) throw new CliError(`unknown cloud API profile "${String(api)}": use ${Object.keys(CLOUD_PROFILES).join(' or ')}`, { code: 'config' });
+  return p;
+}
+
 export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'auth'> {
   /** Base URL of the API (`https://api.example.com`); paths `/v1/...` are appended. */
   url: string;
+  /** The API profile (default `seed`). */
+  api?: CloudApi;
   keyId: string;
   keySecret: string;
   /** A ready HTTP layer to use instead of building one (tests, sharing). */
@@ -53,10 +106,13 @@ export interface CloudClient {
   /** @throws {NotFoundError} when the backup does not exist; other ApiErrors as `Http.request`. */
   getBackup(organizationId: string, serviceId: string, backupId: string, opts?: CallOptions): Promise<Backup>;
   readonly http: Http;
+  readonly profile: CloudProfile;
 }
 
 export function createCloudClient(opts: CloudClientOptions): CloudClient {
+  const profile = cloudProfile(opts.api);
   const http = opts.http ?? buildHttp(opts);
+  const { paths, shapes } = profile;
 
   async function get<T>(shape: ResponseShape, path: string, o: CallOptions | undefined): Promise<T> {
     const res = await http.request<{ result: T }>({
@@ -72,16 +128,13 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
 
   return {
     http,
-    listIngestPipes: (org, svc, o) => get<IngestPipe[]>('cloud.ingestPipes', `${service(org, svc)}/ingestpipes`, o),
+    profile,
+    listIngestPipes: (org, svc, o) => get<IngestPipe[]>(shapes.pipes, `${service(org, svc)}${paths.pipes}`, o),
     listReversePrivateEndpoints: (org, svc, o) =>
-      get<ReversePrivateEndpoint[]>(
-        'cloud.reversePrivateEndpoints',
-        `${service(org, svc)}/ingestpipesReversePrivateEndpoints`,
-        o,
-      ),
-    listBackups: (org, svc, o) => get<Backup[]>('cloud.backups', `${service(org, svc)}/backups`, o),
+      get<ReversePrivateEndpoint[]>(shapes.endpoints, `${service(org, svc)}${paths.endpoints}`, o),
+    listBackups: (org, svc, o) => get<Backup[]>(shapes.backups, `${service(org, svc)}${paths.backups}`, o),
     getBackup: (org, svc, id, o) =>
-      get<Backup>('cloud.backup', `${service(org, svc)}${encodePath`/backups/${id}`}`, o),
+      get<Backup>(shapes.backup, `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`, o),
   };
 }
 
@@ -91,6 +144,6 @@ function buildHttp(opts: CloudClientOptions): Http {
       code: 'config',
     });
   }
-  const { url, keyId, keySecret, http: _unused, ...rest } = opts;
+  const { url, keyId, keySecret, http: _unused, api: _api, ...rest } = opts;
   return createHttp({ ...rest, prefixUrl: url, auth: { type: 'basic', username: keyId, password: keySecret } });
 }

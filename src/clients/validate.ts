@@ -16,7 +16,11 @@ export type ResponseShape =
   | 'cloud.ingestPipes'
   | 'cloud.reversePrivateEndpoints'
   | 'cloud.backups'
-  | 'cloud.backup';
+  | 'cloud.backup'
+  | 'clickhouse-cloud.clickpipes'
+  | 'clickhouse-cloud.reversePrivateEndpoints'
+  | 'clickhouse-cloud.backups'
+  | 'clickhouse-cloud.backup';
 
 const SCHEMA_ROOT = new URL('../../schemas/api/', import.meta.url);
 const BASE_ID = 'https://steward.dev/schemas/api/';
@@ -30,6 +34,10 @@ const FILES = {
   ingestPipe: 'cloud/ingest-pipe.schema.json',
   reversePrivateEndpoint: 'cloud/reverse-private-endpoint.schema.json',
   backup: 'cloud/backup.schema.json',
+  // The real ClickHouse Cloud shapes (cloud.api: clickhouse-cloud): the same members, none required.
+  clickPipe: 'cloud/clickpipe.schema.json',
+  clickPipesReversePrivateEndpoint: 'cloud/clickpipes-reverse-private-endpoint.schema.json',
+  clickhouseCloudBackup: 'cloud/clickhouse-cloud-backup.schema.json',
 } as const;
 
 export type SchemaName = keyof typeof FILES;
@@ -58,6 +66,10 @@ const ENVELOPES: Record<ResponseShape, object> = {
   'cloud.reversePrivateEndpoints': result(list('reversePrivateEndpoint')),
   'cloud.backups': result(list('backup')),
   'cloud.backup': result(ref('backup')),
+  'clickhouse-cloud.clickpipes': result(list('clickPipe')),
+  'clickhouse-cloud.reversePrivateEndpoints': result(list('clickPipesReversePrivateEndpoint')),
+  'clickhouse-cloud.backups': result(list('clickhouseCloudBackup')),
+  'clickhouse-cloud.backup': result(ref('clickhouseCloudBackup')),
 };
 
 let ajv: Ajv2020 | undefined;

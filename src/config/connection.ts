@@ -12,6 +12,8 @@ export interface ObservabilityConnection {
 }
 
 export interface CloudConnection {
+  /** The API profile (`cloud.api`, default seed): which paths the client reads. */
+  api: 'seed' | 'clickhouse-cloud';
   url: string;
   keyId: string;
   keySecret: string;
@@ -84,6 +86,7 @@ export function resolveCloud(project: Project, env: Env): CloudConnection {
   const keyId = resolveSecret(project, 'cloud', 'keyId', 'cloud API key id', env);
   const keySecret = resolveSecret(project, 'cloud', 'keySecret', 'cloud API key secret', env);
   return {
+    api: c.api ?? 'seed',
     url,
     keyId: keyId.value,
     keySecret: keySecret.value,

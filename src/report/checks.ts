@@ -391,7 +391,7 @@ function checkPipeFields(p: ObservedPipe, e: ExpectedPipe): Finding[] {
     const declared = withoutSecrets(e[field], [field]);
     if (declared === undefined) continue;
     want[field] = declared;
-    const picked = pickSubset(p[field], declared);
+    const picked = pickSubset(field === 'settings' ? settingsAsDeclared(p.settings, declared) : p[field], declared);
     if (picked !== undefined) have[field] = picked;
   }
   if (Object.keys(want).length === 0) return [];
@@ -409,6 +409,23 @@ function checkPipeFields(p: ObservedPipe, e: ExpectedPipe): Finding[] {
       message: `pipe "${p.name}" differs from its file at ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`,
     },
   ];
+}
+
+/**
+ * The seed names ClickPipe engine settings `engine_*`; ClickHouse Cloud (and its docs) say `clickhouse_*`
+ * (`engine_max_threads` is `clickhouse_max_threads`). A file may use either spelling with either cloud
+ * profile: a declared setting the server sent under the other spelling is read under the file's, so the
+ * comparison (and a finding's patch) speaks the file's language.
+ */
+function settingsAsDeclared(live: unknown, declared: unknown): unknown {
+  if (!isObject(live) || !isObject(declared)) return live;
+  const out: Record<string, unknown> = { ...live };
+  for (const k of Object.keys(declared)) {
+    if (Object.prototype.hasOwnProperty.call(live, k)) continue;
+    const other = k.startsWith('engine_') ? `clickhouse_${k.slice(7)}` : k.startsWith('clickhouse_') ? `engine_${k.slice(11)}` : undefined;
+    if (other !== undefined && Object.prototype.hasOwnProperty.call(live, other)) out[k] = live[other];
+  }
+  return out;
 }
 
 /** The part of `live` that `declared` names; undefined where live has nothing. */

@@ -56,6 +56,10 @@ export interface StewardProject {
     };
     cloud?: {
       /**
+       * Which cloud API this connection speaks: seed (the seed document: .../ingestpipes, .../ingestpipesReversePrivateEndpoints) or clickhouse-cloud (the real ClickHouse Cloud API: .../clickpipes, .../clickpipesReversePrivateEndpoints). Default seed.
+       */
+      api?: 'seed' | 'clickhouse-cloud';
+      /**
        * Base URL, e.g. https://api.example.com or ${STEWARD_OBS_URL}.
        */
       url?: string;
@@ -132,6 +136,10 @@ export interface StewardProject {
               markerTag?: string;
             };
             cloud?: {
+              /**
+               * Which cloud API this connection speaks: seed (the seed document: .../ingestpipes, .../ingestpipesReversePrivateEndpoints) or clickhouse-cloud (the real ClickHouse Cloud API: .../clickpipes, .../clickpipesReversePrivateEndpoints). Default seed.
+               */
+              api?: 'seed' | 'clickhouse-cloud';
               /**
                * Base URL, e.g. https://api.example.com or ${STEWARD_OBS_URL}.
                */

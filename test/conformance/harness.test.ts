@@ -1,0 +1,76 @@
+/**
+ * The conformance harness itself: prism starts from a vendored file, refuses what the spec refuses, the
+ * harness sees every violation, seeds make generated answers repeatable, and stop() ends the process.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { formatViolations, usePrism } from '../helpers/prism.ts';
+
+const test = suite('conformance: prism harness');
+const [stat, dynA, dynA2, dynB] = usePrism(test, [
+  { spec: 'hyperdx-2025-11-21' },
+  { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1 },
+  { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1 },
+  { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 2 },
+]);
+
+const auth = { authorization: 'Bearer t', 'content-type': 'application/json' };
+
+test('a request the spec allows gets the example and no violation', async () => {
+  const s = stat.server;
+  s.clear();
+  const res = await fetch(`${s.url}/api/v2/dashboards`, { headers: auth });
+  assert.is(res.status, 200);
+  const body = (await res.json()) as { data: unknown[] };
+  assert.ok(Array.isArray(body.data));
+  await s.settle();
+  assert.is(s.requests().length, 1);
+  assert.is(s.requests()[0]!.status, 200);
+  assert.equal(s.violations(), [], formatViolations(s.violations()));
+});
+
+test('a request the spec refuses is answered 4xx and recorded as a request violation', async () => {
+  const s = stat.server;
+  s.clear();
+  const res = await fetch(`${s.url}/api/v2/dashboards`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'x', tags: [], tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', dataSource: 'events', aggFn: 'count' }] }] }),
+  });
+  assert.is(res.status, 422);
+  await res.text();
+  await s.settle();
+  const v = s.requestViolations();
+  assert.ok(v.some((x) => x.kind === 'request' && /sourceId/.test(x.message)), formatViolations(v));
+  assert.ok(v.some((x) => x.kind === 'error' && /UNPROCESSABLE_ENTITY/.test(x.message)), formatViolations(v));
+});
+
+test('missing credentials and unknown paths are violations too', async () => {
+  const s = stat.server;
+  s.clear();
+  assert.is((await fetch(`${s.url}/api/v2/dashboards`)).status, 401);
+  assert.is((await fetch(`${s.url}/api/v9/nothing`, { headers: auth })).status, 404);
+  await s.settle();
+  const [noAuth, noPath] = s.requests();
+  assert.ok(noAuth!.violations.some((x) => /security/.test(x.message)), formatViolations(s.violations()));
+  assert.ok(noPath!.violations.some((x) => x.kind === 'error' && /NO_PATH_MATCHED/.test(x.message)), formatViolations(s.violations()));
+});
+
+test('generated answers repeat under one seed and change with another', async () => {
+  const get = async (url: string): Promise<string> => (await fetch(`${url}/api/v2/dashboards`, { headers: auth })).text();
+  const a = await get(dynA.server.url);
+  const a2 = await get(dynA2.server.url);
+  const b = await get(dynB.server.url);
+  assert.is(a, a2);
+  assert.is.not(a, b);
+  assert.is.not(a, await get(stat.server.url));
+});
+
+test('stop() ends the process by its id', async () => {
+  const s = dynB.server;
+  process.kill(s.pid, 0); // alive
+  await s.stop();
+  assert.throws(() => process.kill(s.pid, 0));
+});
+
+test.run();

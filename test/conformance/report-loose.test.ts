@@ -1,0 +1,89 @@
+/**
+ * The loose spots of the ClickHouse Cloud spec (docs/profiles.md): it marks no member required, so a real
+ * server may leave out what the report keys on. Each case is served as the smallest answer the spec allows,
+ * and the report must stand: label what has no name, skip what cannot be fetched, and say which read it
+ * could not use (never a crash, never a stack trace).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { formatViolations, usePrism } from '../helpers/prism.ts';
+import { cloudProject, runReport } from './cloud.ts';
+
+const test = suite('conformance: ClickHouse Cloud loose spots');
+// Prism with only what the spec requires: nothing at all, so every body is `{}` (no `result`).
+const [bare] = usePrism(test, [{ spec: 'clickhouse-cloud-2026-07-31', dynamic: true, seed: 1, jsf: { requiredOnly: true } }]);
+
+test('bodies without `result` (allowed: the envelope requires nothing): each read fails alone, the report is written', async () => {
+  const s = bare.server;
+  s.clear();
+  const { code, stderr, report } = await runReport(cloudProject('clickhouse-cloud'), s.url);
+  await s.settle();
+  assert.equal(s.violations(), [], formatViolations(s.violations()));
+  assert.is(code, 1);
+  assert.match(stderr, /3 reads failed, so the review is incomplete/);
+  assert.not.match(stderr, /\n\s+at /, 'no stack trace');
+  const svc = report.services[0]!;
+  assert.equal(svc.readFailures.map((f) => f.part), ['pipes', 'endpoints', 'backups']);
+  for (const f of svc.readFailures) assert.match(f.message, /: result: is required but missing$/);
+});
+
+/** Answers the four reads with the smallest items the real spec allows. */
+async function minimalCloud(bodies: Record<string, unknown>): Promise<{ url: string; paths: string[]; close: () => Promise<void> }> {
+  const paths: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    paths.push(path);
+    const key = Object.keys(bodies).find((k) => path.endsWith(k));
+    res.writeHead(key ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(key ? bodies[key] : { status: 404, error: 'not found' }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, paths, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+test('items without name, description, id, status or times: labelled, checked, never fetched by a missing id', async () => {
+  const cloud = await minimalCloud({
+    '/clickpipes': { result: [{}, { id: 'a7c1d0d6-0000-4000-8000-000000000001', state: 'Running' }] },
+    '/clickpipesReversePrivateEndpoints': { result: [{}] },
+    '/backups': { result: [{}, { status: 'done' }] },
+  });
+  try {
+    const { code, stderr, report } = await runReport(cloudProject('clickhouse-cloud'), cloud.url);
+    assert.is(code, 0, stderr);
+    const svc = report.services[0]!;
+    assert.equal(svc.readFailures, []);
+    assert.equal(svc.pipes.map((p) => p.name), ['(unnamed #1)', '(unnamed a7c1d0d6-0000-4000-8000-000000000001)']);
+    // The expected pipe and endpoint are missing; the unnamed ones are unlisted.
+    assert.ok(svc.findings.some((f) => /pipe "my_postgres_pipe" is not on the service/.test(f.message)));
+    assert.ok(svc.findings.some((f) => /reverse private endpoint "My reverse private endpoint" is not on the service/.test(f.message)));
+    assert.ok(svc.findings.some((f) => /\(unnamed #1\)/.test(f.message)));
+    // No backup has an id, so none is fetched on its own.
+    assert.not.ok(cloud.paths.some((p) => /\/backups\/./.test(p)), cloud.paths.join('\n'));
+    assert.is(svc.backups.length, 2);
+  } finally {
+    await cloud.close();
+  }
+});
+
+test('a member of the wrong type is refused with its path (types are still checked)', async () => {
+  const cloud = await minimalCloud({
+    '/clickpipes': { result: [{ name: 42 }] },
+    '/clickpipesReversePrivateEndpoints': { result: [] },
+    '/backups': { result: [] },
+  });
+  try {
+    const { code, report } = await runReport(cloudProject('clickhouse-cloud'), cloud.url);
+    assert.is(code, 1);
+    const f = report.services[0]!.readFailures;
+    assert.is(f.length, 1);
+    assert.is(f[0]!.part, 'pipes');
+    assert.match(f[0]!.message, /result\[0\]\.name: must be string/);
+  } finally {
+    await cloud.close();
+  }
+});
+
+test.run();
