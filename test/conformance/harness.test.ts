@@ -7,9 +7,8 @@ import * as assert from 'uvu/assert';
 import { formatViolations, usePrism } from '../helpers/prism.ts';
 
 const test = suite('conformance: prism harness');
-const [stat, dynA, dynA2, dynB] = usePrism(test, [
+const [stat, dynA, dynB] = usePrism(test, [
   { spec: 'hyperdx-2025-11-21' },
-  { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1 },
   { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1 },
   { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 2 },
 ]);
@@ -58,8 +57,9 @@ test('missing credentials and unknown paths are violations too', async () => {
 
 test('generated answers repeat under one seed and change with another', async () => {
   const get = async (url: string): Promise<string> => (await fetch(`${url}/api/v2/dashboards`, { headers: auth })).text();
+  // Prism restarts its generator from the seed for every answer.
   const a = await get(dynA.server.url);
-  const a2 = await get(dynA2.server.url);
+  const a2 = await get(dynA.server.url);
   const b = await get(dynB.server.url);
   assert.is(a, a2);
   assert.is.not(a, b);

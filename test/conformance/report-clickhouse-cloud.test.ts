@@ -15,9 +15,9 @@ const SPARSE = { alwaysFakeOptionals: false, optionalsProbability: 0.5 };
 
 const runs: { label: string; opts: PrismOptions; sparse?: boolean }[] = [
   ...FILES.map((spec) => ({ label: `${spec} static`, opts: { spec } })),
-  ...[1, 2].map((seed) => ({ label: `${FILES[0]} generated, seed ${seed}`, opts: { spec: FILES[0], dynamic: true, seed } })),
-  { label: `${FILES[1]} generated, seed 1`, opts: { spec: FILES[1], dynamic: true, seed: 1 } },
-  ...[1, 3].map((seed) => ({ label: `${FILES[0]} sparse, seed ${seed}`, opts: { spec: FILES[0], dynamic: true, seed, jsf: SPARSE }, sparse: true })),
+  { label: `${FILES[0]} generated, seed 1`, opts: { spec: FILES[0], dynamic: true, seed: 1 } },
+  { label: `${FILES[1]} generated, seed 2`, opts: { spec: FILES[1], dynamic: true, seed: 2 } },
+  { label: `${FILES[0]} sparse, seed 3`, opts: { spec: FILES[0], dynamic: true, seed: 3, jsf: SPARSE }, sparse: true },
 ];
 
 const test = suite('conformance: report, cloud.api clickhouse-cloud');

@@ -11,10 +11,13 @@
  * - Offline: prism only loads the local file (the vendored files have no remote `$ref`), and nothing in
  *   it calls out at run time. `stop()` ends the process by its id.
  *
- * Spec fixes: some vendored files may need small changes before prism loads them or answers sensibly.
- * They are applied in memory (written to a temp copy), never to /work/shared or test fixtures, and each is
- * listed in `SPEC_FIXES` with the reason (also in docs/profiles.md). Today all five vendored files load
- * unchanged in prism 5.14.2, so the table only holds the ones a test needs.
+ * Spec files: the repository's copies of the vendored contracts (test/fixtures/contracts/openapi/, made by
+ * test/helpers/prism-contracts.ts), so the suite runs where only the repository is (CI).
+ *
+ * Spec fixes: some vendored files need small changes before prism answers sensibly. They are applied in
+ * memory (written to a temp copy), never to the shared contracts or the fixtures, and each is listed in
+ * `SPEC_FIXES` with the reason (also in docs/profiles.md). All five files load unchanged in prism 5.14.2;
+ * the one fix is for ClickHouse Cloud's "X or null" (below).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,19 +25,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONTRACT_FILES, contractPath, type ContractName } from './prism-contracts.ts';
 
-/** The vendored contracts (read-only; shared by every worktree). */
-export const CONTRACTS = process.env['STEWARD_CONTRACTS'] ?? '/work/shared/contracts';
-
-/** Vendored spec files by a short name. */
-export const SPECS = {
-  'hyperdx-2025-11-21': join(CONTRACTS, 'hyperdx/openapi.2025-11-21.e3643ccf.json'),
-  'hyperdx-2026-01-30': join(CONTRACTS, 'hyperdx/openapi.2026-01-30.4c287b16.json'),
-  'hyperdx-2026-08-21': join(CONTRACTS, 'hyperdx/openapi.2026-08-21.dc29d57f.json'),
-  'clickhouse-cloud-2026-04-14': join(CONTRACTS, 'clickhouse-cloud/clickhouse_cloud_openapi.2026-04-14.f6aa8d0.json'),
-  'clickhouse-cloud-2026-07-31': join(CONTRACTS, 'clickhouse-cloud/clickhouse_cloud_openapi.2026-07-31.9e4bf41.json'),
-} as const;
-export type SpecName = keyof typeof SPECS;
+/**
+ * The vendored spec files by a short name: the repository's copies (test/helpers/prism-contracts.ts says how
+ * they are made from ../shared/contracts, and which are cut to the paths steward uses).
+ */
+export const SPECS: Record<ContractName, string> = Object.fromEntries(
+  (Object.keys(CONTRACT_FILES) as ContractName[]).map((n) => [n, contractPath(n)]),
+) as Record<ContractName, string>;
+export type SpecName = ContractName;
 
 /** An in-memory change to a spec document before prism loads it, and why. */
 export interface SpecFix {
@@ -73,8 +73,8 @@ const NULLABLE_ONE_OF: SpecFix = {
     walk(doc);
   },
 };
-SPEC_FIXES['clickhouse_cloud_openapi.2026-04-14.f6aa8d0.json'] = [NULLABLE_ONE_OF];
-SPEC_FIXES['clickhouse_cloud_openapi.2026-07-31.9e4bf41.json'] = [NULLABLE_ONE_OF];
+SPEC_FIXES[CONTRACT_FILES['clickhouse-cloud-2026-04-14'].fixture] = [NULLABLE_ONE_OF];
+SPEC_FIXES[CONTRACT_FILES['clickhouse-cloud-2026-07-31'].fixture] = [NULLABLE_ONE_OF];
 
 export interface PrismOptions {
   /** A path to an OpenAPI file, or a key of SPECS. */
@@ -101,7 +101,7 @@ export interface PrismOptions {
 export interface PrismRequest {
   method: string;
   path: string;
-  /** Answer status when prism logged one (mock answers), else undefined. */
+  /** Answer status once prism logged it (0: prism refused with a problem type PROBLEM_STATUS lacks). */
   status?: number;
   violations: PrismViolation[];
 }
@@ -204,7 +204,8 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
       const v: PrismViolation = { kind: 'error', method, path: m[2]!, message: m[3]! };
       r?.violations.push(v);
       const st = /#([A-Z_]+)/.exec(m[3]!)?.[1];
-      if (r && r.status === undefined && st) r.status = PROBLEM_STATUS[st];
+      // The status of prism's own problem answer (0 when the problem type is one this table lacks).
+      if (r && r.status === undefined) r.status = (st && PROBLEM_STATUS[st]) || 0;
     } else if ((m = line.match(RE_VALIDATOR)) && m[1] === 'error') {
       const r = requests.at(-1);
       const msg = m[2]!;
@@ -264,10 +265,13 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     clear: () => {
       requests = [];
     },
-    settle: async (ms = 100) => {
-      // Prism logs asynchronously after answering; wait until its output has been quiet for `ms`.
+    settle: async (ms = 50) => {
+      // Prism logs a request's last line (its status, or why it refused it) around the time it answers, and
+      // the pipe delivers it a moment later: wait until every request has one and the output has been quiet
+      // for `ms` (at most 5 s).
       const deadline = Date.now() + 5_000;
-      while (Date.now() - lastLine < ms && Date.now() < deadline) await sleep(ms / 2);
+      const done = (): boolean => requests.every((r) => r.status !== undefined) && Date.now() - lastLine >= ms;
+      while (!done() && Date.now() < deadline) await sleep(Math.max(5, ms / 5));
     },
     stop: async () => {
       if (!exited) {
