@@ -58,17 +58,24 @@ function closure(all: Record<string, Json>, roots: string[]): Set<string> {
 
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
-function convert(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(convert);
+/**
+ * `inline`: an object schema nested in a component (not the component itself, not a part of an `allOf`,
+ * whose members the composed schema closes): closed with `additionalProperties: false`.
+ */
+function convert(node: unknown, inline = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => convert(n, inline));
   if (!node || typeof node !== 'object') return node;
   const src = node as Json;
   const out: Json = {};
   for (const [k, v] of Object.entries(src)) {
     if (k === 'example' || k === 'examples' || k === 'discriminator' || k === 'deprecated' || k === 'nullable') continue;
     if (k === '$ref') out[k] = `#/$defs/${refName(v as string)}`;
-    else if (k === 'properties') out[k] = Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, convert(s)]));
-    else out[k] = convert(v);
+    else if (k === 'properties') out[k] = Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, convert(s, true)]));
+    else if (k === 'allOf') out[k] = (v as unknown[]).map((n) => convert(n, false));
+    else if (k === 'items' || k === 'oneOf' || k === 'anyOf') out[k] = convert(v, true);
+    else out[k] = convert(v, inline);
   }
+  if (inline && out['properties'] !== undefined && out['additionalProperties'] === undefined) out['additionalProperties'] = false;
   const disc = src['discriminator'] as { propertyName: string; mapping?: Record<string, string> } | undefined;
   if (disc?.mapping && Object.keys(disc.mapping).length > 0 && Array.isArray(src['oneOf']) && (src['oneOf'] as Json[]).every((m) => typeof m['$ref'] === 'string')) {
     const mapping = disc.mapping ?? {};

@@ -11,6 +11,9 @@ export interface ApplyClient {
   listDashboards(opts?: { signal?: AbortSignal }): Promise<LiveDashboard[]>;
   createDashboard(body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
   updateAlert(id: string, body: AlertUpdate, opts?: { signal?: AbortSignal }): Promise<LiveAlert>;
+  /** Profiles that can (plans for the seed API never hold dashboard updates or deletes). */
+  updateDashboard?(id: string, body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
+  deleteDashboard?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
 }
 
 /** What happened, item by item, for progress and the summary (Grizzly's events recorder, in spirit). */
@@ -19,6 +22,7 @@ export type ApplyEvent =
   | { type: 'item-start'; item: PlanItem; done: number; total: number }
   | { type: 'created'; item: PlanItem; id: string; recovered: boolean }
   | { type: 'updated'; item: PlanItem }
+  | { type: 'deleted'; item: PlanItem }
   | { type: 'failed'; item: PlanItem; error: string }
   | { type: 'skipped'; item: PlanItem; reason: string }
   | { type: 'retry-create'; item: PlanItem; why: string }
@@ -48,6 +52,8 @@ export interface ApplyOptions {
 export interface ApplyResult {
   created: Array<{ name: string; id: string }>;
   updated: Array<{ name: string; id: string }>;
+  /** Dashboards deleted (prune). */
+  deleted: Array<{ name: string; id: string }>;
   failed: Array<{ kind: string; name: string; error: string }>;
   skipped: Array<{ kind: string; name: string; reason: string }>;
   unchanged: number;
@@ -73,17 +79,20 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   }
 
   const creates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'create');
+  const dashboardUpdates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'update');
+  const deletes = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete');
   const updates = plan.items.filter((i) => i.kind === 'Alert' && i.action === 'update');
   const result: ApplyResult = {
     created: [],
     updated: [],
+    deleted: [],
     failed: [],
     skipped: [],
     unchanged: plan.items.filter((i) => i.action === 'noop').length,
     blocked: plan.items.filter((i) => i.action === 'blocked').length,
     state: { formatVersion: 1, alerts: { ...state.alerts } },
   };
-  const total = creates.length + updates.length;
+  const total = creates.length + dashboardUpdates.length + updates.length + deletes.length;
   let done = 0;
   deps.emit({ type: 'start', total });
 
@@ -102,6 +111,32 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) });
         result.created.push({ name: item.name, id: dashboard.id });
         deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+      } catch (e) {
+        if (deps.signal?.aborted) throw e;
+        const msg = errorLine(e);
+        createErrors.set(item.name, msg);
+        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
+        deps.emit({ type: 'failed', item, error: msg });
+      }
+      done++;
+    },
+    deps.signal,
+  );
+
+  // Dashboard updates (PUT, tile ids kept): the tiles they add get ids alerts may be bound to.
+  await mapPool(
+    dashboardUpdates,
+    opts.concurrency,
+    async (item) => {
+      deps.emit({ type: 'item-start', item, done, total });
+      try {
+        if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
+        const dashboard = await deps.client.updateDashboard(item.id!, item.body as DashboardCreate, { signal: deps.signal });
+        const tiles = new Map((dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
+        createdTiles.set(item.name, { id: item.id!, tiles });
+        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+        result.updated.push({ name: item.name, id: item.id! });
+        deps.emit({ type: 'updated', item });
       } catch (e) {
         if (deps.signal?.aborted) throw e;
         const msg = errorLine(e);
@@ -154,8 +189,30 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     },
     deps.signal,
   );
+  // Deletes last (prune): nothing in this plan depends on them.
+  await mapPool(
+    deletes,
+    opts.concurrency,
+    async (item) => {
+      deps.emit({ type: 'item-start', item, done, total });
+      try {
+        if (!deps.client.deleteDashboard) throw new CliError('this service cannot delete dashboards');
+        await deps.client.deleteDashboard(item.id!, { signal: deps.signal });
+        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
+        result.deleted.push({ name: item.name, id: item.id! });
+        deps.emit({ type: 'deleted', item });
+      } catch (e) {
+        if (deps.signal?.aborted) throw e;
+        const msg = errorLine(e);
+        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
+        deps.emit({ type: 'failed', item, error: msg });
+      }
+      done++;
+    },
+    deps.signal,
+  );
   // Only when a record changed: an apply in which no alert was confirmed leaves the state file as it was.
-  if (result.updated.length > 0) save(true);
+  if (result.updated.some((u) => updates.some((a) => a.name === u.name && a.id === u.id))) save(true);
   return result;
 }
 
@@ -208,9 +265,9 @@ function bindAlert(item: PlanItem, created: Map<string, { id: string; tiles: Map
   const ref = item.reference;
   if (ref && (body.dashboardId === KNOWN_AFTER_APPLY || body.tileId === KNOWN_AFTER_APPLY)) {
     const err = createErrors.get(ref.dashboard);
-    if (err !== undefined) return { ok: false, reason: `dashboard ${ref.dashboard} was not created (${err})` };
+    if (err !== undefined) return { ok: false, reason: `dashboard ${ref.dashboard} was not ${body.dashboardId === KNOWN_AFTER_APPLY ? 'created' : 'updated'} (${err})` };
     const c = created.get(ref.dashboard);
-    if (!c) return { ok: false, reason: `dashboard ${ref.dashboard} is not in this plan's creates` };
+    if (!c) return { ok: false, reason: `dashboard ${ref.dashboard} is not in this plan's creates or updates` };
     const tileId = c.tiles.get(ref.tile);
     if (!tileId) return { ok: false, reason: `the service returned dashboard ${c.id} without a tile named "${ref.tile}"` };
     body.dashboardId = c.id;

@@ -6,7 +6,7 @@ import { CliError } from '../errors.ts';
 export interface JournalEntry {
   at: string;
   run: string;
-  op: 'dashboard.create' | 'alert.update';
+  op: 'dashboard.create' | 'dashboard.update' | 'dashboard.delete' | 'alert.update' | 'alert.create' | 'alert.delete';
   /** metadata.name of the resource. */
   name: string;
   /** The id the service assigned or updated. */

@@ -2,6 +2,7 @@ import type { Project } from '../config/project.ts';
 import { resolveCloud, resolveObservability } from '../config/connection.ts';
 import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
 import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
+import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import type { CommandContext } from './context.ts';
 
 export interface Clock {
@@ -35,14 +36,16 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
     observability() {
       if (!obs) {
         const c = resolveObservability(project, ctx.env);
-        secrets.add(c.token);
+        for (const v of [c.token, c.keyId, c.keySecret]) if (v) secrets.add(v);
         obs = createObservabilityClient({
           url: c.url,
           token: c.token,
+          profile: OBSERVABILITY_PROFILES[c.api],
+          ...(c.keyId !== undefined ? { keyId: c.keyId, keySecret: c.keySecret, organizationId: c.organizationId, serviceId: c.serviceId } : {}),
           requestsPerMinute: c.requestsPerMinute,
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
-          credentialHint: `the token in ${c.tokenEnv}`,
+          credentialHint: c.keyId !== undefined ? `the key in ${c.tokenEnv}` : `the token in ${c.tokenEnv}`,
           secrets: configured,
           trace,
           signal: ctx.signal,
@@ -82,9 +85,13 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
 export function configuredCredentials(project: Project, env: Readonly<Record<string, string | undefined>>): string[] {
   const value = (name: string | undefined) => (name === undefined ? undefined : env[name] || undefined);
   const token = value(project.spec.observability?.token?.env);
-  const keyId = value(project.spec.cloud?.keyId?.env);
-  const keySecret = value(project.spec.cloud?.keySecret?.env);
-  const out = [token, keyId, keySecret].filter((v): v is string => v !== undefined);
-  if (keyId !== undefined && keySecret !== undefined) out.push(Buffer.from(`${keyId}:${keySecret}`, 'utf8').toString('base64'));
+  const pairs: Array<[string | undefined, string | undefined]> = [
+    [value(project.spec.cloud?.keyId?.env), value(project.spec.cloud?.keySecret?.env)],
+    [value(project.spec.observability?.keyId?.env), value(project.spec.observability?.keySecret?.env)],
+  ];
+  const out = [token, ...pairs.flat()].filter((v): v is string => v !== undefined);
+  for (const [keyId, keySecret] of pairs) {
+    if (keyId !== undefined && keySecret !== undefined) out.push(Buffer.from(`${keyId}:${keySecret}`, 'utf8').toString('base64'));
+  }
   return out;
 }

@@ -1,11 +1,15 @@
 /**
- * Client of the observability API (seeds/000): list, get and create dashboards, update alerts.
- * Bearer authentication; success bodies are `{data: …}` and are validated before they are returned.
+ * Client of the observability API: the seed document 000 (list, get and create dashboards, update alerts)
+ * and, by profile (src/clients/profiles.ts), HyperDX API v2 and ClickStack on ClickHouse Cloud (dashboards
+ * and alerts read, created, updated, deleted; sources and webhooks listed). Success bodies (`{data}` or
+ * `{status, requestId, result}`) are validated before they are returned.
  */
 import { CliError } from '../errors.ts';
 import { ApiResponseError } from './errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
+import type { HttpMethod } from './errors.ts';
+import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
 
 export type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
@@ -19,11 +23,18 @@ export type {
 } from './api-types.ts';
 
 export interface ObservabilityClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'auth'> {
-  /** Base URL of the service (`https://obs.example.com`); paths `/api/v2/...` are appended. */
+  /** Base URL of the service (`https://obs.example.com`); the profile's paths are appended. */
   url: string;
-  /** The access token, sent as `Authorization: Bearer <token>`. */
-  token: string;
-  /** A ready HTTP layer to use instead of building one (tests, sharing). `url`/`token` are then unused. */
+  /** The access token, sent as `Authorization: Bearer <token>` (seed, hyperdx). */
+  token?: string;
+  /** Which API the service speaks (default seed). */
+  profile?: ObservabilityProfile;
+  /** clickstack-cloud: Basic credentials and the ids in the path. */
+  keyId?: string;
+  keySecret?: string;
+  organizationId?: string;
+  serviceId?: string;
+  /** A ready HTTP layer to use instead of building one (tests, sharing). `url`/credentials are then unused. */
   http?: Http;
 }
 
@@ -32,89 +43,178 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A source or a webhook: what name resolution needs. */
+export interface NamedObject {
+  id: string;
+  name: string;
+  [k: string]: unknown;
+}
+
+/** The service's answer to "is this dashboard valid?" (POST .../dashboards/validate). */
+export interface DashboardValidation {
+  valid: boolean;
+  errors?: Array<{ path?: string; message?: string }>;
+}
+
 export interface ObservabilityClient {
+  readonly profile: ObservabilityProfile;
   /**
-   * Every dashboard in one request (`GET /api/v2/dashboards`): the plan reads live state with this alone.
+   * Every dashboard in one request (`GET .../dashboards`): the plan reads live state with this alone.
    * @throws {ApiError} see `Http.request`.
    */
   listDashboards(opts?: CallOptions): Promise<LiveDashboard[]>;
   /**
-   * One dashboard (`GET /api/v2/dashboards/{id}`).
+   * One dashboard (`GET .../dashboards/{id}`).
    * @throws {NotFoundError} when no dashboard has this id; other ApiErrors as `Http.request`.
    */
   getDashboard(id: string, opts?: CallOptions): Promise<LiveDashboard>;
   /**
-   * Creates a dashboard (`POST /api/v2/dashboards`). Never retried: on a timeout, a dropped connection, a
+   * Creates a dashboard (`POST .../dashboards`). Never retried: on a timeout, a dropped connection, a
    * 5xx or an unreadable 2xx body the ApiError has `outcomeUnknown: true`, and the caller must list
    * dashboards before sending it again.
    * @throws {ApiError} see `Http.request`.
    */
   createDashboard(body: DashboardCreate, opts?: CallOptions): Promise<LiveDashboard>;
+  /** Replaces a dashboard (`PUT .../dashboards/{id}`); tiles keep the ids they are sent with. */
+  updateDashboard(id: string, body: DashboardCreate, opts?: CallOptions): Promise<LiveDashboard>;
+  /** Deletes a dashboard (`DELETE .../dashboards/{id}`). */
+  deleteDashboard(id: string, opts?: CallOptions): Promise<void>;
+  /** Asks the service whether a dashboard body is valid, saving nothing (`POST .../dashboards/validate`). */
+  validateDashboard(body: DashboardCreate, opts?: CallOptions): Promise<DashboardValidation>;
   /**
-   * Updates an alert (`PUT /api/v2/alerts/{id}`) with the full desired configuration; retried like a GET.
+   * Updates an alert (`PUT .../alerts/{id}`) with the full desired configuration; retried like a GET.
    * @throws {NotFoundError} when no alert has this id; other ApiErrors as `Http.request`.
    */
   updateAlert(id: string, body: AlertUpdate, opts?: CallOptions): Promise<LiveAlert>;
+  /** Every alert, page by page (`GET .../alerts?limit&offset`). */
+  listAlerts(opts?: CallOptions): Promise<LiveAlert[]>;
+  /** Creates an alert (`POST .../alerts`); never retried, like a dashboard create. */
+  createAlert(body: AlertUpdate, opts?: CallOptions): Promise<LiveAlert>;
+  /** Deletes an alert (`DELETE .../alerts/{id}`). */
+  deleteAlert(id: string, opts?: CallOptions): Promise<void>;
+  /** Sources (`GET .../sources`), for `source: <name>` in tiles. */
+  listSources(opts?: CallOptions): Promise<NamedObject[]>;
+  /** Webhooks (`GET .../webhooks`, paged), for `webhook: <name>` in alerts. */
+  listWebhooks(opts?: CallOptions): Promise<NamedObject[]>;
   /** The HTTP layer (for its `redact`). */
   readonly http: Http;
 }
 
+/** Page size for the paged lists (the spec's maximum is 100). */
+const PAGE = 100;
+/** A paged list longer than this is refused rather than read for ever (a server that ignores offset). */
+const MAX_PAGES = 10_000;
+
 /** Creates the observability client. */
 export function createObservabilityClient(opts: ObservabilityClientOptions): ObservabilityClient {
-  const http = opts.http ?? buildHttp(opts);
+  const profile = opts.profile ?? OBSERVABILITY_PROFILES.seed;
+  const http = opts.http ?? buildHttp(opts, profile);
+  const result = profile.envelope === 'result';
+  const base = profile.base
+    .replace('{organizationId}', encodeURIComponent(opts.organizationId ?? ''))
+    .replace('{serviceId}', encodeURIComponent(opts.serviceId ?? ''));
+  const shape = (kind: 'dashboards' | 'dashboard' | 'alert' | 'alerts' | 'named' | 'any'): ResponseShape =>
+    (result ? `clickstack.${kind}` : `observability.${kind}`) as ResponseShape;
 
-  async function call<T>(
-    shape: ResponseShape,
-    method: 'GET' | 'POST' | 'PUT',
-    path: string,
-    json: unknown,
-    o: CallOptions | undefined,
-  ): Promise<T> {
-    const res = await http.request<{ data: T }>({
+  async function call<T>(kind: Parameters<typeof shape>[0], method: HttpMethod, path: string, json: unknown, o: CallOptions | undefined): Promise<T> {
+    const res = await http.request<{ data?: T; result?: T }>({
       method,
-      path,
+      path: base + path,
       json,
       signal: o?.signal,
-      validate: (body) => checkResponse(shape, body),
+      validate: (body) => checkResponse(shape(kind), body),
     });
-    return res.body.data;
+    const body = res.body as { data?: T; result?: T } | undefined;
+    return (result ? body?.result : body?.data) as T;
   }
 
   async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
-    const path = '/api/v2/dashboards';
-    const res = await http.request<{ data: LiveDashboard[]; meta?: unknown }>({
+    const path = `${base}/dashboards`;
+    const res = await http.request<{ data?: LiveDashboard[]; result?: LiveDashboard[]; meta?: unknown }>({
       method: 'GET',
       path,
       signal: o?.signal,
-      validate: (body) => checkResponse('observability.dashboards', body),
+      validate: (body) => checkResponse(shape('dashboards'), body),
     });
+    const list = (result ? res.body.result : res.body.data) ?? [];
     // The contract's list is not paged. A server that pages (newer APIs answer `meta: {total, limit,
     // offset}`) would hide dashboards from the plan, which would then create duplicates: refuse instead.
     const total = (res.body.meta as { total?: unknown } | undefined)?.total;
-    if (typeof total === 'number' && total > res.body.data.length) {
+    if (typeof total === 'number' && total > list.length) {
       throw new ApiResponseError(
-        `GET ${path}: the server returned ${res.body.data.length} of ${total} dashboards (a paged list); steward needs the whole list in one response`,
+        `GET ${path}: the server returned ${list.length} of ${total} dashboards (a paged list); steward needs the whole list in one response`,
         { method: 'GET', path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'paged list' }] },
       );
     }
-    return res.body.data;
+    return list;
+  }
+
+  /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
+  async function listPaged<T>(kind: 'alerts' | 'named', path: string, o: CallOptions | undefined): Promise<T[]> {
+    const out: T[] = [];
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const query = result ? '' : `?limit=${PAGE}&offset=${out.length}`;
+      const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
+        method: 'GET',
+        path: `${base}${path}${query}`,
+        signal: o?.signal,
+        validate: (body) => checkResponse(shape(kind), body),
+      });
+      const items = (result ? res.body.result : res.body.data) ?? [];
+      out.push(...items);
+      const total = res.body.meta?.total;
+      if (result || typeof total !== 'number' || out.length >= total || items.length === 0) return out;
+    }
+    throw new ApiResponseError(`GET ${base}${path}: more than ${MAX_PAGES} pages`, {
+      method: 'GET',
+      path: base + path,
+      host: http.host,
+      status: 200,
+      problems: [{ field: 'meta.total', message: 'too many pages' }],
+    });
   }
 
   return {
     http,
+    profile,
     listDashboards,
-    getDashboard: (id, o) =>
-      call<LiveDashboard>('observability.dashboard', 'GET', encodePath`/api/v2/dashboards/${id}`, undefined, o),
-    createDashboard: (body, o) => call<LiveDashboard>('observability.dashboard', 'POST', '/api/v2/dashboards', body, o),
-    updateAlert: (id, body, o) =>
-      call<LiveAlert>('observability.alert', 'PUT', encodePath`/api/v2/alerts/${id}`, body, o),
+    getDashboard: (id, o) => call<LiveDashboard>('dashboard', 'GET', encodePath`/dashboards/${id}`, undefined, o),
+    createDashboard: (body, o) => call<LiveDashboard>('dashboard', 'POST', '/dashboards', body, o),
+    updateDashboard: (id, body, o) => call<LiveDashboard>('dashboard', 'PUT', encodePath`/dashboards/${id}`, body, o),
+    deleteDashboard: async (id, o) => {
+      await call<unknown>('any', 'DELETE', encodePath`/dashboards/${id}`, undefined, o);
+    },
+    validateDashboard: async (body, o) => {
+      const res = await http.request<DashboardValidation | { result?: DashboardValidation }>({
+        method: 'POST',
+        path: `${base}/dashboards/validate`,
+        json: body,
+        signal: o?.signal,
+        validate: (b) => checkResponse('observability.validation', result ? (b as { result?: unknown })?.result : b),
+      });
+      return (result ? (res.body as { result: DashboardValidation }).result : res.body) as DashboardValidation;
+    },
+    updateAlert: (id, body, o) => call<LiveAlert>('alert', 'PUT', encodePath`/alerts/${id}`, body, o),
+    listAlerts: (o) => listPaged<LiveAlert>('alerts', '/alerts', o),
+    createAlert: (body, o) => call<LiveAlert>('alert', 'POST', '/alerts', body, o),
+    deleteAlert: async (id, o) => {
+      await call<unknown>('any', 'DELETE', encodePath`/alerts/${id}`, undefined, o);
+    },
+    listSources: (o) => call<NamedObject[]>('named', 'GET', '/sources', undefined, o),
+    listWebhooks: (o) => listPaged<NamedObject>('named', '/webhooks', o),
   };
 }
 
-function buildHttp(opts: ObservabilityClientOptions): Http {
-  if (typeof opts.token !== 'string' || opts.token === '') {
+function buildHttp(opts: ObservabilityClientOptions, profile: ObservabilityProfile): Http {
+  const { url, token, http: _unused, profile: _p, keyId, keySecret, organizationId: _o, serviceId: _s, ...rest } = opts;
+  if (profile.auth === 'basic') {
+    if (!keyId || !keySecret) {
+      throw new CliError(`no ClickHouse Cloud key given for the observability API: set ${opts.credentialHint ?? 'keyId and keySecret'}`, { code: 'config' });
+    }
+    return createHttp({ ...rest, prefixUrl: url, auth: { type: 'basic', username: keyId, password: keySecret } });
+  }
+  if (typeof token !== 'string' || token === '') {
     throw new CliError(`no observability token given: set ${opts.credentialHint ?? 'the token'}`, { code: 'config' });
   }
-  const { url, token, http: _unused, ...rest } = opts;
   return createHttp({ ...rest, prefixUrl: url, auth: { type: 'bearer', token } });
 }

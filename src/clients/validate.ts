@@ -13,6 +13,16 @@ export type ResponseShape =
   | 'observability.dashboards'
   | 'observability.dashboard'
   | 'observability.alert'
+  | 'observability.alerts'
+  | 'observability.named'
+  | 'observability.any'
+  | 'clickstack.dashboards'
+  | 'clickstack.dashboard'
+  | 'clickstack.alert'
+  | 'clickstack.alerts'
+  | 'clickstack.named'
+  | 'clickstack.any'
+  | 'observability.validation'
   | 'cloud.ingestPipes'
   | 'cloud.reversePrivateEndpoints'
   | 'cloud.backups'
@@ -58,7 +68,29 @@ const result = (inner: object) => ({
   properties: { status: { type: 'number' }, requestId: { type: 'string' }, result: inner },
 });
 
+/** A source or webhook: steward needs its id and name (to resolve names in files). */
+const named = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } };
+/** POST /dashboards/validate answers without an envelope. */
+const validation = {
+  type: 'object',
+  required: ['valid'],
+  properties: {
+    valid: { type: 'boolean' },
+    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+  },
+};
+
 const ENVELOPES: Record<ResponseShape, object> = {
+  'observability.alerts': data(list('alert')),
+  'observability.named': data({ type: 'array', items: named }),
+  'observability.any': {},
+  'observability.validation': validation,
+  'clickstack.dashboards': result(list('dashboard')),
+  'clickstack.dashboard': result(ref('dashboard')),
+  'clickstack.alert': result(ref('alert')),
+  'clickstack.alerts': result(list('alert')),
+  'clickstack.named': result({ type: 'array', items: named }),
+  'clickstack.any': {},
   'observability.dashboards': data(list('dashboard')),
   'observability.dashboard': data(ref('dashboard')),
   'observability.alert': data(ref('alert')),

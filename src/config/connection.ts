@@ -3,10 +3,17 @@ import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
 export interface ObservabilityConnection {
+  /** The API profile (`observability.api`, default seed). */
+  api: 'seed' | 'hyperdx' | 'clickstack-cloud';
   url: string;
+  /** Bearer token (seed, hyperdx); empty with clickstack-cloud, which uses the key below. */
   token: string;
-  /** The variable the token came from, for error hints. */
+  /** The variable(s) the credential came from, for error hints. */
   tokenEnv: string;
+  keyId?: string;
+  keySecret?: string;
+  organizationId?: string;
+  serviceId?: string;
   requestsPerMinute: number;
   timeoutMs: number;
 }
@@ -69,15 +76,41 @@ function resolveSecret(project: Project, section: Section, key: string, what: st
 /** Resolves the observability connection for commands that connect; throws ConfigError naming file:line. */
 export function resolveObservability(project: Project, env: Env): ObservabilityConnection {
   const o = project.spec.observability ?? {};
+  const api = o.api ?? 'seed';
   const url = resolveUrl(project, 'observability', env);
-  const token = resolveSecret(project, 'observability', 'token', 'observability API token', env);
-  return {
+  const common = {
+    api,
     url,
-    token: token.value,
-    tokenEnv: token.name,
     requestsPerMinute: o.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
     timeoutMs: o.timeoutSeconds !== undefined ? o.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
   };
+  if (api === 'clickstack-cloud') {
+    const keyId = resolveSecret(project, 'observability', 'keyId', 'ClickHouse Cloud API key id', env);
+    const keySecret = resolveSecret(project, 'observability', 'keySecret', 'ClickHouse Cloud API key secret', env);
+    return {
+      ...common,
+      token: '',
+      tokenEnv: `${keyId.name} and ${keySecret.name}`,
+      keyId: keyId.value,
+      keySecret: keySecret.value,
+      organizationId: resolvePlain(project, 'observability', 'organizationId', 'ClickHouse Cloud organization id', env),
+      serviceId: resolvePlain(project, 'observability', 'serviceId', 'ClickHouse Cloud service id', env),
+    };
+  }
+  const token = resolveSecret(project, 'observability', 'token', 'observability API token', env);
+  return { ...common, token: token.value, tokenEnv: token.name };
+}
+
+/** A plain setting that may read the environment (`${VAR}`), required by the profile in use. */
+function resolvePlain(project: Project, section: Section, key: string, what: string, env: Env): string {
+  const raw = (project.spec[section] as Record<string, unknown> | undefined)?.[key];
+  if (typeof raw !== 'string') {
+    throw new ConfigError(`spec.${section}.${key} is not set: the ${what} is part of every ClickStack path`, project.locate(`/spec/${section}`), `/spec/${section}`);
+  }
+  const ptr = pointerOf(project, section, key);
+  const r = interpolateString(raw, env);
+  if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
+  return r.value;
 }
 
 export function resolveCloud(project: Project, env: Env): CloudConnection {

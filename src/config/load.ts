@@ -25,6 +25,10 @@ export interface Loaded {
   issues: Issue[];
   /** How the files were read: from the parse cache, parsed here, parsed on how many worker threads. */
   stats: LoadStats;
+  /** Where a pointer of a loaded document is (line, col), for problems found after loading. */
+  position(file: string, index: number, pointer: string, atKey?: boolean): { line: number; col: number };
+  /** The same, as an Issue with the file relative to cwd. */
+  issueAt(file: string, index: number, pointer: string, message: string, severity?: 'error' | 'warning'): Issue;
 }
 
 export interface LoadStats {
@@ -132,7 +136,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     const src = parsed.docs.find((d) => d.index === index);
     return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
   };
-  for (const p of checkSemantics(resources)) {
+  for (const p of checkSemantics(resources, { api: project?.spec.observability?.api })) {
     const pos = position(p.file, p.index, p.pointer, p.atKey);
     let message = p.message;
     if (p.related) {
@@ -148,6 +152,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
     stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
+    position,
+    issueAt: (file, index, pointer, message, severity = 'error') => ({ file: rel(deps.cwd, file), ...position(file, index, pointer), pointer, message, severity }),
   };
 }
 

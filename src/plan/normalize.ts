@@ -6,6 +6,8 @@ export interface NormalDashboard {
   name: string;
   tags?: string[];
   tiles?: Record<string, NormalTile>;
+  /** Dashboard filters (config-form servers), keyed by name, without their ids. */
+  filters?: Record<string, Record<string, unknown>>;
 }
 
 export interface NormalTile {
@@ -15,12 +17,14 @@ export interface NormalTile {
   h?: number;
   asRatio?: true;
   series?: Array<Record<string, unknown>>;
+  /** The chart in the config form (HyperDX 2026-08), members without a value left out. */
+  config?: Record<string, unknown>;
 }
 
 const TILE_FIELDS = ['x', 'y', 'w', 'h'] as const;
 const SERIES_FIELDS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'metricName', 'metricDataType'] as const;
-const DASHBOARD_FIELDS = new Set(['id', 'name', 'tags', 'tiles']);
-const TILE_KNOWN = new Set(['id', 'name', 'x', 'y', 'w', 'h', 'asRatio', 'series']);
+const DASHBOARD_FIELDS = new Set(['id', 'name', 'tags', 'tiles', 'filters']);
+const TILE_KNOWN = new Set(['id', 'name', 'x', 'y', 'w', 'h', 'asRatio', 'series', 'config']);
 const SERIES_KNOWN = new Set<string>(SERIES_FIELDS);
 
 /**
@@ -28,7 +32,34 @@ const SERIES_KNOWN = new Set<string>(SERIES_FIELDS);
  * Equal meaning gives equal output: absent and empty arrays, asRatio false and absent, tag order.
  */
 export function normalizeDesired(spec: DashboardSpec, markerTag: string): NormalDashboard {
-  return shape(spec.name, spec.tags ?? [], (spec.tiles ?? []).map((t) => toTileInput(t)), markerTag, undefined);
+  const out = shape(spec.name, spec.tags ?? [], (spec.tiles ?? []).map((t) => toTileInput(t)), markerTag, undefined);
+  const filters = normalizeFilters(spec.filters as unknown[] | undefined, undefined);
+  if (filters) out.filters = filters;
+  return out;
+}
+
+/** Filters keyed by name, ids dropped (the server assigns them). */
+function normalizeFilters(list: readonly unknown[] | undefined, ignored: Set<string> | undefined): Record<string, Record<string, unknown>> | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const out = new Map<string, Record<string, unknown>>();
+  for (const f of list) {
+    if (!f || typeof f !== 'object') continue;
+    const { id, ...rest } = f as Record<string, unknown>;
+    if (id !== undefined) ignored?.add('filters[].id');
+    const name = typeof rest['name'] === 'string' ? rest['name'] : '(unnamed)';
+    out.set(out.has(name) ? `${name} (${out.size + 1})` : name, compact(rest));
+  }
+  return Object.fromEntries([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** A copy without null/undefined members and empty lists (absent and empty mean the same to the server). */
+function compact(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
+    Object.defineProperty(out, k, { value: v && typeof v === 'object' && !Array.isArray(v) ? compact(v as Record<string, unknown>) : v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /** Normalizes a live dashboard and says which of its fields were left out of the comparison. */
@@ -38,6 +69,8 @@ export function normalizeLive(live: LiveDashboardInput, markerTag: string): { no
   if (live.id !== undefined) ignored.add('id');
   const tiles = Array.isArray(live.tiles) ? live.tiles : [];
   const normal = shape(typeof live.name === 'string' ? live.name : '', Array.isArray(live.tags) ? live.tags : [], tiles, markerTag, ignored);
+  const filters = normalizeFilters((live as { filters?: unknown[] }).filters, ignored);
+  if (filters) normal.filters = filters;
   return { normal, ignored: [...ignored].sort() };
 }
 
@@ -74,6 +107,8 @@ function normalizeTile(tile: LiveTileInput, ignored: Set<string> | undefined): N
   if (ignored && tile.id !== undefined) ignored.add('tiles[].id');
   const series = Array.isArray(tile.series) ? tile.series : [];
   if (series.length > 0) out.series = series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored));
+  const config = (tile as { config?: unknown }).config;
+  if (config && typeof config === 'object' && !Array.isArray(config)) out.config = compact(config as Record<string, unknown>);
   return out;
 }
 
@@ -94,6 +129,38 @@ function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | unde
  * Live tiles of a newer server describe their chart in `config` instead of `series`. Their series cannot be
  * compared; leave them out of the desired side too, so the plan does not report drift it cannot see.
  */
+/**
+ * What the live side can be compared on, given the desired side: a live tile's config keeps only the members
+ * the file declares for that tile (a server fills in defaults and newer members; those are listed as
+ * ignored, never reported as drift), and a file's config is not compared with a tile the server describes
+ * only in series (or the reverse).
+ */
+export function alignConfigs(desired: NormalDashboard, before: NormalDashboard, ignored: Set<string>): { desired: NormalDashboard; before: NormalDashboard } {
+  if (!desired.tiles || !before.tiles) return { desired, before };
+  const d: NormalDashboard = { ...desired, tiles: { ...desired.tiles } };
+  const b: NormalDashboard = { ...before, tiles: { ...before.tiles } };
+  for (const [name, want] of Object.entries(d.tiles!)) {
+    const have = Object.hasOwn(b.tiles!, name) ? b.tiles![name] : undefined;
+    if (!have) continue;
+    if (want.config && have.config) {
+      const kept: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(have.config)) {
+        if (Object.hasOwn(want.config, k)) Object.defineProperty(kept, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else ignored.add(`tiles[].config.${k}`);
+      }
+      b.tiles![name] = { ...have, config: kept };
+    } else if (want.config && !have.config) {
+      const { config: _c, ...rest } = want;
+      d.tiles![name] = rest;
+    } else if (!want.config && have.config) {
+      ignored.add('tiles[].config');
+      const { config: _c, ...rest } = have;
+      b.tiles![name] = rest;
+    }
+  }
+  return { desired: d, before: b };
+}
+
 export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashboardInput): NormalDashboard {
   const tiles = Array.isArray(live.tiles) ? live.tiles : [];
   const opaque = new Set(tiles.filter((t) => t && t.config !== undefined && !Array.isArray(t.series)).map((t) => t.name));

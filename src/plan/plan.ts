@@ -1,12 +1,15 @@
 import fastJsonPatch from 'fast-json-patch';
+import { randomBytes } from 'node:crypto';
+import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
-import { dropUncomparableSeries, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
+import { alignConfigs, dropUncomparableSeries, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import {
   KNOWN_AFTER_APPLY,
   type Action,
+  type Orphan,
   type AlertBody,
   type LiveDashboardInput,
   type Plan,
@@ -30,6 +33,14 @@ export interface PlanInput {
   include?: (r: AnyResource) => boolean;
   /** Mark every alert for update, even when in sync (heals edits made in the UI). */
   reassertAlerts?: boolean;
+  /** What the service can do (src/clients/profiles.ts); absent: the seed API's (create dashboards, update alerts). */
+  capabilities?: Partial<ObservabilityCapabilities>;
+  /** Delete orphans (only where the service can delete). */
+  prune?: boolean;
+  /** The profile's name, recorded in the plan (never branched on). */
+  api?: string;
+  /** New ids for filters an update adds (the update request needs one per filter); injectable for tests. */
+  newId?: () => string;
 }
 
 interface DashboardMatch {
@@ -37,7 +48,7 @@ interface DashboardMatch {
   live: LiveDashboardInput | undefined;
 }
 
-const ACTION_ORDER: Record<Action, number> = { blocked: 0, create: 1, update: 2, noop: 3 };
+const ACTION_ORDER: Record<Action, number> = { blocked: 0, create: 1, update: 2, delete: 3, noop: 4 };
 
 /**
  * Computes the plan: pure, deterministic, and the only place that decides what apply will do.
@@ -59,8 +70,10 @@ export function computePlan(input: PlanInput): Plan {
   const matches = new Map<string, DashboardMatch>();
   const ignoredAll = new Set<string>();
 
+  const caps = input.capabilities ?? {};
+  const newId = input.newId ?? (() => randomBytes(12).toString('hex'));
   for (const d of dashboards) {
-    const match = planDashboard(d, rel(d.file), liveById, liveByName, markerTag);
+    const match = planDashboard(d, rel(d.file), liveById, liveByName, markerTag, caps, newId);
     for (const f of match.item.ignoredFields ?? []) ignoredAll.add(f);
     if (match.live) claimed.add(match.live.id);
     for (const id of match.item.candidates ?? []) claimed.add(id);
@@ -78,6 +91,7 @@ export function computePlan(input: PlanInput): Plan {
   const targeted = input.include !== undefined;
   let unmanaged = 0;
   let managed = 0;
+  const orphans: Orphan[] = [];
   for (const d of input.live) {
     const marked = Array.isArray(d.tags) && d.tags.includes(markerTag);
     if (marked) managed++;
@@ -87,6 +101,19 @@ export function computePlan(input: PlanInput): Plan {
       continue;
     }
     if (targeted) continue;
+    if (caps.deleteDashboard) {
+      if (input.prune) {
+        items.push({
+          kind: 'Dashboard',
+          name: d.name,
+          action: 'delete',
+          id: d.id,
+          message: `live dashboard "${d.name}" (${d.id}) carries ${markerTag} but no file declares it: deleted (prune)`,
+          patch: [],
+        });
+      } else orphans.push({ name: d.name, id: d.id });
+      continue;
+    }
     items.push({
       kind: 'Dashboard',
       name: d.name,
@@ -112,7 +139,8 @@ export function computePlan(input: PlanInput): Plan {
 
   const summary: Plan['summary'] = { create: 0, update: 0, noop: 0, blocked: 0, blockedByReason: {} };
   for (const it of items) {
-    summary[it.action]++;
+    if (it.action === 'delete') summary.delete = (summary.delete ?? 0) + 1;
+    else summary[it.action]++;
     if (it.reason) summary.blockedByReason[it.reason] = (summary.blockedByReason[it.reason] ?? 0) + 1;
   }
 
@@ -127,6 +155,8 @@ export function computePlan(input: PlanInput): Plan {
     targeted,
     items,
     ignoredFields: [...ignoredAll].sort(),
+    ...(input.api && input.api !== 'seed' ? { api: input.api } : {}),
+    ...(orphans.length > 0 ? { orphans: orphans.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1)) } : {}),
   };
 }
 
@@ -136,6 +166,8 @@ function planDashboard(
   liveById: Map<string, LiveDashboardInput>,
   liveByName: Map<string, LiveDashboardInput[]>,
   markerTag: string,
+  caps: Partial<ObservabilityCapabilities>,
+  newId: () => string,
 ): DashboardMatch {
   const desired = normalizeDesired(d.doc.spec, markerTag);
   const base = { kind: 'Dashboard' as const, name: d.name, file };
@@ -193,12 +225,32 @@ function planDashboard(
     };
   }
 
-  const { normal: before, ignored } = normalizeLive(live, markerTag);
-  const after: NormalDashboard = dropUncomparableSeries(desired, live);
-  const patch = compare(before as object, after as object);
+  const { normal: liveNormal, ignored: ignoredList } = normalizeLive(live, markerTag);
+  const ignoredSet = new Set(ignoredList);
+  const aligned = alignConfigs(dropUncomparableSeries(desired, live), liveNormal, ignoredSet);
+  const before = aligned.before;
+  const after: NormalDashboard = aligned.desired;
+  const patch = tagsAsSet(compare(before as object, after as object), before.tags ?? [], after.tags ?? []);
+  const ignored = [...ignoredSet].sort();
   const ignoredFields = ignored.length ? ignored : undefined;
   if (patch.length === 0) {
     return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', before, after, patch, ignoredFields } };
+  }
+  if (caps.updateDashboard) {
+    return {
+      live,
+      item: {
+        ...base,
+        action: 'update',
+        id: live.id,
+        message: `live dashboard ${live.id} differs in ${describePatch(patch)}`,
+        before,
+        after,
+        patch,
+        ignoredFields,
+        body: updateBody(d, live, markerTag, newId),
+      },
+    };
   }
   return {
     live,
@@ -223,7 +275,45 @@ function planDashboard(
 /** The POST body: the file's dashboard as written, with the marker tag added. */
 function createBody(d: Resource<'Dashboard'>, markerTag: string) {
   const tags = [...new Set([...(d.doc.spec.tags ?? []), markerTag])];
-  return { name: d.doc.spec.name, tags, tiles: structuredClone(d.doc.spec.tiles ?? []) };
+  const filters = d.doc.spec.filters;
+  return { name: d.doc.spec.name, tags, tiles: structuredClone(d.doc.spec.tiles ?? []), ...(filters?.length ? { filters: structuredClone(filters) } : {}) };
+}
+
+/**
+ * The PUT body: the whole dashboard as the file says, each tile carrying the id of the live tile with its
+ * name (the server keeps the ids it is sent, so alerts bound to those tiles stay bound) and each filter the
+ * id of the live filter with its name (the update request needs an id per filter; new ones get a new one).
+ */
+function updateBody(d: Resource<'Dashboard'>, live: LiveDashboardInput, markerTag: string, newId: () => string) {
+  const body = createBody(d, markerTag);
+  const liveTiles = new Map<string, string>();
+  for (const t of live.tiles ?? []) if (t && typeof t.name === 'string' && typeof t.id === 'string' && !liveTiles.has(t.name)) liveTiles.set(t.name, t.id);
+  const liveFilters = new Map<string, string>();
+  for (const f of ((live as { filters?: unknown[] }).filters ?? []) as Array<{ id?: unknown; name?: unknown }>) {
+    if (f && typeof f.name === 'string' && typeof f.id === 'string' && !liveFilters.has(f.name)) liveFilters.set(f.name, f.id);
+  }
+  return {
+    ...body,
+    tiles: body.tiles.map((t) => (liveTiles.has(t.name) ? { id: liveTiles.get(t.name)!, ...t } : t)),
+    ...(body.filters ? { filters: body.filters.map((f) => ({ id: liveFilters.get(f.name) ?? newId(), ...f })) } : {}),
+  };
+}
+
+/**
+ * Tags are a set: the positional operations fast-json-patch makes for sorted lists (one added tag shifts
+ * every later one) become one `remove` per tag that left and one `add` per tag that came.
+ */
+function tagsAsSet(patch: Operation[], before: readonly string[], after: readonly string[]): Operation[] {
+  if (!patch.some((op) => op.path === '/tags' || op.path.startsWith('/tags/'))) return patch;
+  const rest = patch.filter((op) => op.path !== '/tags' && !op.path.startsWith('/tags/'));
+  const had = new Set(before);
+  const want = new Set(after);
+  const ops: Operation[] = [];
+  before.forEach((t, i) => {
+    if (!want.has(t)) ops.push({ op: 'remove', path: `/tags/${i}` });
+  });
+  for (const t of after) if (!had.has(t)) ops.push({ op: 'add', path: '/tags/-', value: t });
+  return [...ops, ...rest];
 }
 
 function describePatch(patch: Operation[]): string {
@@ -254,6 +344,9 @@ function planAlert(a: Resource<'Alert'>, file: string, dashboards: Map<string, D
     if (!m) return unresolved('no such dashboard');
     if (m.item.action === 'create') {
       reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: KNOWN_AFTER_APPLY, tileId: KNOWN_AFTER_APPLY };
+    } else if (m.live && m.item.action === 'update' && !(m.live.tiles ?? []).some((t) => t && t.name === spec.tile!.name)) {
+      // A tile this plan's update adds: the service assigns its id during apply.
+      reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: m.live.id, tileId: KNOWN_AFTER_APPLY };
     } else if (m.live) {
       const tile = (m.live.tiles ?? []).find((t) => t && t.name === spec.tile!.name);
       if (!tile || typeof tile.id !== 'string') return unresolved(`live dashboard ${m.live.id} has no tile named "${spec.tile.name}"`);

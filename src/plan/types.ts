@@ -34,7 +34,7 @@ export interface StateFile {
   alerts: Record<string, AlertRecord>;
 }
 
-export type Action = 'create' | 'update' | 'noop' | 'blocked';
+export type Action = 'create' | 'update' | 'delete' | 'noop' | 'blocked';
 export type BlockedReason = 'no-update-api' | 'ambiguous' | 'orphan' | 'unresolved-reference';
 
 /** Placeholder in a planned alert body for an id the service assigns during this apply. */
@@ -77,6 +77,14 @@ export interface PlanItem {
   inSyncAsOf?: string;
   /** Live fields normalization left out of the comparison. */
   ignoredFields?: string[];
+  /** plan --server-validate: what the service said of the body. */
+  serverValidation?: { valid: boolean; errors: string[] };
+}
+
+/** A live dashboard with the marker tag that no file declares, kept (without --prune). */
+export interface Orphan {
+  name: string;
+  id: string;
 }
 
 export interface Plan {
@@ -87,11 +95,16 @@ export interface Plan {
   /** sha256 of the live dashboards and alert records the plan was computed from. */
   fingerprint: string;
   markerTag: string;
-  summary: Record<Action, number> & { blockedByReason: Partial<Record<BlockedReason, number>> };
+  /** `delete` appears only when the plan deletes something (seed plans keep their old shape). */
+  summary: Record<Exclude<Action, 'delete'>, number> & { delete?: number; blockedByReason: Partial<Record<BlockedReason, number>> };
   live: { dashboards: number; managed: number; unmanaged: number };
   /** Whether the plan was narrowed by --target or paths (orphans are then not looked for). */
   targeted: boolean;
   items: PlanItem[];
   /** Every live field left out of the comparison, across dashboards. */
   ignoredFields: string[];
+  /** The API profile the plan was made for (absent: seed). */
+  api?: string;
+  /** Orphans the service could delete, kept because prune is off (listed, not blocking). */
+  orphans?: Orphan[];
 }

@@ -8,7 +8,9 @@ export function renderApplyEventLine(e: ApplyEvent): string | undefined {
     case 'created':
       return `  + created dashboard ${e.item.name} (${e.id})${e.recovered ? ', confirmed by listing after an unknown outcome' : ''}`;
     case 'updated':
-      return `  ~ updated alert ${e.item.name} (${e.item.id})`;
+      return `  ~ updated ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id})`;
+    case 'deleted':
+      return `  - deleted dashboard ${e.item.name} (${e.item.id}, prune)`;
     case 'failed':
       return `  ✗ failed ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.error}`;
     case 'skipped':
@@ -34,7 +36,7 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   const lines: string[] = [];
   const ok = r.failed.length === 0 && r.skipped.length === 0;
   lines.push(
-    `${ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete')}: ${r.created.length} created, ${r.updated.length} updated, ${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
+    `${ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete')}: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length ? `${r.deleted.length} deleted, ` : ''}${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
   );
   for (const f of r.failed) lines.push(paint(31, `  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`));
   for (const s of r.skipped) lines.push(paint(33, `  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`));
@@ -44,6 +46,8 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
 }
 
 export function renderApplyJson(r: ApplyResult): string {
-  const { state: _state, ...rest } = r;
+  const { state: _state, deleted, ...others } = r;
+  // `deleted` only where something was (seed applies keep their old shape).
+  const rest = deleted.length > 0 ? { ...others, deleted } : others;
   return JSON.stringify({ formatVersion: 1, ok: r.failed.length === 0 && r.skipped.length === 0, ...rest }, null, 2) + '\n';
 }

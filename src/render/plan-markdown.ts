@@ -4,7 +4,7 @@ import { itemDetail, summaryLine } from './plan-text.ts';
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 export const MARKDOWN_LIMIT = 60_000;
 
-const ICON: Record<Action, string> = { create: '🟢 create', update: '🟡 update', noop: '⚪ unchanged', blocked: '🔴 blocked' };
+const ICON: Record<Action, string> = { create: '🟢 create', update: '🟡 update', delete: '🗑️ delete', noop: '⚪ unchanged', blocked: '🔴 blocked' };
 
 export interface MarkdownOptions {
   /** Where the whole plan is, named in the line that says what was cut. */
@@ -25,7 +25,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   head.push('');
   head.push('| | dashboards | alerts |');
   head.push('| --- | ---: | ---: |');
-  for (const a of ['create', 'update', 'blocked', 'noop'] as const) {
+  for (const a of plan.summary.delete ? (['create', 'update', 'delete', 'blocked', 'noop'] as const) : (['create', 'update', 'blocked', 'noop'] as const)) {
     const n = (k: PlanItem['kind']) => plan.items.filter((i) => i.kind === k && i.action === a).length;
     head.push(`| ${ICON[a]} | ${n('Dashboard')} | ${n('Alert')} |`);
   }
@@ -33,6 +33,10 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   if (plan.summary.blocked > 0) {
     const reasons = Object.entries(plan.summary.blockedByReason).map(([r, n]) => `${n} ${r}`).join(', ');
     head.push(`> [!WARNING]\n> ${plan.summary.blocked} blocked (${reasons}): these need a person; \`steward apply\` skips them.`);
+    head.push('');
+  }
+  if (plan.orphans?.length) {
+    head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan dashboard${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${o.id}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
     head.push('');
   }
   head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);

@@ -1,7 +1,7 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { patchLines } from './patch.ts';
 
-const SYMBOL: Record<Action, string> = { create: '+', update: '~', noop: '=', blocked: '!' };
+const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
 export interface TextOptions {
   color: boolean;
@@ -13,7 +13,7 @@ export interface TextOptions {
 /** A one-line count of the plan, e.g. "2 to create, 3 to update, 1 blocked, 4 unchanged". */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  const parts = [`${s.create} to create`, `${s.update} to update`, `${s.blocked} blocked`, `${s.noop} unchanged`];
+  const parts = [`${s.create} to create`, `${s.update} to update`, ...(s.delete ? [`${s.delete} to delete`] : []), `${s.blocked} blocked`, `${s.noop} unchanged`];
   return parts.join(', ');
 }
 
@@ -22,7 +22,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const paint = (code: number, s: string) => (opts.color ? `\u001b[${code}m${s}\u001b[39m` : s);
   const dim = (s: string) => (opts.color ? `\u001b[2m${s}\u001b[22m` : s);
   const bold = (s: string) => (opts.color ? `\u001b[1m${s}\u001b[22m` : s);
-  const colorOf: Record<Action, number> = { create: 32, update: 33, noop: 90, blocked: 31 };
+  const colorOf: Record<Action, number> = { create: 32, update: 33, delete: 31, noop: 90, blocked: 31 };
   const width = Math.max(60, Math.min(opts.columns ?? 100, 160));
 
   const out: string[] = [];
@@ -44,13 +44,19 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     if (!opts.showUnchanged && unchanged > 0) out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
   }
 
+  if (plan.orphans?.length) {
+    out.push('', bold('Orphans (kept)'));
+    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${bold(o.name)}${dim(`  ${o.id}`)}`);
+    out.push(dim(`  they carry ${plan.markerTag} but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
+  }
   if (plan.ignoredFields.length > 0) {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${plan.ignoredFields.join(', ')}`));
   }
   out.push('');
   if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? '' : 's'} need a person: see "way out" above. apply skips them.`));
-  if (plan.summary.create + plan.summary.update === 0) out.push('Nothing to apply.');
-  else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`].filter(Boolean).join(' and ')}.`);
+  const deletes = plan.summary.delete ?? 0;
+  if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
+  else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ')}.`);
   return out.join('\n') + '\n';
 }
 
@@ -63,8 +69,13 @@ export function itemDetail(it: PlanItem, width: number): string[] {
     lines.push(`+ name: ${JSON.stringify(body.name)}`);
     if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);
     lines.push(`+ ${tiles.length} tile${tiles.length === 1 ? '' : 's'}: ${truncate(tiles.map((t) => t.name).join(', '), width - 12)}`);
-  } else if (it.action !== 'noop') {
+  } else if (it.action !== 'noop' && it.action !== 'delete') {
     for (const l of patchLines(it.patch, it.before, width)) lines.push(`${l.sign} ${l.text}`);
+  }
+  if (it.kind === 'Dashboard' && it.action === 'delete') lines.push(`- dashboard ${it.id} (prune)`);
+  if (it.serverValidation) {
+    lines.push(it.serverValidation.valid ? 'service validation: valid' : `service validation: INVALID`);
+    for (const e of it.serverValidation.errors) lines.push(`  - ${e}`);
   }
   if (it.reference) {
     lines.push(`tile ${it.reference.dashboard} › ${JSON.stringify(it.reference.tile)} = dashboard ${it.reference.dashboardId}, tile ${it.reference.tileId}`);

@@ -77,7 +77,9 @@ const cases: Case[] = [
   { name: 'wrong apiVersion', files: { 'bad.yaml': alert(GOOD_ALERT_SPEC).replace('steward/v1', 'steward/v2') }, where: 'bad.yaml:1:13', message: 'must be "steward/v1"' },
   { name: 'unknown kind with a near miss', files: { 'bad.yaml': 'apiVersion: steward/v1\nkind: Dashbord\n' }, where: 'bad.yaml:2:7', message: 'did you mean "Dashboard"?' },
   { name: 'missing kind', files: { 'bad.yaml': 'apiVersion: steward/v1\nmetadata: { name: x }\n' }, where: 'bad.yaml:1:1', message: 'missing required key "kind"' },
-  { name: 'grid column out of range', files: { 'bad.yaml': DASH.replace('shop', 's4').replace('Shop', 'S4').replace('x: 0', 'x: 30') }, where: 'bad.yaml:7:26', message: 'must be <= 23' },
+  // The seed API (HyperDX 2025-11) takes any integer position, so only the newer profiles refuse it.
+  { name: 'grid column out of range (hyperdx profile)', files: { 'steward.yaml': PROJECT + '  observability: { api: hyperdx }\n', 'bad.yaml': DASH.replace('shop', 's4').replace('Shop', 'S4').replace('x: 0', 'x: 30') }, where: 'bad.yaml:7:26', message: 'x is 30; the hyperdx API takes 0 to 23' },
+  { name: 'config tiles on the seed profile', files: { 'bad.yaml': DASH.replace('shop', 's6').replace('Shop', 'S6').replace('h: 3 }', 'h: 3, config: { displayType: markdown, markdown: hi } }') }, where: 'bad.yaml:7:', message: 'tiles in the config form need observability.api: hyperdx or clickstack-cloud' },
   { name: 'cloud ids must be uuids', files: { 'bad.yaml': 'apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  organizationId: 6f1c\n  serviceId: 9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d\n' }, where: 'bad.yaml:5:19', message: 'must be a UUID' },
   { name: 'duplicate metadata.name per kind across files', files: { 'bad.yaml': DASH.replace('name: Shop', 'name: Shop again') }, where: 'dash.yaml:3:19', message: /duplicate Dashboard "shop".*first at bad\.yaml:3:19/ },
   { name: 'duplicate dashboard names', files: { 'bad.yaml': DASH.replace('{ name: shop }', '{ name: shop-copy }') }, where: 'dash.yaml:5:9', message: /two dashboards are named "Shop".*first at bad\.yaml:5:9/ },

@@ -89,7 +89,7 @@ for (const kind of Object.keys(KINDS) as Kind[]) {
       // type
       if ('const' in s) assert.is(r.type, `\`${JSON.stringify(s['const'])}\``, where);
       else if (s['enum']) assert.is(r.type, 'string', where);
-      else if (s['type'] === 'array') assert.is(r.type, `list of ${s['items']['type'] === 'object' ? 'objects' : `${s['items']['type']}s`}`, where);
+      else if (s['type'] === 'array') assert.is(r.type, `list of ${s['items']['type'] === 'object' || s['items']['$ref'] ? 'objects' : `${s['items']['type']}s`}`, where);
       else if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object') assert.is(r.type, 'map: name → object', where);
       else assert.is(r.type, s['type'] ?? 'object', where);
       // required

@@ -13,6 +13,7 @@ interface ApplyArgs {
   concurrency?: number;
   reassertAlerts: boolean;
   target?: string[];
+  prune?: boolean;
 }
 
 /**
@@ -37,6 +38,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
       .option('concurrency', { type: 'number', describe: `Requests in flight at once (default ${DEFAULT_APPLY_CONCURRENCY}, or spec.concurrency)` })
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Send every alert again, even in sync (without a plan file)' })
+      .option('prune', { type: 'boolean', describe: 'Delete orphans (without a plan file; hyperdx, clickstack-cloud; default spec.prune)' })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (without a plan file; repeatable)' })
       .example('steward plan --out plan.json && steward apply plan.json', 'Review, then apply exactly what was reviewed')
       .example('steward apply --auto-approve', 'CI on merge: plan afresh and apply'),
@@ -71,8 +73,8 @@ export const applyCommand = defineCommand<ApplyArgs>({
       ({ plan, project, deps } = made);
       freshLive = made.live;
       if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
-      if (plan.summary.create + plan.summary.update === 0) {
-        if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
+      if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
+        if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], deleted: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
         return 0;
       }
       await confirm(args, ctx);
@@ -93,7 +95,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
           emit: (e) => {
             if (args.format === 'json') return;
             if (ctx.io.isTTY && e.type === 'item-start') {
-              ctx.io.stdout(`\r\u001b[K${renderProgress(e.done, e.total, `${e.item.kind === 'Dashboard' ? 'creating dashboard' : 'updating alert'} ${e.item.name}`, ctx.columns)}`);
+              ctx.io.stdout(`\r\u001b[K${renderProgress(e.done, e.total, `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`, ctx.columns)}`);
               progressShown = true;
               return;
             }

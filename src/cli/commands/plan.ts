@@ -15,12 +15,16 @@ export interface PlanArgs {
   concurrency?: number;
   /** Read unchanged files from the parse cache (`--no-cache` or STEWARD_NO_CACHE=1 turn it off). */
   cache?: boolean;
+  /** Delete orphans (profiles that can delete); spec.prune sets the default. */
+  prune?: boolean;
+  /** Ask the service to validate every dashboard the plan creates or updates (reads only). */
+  serverValidate?: boolean;
 }
 
 /** Terraform's -detailed-exitcode: 0 nothing to do, 2 changes pending, 3 blocked (3 wins over 2). */
 export function detailedExitCode(plan: Plan): number {
   if (plan.summary.blocked > 0) return 3;
-  if (plan.summary.create + plan.summary.update > 0) return 2;
+  if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) > 0) return 2;
   return 0;
 }
 
@@ -43,11 +47,36 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   const project = loaded.project!;
   const include = narrow(loaded.resources, args.target ?? [], (args.paths ?? []).map((p) => resolve(ctx.cwd, p)), ctx.cwd);
+  const { OBSERVABILITY_PROFILES, missingCapability } = await import('../../clients/profiles.ts');
+  const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
+  const prune = args.prune ?? project.spec.prune ?? false;
+  if (args.prune) {
+    const missing = missingCapability(profile, 'deleteDashboard', '--prune deletes orphans');
+    if (missing) throw new UsageError(missing.replace(/^--prune deletes orphans: (.*) cannot do that/, `--prune: $1 cannot delete dashboards`));
+  }
+  if (args.serverValidate) {
+    const missing = missingCapability(profile, 'validateDashboard', '--server-validate');
+    if (missing) throw new UsageError(missing);
+  }
   const deps = createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency });
   const state = readState(project.statePath);
-  const live = await deps.observability().listDashboards({ signal: ctx.signal });
+  const client = deps.observability();
+  let resources = loaded.resources;
+  const { usesSourceNames, resolveSourceNames } = await import('../../plan/names.ts');
+  if (usesSourceNames(resources)) {
+    if (!profile.capabilities.listSources) {
+      throw new UsageError(`files name sources (source: <name>), which needs a profile that lists sources (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`);
+    }
+    const resolved = resolveSourceNames(resources, await client.listSources({ signal: ctx.signal }));
+    if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
+    resources = resolved.resources;
+  }
+  const live = await client.listDashboards({ signal: ctx.signal });
   const plan = computePlan({
-    resources: loaded.resources,
+    capabilities: profile.capabilities,
+    api: profile.api,
+    prune,
+    resources,
     live,
     state,
     markerTag: project.markerTag,
@@ -57,7 +86,15 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
   });
-  return { plan, project, deps, loaded, state, live };
+  if (args.serverValidate) {
+    // Reads only: the validate endpoint saves nothing. One request per dashboard the plan would write.
+    for (const item of plan.items) {
+      if (item.kind !== 'Dashboard' || (item.action !== 'create' && item.action !== 'update')) continue;
+      const v = await client.validateDashboard(item.body as never, { signal: ctx.signal });
+      item.serverValidation = { valid: v.valid, errors: (v.errors ?? []).map((e) => `${e.path ? `${e.path}: ` : ''}${e.message ?? 'invalid'}`) };
+    }
+  }
+  return { plan, project, deps, loaded: { ...loaded, resources }, state, live };
 }
 
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
@@ -94,6 +131,8 @@ export const planCommand = defineCommand<PlanArgs>({
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Plan every alert for update, even in sync (heals edits made in the UI)' })
       .option('show-unchanged', { type: 'boolean', default: false, describe: 'List unchanged items too (text)' })
       .option('concurrency', { type: 'number', describe: 'Requests in flight at once' })
+      .option('prune', { type: 'boolean', describe: 'Delete orphans: dashboards with the marker tag that no file declares (hyperdx, clickstack-cloud; default spec.prune)' })
+      .option('server-validate', { type: 'boolean', default: false, describe: 'Ask the service to validate every dashboard the plan would create or update (reads only; hyperdx, clickstack-cloud)' })
       .option('cache', { type: 'boolean', default: true, describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)' })
       .example('steward plan', 'Plan the whole project')
       .example('steward plan --out plan.json --format markdown > plan.md', 'Save the plan for apply and a PR comment')

@@ -1,0 +1,74 @@
+/**
+ * Names instead of ids across environments: a tile config or a dashboard filter may say `source: Logs`,
+ * and steward puts the id of the source with that name in this environment in its place. Pure: the lists
+ * come in (read once per plan, only when some file uses a name), resolved copies and problems go out.
+ */
+import type { AnyResource } from '../config/resources.ts';
+import { didYouMean } from '../schema/did-you-mean.ts';
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+export interface NameProblem {
+  file: string;
+  index: number;
+  pointer: string;
+  message: string;
+}
+
+type Obj = Record<string, unknown>;
+
+/** Every place a dashboard names a source: tile configs and filters. */
+function sourceSlots(r: AnyResource): Array<{ pointer: string; holder: Obj }> {
+  if (r.kind !== 'Dashboard') return [];
+  const out: Array<{ pointer: string; holder: Obj }> = [];
+  (r.doc.spec.tiles ?? []).forEach((t, i) => {
+    const c = (t as { config?: Obj }).config;
+    if (c && typeof c['source'] === 'string') out.push({ pointer: `/spec/tiles/${i}/config/source`, holder: c });
+  });
+  ((r.doc.spec as { filters?: Obj[] }).filters ?? []).forEach((f, i) => {
+    if (f && typeof f['source'] === 'string') out.push({ pointer: `/spec/filters/${i}/source`, holder: f });
+  });
+  return out;
+}
+
+export function usesSourceNames(resources: readonly AnyResource[]): boolean {
+  return resources.some((r) => sourceSlots(r).length > 0);
+}
+
+/**
+ * Copies of the resources with every `source: <name>` replaced by `sourceId: <id>`; a name that no source
+ * has (or that two sources share) is a problem at its file and pointer, with a did-you-mean.
+ */
+export function resolveSourceNames(resources: readonly AnyResource[], sources: readonly Named[]): { resources: AnyResource[]; problems: NameProblem[] } {
+  const byName = new Map<string, Named[]>();
+  for (const s of sources) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
+  const problems: NameProblem[] = [];
+  const out = resources.map((r) => {
+    if (sourceSlots(r).length === 0) return r;
+    const copy = { ...r, doc: structuredClone(r.doc) } as AnyResource;
+    for (const slot of sourceSlots(copy)) {
+      const name = slot.holder['source'] as string;
+      const found = byName.get(name) ?? [];
+      if (found.length === 1) {
+        delete slot.holder['source'];
+        slot.holder['sourceId'] = found[0]!.id;
+        continue;
+      }
+      const hint = didYouMean(name, [...byName.keys()]);
+      problems.push({
+        file: r.file,
+        index: r.index,
+        pointer: slot.pointer,
+        message:
+          found.length > 1
+            ? `${found.length} sources are named "${name}" (${found.map((s) => s.id).join(', ')}): give sourceId instead`
+            : `no source named "${name}" on this service${hint ? `; did you mean "${hint}"?` : sources.length ? ` (its sources: ${[...byName.keys()].sort().join(', ')})` : ' (it has no sources)'}`,
+      });
+    }
+    return copy;
+  });
+  return { resources: out, problems };
+}
