@@ -24,7 +24,7 @@ interface Flavored {
   param: { dashboard: string; alert: string; source: string };
 }
 
-function flavored(cfg: HandlerConfig, ex: Exchange, hyperdx: boolean, query: URLSearchParams): Flavored | undefined {
+function flavored(cfg: HandlerConfig, ex: Exchange, hyperdx: boolean, query: URLSearchParams): Flavored {
   const envelope = (x: unknown) => `{"status":200,"requestId":"${cfg.requestId()}","result":${JSON.stringify(x)}}`;
   if (!hyperdx) {
     return {
@@ -77,7 +77,7 @@ function badRequest(ex: Exchange, problems: BodyProblem[]): void {
  */
 export async function hxResource(cfg: HandlerConfig, store: HxStore, ex: Exchange, rest: string[], query: URLSearchParams): Promise<void> {
   const hyperdx = store.flavor === 'hyperdx';
-  const f = flavored(cfg, ex, hyperdx, query)!;
+  const f = flavored(cfg, ex, hyperdx, query);
   const [resource, idSeg, ...more] = rest;
   const notFound = () => ex.error(404, `not found: ${ex.method} ${ex.path}`);
   if (more.length > 0) return notFound();
@@ -89,7 +89,7 @@ export async function hxResource(cfg: HandlerConfig, store: HxStore, ex: Exchang
     if (status === 'created' && cfg.dropAfterCommit > 0 && cfg.dropRng.next() < cfg.dropAfterCommit) return ex.drop();
     answer();
   };
-  const body = async (): Promise<{ value: unknown } | undefined> => readJson(ex);
+  const body = (): Promise<{ value: unknown } | undefined> => readJson(ex);
   const guard = <T>(fn: () => T): T | undefined => {
     try {
       return fn();

@@ -8,7 +8,7 @@ const PROD = DEFAULT_SERVICE_IDS['prod-warehouse'];
 const STAGING = DEFAULT_SERVICE_IDS['staging-warehouse'];
 const base = (service: string = PROD, org: string = ORG) => `/v1/organizations/${org}/services/${service}`;
 
-async function withEmulator(f: (emu: Emulator) => Promise<void>, opts: Parameters<typeof startEmulator>[0] = {}): Promise<void> {
+async function withEmulator(f: (emu: Emulator<unknown>) => Promise<void>, opts: Parameters<typeof startEmulator>[0] = {}): Promise<void> {
   const emu = await startEmulator(opts);
   try {
     await f(emu);
@@ -174,6 +174,62 @@ test('anything but GET is 405 with Allow: GET', () =>
     assert.is(r.headers.get('allow'), 'GET');
     assert.is(r.body.status, 405);
   }));
+
+for (const api of ['seed', 'hyperdx', 'clickstack-cloud'] as const) {
+  test(`${api}: the real clickpipes paths serve the ingest-pipe data under ClickHouse Cloud's names`, () =>
+    withEmulator(
+      async (emu) => {
+        for (const service of [PROD, STAGING]) {
+          const seedPipes = (await cloud(emu, base(service) + '/ingestpipes')).body.result;
+          const pipes = (await cloud(emu, base(service) + '/clickpipes')).body.result;
+          assert.equal(
+            pipes.map((p: { id: string; name: string; state: string }) => `${p.id} ${p.name} ${p.state}`),
+            seedPipes.map((p: { id: string; name: string; state: string }) => `${p.id} ${p.name} ${p.state}`),
+          );
+          for (const [i, p] of pipes.entries()) {
+            const { settings: real, ...rest } = p;
+            const { settings: seeded, ...seedRest } = seedPipes[i];
+            assert.equal(rest, seedRest, 'everything but the setting names is the same');
+            if (seeded) {
+              assert.equal(
+                Object.keys(real),
+                Object.keys(seeded).map((k) => k.replace(/^engine_/, 'clickhouse_')),
+              );
+              assert.equal(Object.values(real), Object.values(seeded));
+            }
+            const one = await cloud(emu, `${base(service)}/clickpipes/${p.id.toUpperCase()}`);
+            assert.is(one.status, 200);
+            assert.equal(one.body.result, p);
+          }
+          const endpoints = (await cloud(emu, base(service) + '/clickpipesReversePrivateEndpoints')).body.result;
+          assert.equal(endpoints, (await cloud(emu, base(service) + '/ingestpipesReversePrivateEndpoints')).body.result);
+          for (const e of endpoints) assert.equal((await cloud(emu, `${base(service)}/clickpipesReversePrivateEndpoints/${e.id}`)).body.result, e);
+        }
+        const kafka = (await cloud(emu, base() + '/clickpipes')).body.result.find((p: { name: string }) => p.name === 'events-from-kafka');
+        assert.is(kafka.settings.clickhouse_max_threads, 8);
+        assert.not.ok('engine_max_threads' in kafka.settings);
+        const other = '00000000-0000-4000-8000-000000000000';
+        const checks: [string, number, RegExp][] = [
+          [`${base()}/clickpipes/${other}`, 404, /^ClickPipe .* not found for service/],
+          [`${base()}/clickpipes/nope`, 400, /^clickPipeId: must be a UUID, got "nope"/],
+          [`${base()}/clickpipesReversePrivateEndpoints/${other}`, 404, /^reverse private endpoint .* not found/],
+          [`${base()}/clickpipesReversePrivateEndpoints/x`, 400, /^reversePrivateEndpointId: must be a UUID/],
+          [`${base(STAGING)}/clickpipes/c0ffee00-1a2b-4c3d-8e4f-5a6b7c8d9e01`, 404, /not found for service/],
+          [`${base()}/clickpipes/${other}/settings`, 404, /^not found/],
+        ];
+        for (const [path, status, message] of checks) {
+          const r = await cloud(emu, path);
+          assert.is(r.status, status, path);
+          assert.match(r.body.error, message, path);
+        }
+        const post = await request(emu, 'POST', base() + '/clickpipes', { auth: basic(), body: {} });
+        assert.is(post.status, 405);
+        assert.is(post.headers.get('allow'), 'GET');
+        assert.is((await cloud(emu, base() + '/clickpipes', basic('dev-key', 'nope'))).status, 401);
+      },
+      { api },
+    ));
+}
 
 test('request ids are reproducible with a seed', async () => {
   const ids = async () => {
