@@ -7,7 +7,9 @@
  *   its generator for every request, so with one seed every request to one operation gets the same answer;
  *   another seed needs another process (share one per spec, mode and seed: see `usePrism`).
  * - Every violation prism logs is collected from its output, so a test can assert there were none:
- *   `server.violations()` (request and response), `server.requestViolations()`.
+ *   `server.violations()` (request and response), `server.requestViolations()`. A violation line belongs to
+ *   the request logged just before it: prism validates a request in one go after reading its body, so its
+ *   lines are not interleaved with another request's.
  * - Offline: prism only loads the local file (the vendored files have no remote `$ref`), and nothing in
  *   it calls out at run time. `stop()` ends the process by its id.
  *
@@ -201,11 +203,13 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     } else if ((m = line.match(RE_TERMINATED))) {
       const method = m[1]!.toUpperCase();
       const r = findLast(requests, (q) => q.method === method && q.path === m![2]) ?? requests.at(-1);
-      const v: PrismViolation = { kind: 'error', method, path: m[2]!, message: m[3]! };
-      r?.violations.push(v);
       const st = /#([A-Z_]+)/.exec(m[3]!)?.[1];
-      // The status of prism's own problem answer (0 when the problem type is one this table lacks).
-      if (r && r.status === undefined) r.status = (st && PROBLEM_STATUS[st]) || 0;
+      // Under --errors, an answer of prism's own that breaks the spec is replaced by a 500 VIOLATIONS
+      // problem: that is the spec's (or prism's) fault, not the client's.
+      r?.violations.push({ kind: st === 'VIOLATIONS' ? 'response' : 'error', method, path: m[2]!, message: m[3]! });
+      // The status of prism's own problem answer, which replaces a mock answer it had started (0 when the
+      // problem type is one this table lacks).
+      if (r) r.status = (st && PROBLEM_STATUS[st]) || r.status || 0;
     } else if ((m = line.match(RE_VALIDATOR)) && m[1] === 'error') {
       const r = requests.at(-1);
       const msg = m[2]!;
@@ -268,9 +272,10 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     settle: async (ms = 50) => {
       // Prism logs a request's last line (its status, or why it refused it) around the time it answers, and
       // the pipe delivers it a moment later: wait until every request has one and the output has been quiet
-      // for `ms` (at most 5 s).
-      const deadline = Date.now() + 5_000;
-      const done = (): boolean => requests.every((r) => r.status !== undefined) && Date.now() - lastLine >= ms;
+      // for `ms` since this call (at most 5 s).
+      const start = Date.now();
+      const deadline = start + 5_000;
+      const done = (): boolean => requests.every((r) => r.status !== undefined) && Date.now() - Math.max(lastLine, start) >= ms;
       while (!done() && Date.now() < deadline) await sleep(Math.max(5, ms / 5));
     },
     stop: async () => {
