@@ -255,6 +255,8 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
   });
 
   const pid = child.pid!;
+  LIVE.add(pid);
+  void exit.then(() => LIVE.delete(pid));
   return {
     ...url,
     pid,
@@ -299,6 +301,21 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     },
   };
 }
+
+/**
+ * Prism processes still running. If the test process exits without their suites' `after` (a crash, a
+ * failed `before`), they are ended by id on the way out rather than left behind.
+ */
+const LIVE = new Set<number>();
+process.once('exit', () => {
+  for (const pid of LIVE) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+});
 
 const PROBLEM_STATUS: Record<string, number> = {
   NO_PATH_MATCHED_ERROR: 404,
