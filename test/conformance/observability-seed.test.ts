@@ -17,10 +17,11 @@ import { runConformance, type ConformanceRun } from './run.ts';
 
 const SEED_SPEC = 'hyperdx-2025-11-21';
 const test = suite('conformance: seed observability profile vs HyperDX 2025-11-21');
-const [stat, dyn1, dyn2, jan, aug] = usePrism(test, [
+const [stat, dyn1, dyn2, sparse, jan, aug] = usePrism(test, [
   { spec: SEED_SPEC },
   { spec: SEED_SPEC, dynamic: true, seed: 1 },
   { spec: SEED_SPEC, dynamic: true, seed: 2 },
+  { spec: SEED_SPEC, dynamic: true, seed: 1, jsf: { alwaysFakeOptionals: false, optionalsProbability: 0.5 } },
   { spec: 'hyperdx-2026-01-30' },
   { spec: 'hyperdx-2026-08-21' },
 ]);
@@ -78,6 +79,20 @@ for (const [h, label] of [
     assertExamplesRun(await runConformance(h.server, { project: EXAMPLES }), label);
   });
 }
+
+test('sparse answers: a listed dashboard without the members steward keys on is refused in one line, never guessed around', async () => {
+  // The spec requires no member of a dashboard; the seed profile needs each dashboard's id and name and each
+  // tile's id (identity, pins, alert bindings), and the envelope's data (docs/profiles.md). Without them the
+  // plan would be computed on a partial picture of the live state, so plan and import stop with one line.
+  const run = await runConformance(sparse.server, { project: EXAMPLES, steps: ['plan', 'import'] });
+  assert.equal(run.violations, [], formatViolations(run.violations));
+  for (const step of run.steps) {
+    if (step.code === 0) continue;
+    assert.is(step.code, 1);
+    assert.match(step.stderr, /^error: GET \/api\/v2\/dashboards: (data|data\[\d+\]\.(id|name)|data\[\d+\]\.tiles\[\d+\]\.id): is required but missing( \(and \d+ more problems?\))?\n/, step.stderr);
+    assert.not.match(step.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
 
 /** A project with one alert on a saved search: plan and apply update it with PUT. */
 const SEARCH_ALERT = {
