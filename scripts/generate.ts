@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
+import { tileConfigDefs } from './tile-config.ts';
 
 export const KIND_SCHEMAS = {
   Project: 'project.schema.json',
@@ -62,7 +63,16 @@ export function generateValidators(): string {
   return `// @ts-nocheck\n// Generated from schemas/*.schema.json by \`npm run generate\` (ajv standalone). Do not edit by hand.\n${imports.join('\n')}\n${code.replace(/^"use strict";/, '')}\n`;
 }
 
+/** schemas/dashboard.schema.json with its `$defs` (tile config, filters) taken afresh from HyperDX's spec. */
+export function dashboardSchemaText(): string {
+  const file = new URL('schemas/dashboard.schema.json', root);
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  schema['$defs'] = tileConfigDefs(root);
+  return JSON.stringify(schema, null, 2) + '\n';
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(new URL('schemas/dashboard.schema.json', root), dashboardSchemaText());
   const types = new URL('src/schema/types.gen.ts', root);
   writeFileSync(types, await generateTypes());
   const validators = new URL('src/schema/validators.gen.ts', root);

@@ -110,7 +110,7 @@ function sourceIdsOf(body: Record<string, unknown>): string[] {
   for (const t of Array.isArray(body['tiles']) ? body['tiles'] : []) {
     if (!isObject(t)) continue;
     const c = t['config'];
-    if (isObject(c) && typeof c['sourceId'] === 'string' && c['configType'] !== 'sql') ids.add(c['sourceId']);
+    if (isObject(c) && typeof c['sourceId'] === 'string') ids.add(c['sourceId']);
     for (const s of Array.isArray(t['series']) ? t['series'] : []) if (isObject(s) && typeof s['sourceId'] === 'string') ids.add(s['sourceId']);
   }
   for (const f of Array.isArray(body['filters']) ? body['filters'] : []) if (isObject(f) && typeof f['sourceId'] === 'string') ids.add(f['sourceId']);

@@ -29,6 +29,10 @@ export interface StewardProject {
     resources?: [string, ...string[]];
     observability?: {
       /**
+       * Which observability API this connection speaks: seed (the seed document: create dashboards, update alerts), hyperdx (HyperDX external API v2: dashboards and alerts read, created, updated and deleted; sources and webhooks by name) or clickstack-cloud (the same resources through ClickHouse Cloud's /v1/organizations/{org}/services/{svc}/clickstack paths, Basic auth with keyId/keySecret). Default seed.
+       */
+      api?: 'seed' | 'hyperdx' | 'clickstack-cloud';
+      /**
        * Base URL, e.g. https://api.example.com or ${STEWARD_OBS_URL}.
        */
       url?: string;
@@ -41,6 +45,32 @@ export interface StewardProject {
          */
         env: string;
       };
+      /**
+       * The ClickHouse Cloud API key id, named: { env: NAME }. Used by the clickstack-cloud profile (Basic auth).
+       */
+      keyId?: {
+        /**
+         * Name of the environment variable that holds the ClickHouse Cloud API key id.
+         */
+        env: string;
+      };
+      /**
+       * The ClickHouse Cloud API key secret, named: { env: NAME }. Used by the clickstack-cloud profile (Basic auth).
+       */
+      keySecret?: {
+        /**
+         * Name of the environment variable that holds the ClickHouse Cloud API key secret.
+         */
+        env: string;
+      };
+      /**
+       * ClickHouse Cloud organization id (clickstack-cloud profile); ${VAR} allowed.
+       */
+      organizationId?: string;
+      /**
+       * ClickHouse Cloud service id (clickstack-cloud profile); ${VAR} allowed.
+       */
+      serviceId?: string;
       /**
        * Client-side rate limit, requests per minute per credential.
        */
@@ -103,12 +133,20 @@ export interface StewardProject {
      */
     concurrency?: number;
     /**
+     * Delete what steward manages but no file declares (orphan dashboards, alerts that left the files), as --prune does; only where the API can delete.
+     */
+    prune?: boolean;
+    /**
      * Overlays chosen with --env NAME, merged over spec.
      */
     environments?: {
       [k: string]:
         | {
             observability?: {
+              /**
+               * Which observability API this connection speaks: seed (the seed document: create dashboards, update alerts), hyperdx (HyperDX external API v2: dashboards and alerts read, created, updated and deleted; sources and webhooks by name) or clickstack-cloud (the same resources through ClickHouse Cloud's /v1/organizations/{org}/services/{svc}/clickstack paths, Basic auth with keyId/keySecret). Default seed.
+               */
+              api?: 'seed' | 'hyperdx' | 'clickstack-cloud';
               /**
                * Base URL, e.g. https://api.example.com or ${STEWARD_OBS_URL}.
                */
@@ -122,6 +160,32 @@ export interface StewardProject {
                  */
                 env: string;
               };
+              /**
+               * The ClickHouse Cloud API key id, named: { env: NAME }. Used by the clickstack-cloud profile (Basic auth).
+               */
+              keyId?: {
+                /**
+                 * Name of the environment variable that holds the ClickHouse Cloud API key id.
+                 */
+                env: string;
+              };
+              /**
+               * The ClickHouse Cloud API key secret, named: { env: NAME }. Used by the clickstack-cloud profile (Basic auth).
+               */
+              keySecret?: {
+                /**
+                 * Name of the environment variable that holds the ClickHouse Cloud API key secret.
+                 */
+                env: string;
+              };
+              /**
+               * ClickHouse Cloud organization id (clickstack-cloud profile); ${VAR} allowed.
+               */
+              organizationId?: string;
+              /**
+               * ClickHouse Cloud service id (clickstack-cloud profile); ${VAR} allowed.
+               */
+              serviceId?: string;
               /**
                * Client-side rate limit, requests per minute per credential.
                */
@@ -181,7 +245,15 @@ export interface StewardProject {
 }
 
 /**
- * A dashboard: created when absent; the API cannot update or delete dashboards.
+ * The chart, in the form of HyperDX API v2 (2026-08): displayType decides the variant (line, stacked_bar, table, number, pie, bar, heatmap, search, event_patterns, markdown; configType: sql for raw SQL). Use it or series, not both.
+ */
+export type TileConfig = {
+  displayType:
+    'line' | 'stacked_bar' | 'table' | 'number' | 'pie' | 'bar' | 'heatmap' | 'search' | 'event_patterns' | 'markdown';
+};
+
+/**
+ * A dashboard: created when absent; updated and deleted (with prune) where the API can.
  */
 export interface StewardDashboard {
   /**
@@ -210,6 +282,8 @@ export interface StewardDashboard {
     name: string;
     /**
      * Compared as a set; the marker tag is added by steward.
+     *
+     * Items: A tag (at most 32 characters on the hyperdx and clickstack-cloud profiles).
      */
     tags?: string[];
     tiles?: {
@@ -218,22 +292,25 @@ export interface StewardDashboard {
        */
       name: string;
       /**
-       * Grid column, 0-23 (the grid is 24 wide).
+       * Grid column (the grid is 24 wide: 0-23 on the hyperdx and clickstack-cloud profiles, checked per profile).
        */
       x: number;
       /**
-       * Grid row.
+       * Grid row (0 or more on the hyperdx and clickstack-cloud profiles).
        */
       y: number;
       /**
-       * Width in grid units, 1-24.
+       * Width in grid units (1-24 on the hyperdx and clickstack-cloud profiles).
        */
       w: number;
       /**
-       * Height in grid units.
+       * Height in grid units (1 or more on the hyperdx and clickstack-cloud profiles).
        */
       h: number;
       asRatio?: boolean;
+      /**
+       * The older series form (seed profile and HyperDX before 2026-08); prefer config.
+       */
       series?: {
         /**
          * Chart type of the series.
@@ -270,8 +347,93 @@ export interface StewardDashboard {
         metricName?: string;
         metricDataType?: 'sum' | 'gauge' | 'histogram';
       }[];
+      config?: TileConfig;
     }[];
+    /**
+     * Dashboard drop-down filters, in the form of HyperDX API v2 (hyperdx and clickstack-cloud profiles).
+     */
+    filters?: FilterInput[];
   };
+}
+/**
+ * A drop-down filter on a dashboard. Every filter can either broadcast its
+ * selected value(s) to every tile (isBroadcastEnabled), expose its selected
+ * value as a variable (isVariableEnabled) or both. Typically a filter should
+ * do just one of these things.
+ *
+ */
+export interface FilterInput {
+  /**
+   * Filter type. Must be "QUERY_EXPRESSION".
+   */
+  type: 'QUERY_EXPRESSION';
+  /**
+   * Display name for the dashboard filter key
+   */
+  name: string;
+  /**
+   * SQL expression used when querying values for this filter, and when applying this dashboard filter to tiles.
+   */
+  expression: string;
+  /**
+   * Source ID this dashboard filter key applies to
+   */
+  sourceId?: string;
+  /**
+   * Metric type when source is metrics
+   */
+  sourceMetricType?: 'sum' | 'gauge' | 'histogram' | 'summary' | 'exponential histogram';
+  /**
+   * Optional WHERE condition to scope which rows this filter key reads values from
+   */
+  where?: string;
+  /**
+   * Language of the where condition
+   */
+  whereLanguage?: 'sql' | 'lucene';
+  /**
+   * Optional list of source IDs this filter applies to. Omit or provide
+   * an empty array to apply the filter to ALL tiles regardless of source.
+   * A non-empty array restricts the filter to only tiles whose source ID
+   * is in the list; tiles using other sources are not affected by the
+   * selected filter value(s). Scopes the broadcast condition only, so a
+   * non-empty array is rejected when isBroadcastEnabled is false, and is
+   * omitted from responses for such a filter.
+   *
+   */
+  appliesToSourceIds?: string[];
+  /**
+   * Whether the selected value is applied as a filter condition on every
+   * builder tile this filter applies to (see appliesToSourceIds), and every
+   * raw sql tile using the $__filters macro. Omitting the field means enabled.
+   *
+   */
+  isBroadcastEnabled?: boolean;
+  /**
+   * Whether the selected value is exposed to tile queries as a dashboard
+   * variable named by variableName. Tiles may reference it as `$variableName`
+   * or using the (preferred) `$__filter($<variableName>)` and
+   * `$__conditionalAll(<condition>, $<variableName>)` macros.
+   *
+   */
+  isVariableEnabled?: boolean;
+  /**
+   * Token tiles reference this filter's selected value by, as
+   * `$variableName`. Must start with a letter and may contain only
+   * letters, numbers, and underscores. Defaults to the display name with
+   * whitespace replaced by underscores and remaining illegal characters
+   * removed, so a variable-enabled filter whose name derives nothing
+   * usable must send this field explicitly. Variable names must be unique
+   * across a dashboard's variable-enabled filters. Names the variable
+   * only, so the field is rejected when isVariableEnabled is not true, and
+   * is omitted from responses for such a filter.
+   *
+   */
+  variableName?: string;
+  /**
+   * The data source by name (as the service lists it), resolved per environment: use it instead of sourceId.
+   */
+  source?: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.ts';
 import { ALL_KINDS, type Kind } from './kinds.ts';
@@ -69,14 +70,37 @@ const PATTERN_HINTS: Record<string, string> = {
 const article = (t: string) => (t === 'integer' || t === 'object' || t === 'array' ? `an ${t}` : `a ${t}`);
 const typeWord: Record<string, string> = { object: 'mapping', array: 'list' };
 
+let defsCache: Record<string, unknown> | undefined;
+/** The dashboard schema's `$defs`, read only when an error needs them (the compiled validators carry no copy). */
+function dashboardDefs(): Record<string, unknown> {
+  defsCache ??= (JSON.parse(readFileSync(new URL('../../schemas/dashboard.schema.json', import.meta.url), 'utf8')) as { $defs?: Record<string, unknown> }).$defs ?? {};
+  return defsCache;
+}
+
+/** The keys a mapping may have: its own `properties` and those of the parts of an `allOf` (tile configs). */
+function knownKeys(schema: unknown): string[] {
+  const out = new Set<string>();
+  const defs = dashboardDefs();
+  const visit = (s: unknown, depth: number) => {
+    if (!s || typeof s !== 'object' || depth > 8) return;
+    const o = s as { properties?: object; allOf?: unknown[]; $ref?: string };
+    for (const k of Object.keys(o.properties ?? {})) out.add(k);
+    for (const part of o.allOf ?? []) visit(part, depth + 1);
+    if (typeof o.$ref === 'string') visit(defs[o.$ref.slice(o.$ref.lastIndexOf('/') + 1)], depth + 1);
+  };
+  visit(schema, 0);
+  return [...out];
+}
+
 function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
   const ptr = e.instancePath;
   const actual = valueAt(root, ptr);
   const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
   switch (e.keyword) {
-    case 'additionalProperties': {
-      const key = String((e.params as { additionalProperty: string }).additionalProperty);
-      const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const key = String((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (e.params as { unevaluatedProperty?: string }).unevaluatedProperty);
+      const known = knownKeys(e.parentSchema);
       const hint = didYouMean(key, known);
       return {
         pointer: `${ptr}/${esc(key)}`,
@@ -86,7 +110,9 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
     }
     case 'required': {
       const key = (e.params as { missingProperty: string }).missingProperty;
-      return { pointer: ptr, atKey: false, message: `missing required key "${key}"` };
+      // A builder tile config may name its source instead (schemas/dashboard.schema.json, $defs).
+      const alt = key === 'sourceId' && /\/(config|filters)(\/|$)/.test(ptr) ? ' (or name the source: source: <name>)' : '';
+      return { pointer: ptr, atKey: false, message: `missing required key "${key}"${alt}` };
     }
     case 'type': {
       if (((e.parentSchema as { required?: string[] })?.required ?? []).join() === 'env') {
