@@ -173,7 +173,12 @@ export function prepareSpec(spec: string, extra: SpecFix[] = []): { file: string
   const dir = mkdtempSync(join(tmpdir(), 'steward-prism-'));
   const file = join(dir, basename(path));
   writeFileSync(file, JSON.stringify(doc));
-  return { file, fixes, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const cleanup = (): void => {
+    TEMP_DIRS.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  TEMP_DIRS.add(dir);
+  return { file, fixes, cleanup };
 }
 
 /** Starts `prism mock` for one spec; resolves when it listens. */
@@ -304,9 +309,11 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
 
 /**
  * Prism processes still running. If the test process exits without their suites' `after` (a crash, a
- * failed `before`), they are ended by id on the way out rather than left behind.
+ * failed `before`), they are ended by id on the way out rather than left behind, and their temp files removed.
  */
 const LIVE = new Set<number>();
+/** Temp copies of fixed specs not yet removed (removed on the way out too). */
+const TEMP_DIRS = new Set<string>();
 process.once('exit', () => {
   for (const pid of LIVE) {
     try {
@@ -315,6 +322,7 @@ process.once('exit', () => {
       /* gone */
     }
   }
+  for (const dir of TEMP_DIRS) rmSync(dir, { recursive: true, force: true });
 });
 
 const PROBLEM_STATUS: Record<string, number> = {
