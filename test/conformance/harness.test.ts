@@ -4,14 +4,42 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatViolations, usePrism } from '../helpers/prism.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+// A spec whose own example breaks its schema: prism's answer is a violation that is not the client's fault.
+const broken = tmpProject({});
+const BROKEN = join(broken.dir, 'broken.json');
+writeFileSync(
+  BROKEN,
+  JSON.stringify({
+    openapi: '3.0.0',
+    info: { title: 'broken', version: '1' },
+    paths: {
+      '/thing': {
+        get: {
+          responses: {
+            200: {
+              description: 'ok',
+              content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } }, example: { n: 'not a number' } } },
+            },
+          },
+        },
+      },
+    },
+  }),
+);
 
 const test = suite('conformance: prism harness');
-const [stat, dynA, dynB] = usePrism(test, [
+const [stat, dynA, dynB, bad] = usePrism(test, [
   { spec: 'hyperdx-2025-11-21' },
   { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1 },
   { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 2 },
+  { spec: BROKEN },
 ]);
+test.after(() => broken.cleanup());
 
 const auth = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
@@ -64,6 +92,17 @@ test('generated answers repeat under one seed and change with another', async ()
   assert.is(a, a2);
   assert.is.not(a, b);
   assert.is.not(a, await get(stat.server.url));
+});
+
+test('an answer of prism\'s that breaks the spec is a response violation, not a request one', async () => {
+  const s = bad.server;
+  const res = await fetch(`${s.url}/thing`);
+  assert.is(res.status, 500);
+  await res.text();
+  await s.settle();
+  assert.equal(s.requestViolations(), []);
+  assert.is(s.requests()[0]!.status, 500);
+  assert.ok(s.violations().some((v) => v.kind === 'response' && /VIOLATIONS/.test(v.message)), formatViolations(s.violations()));
 });
 
 test('stop() ends the process by its id', async () => {

@@ -5,8 +5,8 @@
  * shows here (docs/profiles.md, "seed"):
  * - apply of examples/ is refused: every series lacks `sourceId` (the spec requires it; the seed does not
  *   name it). The same holds for every later version (checked against their static answers below).
- * - import refuses, with file:line:col, a generated dashboard its own schema rejects (tiles off the 24-column
- *   grid, empty tags) instead of writing it: it never leaves a file that does not validate.
+ * - import never leaves a file that does not validate: it writes generated dashboards with tiles off the
+ *   24-column grid (validate warns), or, with the older bounded schema, refuses them with file:line:col.
  * Everything else steward sends is accepted: zero violations on plan, import and alert updates.
  */
 import { suite } from 'uvu';
@@ -17,10 +17,11 @@ import { runConformance, type ConformanceRun } from './run.ts';
 
 const SEED_SPEC = 'hyperdx-2025-11-21';
 const test = suite('conformance: seed observability profile vs HyperDX 2025-11-21');
-const [stat, dyn1, dyn2, jan, aug] = usePrism(test, [
+const [stat, dyn1, dyn2, sparse, jan, aug] = usePrism(test, [
   { spec: SEED_SPEC },
   { spec: SEED_SPEC, dynamic: true, seed: 1 },
   { spec: SEED_SPEC, dynamic: true, seed: 2 },
+  { spec: SEED_SPEC, dynamic: true, seed: 1, jsf: { alwaysFakeOptionals: false, optionalsProbability: 0.5 } },
   { spec: 'hyperdx-2026-01-30' },
   { spec: 'hyperdx-2026-08-21' },
 ]);
@@ -61,8 +62,8 @@ function assertExamplesRun(run: ConformanceRun, label: string): void {
   if (imp.code === 0) {
     assert.ok(Object.keys(run.imported).length > 0, `${label}: import wrote nothing`);
   } else {
-    // Quirk (docs/profiles.md): a dashboard the spec allows but the seed schema does not (x < 0 or > 23,
-    // w < 1, empty tag) is refused with file:line:col, and nothing is written.
+    // With a schema that bounds tiles and tags (before the per-profile check), a dashboard the spec allows
+    // but the schema does not (x < 0 or > 23, w < 1, empty tag) is refused with file:line:col, nothing written.
     assert.is(imp.code, 1);
     assert.match(imp.stderr, /imported\/[^:]+\.yaml:\d+:\d+\s+\/spec\/(tiles\/\d+\/[xywh]|tags\/\d+)/);
     assert.equal(run.imported, {});
@@ -78,6 +79,20 @@ for (const [h, label] of [
     assertExamplesRun(await runConformance(h.server, { project: EXAMPLES }), label);
   });
 }
+
+test('sparse answers: a listed dashboard without the members steward keys on is refused in one line, never guessed around', async () => {
+  // The spec requires no member of a dashboard; the seed profile needs each dashboard's id and name and each
+  // tile's id (identity, pins, alert bindings), and the envelope's data (docs/profiles.md). Without them the
+  // plan would be computed on a partial picture of the live state, so plan and import stop with one line.
+  const run = await runConformance(sparse.server, { project: EXAMPLES, steps: ['plan', 'import'] });
+  assert.equal(run.violations, [], formatViolations(run.violations));
+  for (const step of run.steps) {
+    if (step.code === 0) continue;
+    assert.is(step.code, 1);
+    assert.match(step.stderr, /^error: GET \/api\/v2\/dashboards: (data|data\[\d+\]\.(id|name)|data\[\d+\]\.tiles\[\d+\]\.id): is required but missing( \(and \d+ more problems?\))?\n/, step.stderr);
+    assert.not.match(step.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
 
 /** A project with one alert on a saved search: plan and apply update it with PUT. */
 const SEARCH_ALERT = {

@@ -19,8 +19,9 @@
  */
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { suite } from 'uvu';
 import { steward } from '../helpers/exec.ts';
-import type { PrismRequest, PrismServer, PrismViolation } from '../helpers/prism.ts';
+import { formatViolations, usePrism, type PrismOptions, type PrismRequest, type PrismServer, type PrismViolation } from '../helpers/prism.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 export type StepName = 'validate' | 'plan' | 'apply' | 'import' | 'import-validate';
@@ -130,4 +131,53 @@ function yamlFiles(dir: string): string[] {
     else if (/\.ya?ml$/.test(e)) out.push(f);
   }
   return out.sort();
+}
+
+export interface ConformanceSuiteOptions extends Omit<ConformanceOptions, 'keep'> {
+  /** The mocks: one test per entry, each against its own prism server (started together, in `before`). */
+  mocks: PrismOptions[];
+  /**
+   * What each run must show. Default: every step exits 0 and prism saw no violation (request or response).
+   * Throw (assert) to fail the test; `label` names the mock ("hyperdx-2026-08-21 generated, seed 1").
+   */
+  expect?: (run: ConformanceRun, label: string, mock: PrismOptions) => void | Promise<void>;
+}
+
+/** "hyperdx-2026-08-21 static", "... generated, seed 1", "... generated, seed 1, jsf {...}". */
+export function mockLabel(m: PrismOptions): string {
+  const spec = m.spec.includes('/') ? m.spec.slice(m.spec.lastIndexOf('/') + 1) : m.spec;
+  return `${spec} ${m.dynamic ? `generated, seed ${m.seed ?? 'random'}` : 'static'}${m.jsf ? `, jsf ${JSON.stringify(m.jsf)}` : ''}`;
+}
+
+/** The default expectation: every step exits 0 and prism saw no violation. */
+export function expectClean(run: ConformanceRun, label: string): void {
+  for (const s of run.steps) {
+    if (s.code !== 0) throw new Error(`${label}: steward ${s.args.join(' ')} exited ${s.code}\n${s.stdout.slice(0, 2000)}\n${s.stderr.slice(0, 2000)}`);
+  }
+  if (run.violations.length > 0) throw new Error(`${label}: prism saw violations:\n${formatViolations(run.violations)}`);
+}
+
+/**
+ * A ready uvu suite: one test per mock, each running the steps of `runConformance` on a fresh copy of the
+ * project. For a new profile:
+ *
+ * ```ts
+ * conformanceSuite('conformance: hyperdx', {
+ *   project: join(EXAMPLES, 'hyperdx'),
+ *   mocks: [{ spec: 'hyperdx-2026-08-21' }, { spec: 'hyperdx-2026-08-21', dynamic: true, seed: 1 }],
+ * }).run();
+ * ```
+ */
+export function conformanceSuite(name: string, opts: ConformanceSuiteOptions): ReturnType<typeof suite> {
+  const s = suite(name);
+  const handles = usePrism(s, opts.mocks);
+  const { mocks, expect = expectClean, ...runOpts } = opts;
+  mocks.forEach((m, i) => {
+    const label = mockLabel(m);
+    s(label, async () => {
+      const run = await runConformance(handles[i]!.server, runOpts);
+      await expect(run, label, m);
+    });
+  });
+  return s;
 }

@@ -7,7 +7,9 @@
  *   its generator for every request, so with one seed every request to one operation gets the same answer;
  *   another seed needs another process (share one per spec, mode and seed: see `usePrism`).
  * - Every violation prism logs is collected from its output, so a test can assert there were none:
- *   `server.violations()` (request and response), `server.requestViolations()`.
+ *   `server.violations()` (request and response), `server.requestViolations()`. A violation line belongs to
+ *   the request logged just before it: prism validates a request in one go after reading its body, so its
+ *   lines are not interleaved with another request's.
  * - Offline: prism only loads the local file (the vendored files have no remote `$ref`), and nothing in
  *   it calls out at run time. `stop()` ends the process by its id.
  *
@@ -171,7 +173,12 @@ export function prepareSpec(spec: string, extra: SpecFix[] = []): { file: string
   const dir = mkdtempSync(join(tmpdir(), 'steward-prism-'));
   const file = join(dir, basename(path));
   writeFileSync(file, JSON.stringify(doc));
-  return { file, fixes, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const cleanup = (): void => {
+    TEMP_DIRS.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  TEMP_DIRS.add(dir);
+  return { file, fixes, cleanup };
 }
 
 /** Starts `prism mock` for one spec; resolves when it listens. */
@@ -201,11 +208,13 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     } else if ((m = line.match(RE_TERMINATED))) {
       const method = m[1]!.toUpperCase();
       const r = findLast(requests, (q) => q.method === method && q.path === m![2]) ?? requests.at(-1);
-      const v: PrismViolation = { kind: 'error', method, path: m[2]!, message: m[3]! };
-      r?.violations.push(v);
       const st = /#([A-Z_]+)/.exec(m[3]!)?.[1];
-      // The status of prism's own problem answer (0 when the problem type is one this table lacks).
-      if (r && r.status === undefined) r.status = (st && PROBLEM_STATUS[st]) || 0;
+      // Under --errors, an answer of prism's own that breaks the spec is replaced by a 500 VIOLATIONS
+      // problem: that is the spec's (or prism's) fault, not the client's.
+      r?.violations.push({ kind: st === 'VIOLATIONS' ? 'response' : 'error', method, path: m[2]!, message: m[3]! });
+      // The status of prism's own problem answer, which replaces a mock answer it had started (0 when the
+      // problem type is one this table lacks).
+      if (r) r.status = (st && PROBLEM_STATUS[st]) || r.status || 0;
     } else if ((m = line.match(RE_VALIDATOR)) && m[1] === 'error') {
       const r = requests.at(-1);
       const msg = m[2]!;
@@ -251,6 +260,8 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
   });
 
   const pid = child.pid!;
+  LIVE.add(pid);
+  void exit.then(() => LIVE.delete(pid));
   return {
     ...url,
     pid,
@@ -268,9 +279,10 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     settle: async (ms = 50) => {
       // Prism logs a request's last line (its status, or why it refused it) around the time it answers, and
       // the pipe delivers it a moment later: wait until every request has one and the output has been quiet
-      // for `ms` (at most 5 s).
-      const deadline = Date.now() + 5_000;
-      const done = (): boolean => requests.every((r) => r.status !== undefined) && Date.now() - lastLine >= ms;
+      // for `ms` since this call (at most 5 s).
+      const start = Date.now();
+      const deadline = start + 5_000;
+      const done = (): boolean => requests.every((r) => r.status !== undefined) && Date.now() - Math.max(lastLine, start) >= ms;
       while (!done() && Date.now() < deadline) await sleep(Math.max(5, ms / 5));
     },
     stop: async () => {
@@ -294,6 +306,24 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
     },
   };
 }
+
+/**
+ * Prism processes still running. If the test process exits without their suites' `after` (a crash, a
+ * failed `before`), they are ended by id on the way out rather than left behind, and their temp files removed.
+ */
+const LIVE = new Set<number>();
+/** Temp copies of fixed specs not yet removed (removed on the way out too). */
+const TEMP_DIRS = new Set<string>();
+process.once('exit', () => {
+  for (const pid of LIVE) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  for (const dir of TEMP_DIRS) rmSync(dir, { recursive: true, force: true });
+});
 
 const PROBLEM_STATUS: Record<string, number> = {
   NO_PATH_MATCHED_ERROR: 404,
