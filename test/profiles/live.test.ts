@@ -143,6 +143,28 @@ test('hyperdx: a dashboard and an alert whose files are gone are listed, and del
   }
 });
 
+test('hyperdx: import writes the config form with source names, and the imported files plan as unchanged', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const r = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.not.match(r.stdout, 'warning', 'nothing is left out');
+    const text = readFileSync(join(x.dir, 'imported/checkout-overview.yaml'), 'utf8');
+    assert.match(text, '      config:\n        source: Logs\n        displayType: line\n');
+    assert.match(text, '  filters:\n    - { source: Logs, type: QUERY_EXPRESSION, name: Environment, expression: environment }\n');
+    assert.not.match(text, 'sourceId');
+    rmSync(join(x.dir, 'dashboards'), { recursive: true });
+    cpSync(join(x.dir, 'imported'), join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'imported'), { recursive: true });
+    const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stdout + p.stderr);
+    assert.match(p.stdout, '0 to create, 0 to update, 0 blocked, 4 unchanged');
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('names that do not exist on the service fail at file:line:col with a did-you-mean', async () => {
   const x = await liveProject('hyperdx');
   try {
