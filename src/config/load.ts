@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
+import { credentialVariables } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
@@ -103,7 +104,10 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
   // Unchanged files come from the cache; the others are parsed (on worker threads when there are many).
-  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env) : undefined;
+  // What resource files may not read; part of every cache key, so a newly named credential is never served
+  // from an entry made before it was one.
+  const credentials = credentialVariables(project?.spec);
+  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { credentials }) : undefined;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   files.forEach((file, slot) => {
@@ -114,7 +118,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
     else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
-  const results = await processFiles(jobs, deps.env, opts.parallel);
+  const results = await processFiles(jobs, deps.env, opts.parallel, credentials);
   jobs.forEach((job, i) => {
     const out = results.outputs[i]!;
     outputs[job.slot] = out;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
-import { defineCommand } from '../context.ts';
+import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 
 interface ImportArgs {
   all: boolean;
@@ -40,7 +40,8 @@ export const importCommand = defineCommand<ImportArgs>({
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
-    const live = await deps.observability().listDashboards({ signal: ctx.signal });
+    // What a server echoes of a credential never reaches a file name or a file.
+    const live = redactValue(ctx, await deps.observability().listDashboards({ signal: ctx.signal }));
 
     let chosen = args.all ? [...live] : [];
     for (const id of args.id ?? []) {
@@ -76,7 +77,10 @@ export const importCommand = defineCommand<ImportArgs>({
       const file = join(outDir, `${key}.yaml`);
       // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
       if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
-      const { text, warnings } = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1 });
+      const rendered = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1 });
+      // A server may echo a credential into a name: the file gets what every output gets.
+      const text = redactForOutput(ctx, rendered.text);
+      const warnings = rendered.warnings;
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
       if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
       const shown = relative(ctx.cwd, file) || file;
