@@ -82,7 +82,7 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
       severity: 'error',
     });
     if (typeof value !== 'object' || Array.isArray(value)) {
-      out.issues.push(at('', `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} ${JSON.stringify(String(value).slice(0, 40))}`}`));
+      out.issues.push(at('', `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} (${String(value).length} characters; the text is not shown)`}`));
       continue;
     }
     const kind = (value as { kind?: unknown }).kind;
