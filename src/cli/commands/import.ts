@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
+import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 
 interface ImportArgs {
@@ -29,7 +30,7 @@ export const importCommand = defineCommand<ImportArgs>({
   run: async (args, ctx) => {
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
     if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
-    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify }, { writeFileAtomic }, { processFile }] = await Promise.all([
+    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] = await Promise.all([
       import('../../config/fs.ts'),
       import('../../config/load.ts'),
       import('../deps.ts'),
@@ -66,8 +67,15 @@ export const importCommand = defineCommand<ImportArgs>({
     for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
 
     let written = 0;
+    let refusedIds = 0;
     const lines: string[] = [];
     for (const d of chosen) {
+      // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
+      if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
+        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+        refusedIds++;
+        continue;
+      }
       let key = declared.get(d.name) ?? slugify(d.name);
       if (!declared.has(d.name) || (nameCount.get(d.name) ?? 0) > 1) {
         const base = key;
@@ -83,6 +91,11 @@ export const importCommand = defineCommand<ImportArgs>({
       const warnings = rendered.warnings;
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
       if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+      // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
+      const back = check.resources;
+      if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
+        throw new CliError(`refusing to write ${relative(ctx.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`);
+      }
       const shown = relative(ctx.cwd, file) || file;
       if (existsSync(file) && !args.force) {
         lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
@@ -90,11 +103,18 @@ export const importCommand = defineCommand<ImportArgs>({
       }
       writeFileAtomic(file, text);
       written++;
-      lines.push(`  + ${shown}  ← "${d.name}" (${d.id})`);
-      for (const w of warnings) lines.push(`      warning: ${w}`);
+      lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
+      for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
     }
     ctx.io.stdout(`Imported ${written} of ${chosen.length} dashboard${chosen.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
     if (written > 0) ctx.io.stdout('Check them with `steward validate`; `steward plan` now shows them as unchanged.\n');
-    return lines.some((l) => l.includes('skipped')) ? 1 : 0;
+    return refusedIds > 0 || lines.some((l) => l.includes('skipped')) ? 1 : 0;
   },
 });
+
+/** JSON with keys sorted, to compare two documents whatever their key order. */
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+}
