@@ -89,11 +89,13 @@ export function escapeMarkdownCode(s: string): string {
 }
 
 /**
- * Text inside raw HTML in Markdown (`<summary>`, `<b>`): Markdown is not parsed there, so only HTML is
- * escaped, and mentions, references and URLs, which GitHub still links, are defused.
+ * Text inside raw HTML in Markdown (`<summary>`, `<b>`): Markdown is not parsed there, so HTML is escaped,
+ * and mentions, references and URLs, which GitHub still links, are defused.
  */
 export function escapeMarkdownHtml(s: string): string {
-  return defuseLinks(escapeHtml(escapeTerminal(s)));
+  // Markdown syntax as character references too: inert in HTML, and inert should a renderer parse Markdown
+  // inside the tag after all.
+  return defuseLinks(escapeHtml(escapeTerminal(s)).replace(/[[\]*_`|~\\]/g, (c) => `&#${c.charCodeAt(0)};`));
 }
 
 /** A line for inside a fenced code block: one line, and no run of three backticks (it would end the fence). */
