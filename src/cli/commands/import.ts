@@ -97,7 +97,7 @@ export const importCommand = defineCommand<ImportArgs>({
     for (const d of chosen) {
       // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
       if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
-        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
         refusedIds++;
         continue;
       }
@@ -160,7 +160,7 @@ export const importCommand = defineCommand<ImportArgs>({
         if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
         const shown = relative(ctx.cwd, file) || file;
         if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
-          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
           refusedIds++;
           continue;
         }
