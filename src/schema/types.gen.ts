@@ -697,7 +697,7 @@ export interface StewardTemplate {
         id?: string;
       };
       /**
-       * A alert's spec with parameter references $(params.NAME); checked against the alert schema after expansion.
+       * An alert's spec with parameter references $(params.NAME); checked against the alert schema after expansion.
        */
       spec: {};
     }[];
