@@ -72,7 +72,7 @@ test('three stamps: names, parameters substituted with their types, overrides pe
   assert.equal(loaded.issues, []);
   const dashboards = loaded.resources.filter((r) => r.kind === 'Dashboard');
   assert.equal(dashboards.map((d) => d.name), ['jvm-runtime/checkout', 'jvm-runtime/payments']);
-  const [a, b] = dashboards.map((d) => d.doc as { spec: { name: string; tags: string[]; tiles: Array<{ config: { source: string; colorRules: Array<{ value: unknown }> } }> } });
+  const [a, b] = dashboards.map((d) => d.doc as unknown as { spec: { name: string; tags: string[]; tiles: Array<{ config: { source: string; colorRules: Array<{ value: unknown }> } }> } });
   assert.is(a!.spec.name, 'JVM runtime (checkout)');
   assert.equal(a!.spec.tags, ['service:checkout']);
   assert.is(a!.spec.tiles[0]!.config.source, 'Metrics');
