@@ -10,6 +10,9 @@ interface ImportArgs {
   id?: string[];
   out?: string;
   force: boolean;
+  /** A HyperDX dashboard template file to turn into a steward Template (src/cli/commands/import-template.ts). */
+  template?: string;
+  templateName?: string;
 }
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
@@ -24,9 +27,16 @@ export const importCommand = defineCommand<ImportArgs>({
       .option('id', { type: 'string', array: true, describe: 'The live dashboard with this id (repeatable)' })
       .option('out', { type: 'string', describe: 'Folder for the files (default: dashboards/ beside steward.yaml)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
+      .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
+      .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
       .example('steward import --id 65f5e4a3b9e77c001a567890 --force', 'Make the file match a drifted dashboard')
-      .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard'),
+      .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
+      .example('steward import --template jvm-runtime-metrics.json --template-name jvm-runtime', "Turn HyperDX's JVM dashboard template into templates/jvm-runtime.yaml"),
   run: async (args, ctx) => {
+    if (args.template !== undefined) {
+      const { importTemplate } = await import('./import-template.ts');
+      return importTemplate({ template: args.template, templateName: args.templateName, out: args.out, force: args.force }, ctx);
+    }
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
     if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
     const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify }, { writeFileAtomic }, { processFile }] = await Promise.all([
