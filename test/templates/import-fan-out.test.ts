@@ -31,7 +31,7 @@ for (const file of readdirSync(SOURCE).filter((f) => f.endsWith('.json')).sort()
     const inst = { kind: 'TemplateInstance', name: 'i', file: '/x/i.yaml', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: name, parameters: { service: 'checkout' } } } };
     const x = expandTemplates([...loaded.resources, inst as never]);
     assert.equal(x.problems, []);
-    const d = x.resources[0]!.doc as { spec: { tiles: Array<{ config: { select?: Array<{ where: string }> } }> } };
+    const d = x.resources[0]!.doc as unknown as { spec: { tiles: Array<{ config: { select?: Array<{ where: string }> } }> } };
     assert.is(x.resources[0]!.name, `${name}/checkout`);
     assert.ok(d.spec.tiles.length > 0);
     for (const t of d.spec.tiles) for (const s of t.config.select ?? []) assert.match(s.where, 'checkout', 'every series is narrowed to the service');
@@ -60,7 +60,7 @@ test('import: sources become parameters, text that looks like a reference stays 
   const loaded = processFile('/x/t.yaml', Buffer.from(r.text), { HOME: '/root' }, { isProjectFile: false });
   assert.equal(loaded.issues, []);
   const x = expandTemplates([...loaded.resources, { kind: 'TemplateInstance', name: 'i', file: '/x/i.yaml', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: 't', parameters: { service: 'web' } } } } as never]);
-  const tile = (x.resources[0]!.doc as { spec: { tiles: Array<{ config: { select: Array<{ where: string }> } }> } }).spec.tiles[0]!;
+  const tile = (x.resources[0]!.doc as unknown as { spec: { tiles: Array<{ config: { select: Array<{ where: string }> } }> } }).spec.tiles[0]!;
   assert.is(tile.config.select[0]!.where, '(Body:"$(x) ${HOME}") AND ServiceName:"web"');
 });
 
