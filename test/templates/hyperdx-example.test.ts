@@ -27,14 +27,16 @@ async function withExample(fn: (dir: string, env: Record<string, string>, emu: E
 }
 
 const STAMPS = ['jvm-runtime/checkout', 'jvm-runtime/inventory', 'jvm-runtime/payments'];
+const BOTH = [...STAMPS.map((n) => `Alert ${n}`), ...STAMPS.map((n) => `Dashboard ${n}`)];
 
 test('three stamped dashboards: plan creates them, apply creates them, plan again is clean', () =>
   withExample(async (dir, env, emu) => {
     const plan = await steward(['plan', '--format', 'json'], { cwd: dir, env });
     assert.is(plan.code, 0, plan.stderr);
     const p = JSON.parse(plan.stdout) as { items: Array<{ kind: string; name: string; action: string; file: string; body: { name: string; tiles: Array<{ name: string; config: Record<string, unknown> }> } }> };
-    const stamped = p.items.filter((i) => i.name.startsWith('jvm-runtime/'));
-    assert.equal(stamped.map((i) => `${i.name} ${i.action}`).sort(), STAMPS.map((n) => `${n} create`));
+    const ours = p.items.filter((i) => i.name.startsWith('jvm-runtime/'));
+    assert.equal(ours.map((i) => `${i.kind} ${i.name} ${i.action}`).sort(), BOTH.map((n) => `${n} create`));
+    const stamped = ours.filter((i) => i.kind === 'Dashboard');
     assert.ok(stamped.every((i) => i.file === 'services/jvm.yaml'));
     const pay = stamped.find((i) => i.name === 'jvm-runtime/payments')!.body;
     assert.is(pay.name, 'JVM Runtime Metrics (payments)');
@@ -54,7 +56,8 @@ test('three stamped dashboards: plan creates them, apply creates them, plan agai
 
     // One threshold of the template changed: one summarized change across the three, then the detail.
     const t = join(dir, 'templates/jvm-runtime.yaml');
-    writeFileSync(t, readFileSync(t, 'utf8').replace('cpuWarn: { type: number, default: 0.8', 'cpuWarn: { type: number, default: 0.75'));
+    const original = readFileSync(t, 'utf8');
+    writeFileSync(t, original.replace('cpuWarn: { type: number, default: 0.8', 'cpuWarn: { type: number, default: 0.75'));
     const changed = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env });
     assert.is(changed.code, 2, changed.stdout + changed.stderr);
     assert.match(changed.stdout, '\nTemplates\n  template jvm-runtime: 2 dashboards, 1 tile changed ("CPU Utilization"), the same change in each (2 to update)\n');
@@ -69,6 +72,12 @@ test('three stamped dashboards: plan creates them, apply creates them, plan agai
     const all = await steward(['plan'], { cwd: dir, env });
     assert.match(all.stdout, 'template jvm-runtime: 3 dashboards, 1 tile changed ("CPU Utilization") (3 to update)');
 
+    // The alert's threshold, shared by the three: one summarized change, the same in each.
+    writeFileSync(t, original.replace('cpuAlert: { type: number, default: 0.9', 'cpuAlert: { type: number, default: 0.85'));
+    const alerts = await steward(['plan', '--format', 'markdown'], { cwd: dir, env });
+    assert.match(alerts.stdout, '- template jvm-runtime: 3 alerts, the same change in each (3 to update)\n');
+    assert.match(alerts.stdout, 'threshold: 0.9 → 0.85');
+
     // --target reaches one stamp by its name.
     const one = await steward(['plan', '--target', 'dashboard/jvm-runtime/payments', '--format', 'json'], { cwd: dir, env });
     assert.is(one.code, 0, one.stderr);
@@ -80,7 +89,8 @@ test('steward render prints the stamped resources as YAML; --target narrows; the
     const r = await steward(['render'], { cwd: dir, env: { ...env, STEWARD_OBS_URL: 'http://127.0.0.1:9' } });
     assert.is(r.code, 0, r.stderr);
     const names = [...r.stdout.matchAll(/^  name: (\S+)$/gm)].map((m) => m[1]);
-    assert.equal(names, ['jvm-runtime/checkout', 'jvm-runtime/payments', 'jvm-runtime/inventory']);
+    // Each stamp's dashboard, then its alert, in the order of the instance's items.
+    assert.equal(names, ['checkout', 'checkout', 'payments', 'payments', 'inventory', 'inventory'].map((n) => `jvm-runtime/${n}`));
     assert.match(r.stdout, '---\n# jvm-runtime/payments: stamped by services/jvm.yaml from template jvm-runtime\napiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: jvm-runtime/payments\n');
     assert.match(r.stdout, "where: ServiceName = 'inventory'");
     const one = await steward(['render', '--target', 'dashboard/jvm-runtime/inventory'], { cwd: dir, env });
