@@ -2,6 +2,7 @@
  * Template expansion through loadWorkspace: what is stamped, and every error with its exact position
  * (table-driven: each case is a small project and the issues it must produce, as `file:line:col message`).
  */
+import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeFileSystem } from '../../src/config/fs.ts';
@@ -270,6 +271,42 @@ test('expandTemplates is pure: the input is not changed, and expanding twice giv
     assert.is(JSON.stringify(raw), before);
     assert.equal(a.resources, b.resources);
     assert.equal(a.resources.map((r) => r.name), loaded.resources.map((r) => r.name));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('the parse cache keeps templates and instances: a second load stamps the same', async () => {
+  const p = tmpProject({ 'steward.yaml': PROJECT, 't.yaml': TEMPLATE, 'i.yaml': INSTANCES });
+  try {
+    const first = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { cache: true });
+    const second = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { cache: true });
+    assert.is(second.stats.parsed, 0, 'every file came from the cache');
+    assert.equal(second.issues, []);
+    assert.equal(second.resources, first.resources);
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('property: expansion never throws, whatever the instance gives, and every problem has a place', async () => {
+  const p = tmpProject({ 'steward.yaml': PROJECT, 't.yaml': TEMPLATE, 'i.yaml': INSTANCES });
+  try {
+    const { processFile } = await import('../../src/config/resources.ts');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const [template] = processFile(join(p.dir, 't.yaml'), readFileSync(join(p.dir, 't.yaml')), {}, { isProjectFile: false }).resources;
+    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.double(), fc.integer(), fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer()), { maxLength: 3 }), fc.constant(null), fc.boolean());
+    const params = fc.dictionary(fc.constantFrom('service', 'source', 'cpuWarn', 'other', 'Service'), value, { maxKeys: 4 });
+    fc.assert(
+      fc.property(params, fc.option(fc.array(params, { minLength: 1, maxLength: 4 }), { nil: undefined }), (shared, forEach) => {
+        const inst = { kind: 'TemplateInstance', name: 'i', file: '/i.yaml', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: 'jvm-runtime', parameters: shared, ...(forEach ? { forEach } : {}) } } };
+        const x = expandTemplates([template!, inst as never]);
+        for (const pr of x.problems) assert.ok(pr.pointer.startsWith('/') || pr.pointer === '', pr.message);
+        for (const r of x.resources) assert.ok(r.name.startsWith('jvm-runtime/'));
+      }),
+      { numRuns: 300, seed: 16 },
+    );
   } finally {
     p.cleanup();
   }
