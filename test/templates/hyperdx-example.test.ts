@@ -100,4 +100,17 @@ test('steward render prints the stamped resources as YAML; --target narrows; the
     assert.match(all.stdout, 'name: checkout-overview');
   }));
 
+test('steward render and validate stop at a bad parameter with file:line:col, exit 1, no stack trace', () =>
+  withExample(async (dir, env) => {
+    const f = join(dir, 'services/jvm.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('cpuWarn: 0.9 ', 'cpuWarn: high'));
+    for (const cmd of ['render', 'validate']) {
+      const r = await steward([cmd], { cwd: dir, env });
+      assert.is(r.code, 1, cmd);
+      assert.match(r.stdout + r.stderr, 'services/jvm.yaml:17:16');
+      assert.match(r.stdout + r.stderr, 'parameter "cpuWarn" of template "jvm-runtime" must be a number, found the string "high"');
+      assert.not.match(r.stderr, /\n\s+at /);
+    }
+  }));
+
 test.run();
