@@ -5,6 +5,7 @@ import { CliError, InternalError } from '../errors.ts';
 import { renderError } from '../render/error.ts';
 import { commands } from './commands/index.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
+import { createSecretSink } from './secrets.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -56,10 +57,12 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
   const offSignal = host.onSignal?.(onSignal) ?? (() => {});
   const stdin = host.stdin;
 
+  // The output sink: whatever any command prints passes the one redactor (docs/security.md).
+  const secrets = createSecretSink(env);
   const ctx: CommandContext = {
     io: {
-      stdout: (t) => void host.stdout.write(t),
-      stderr: (t) => void host.stderr.write(t),
+      stdout: (t) => void host.stdout.write(secrets.redact(t)),
+      stderr: (t) => void host.stderr.write(secrets.redact(t)),
       isTTY,
       prompt: stdin?.isTTY
         ? async (q) => {
@@ -77,6 +80,7 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
     color: isTTY && !noColorFlag && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb',
     columns: host.stdout.columns || 100,
     signal: abort.signal,
+    secrets,
   };
 
   let exitCode = 0;

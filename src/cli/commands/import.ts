@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
-import { defineCommand } from '../context.ts';
+import { escapeTerminal } from '../../render/escape.ts';
+import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 
 interface ImportArgs {
   all: boolean;
@@ -40,7 +41,7 @@ export const importCommand = defineCommand<ImportArgs>({
     }
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
     if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
-    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify }, { writeFileAtomic }, { processFile }] = await Promise.all([
+    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] = await Promise.all([
       import('../../config/fs.ts'),
       import('../../config/load.ts'),
       import('../deps.ts'),
@@ -52,7 +53,8 @@ export const importCommand = defineCommand<ImportArgs>({
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
     const client = deps.observability();
-    const live = await client.listDashboards({ signal: ctx.signal });
+    // What a server echoes of a credential never reaches a file name or a file.
+    const live = redactValue(ctx, await client.listDashboards({ signal: ctx.signal }));
     // Where the service speaks the config form and lists sources, files get configs with source names.
     const { OBSERVABILITY_PROFILES } = await import('../../clients/profiles.ts');
     const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
@@ -66,7 +68,7 @@ export const importCommand = defineCommand<ImportArgs>({
     }
 
     // Where the service lists alerts, they are imported too: --all, or by id or name.
-    const liveAlerts = caps.readAlerts ? await client.listAlerts({ signal: ctx.signal }) : [];
+    const liveAlerts = caps.readAlerts ? redactValue(ctx, await client.listAlerts({ signal: ctx.signal })) : [];
     let chosen = args.all ? [...live] : [];
     let chosenAlerts = args.all ? [...liveAlerts] : [];
     const what = caps.readAlerts ? 'dashboard or alert' : 'dashboard';
@@ -98,11 +100,18 @@ export const importCommand = defineCommand<ImportArgs>({
     for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
 
     let written = 0;
+    let refusedIds = 0;
     const lines: string[] = [];
     // Live dashboard id → the metadata.name a file gives it (declared, or written by this import).
     const dashboardKey = new Map<string, string>();
     for (const d of live) if (declared.has(d.name) && (nameCount.get(d.name) ?? 0) === 1) dashboardKey.set(d.id, declared.get(d.name)!);
     for (const d of chosen) {
+      // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
+      if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
+        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+        refusedIds++;
+        continue;
+      }
       let key = declared.get(d.name) ?? slugify(d.name);
       if (!declared.has(d.name) || (nameCount.get(d.name) ?? 0) > 1) {
         const base = key;
@@ -113,9 +122,17 @@ export const importCommand = defineCommand<ImportArgs>({
       const file = join(outDir, `${key}.yaml`);
       // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
       if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
-      const { text, warnings } = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) });
+      const rendered = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) });
+      // A server may echo a credential into a name: the file gets what every output gets.
+      const text = redactForOutput(ctx, rendered.text);
+      const warnings = rendered.warnings;
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
       if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+      // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
+      const back = check.resources;
+      if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
+        throw new CliError(`refusing to write ${relative(ctx.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`);
+      }
       const shown = relative(ctx.cwd, file) || file;
       if (existsSync(file) && !args.force) {
         lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
@@ -123,8 +140,8 @@ export const importCommand = defineCommand<ImportArgs>({
       }
       writeFileAtomic(file, text);
       written++;
-      lines.push(`  + ${shown}  ← "${d.name}" (${d.id})`);
-      for (const w of warnings) lines.push(`      warning: ${w}`);
+      lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
+      for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
     }
     if (chosenAlerts.length > 0) {
       const { renderAlertYaml } = await import('../../render/alert-yaml.ts');
@@ -153,9 +170,14 @@ export const importCommand = defineCommand<ImportArgs>({
         const file = join(alertDir, `${key}.yaml`);
         if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
         const shown = relative(ctx.cwd, file) || file;
+        if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
+          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+          refusedIds++;
+          continue;
+        }
         const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
         if (r.text === undefined) {
-          lines.push(`  - skipped alert "${name}" (${a.id}): ${r.skipped}`);
+          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${r.skipped}`));
           continue;
         }
         const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
@@ -164,10 +186,13 @@ export const importCommand = defineCommand<ImportArgs>({
           lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
           continue;
         }
-        writeFileAtomic(file, r.text);
+        const text = redactForOutput(ctx, r.text);
+        const back = check.resources;
+        if (back.length !== 1 || back[0]!.kind !== 'Alert') throw new CliError(`refusing to write ${shown}: it would not read back as exactly the alert "${escapeTerminal(name)}"; this is a bug in steward, please report it`);
+        writeFileAtomic(file, text);
         written++;
-        lines.push(`  + ${shown}  ← alert "${name}" (${a.id})`);
-        for (const w of r.warnings) lines.push(`      warning: ${w}`);
+        lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
+        for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
       }
     }
     const total = chosen.length + chosenAlerts.length;
@@ -175,6 +200,13 @@ export const importCommand = defineCommand<ImportArgs>({
     if (written > 0) {
       ctx.io.stdout(`Check them with \`steward validate\`; \`steward plan\` now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`);
     }
-    return lines.some((l) => l.includes('skipped')) ? 1 : 0;
+    return refusedIds > 0 || lines.some((l) => l.includes('skipped')) ? 1 : 0;
   },
 });
+
+/** JSON with keys sorted, to compare two documents whatever their key order. */
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );
+}
