@@ -30,6 +30,9 @@ export function detailedExitCode(plan: Plan): number {
 
 /** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
 export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs, ctx: CommandContext) {
+  if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
+    throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  }
   const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }, { cacheWanted }] = await Promise.all([
     import('../../config/fs.ts'),
     import('../../config/load.ts'),
