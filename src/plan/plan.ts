@@ -317,7 +317,7 @@ function tagsAsSet(patch: Operation[], before: readonly string[], after: readonl
 }
 
 function describePatch(patch: Operation[]): string {
-  const fields = [...new Set(patch.map((p) => p.path.split('/').slice(1, 3).map(unescape).join('/')))];
+  const fields = [...new Set(patch.map((p) => (p.path.startsWith('/tags/') ? 'tags' : p.path.split('/').slice(1, 3).map(unescape).join('/'))))];
   return fields.length <= 3 ? fields.join(', ') : `${fields.slice(0, 3).join(', ')} and ${fields.length - 3} more`;
 }
 

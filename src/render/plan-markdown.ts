@@ -1,5 +1,5 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
-import { itemDetail, summaryLine } from './plan-text.ts';
+import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -39,7 +39,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan dashboard${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${o.id}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
     head.push('');
   }
-  head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
+  head.push(`<sub>live: ${escapeHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 
   const sections = plan.items.filter((i) => i.action !== 'noop').map(section);

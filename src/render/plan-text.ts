@@ -1,5 +1,5 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
-import { patchLines } from './patch.ts';
+import { patchLines, wrapWords } from './patch.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -17,6 +17,17 @@ export function summaryLine(plan: Plan): string {
   return parts.join(', ');
 }
 
+/**
+ * The live dashboards, in parts that add up: those with the marker tag, those a file declares that lack it
+ * (matched by name or id), and the rest. "1 dashboard", "2 dashboards".
+ */
+export function liveCounts(plan: Plan): string {
+  const { dashboards, managed, unmanaged } = plan.live;
+  const declared = dashboards - managed - unmanaged;
+  const parts = [`${managed} carr${managed === 1 ? 'ies' : 'y'} ${plan.markerTag}`, ...(declared > 0 ? [`${declared} declared in files without it`] : []), `${unmanaged} unmanaged`];
+  return `${dashboards} dashboard${dashboards === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+
 /** The plan for a terminal or a CI log. */
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const paint = (code: number, s: string) => (opts.color ? `\u001b[${code}m${s}\u001b[39m` : s);
@@ -27,7 +38,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   const out: string[] = [];
   out.push(bold(`steward plan${plan.env ? ` (env ${plan.env})` : ''}: ${summaryLine(plan)}`));
-  out.push(dim(`live: ${plan.live.dashboards} dashboards (${plan.live.managed} carry ${plan.markerTag}, ${plan.live.unmanaged} unmanaged); fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+  out.push(dim(`live: ${liveCounts(plan)}; fingerprint ${plan.fingerprint.slice(0, 19)}…`));
 
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
@@ -53,7 +64,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${plan.ignoredFields.join(', ')}`));
   }
   out.push('');
-  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? '' : 's'} need a person: see "way out" above. apply skips them.`));
+  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`));
   const deletes = plan.summary.delete ?? 0;
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
   else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ')}.`);
@@ -68,7 +79,10 @@ export function itemDetail(it: PlanItem, width: number): string[] {
     const tiles = body.tiles ?? [];
     lines.push(`+ name: ${JSON.stringify(body.name)}`);
     if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);
-    lines.push(`+ ${tiles.length} tile${tiles.length === 1 ? '' : 's'}: ${truncate(tiles.map((t) => t.name).join(', '), width - 12)}`);
+    const count = `${tiles.length} tile${tiles.length === 1 ? '' : 's'}`;
+    const names = tiles.map((t) => t.name).join(', ');
+    if (count.length + names.length + 4 <= width) lines.push(`+ ${count}: ${names}`);
+    else lines.push(`+ ${count}:`, ...wrapWords(names, Math.max(30, width - 4)).map((l) => `+   ${l}`));
   } else if (it.action !== 'noop' && it.action !== 'delete') {
     for (const l of patchLines(it.patch, it.before, width)) lines.push(`${l.sign} ${l.text}`);
   }
@@ -86,8 +100,4 @@ export function itemDetail(it: PlanItem, width: number): string[] {
     for (const w of it.wayOut) lines.push(`  - ${w}`);
   }
   return lines;
-}
-
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s;
 }
