@@ -94,7 +94,7 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .epilogue('Exit codes: 0 ok, 1 error; plan --detailed-exitcode: 2 changes pending, 3 blocked drift; report --fail-on: 2 findings reach that severity.\nDocs: README.md')
+    .epilogue('Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  report --fail-on: 2 findings reach that severity.\nDocs: README.md')
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
     .fail((msg, err) => {

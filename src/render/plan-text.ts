@@ -8,6 +8,11 @@ export interface TextOptions {
   /** List unchanged items one by one (default: only counted). */
   showUnchanged?: boolean;
   columns?: number;
+  /**
+   * The last line's next step: the command that applies this plan (default `steward apply`; a saved plan
+   * names its file), or 'applying' when apply itself prints the plan before it runs it.
+   */
+  next?: string;
 }
 
 /** A one-line count of the plan, e.g. "2 to create, 3 to update, 1 blocked, 4 unchanged". */
@@ -67,7 +72,10 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`));
   const deletes = plan.summary.delete ?? 0;
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
-  else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ')}.`);
+  else {
+    const what = [plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ');
+    out.push(opts.next === 'applying' ? `This apply will ${what}.` : `Run \`${opts.next ?? 'steward apply'}\` to ${what}.`);
+  }
   return out.join('\n') + '\n';
 }
 

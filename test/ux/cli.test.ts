@@ -14,7 +14,7 @@ test('a mistyped command: did you mean', async () => {
   assert.is(r.code, 1);
   assert.is(r.stderr, 'error: unknown command "paln"; did you mean plan? See steward --help\n');
   const far = await steward(['xyzzy']);
-  assert.match(far.stderr, 'unknown command "xyzzy"; the commands are: validate, plan, apply');
+  assert.match(far.stderr, 'unknown command "xyzzy"; the commands are: init, validate, plan, apply');
 });
 
 test('a mistyped flag: one message naming what was written and the nearest flag, no camelCase twin', async () => {

@@ -148,12 +148,16 @@ export const planCommand = defineCommand<PlanArgs>({
       writeFileAtomic(resolve(ctx.cwd, args.out), JSON.stringify(plan, null, 2) + '\n');
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
-    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}; apply it with \`steward apply ${args.out}\`.\n`);
+    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
     return args.detailedExitcode ? detailedExitCode(plan) : 0;
   },
 });
 
-export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: CommandContext, opts: { showUnchanged?: boolean; out?: string } = {}): Promise<string> {
+/**
+ * A plan in one of the formats. `out` is the saved plan's file (named as the way to apply it); `applying`
+ * when apply prints the plan it is about to run (no "Run `steward apply`").
+ */
+export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: CommandContext, opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {}): Promise<string> {
   switch (format) {
     case 'json':
       return JSON.stringify(plan, null, 2) + '\n';
@@ -167,7 +171,8 @@ export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: Co
     }
     default: {
       const { renderPlanText } = await import('../../render/plan-text.ts');
-      return renderPlanText(plan, { color: ctx.color, columns: ctx.columns, showUnchanged: opts.showUnchanged ?? false });
+      const next = opts.applying ? 'applying' : opts.out ? `steward apply ${opts.out}` : undefined;
+      return renderPlanText(plan, { color: ctx.color, columns: ctx.columns, showUnchanged: opts.showUnchanged ?? false, ...(next ? { next } : {}) });
     }
   }
 }
