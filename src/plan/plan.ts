@@ -283,7 +283,7 @@ function planDashboard(
       id: live.id,
       message: `live dashboard ${live.id} differs in ${describePatch(patch)}, and the API cannot update dashboards`,
       wayOut: [
-        `make the file match the live dashboard: \`steward import --id ${live.id} --out <dir>\` writes it`,
+        `make the file match the live dashboard: \`steward import --id ${live.id}\` rewrites the file that declares it (in place, comments kept)`,
         `or delete dashboard ${live.id} by hand so that the next apply creates it from the file`,
       ],
       before,

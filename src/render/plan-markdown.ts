@@ -68,8 +68,16 @@ function section(it: PlanItem): string {
   if (it.file) s += `\`${it.file}\`${it.id ? ` · id \`${it.id}\`` : ''}\n\n`;
   s += `${escapeHtml(it.message)}\n\n`;
   if (diff.length) s += '```diff\n' + diff.join('\n').replace(/```/g, '`‌``') + '\n```\n\n';
-  for (const l of rest) s += l.startsWith('  - ') ? `- ${escapeHtml(l.slice(4))}\n` : `${escapeHtml(l)}\n\n`;
+  for (const l of rest) s += l.startsWith('  - ') ? `- ${escapeOutsideCode(l.slice(4))}\n` : `${escapeOutsideCode(l)}\n\n`;
   return s + '</details>\n\n';
+}
+
+/** HTML-escapes text but not `code spans`: GitHub shows entities inside code literally (`&lt;dir&gt;`). */
+function escapeOutsideCode(s: string): string {
+  return s
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part : escapeHtml(part)))
+    .join('');
 }
 
 function escapeHtml(s: string): string {

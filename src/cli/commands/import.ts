@@ -16,15 +16,15 @@ const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', i
 
 export const importCommand = defineCommand<ImportArgs>({
   command: 'import',
-  describe: 'Write Dashboard YAML files from live dashboards (adoption, or the way out of a blocked drift)',
+  describe: 'Write Dashboard YAML from live dashboards: rewrite the file that declares one (the way out of drift), or a new file (adoption)',
   builder: (y) =>
     y
       .option('all', { type: 'boolean', default: false, describe: 'Every live dashboard' })
       .option('name', { type: 'string', array: true, describe: 'The live dashboard with this name (repeatable)' })
       .option('id', { type: 'string', array: true, describe: 'The live dashboard with this id (repeatable)' })
       .option('out', { type: 'string', describe: 'Folder for the files (default: dashboards/ beside steward.yaml)' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
-      .example('steward import --id 65f5e4a3b9e77c001a567890 --force', 'Make the file match a drifted dashboard')
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)' })
+      .example('steward import --id 65f5e4a3b9e77c001a567890', 'Make the file that declares a drifted dashboard match it (in place, comments kept)')
       .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard'),
   run: async (args, ctx) => {
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
@@ -66,7 +66,22 @@ export const importCommand = defineCommand<ImportArgs>({
 
     let written = 0;
     const lines: string[] = [];
+    const { declaringResource, rewriteDeclaring } = await import('./import-rewrite.ts');
     for (const d of chosen) {
+      const declaring = declaringResource(loaded.resources, d, nameCount);
+      if (declaring) {
+        const shown = relative(ctx.cwd, declaring.file) || declaring.file;
+        const r = rewriteDeclaring({ resource: declaring, live: d, project, env: ctx.env, renderDashboardYaml });
+        if (r.changed === 0) {
+          lines.push(`  = ${shown}  already matches "${d.name}" (${d.id})`);
+          continue;
+        }
+        writeFileAtomic(declaring.file, r.text);
+        written++;
+        lines.push(`  ~ ${shown}  ← "${d.name}" (${d.id}): ${r.changed} field${r.changed === 1 ? '' : 's'} rewritten in place, metadata and comments kept`);
+        for (const w of r.warnings) lines.push(`      warning: ${w}`);
+        continue;
+      }
       let key = declared.get(d.name) ?? slugify(d.name);
       if (!declared.has(d.name) || (nameCount.get(d.name) ?? 0) > 1) {
         const base = key;
@@ -90,7 +105,7 @@ export const importCommand = defineCommand<ImportArgs>({
       for (const w of warnings) lines.push(`      warning: ${w}`);
     }
     ctx.io.stdout(`Imported ${written} of ${chosen.length} dashboard${chosen.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
-    if (written > 0) ctx.io.stdout('Check them with `steward validate`; `steward plan` now shows them as unchanged.\n');
+    if (written > 0) ctx.io.stdout('Check with `steward validate` and `steward plan` (review the change with `git diff`).\n');
     return lines.some((l) => l.includes('skipped')) ? 1 : 0;
   },
 });
