@@ -29,6 +29,9 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
   // Each client redacts every credential the project names, not only its own: a server (or a proxy in
   // front of both APIs) may echo any of them.
   const configured = configuredCredentials(project, ctx.env);
+  // Everything printed or written from here on hides them too (the output sink in main.ts).
+  ctx.secrets?.addProject(project.spec);
+  ctx.secrets?.add(configured);
   let obs: ObservabilityClient | undefined;
   let cloud: CloudClient | undefined;
   const concurrency = opts.concurrency ?? project.concurrency;

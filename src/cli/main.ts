@@ -6,6 +6,7 @@ import { renderError } from '../render/error.ts';
 import { checkArgv, type OptionInfo, type OptionTable } from './argv.ts';
 import { commands } from './commands/index.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
+import { createSecretSink } from './secrets.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -58,10 +59,12 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
   const offSignal = host.onSignal?.(onSignal) ?? (() => {});
   const stdin = host.stdin;
 
+  // The output sink: whatever any command prints passes the one redactor (docs/security.md).
+  const secrets = createSecretSink(env);
   const ctx: CommandContext = {
     io: {
-      stdout: (t) => void host.stdout.write(t),
-      stderr: (t) => void host.stderr.write(t),
+      stdout: (t) => void host.stdout.write(secrets.redact(t)),
+      stderr: (t) => void host.stderr.write(secrets.redact(t)),
       isTTY,
       prompt: stdin?.isTTY
         ? async (q) => {
@@ -79,6 +82,7 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     color: colorWanted(argv, env, isTTY),
     columns: host.stdout.columns || 100,
     signal: abort.signal,
+    secrets,
   };
 
   let exitCode = 0;

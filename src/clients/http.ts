@@ -26,6 +26,7 @@ import {
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { redact } from './redact.ts';
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
 import {
   backoffMs,
   isIdempotent,
@@ -423,6 +424,13 @@ export function createHttp(opts: HttpOptions): Http {
           { ...init, problems: [{ field: '', message: 'not valid JSON' }] },
         );
       }
+    }
+    // Before anything recursive sees it (the shape check, normalization): too deep is a bad response.
+    if (nestsDeeperThan(body, MAX_RESPONSE_DEPTH)) {
+      throw new ApiResponseError(`${head}: response nested deeper than ${MAX_RESPONSE_DEPTH} levels; refused${unknownNote}`, {
+        ...init,
+        problems: [{ field: '', message: 'nested too deep' }],
+      });
     }
     const problems = validate?.(body);
     if (problems && problems.length > 0) {

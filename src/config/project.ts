@@ -5,7 +5,7 @@ import { didYouMean } from '../schema/did-you-mean.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFile, type AnyResource } from './resources.ts';
-import { locate, pointerSegments, type SourceDoc } from './source.ts';
+import { locate, MAX_FILE_BYTES, pointerSegments, type SourceDoc } from './source.ts';
 
 export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
 export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
@@ -125,9 +125,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 export function readOrThrow(fs: FileSystem, file: string): Buffer {
   try {
-    return fs.readFile(file);
+    // Bounded and regular files only, like resources (a project file linked to /dev/zero cannot hang steward).
+    return fs.readFile(file, { maxBytes: MAX_FILE_BYTES });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? e)}`, undefined, '', e);
+    throw new ConfigError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : code === 'ENOTREG' ? 'not a regular file' : String(code ?? e)}`, undefined, '', e);
   }
 }

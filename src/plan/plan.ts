@@ -417,6 +417,10 @@ function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: 
     source: spec.source as AlertBody['source'],
     ...(reference ? { dashboardId: reference.dashboardId, tileId: reference.tileId } : {}),
     ...(spec.savedSearchId !== undefined ? { savedSearchId: spec.savedSearchId } : {}),
+    ...(spec.groupBy !== undefined ? { groupBy: spec.groupBy } : {}),
+    ...(spec.numConsecutiveWindows !== undefined ? { numConsecutiveWindows: spec.numConsecutiveWindows } : {}),
+    ...(spec.scheduleOffsetMinutes !== undefined ? { scheduleOffsetMinutes: spec.scheduleOffsetMinutes } : {}),
+    ...(spec.scheduleStartAt !== undefined ? { scheduleStartAt: spec.scheduleStartAt } : {}),
     ...(caps.alertChannels ? { channels } : { channel: channels[0]! }),
     ...(note !== undefined ? { note } : {}),
   };
@@ -440,6 +444,10 @@ export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityC
     source: String(l['source'] ?? '') as AlertBody['source'],
     ...(dashboardId !== undefined && l['source'] === 'tile' ? { dashboardId, tileId: str(l['tileId']) ?? '' } : {}),
     ...(savedSearchId !== undefined && l['source'] !== 'tile' ? { savedSearchId } : {}),
+    ...(str(l['groupBy']) !== undefined && l['groupBy'] !== '' ? { groupBy: str(l['groupBy'])! } : {}),
+    ...(typeof l['numConsecutiveWindows'] === 'number' ? { numConsecutiveWindows: l['numConsecutiveWindows'] as number } : {}),
+    ...(typeof l['scheduleOffsetMinutes'] === 'number' ? { scheduleOffsetMinutes: l['scheduleOffsetMinutes'] as number } : {}),
+    ...(str(l['scheduleStartAt']) !== undefined ? { scheduleStartAt: str(l['scheduleStartAt'])! } : {}),
     ...(caps.alertChannels ? { channels } : { channel: channels[0] ?? { type: 'webhook', webhookId: '' } }),
     ...(str(l['note']) !== undefined && l['note'] !== '' ? { note: str(l['note'])! } : {}),
   };

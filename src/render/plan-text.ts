@@ -1,4 +1,5 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
+import { escapeTerminal as t } from './escape.ts';
 import { patchLines, wrapWords } from './patch.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
@@ -24,7 +25,7 @@ export function summaryLine(plan: Plan): string {
 
 /**
  * The live dashboards, in parts that add up: those with the marker tag, those a file declares that lack it
- * (matched by name or id), and the rest. "1 dashboard", "2 dashboards".
+ * (matched by name or id), and the rest. "1 dashboard", "2 dashboards". Not escaped (the caller escapes).
  */
 export function liveCounts(plan: Plan): string {
   const { dashboards, managed, unmanaged } = plan.live;
@@ -42,8 +43,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const width = Math.max(60, Math.min(opts.columns ?? 100, 160));
 
   const out: string[] = [];
-  out.push(bold(`steward plan${plan.env ? ` (env ${plan.env})` : ''}: ${summaryLine(plan)}`));
-  out.push(dim(`live: ${liveCounts(plan)}; fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+  out.push(bold(`steward plan${plan.env ? ` (env ${t(plan.env)})` : ''}: ${summaryLine(plan)}`));
+  out.push(dim(`live: ${t(liveCounts(plan))}; fingerprint ${plan.fingerprint.slice(0, 19)}…`));
 
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
@@ -53,8 +54,9 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     for (const it of items) {
       const sym = paint(colorOf[it.action], `${SYMBOL[it.action]} ${it.action.padEnd(7)}`);
       const label = it.action === 'blocked' ? `${it.reason}: ` : '';
-      out.push(`  ${sym} ${bold(it.name)}${it.file ? dim(`  ${it.file}`) : ''}`);
-      out.push(`      ${label}${it.message}`);
+      // Names, files and messages hold the user's and the server's text: escaped for the terminal.
+      out.push(`  ${sym} ${bold(t(it.name))}${it.file ? dim(`  ${t(it.file)}`) : ''}`);
+      out.push(`      ${label}${t(it.message)}`);
       for (const line of itemDetail(it, width - 8)) out.push(`      ${line.startsWith('+') ? paint(32, line) : line.startsWith('-') ? paint(31, line) : line.startsWith('~') ? paint(33, line) : line}`);
     }
     if (!opts.showUnchanged && unchanged > 0) out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
@@ -62,11 +64,11 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   if (plan.orphans?.length) {
     out.push('', bold('Orphans (kept)'));
-    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(o.name)}${dim(`  ${o.id}`)}`);
-    out.push(dim(`  they carry ${plan.markerTag} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
+    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
+    out.push(dim(`  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
   }
   if (plan.ignoredFields.length > 0) {
-    out.push('', dim(`Not compared (the service's own or not modeled by steward): ${plan.ignoredFields.join(', ')}`));
+    out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));
   }
   out.push('');
   if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`));
@@ -74,13 +76,20 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
   else {
     const what = [plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ');
-    out.push(opts.next === 'applying' ? `This apply will ${what}.` : `Run \`${opts.next ?? 'steward apply'}\` to ${what}.`);
+    out.push(opts.next === 'applying' ? `This apply will ${what}.` : `Run \`${t(opts.next ?? 'steward apply')}\` to ${what}.`);
   }
   return out.join('\n') + '\n';
 }
 
-/** Detail lines of one item, shared by the text and Markdown renderers. */
+/**
+ * Detail lines of one item, shared by the text and Markdown renderers. Each line is terminal-escaped (one
+ * line, no control characters), whatever names, tags, values or server messages it quotes.
+ */
 export function itemDetail(it: PlanItem, width: number): string[] {
+  return rawDetail(it, width).map(t);
+}
+
+function rawDetail(it: PlanItem, width: number): string[] {
   const lines: string[] = [];
   if (it.kind === 'Dashboard' && it.action === 'create') {
     const body = it.body as { name: string; tags?: string[]; tiles?: Array<{ name: string }> };
@@ -88,7 +97,7 @@ export function itemDetail(it: PlanItem, width: number): string[] {
     lines.push(`+ name: ${JSON.stringify(body.name)}`);
     if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);
     const count = `${tiles.length} tile${tiles.length === 1 ? '' : 's'}`;
-    const names = tiles.map((t) => t.name).join(', ');
+    const names = tiles.map((tile) => tile.name).join(', ');
     if (count.length + names.length + 4 <= width) lines.push(`+ ${count}: ${names}`);
     else lines.push(`+ ${count}:`, ...wrapWords(names, Math.max(30, width - 4)).map((l) => `+   ${l}`));
   } else if (it.action !== 'noop' && it.action !== 'delete') {
@@ -109,3 +118,4 @@ export function itemDetail(it: PlanItem, width: number): string[] {
   }
   return lines;
 }
+

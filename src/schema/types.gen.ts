@@ -541,6 +541,22 @@ export interface StewardAlert {
         webhook?: string;
       }[]
     ];
+    /**
+     * Group-by key for saved search alerts (hyperdx, clickstack-cloud).
+     */
+    groupBy?: string;
+    /**
+     * Fire only after the condition held for this many consecutive windows (hyperdx, clickstack-cloud).
+     */
+    numConsecutiveWindows?: number;
+    /**
+     * Offset from the interval boundary, in minutes (hyperdx, clickstack-cloud).
+     */
+    scheduleOffsetMinutes?: number;
+    /**
+     * UTC start anchor of the alert windows, an RFC 3339 time like 2026-02-08T10:00:00Z (hyperdx, clickstack-cloud; validate checks the form).
+     */
+    scheduleStartAt?: string;
   };
 }
 

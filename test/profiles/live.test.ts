@@ -143,6 +143,38 @@ test('hyperdx: a dashboard and an alert whose files are gone are listed, and del
   }
 });
 
+test('hyperdx: import writes dashboards in the config form and alerts, with source and webhook names; they plan as unchanged', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const r = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, 'Imported 6 of 6 dashboards and alerts');
+    assert.not.match(r.stdout, 'warning', 'nothing is left out');
+    const text = readFileSync(join(x.dir, 'imported/checkout-overview.yaml'), 'utf8');
+    assert.match(text, '      config:\n        source: Logs\n        displayType: line\n');
+    assert.match(text, '  filters:\n    - { source: Logs, type: QUERY_EXPRESSION, name: Environment, expression: environment }\n');
+    assert.not.match(text, 'sourceId');
+    const alert = readFileSync(join(x.dir, 'imported/checkout-errors.yaml'), 'utf8');
+    assert.match(alert, '  tile: { dashboard: checkout-overview, name: Error count }\n  channels:\n    - { type: webhook, webhook: ops-pager }\n    - { type: webhook, webhook: slack-sre }\n');
+    // The seed's saved-search alert keeps its group-by: nothing the server holds is dropped on the way back.
+    assert.match(readFileSync(join(x.dir, 'imported/slow-requests-saved-search.yaml'), 'utf8'), 'groupBy: ServiceName');
+
+    rmSync(join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'alerts'), { recursive: true });
+    cpSync(join(x.dir, 'imported'), join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'imported'), { recursive: true });
+    const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 2, p.stdout + p.stderr);
+    // The two alerts made in the UI are adopted: steward's marker goes into their note, nothing else changes.
+    assert.match(p.stdout, '0 to create, 2 to update, 0 blocked, 4 unchanged');
+    const changes = p.stdout.split('\n').filter((l) => /^\s+[+~-] (?!create|update|delete)/.test(l));
+    assert.equal(changes.map((l) => l.trim()), ['+ note: "managed-by:steward/acme-hyperdx"', '+ note: "managed-by:steward/acme-hyperdx"']);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('names that do not exist on the service fail at file:line:col with a did-you-mean', async () => {
   const x = await liveProject('hyperdx');
   try {

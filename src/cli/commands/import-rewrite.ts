@@ -6,7 +6,6 @@ import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
 import { computePlan } from '../../plan/plan.ts';
 import type { LiveDashboardInput } from '../../plan/types.ts';
 import { specOf, syncDashboardSpec, undoChange } from '../../render/dashboard-sync.ts';
-import type { renderDashboardYaml as RenderDashboardYaml } from '../../render/dashboard-yaml.ts';
 
 type Dashboard = Extract<AnyResource, { kind: 'Dashboard' }>;
 
@@ -32,11 +31,12 @@ export function rewriteDeclaring(input: {
   live: LiveDashboardInput;
   project: Project;
   env: Readonly<Record<string, string | undefined>>;
-  renderDashboardYaml: typeof RenderDashboardYaml;
+  /** The live dashboard as a file would hold it (import's own rendering, config form and source names included). */
+  render: (live: LiveDashboardInput, metadataName: string) => { text: string; warnings: string[] };
 }): { text: string; changed: number; warnings: string[] } {
   const { resource, live, project } = input;
   const original = readFileSync(resource.file, 'utf8');
-  const rendered = input.renderDashboardYaml(live, { metadataName: resource.name, markerTag: project.markerTag, schemaPath: '', pinId: false });
+  const rendered = input.render(live, resource.name);
   const warnings = [...rendered.warnings];
   const synced = syncDashboardSpec(original, resource.index, specOf(rendered.text));
   const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;

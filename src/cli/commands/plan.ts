@@ -2,7 +2,7 @@ import { relative, resolve, sep } from 'node:path';
 import { UsageError, ValidationError, type Issue } from '../../errors.ts';
 import type { AnyResource } from '../../config/resources.ts';
 import type { Plan } from '../../plan/types.ts';
-import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
+import { defineCommand, redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
   paths?: string[];
@@ -186,7 +186,7 @@ export const planCommand = defineCommand<PlanArgs>({
     const { plan } = made;
     if (args.out) {
       const { writeFileAtomic } = await import('../../atomic-write.ts');
-      writeFileAtomic(resolve(ctx.cwd, args.out), JSON.stringify(plan, null, 2) + '\n');
+      writeFileAtomic(resolve(ctx.cwd, args.out), redactForOutput(ctx, JSON.stringify(plan, null, 2) + '\n'));
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
     if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);

@@ -35,6 +35,7 @@ export const validateCommand = defineCommand<Args>({
         { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd },
         { config: args.config, envName: args.env, paths: args.paths, cache: cacheWanted(args.cache, ctx.env) },
       );
+      if (loaded.project) ctx.secrets?.addProject(loaded.project.spec);
       issues = loaded.issues;
       files = loaded.files.length;
       for (const r of loaded.resources) {
