@@ -42,7 +42,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('');
   }
   const templates = fanOut(plan);
-  if (templates.length > 0) head.push('**Templates**', '', ...templates.map((f) => `- ${escapeHtml(fanOutLine(f))}`), '');
+  if (templates.length > 0) head.push('**Templates**', '', ...templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`), '');
   head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 

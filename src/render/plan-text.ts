@@ -33,7 +33,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   // A template's change, once, before the items it fans out to.
   const templates = fanOut(plan);
-  if (templates.length > 0) out.push('', bold('Templates'), ...templates.map((f) => `  ${fanOutLine(f)}`));
+  if (templates.length > 0) out.push('', bold('Templates'), ...templates.map((f) => `  ${t(fanOutLine(f))}`));
 
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
