@@ -113,4 +113,30 @@ test('steward render and validate stop at a bad parameter with file:line:col, ex
     }
   }));
 
+test('all six imported templates (examples/templates) stamp dashboards the server takes: server-validate, apply, plan clean', async () => {
+  const names = ['browser-rum', 'dotnet-runtime', 'go-runtime', 'jvm-runtime', 'nodejs-runtime', 'python-runtime'];
+  const p = tmpProject({
+    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["templates/*.yaml", "services.yaml"]\n  observability: { api: hyperdx, url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN }, requestsPerMinute: 6000 }\n',
+    'services.yaml': names.map((t) => `apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: ${t} }\nspec:\n  template: ${t}\n  forEach: [{ service: web }, { service: api }]\n`).join('---\n'),
+  });
+  cpSync(join(EXAMPLES, 'templates'), join(p.dir, 'templates'), { recursive: true });
+  const emu = await startEmulator({ seed: 5, api: 'hyperdx' });
+  try {
+    const env = { ...emu.env, STEWARD_NO_CACHE: '1' };
+    const plan = await steward(['plan', '--server-validate', '--format', 'json'], { cwd: p.dir, env });
+    assert.is(plan.code, 0, plan.stderr);
+    const items = (JSON.parse(plan.stdout) as { items: Array<{ name: string; action: string; serverValidation?: { valid: boolean; errors: string[] } }> }).items;
+    assert.is(items.length, 12);
+    for (const i of items) assert.equal([i.action, i.serverValidation], ['create', { valid: true, errors: [] }], i.name);
+    const apply = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    assert.is(apply.code, 0, apply.stdout + apply.stderr);
+    assert.match(apply.stdout, 'Apply complete: 12 created');
+    const again = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+    assert.is(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test.run();
