@@ -80,7 +80,7 @@ export interface StewardProject {
        */
       timeoutSeconds?: number;
       /**
-       * Tag put on every dashboard steward creates (default managed-by:steward).
+       * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
        */
       markerTag?: string;
     };
@@ -195,7 +195,7 @@ export interface StewardProject {
                */
               timeoutSeconds?: number;
               /**
-               * Tag put on every dashboard steward creates (default managed-by:steward).
+               * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
                */
               markerTag?: string;
             };
