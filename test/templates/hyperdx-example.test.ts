@@ -3,7 +3,7 @@
  * emulator (`api: hyperdx`, real HTTP on 127.0.0.1), through the CLI; then one template threshold changed
  * plans as one summarized change across the three, in text and Markdown; render and --target see stamps.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -111,6 +111,21 @@ test('steward render and validate stop at a bad parameter with file:line:col, ex
       assert.match(r.stdout + r.stderr, 'parameter "cpuWarn" of template "jvm-runtime" must be a number, found the string "high"');
       assert.not.match(r.stderr, /\n\s+at /);
     }
+  }));
+
+test('import --all leaves stamped dashboards and alerts to their template: nothing is written for them', () =>
+  withExample(async (dir, env) => {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: dir, env })).code, 0);
+    const before = readFileSync(join(dir, 'services/jvm.yaml'), 'utf8');
+    const r = await steward(['import', '--all'], { cwd: dir, env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    for (const s of ['checkout', 'payments', 'inventory']) {
+      assert.match(r.stdout, `is jvm-runtime/${s}, stamped from a template by services/jvm.yaml: change the template or the instance`);
+      assert.match(r.stdout, `alert "JVM CPU high (${s})"`);
+    }
+    assert.is(readFileSync(join(dir, 'services/jvm.yaml'), 'utf8'), before, 'the instance file is not rewritten');
+    const files = [...readdirSync(join(dir, 'dashboards')), ...readdirSync(join(dir, 'alerts'))];
+    assert.not.ok(files.some((f) => /jvm-runtime-metrics|jvm-cpu-high/.test(f)), files.join(', '));
   }));
 
 test('all six imported templates (examples/templates) stamp dashboards the server takes: server-validate, apply, plan clean', async () => {
