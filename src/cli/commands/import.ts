@@ -183,6 +183,7 @@ export const importCommand = defineCommand<ImportArgs>({
       mkdirSync(alertDir, { recursive: true });
       const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
       const declaredAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]));
+      const declaringFile = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.file]));
       const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
       const tileOf = (dashboardId: string, tileId: string) => {
         const key = dashboardKey.get(dashboardId);
@@ -196,6 +197,12 @@ export const importCommand = defineCommand<ImportArgs>({
         const stamp = args.out === undefined ? stampedAlerts.get(name) : undefined;
         if (stamp) {
           lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is ${stamp.name}, stamped from a template by ${relative(ctx.cwd, stamp.file) || stamp.file}: change the template or the instance; --out DIR writes a copy`));
+          continue;
+        }
+        // A hand-written alert is already its file's: a second file would declare it twice (plan shows any drift).
+        const declaredIn = args.out === undefined ? declaringFile.get(name) : undefined;
+        if (declaredIn !== undefined) {
+          lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is declared in ${relative(ctx.cwd, declaredIn) || declaredIn}: steward plan compares it there; --out DIR writes a copy`));
           continue;
         }
         let key = declaredAlerts.get(name) ?? slugify(name);
