@@ -80,6 +80,10 @@ export interface StewardProject {
        */
       timeoutSeconds?: number;
       /**
+       * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+       */
+      allowInsecureHttp?: boolean;
+      /**
        * Tag put on every dashboard steward creates (default managed-by:steward).
        */
       markerTag?: string;
@@ -119,6 +123,10 @@ export interface StewardProject {
        * Per-request timeout in seconds.
        */
       timeoutSeconds?: number;
+      /**
+       * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+       */
+      allowInsecureHttp?: boolean;
     };
     /**
      * State file (what steward last sent to each alert), relative to this file. Default .steward/state.json.
@@ -195,6 +203,10 @@ export interface StewardProject {
                */
               timeoutSeconds?: number;
               /**
+               * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+               */
+              allowInsecureHttp?: boolean;
+              /**
                * Tag put on every dashboard steward creates (default managed-by:steward).
                */
               markerTag?: string;
@@ -234,6 +246,10 @@ export interface StewardProject {
                * Per-request timeout in seconds.
                */
               timeoutSeconds?: number;
+              /**
+               * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+               */
+              allowInsecureHttp?: boolean;
             };
             state?: string;
             journal?: string;
