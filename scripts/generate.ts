@@ -18,6 +18,8 @@ export const KIND_SCHEMAS = {
   Dashboard: 'dashboard.schema.json',
   Alert: 'alert.schema.json',
   CloudService: 'cloud-service.schema.json',
+  Template: 'template.schema.json',
+  TemplateInstance: 'template-instance.schema.json',
 } as const;
 
 const root = new URL('../', import.meta.url);
@@ -33,6 +35,8 @@ export async function generateTypes(): Promise<string> {
       strictIndexSignatures: true,
       cwd: fileURLToPath(new URL('schemas/', root)),
       declareExternallyReferenced: true,
+      // bounded arrays (channels: 1-10) would otherwise become unions of tuples, one per length
+      maxItems: -1,
       format: true,
       style: { singleQuote: true, printWidth: 120 },
     });

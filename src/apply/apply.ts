@@ -14,6 +14,9 @@ export interface ApplyClient {
   /** Profiles that can (plans for the seed API never hold dashboard updates or deletes). */
   updateDashboard?(id: string, body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
   deleteDashboard?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
+  listAlerts?(opts?: { signal?: AbortSignal }): Promise<LiveAlert[]>;
+  createAlert?(body: AlertUpdate, opts?: { signal?: AbortSignal }): Promise<LiveAlert>;
+  deleteAlert?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
 }
 
 /** What happened, item by item, for progress and the summary (Grizzly's events recorder, in spirit). */
@@ -45,6 +48,8 @@ export interface ApplyOptions {
   runId: string;
   /** The live list the plan was just computed from (plan-then-apply); skips the staleness re-read. */
   freshLive?: LiveDashboard[];
+  /** The live alerts the plan was just computed from (plan-then-apply, profiles that read alerts). */
+  freshAlerts?: LiveAlert[];
   /** How many times a create whose outcome stayed unknown is checked and re-sent. */
   maxCreateAttempts?: number;
 }
@@ -73,15 +78,24 @@ export class StalePlanError extends CliError {
  */
 export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, opts: ApplyOptions): Promise<ApplyResult> {
   const live = opts.freshLive ?? (await deps.client.listDashboards({ signal: deps.signal }));
-  const now = fingerprintLive(live, state);
+  let liveAlerts: LiveAlert[] | undefined;
+  if (plan.alertsRead) {
+    if (!deps.client.listAlerts) throw new StalePlanError('the plan read live alerts, and this service cannot list them');
+    liveAlerts = opts.freshAlerts ?? (await deps.client.listAlerts({ signal: deps.signal }));
+  }
+  const now = fingerprintLive(live, state, liveAlerts);
   if (now !== plan.fingerprint) {
     throw new StalePlanError(`live dashboards or alert records changed since it was made (${plan.createdAt})`);
   }
 
   const creates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'create');
   const dashboardUpdates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'update');
-  const deletes = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete');
-  const updates = plan.items.filter((i) => i.kind === 'Alert' && i.action === 'update');
+  // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
+  const deletes = [...plan.items.filter((i) => i.kind === 'Alert' && i.action === 'delete'), ...plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete')];
+  // Alerts: updates (PUT) and, where the service can, creates (POST); both carry the full body.
+  const updates = plan.items.filter((i) => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
+  // Where alerts are read live the service is the record: no state file is written.
+  const keepRecords = !plan.alertsRead;
   const result: ApplyResult = {
     created: [],
     updated: [],
@@ -173,12 +187,20 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         return;
       }
       try {
+        if (item.action === 'create') {
+          const { alert, recovered } = await createAlertOnce(deps, bound.body);
+          deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.create', name: item.name, id: alert.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response' });
+          result.created.push({ name: item.name, id: alert.id });
+          deps.emit({ type: 'created', item, id: alert.id, recovered });
+          done++;
+          return;
+        }
         const response = await deps.client.updateAlert(item.id!, bound.body, { signal: deps.signal });
-        result.state.alerts[item.id!] = { sent: bound.body, response, appliedAt: deps.now().toISOString() };
+        if (keepRecords) result.state.alerts[item.id!] = { sent: bound.body, response, appliedAt: deps.now().toISOString() };
         deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
         result.updated.push({ name: item.name, id: item.id! });
         deps.emit({ type: 'updated', item });
-        save(false);
+        if (keepRecords) save(false);
       } catch (e) {
         if (deps.signal?.aborted) throw e;
         const msg = errorLine(e);
@@ -196,15 +218,16 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     async (item) => {
       deps.emit({ type: 'item-start', item, done, total });
       try {
-        if (!deps.client.deleteDashboard) throw new CliError('this service cannot delete dashboards');
-        await deps.client.deleteDashboard(item.id!, { signal: deps.signal });
-        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
+        const remove = item.kind === 'Alert' ? deps.client.deleteAlert : deps.client.deleteDashboard;
+        if (!remove) throw new CliError(`this service cannot delete ${item.kind === 'Alert' ? 'alerts' : 'dashboards'}`);
+        await remove(item.id!, { signal: deps.signal });
+        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
         result.deleted.push({ name: item.name, id: item.id! });
         deps.emit({ type: 'deleted', item });
       } catch (e) {
         if (deps.signal?.aborted) throw e;
         const msg = errorLine(e);
-        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
+        result.failed.push({ kind: item.kind, name: item.name, error: msg });
         deps.emit({ type: 'failed', item, error: msg });
       }
       done++;
@@ -212,7 +235,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     deps.signal,
   );
   // Only when a record changed: an apply in which no alert was confirmed leaves the state file as it was.
-  if (result.updated.some((u) => updates.some((a) => a.name === u.name && a.id === u.id))) save(true);
+  if (keepRecords && result.updated.some((u) => updates.some((a) => a.name === u.name && a.id === u.id))) save(true);
   return result;
 }
 
@@ -246,6 +269,22 @@ async function createOnce(deps: ApplyDeps, item: PlanItem, maxAttempts: number):
       }
       if (attempt >= maxAttempts) throw e;
     }
+  }
+}
+
+/**
+ * An alert create, like a dashboard create, is never sent twice blindly: after an unknown outcome the
+ * alerts are listed and one with the name is adopted; none found is a failure to look at, not a re-send.
+ */
+async function createAlertOnce(deps: ApplyDeps, body: AlertBody): Promise<{ alert: LiveAlert; recovered: boolean }> {
+  if (!deps.client.createAlert) throw new CliError('this service cannot create alerts');
+  try {
+    return { alert: await deps.client.createAlert(body, { signal: deps.signal }), recovered: false };
+  } catch (e) {
+    if (!(e instanceof ApiError) || !e.outcomeUnknown || !deps.client.listAlerts) throw e;
+    const found = (await deps.client.listAlerts({ signal: deps.signal })).filter((a) => a.name === body.name);
+    if (found.length === 1) return { alert: found[0]!, recovered: true };
+    throw new CliError(`${errorLine(e)}; ${found.length === 0 ? 'no alert with this name was found afterwards, so it was not sent again: run steward plan to check' : `${found.length} alerts are now named "${body.name}"`}`);
   }
 }
 

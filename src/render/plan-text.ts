@@ -1,6 +1,7 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeTerminal as t } from './escape.ts';
 import { patchLines } from './patch.ts';
+import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -30,6 +31,10 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   out.push(bold(`steward plan${plan.env ? ` (env ${t(plan.env)})` : ''}: ${summaryLine(plan)}`));
   out.push(dim(`live: ${plan.live.dashboards} dashboards (${plan.live.managed} carry ${t(plan.markerTag)}, ${plan.live.unmanaged} unmanaged); fingerprint ${plan.fingerprint.slice(0, 19)}…`));
 
+  // A template's change, once, before the items it fans out to.
+  const templates = fanOut(plan);
+  if (templates.length > 0) out.push('', bold('Templates'), ...templates.map((f) => `  ${t(fanOutLine(f))}`));
+
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
     const unchanged = plan.items.filter((i) => i.kind === kind && i.action === 'noop').length;
@@ -48,8 +53,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   if (plan.orphans?.length) {
     out.push('', bold('Orphans (kept)'));
-    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
-    out.push(dim(`  they carry ${t(plan.markerTag)} but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
+    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
+    out.push(dim(`  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
   }
   if (plan.ignoredFields.length > 0) {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));

@@ -471,9 +471,9 @@ export interface StewardAlert {
      */
     description?: string;
     /**
-     * The existing alert's id (the API cannot create alerts).
+     * The existing alert's id (the API cannot create alerts). Required by the seed API (it cannot create or list alerts); elsewhere optional: without it the alert is matched by spec.name and created when absent.
      */
-    id: string;
+    id?: string;
   };
   spec: {
     name: string;
@@ -482,15 +482,23 @@ export interface StewardAlert {
      * Value the series is compared against.
      */
     threshold: number;
-    thresholdType: 'above' | 'below';
     /**
-     * a number followed by m or h, like 5m or 1h
+     * Upper bound for between and not_between.
+     */
+    thresholdMax?: number;
+    /**
+     * above and below everywhere; the others (HyperDX 2026-08) on the hyperdx and clickstack-cloud profiles. between and not_between need thresholdMax.
+     */
+    thresholdType:
+      'above' | 'below' | 'above_exclusive' | 'below_or_equal' | 'equal' | 'not_equal' | 'between' | 'not_between';
+    /**
+     * A number followed by m, h or d, like 5m or 1h. hyperdx and clickstack-cloud take only 1m, 5m, 15m, 30m, 1h, 6h, 12h and 1d.
      */
     interval: string;
     /**
-     * tile: the alert watches a dashboard tile (give tile:). search: a saved search, kept as it is on the server.
+     * tile: the alert watches a dashboard tile (give tile:). search (seed API) or saved_search (hyperdx, clickstack-cloud): a saved search (give savedSearchId on those profiles).
      */
-    source: 'tile' | 'search';
+    source: 'tile' | 'search' | 'saved_search';
     /**
      * Resolved to dashboardId and tileId at plan/apply time.
      */
@@ -504,13 +512,67 @@ export interface StewardAlert {
        */
       name: string;
     };
-    channel: {
+    channel?: {
       type: 'webhook';
       /**
        * A service-assigned id: 24 lowercase hex characters.
        */
-      webhookId: string;
+      webhookId?: string;
+      /**
+       * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+       */
+      webhook?: string;
     };
+    /**
+     * The saved search a saved_search alert watches.
+     */
+    savedSearchId?: string;
+    /**
+     * Every channel the alert notifies (hyperdx): the server replaces an alert on update, so the complete list is sent every time.
+     *
+     * @minItems 1
+     * @maxItems 10
+     */
+    channels?: [
+      {
+        type: 'webhook';
+        /**
+         * A service-assigned id: 24 lowercase hex characters.
+         */
+        webhookId?: string;
+        /**
+         * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+         */
+        webhook?: string;
+      },
+      ...{
+        type: 'webhook';
+        /**
+         * A service-assigned id: 24 lowercase hex characters.
+         */
+        webhookId?: string;
+        /**
+         * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+         */
+        webhook?: string;
+      }[]
+    ];
+    /**
+     * Group-by key for saved search alerts (hyperdx, clickstack-cloud).
+     */
+    groupBy?: string;
+    /**
+     * Fire only after the condition held for this many consecutive windows (hyperdx, clickstack-cloud).
+     */
+    numConsecutiveWindows?: number;
+    /**
+     * Offset from the interval boundary, in minutes (hyperdx, clickstack-cloud).
+     */
+    scheduleOffsetMinutes?: number;
+    /**
+     * UTC start anchor of the alert windows, an RFC 3339 time like 2026-02-08T10:00:00Z (hyperdx, clickstack-cloud; validate checks the form).
+     */
+    scheduleStartAt?: string;
   };
 }
 
@@ -611,6 +673,167 @@ export interface StewardCloudService {
        */
       reportUnlisted?: boolean;
     };
+  };
+}
+
+/**
+ * Dashboards and alerts with typed parameters, stamped once per TemplateInstance (or per forEach item). References are $(params.NAME), $(self.key) and $(self.name); $$( is a literal $(.
+ */
+export interface StewardTemplate {
+  /**
+   * Always steward/v1.
+   */
+  apiVersion: 'steward/v1';
+  kind: 'Template';
+  metadata: {
+    /**
+     * The template's name: instances name it, and it is the first part of every stamped resource's name (<template>/<key>).
+     */
+    name: string;
+    /**
+     * Free text for people; never sent.
+     */
+    description?: string;
+  };
+  spec: {
+    /**
+     * The string or enum parameter whose value names each stamp (jvm-runtime/<value>); without it a stamp is named after its instance, and forEach is not allowed.
+     */
+    key?: string;
+    /**
+     * The parameters, by name. A parameter without a default is required.
+     */
+    parameters?: {
+      [k: string]:
+        | {
+            /**
+             * string, number, enum (one of values) or list (of strings and numbers).
+             */
+            type: 'string' | 'number' | 'enum' | 'list';
+            /**
+             * What the parameter is for; shown in errors about it.
+             */
+            description?: string;
+            /**
+             * The allowed values of an enum parameter.
+             *
+             * @minItems 1
+             */
+            values?: [string | number, ...(string | number)[]];
+            /**
+             * The value when an instance gives none; without it the parameter is required.
+             */
+            default?: string | number | (string | number)[];
+          }
+        | undefined;
+    };
+    /**
+     * Dashboards to stamp.
+     */
+    dashboards?: {
+      /**
+       * Suffix of the stamped dashboard's name (<template>/<key>/<name>); needed when the template holds more than one dashboard.
+       */
+      name?: string;
+      /**
+       * The stamped dashboard's metadata, less its name (which the stamp gives).
+       */
+      metadata?: {
+        /**
+         * Free text for people; never sent.
+         */
+        description?: string;
+        /**
+         * Pin the stamped dashboard to a live id (usually $(params.NAME)).
+         */
+        id?: string;
+      };
+      /**
+       * A dashboard's spec with parameter references $(params.NAME); checked against the dashboard schema after expansion.
+       */
+      spec: {};
+    }[];
+    /**
+     * Alerts to stamp; tile.dashboard: $(self.name) names the dashboard of the same stamp.
+     */
+    alerts?: {
+      /**
+       * Suffix of the stamped alert's name (<template>/<key>/<name>); needed when the template holds more than one alert.
+       */
+      name?: string;
+      /**
+       * The stamped alert's metadata, less its name (which the stamp gives).
+       */
+      metadata?: {
+        /**
+         * Free text for people; never sent.
+         */
+        description?: string;
+        /**
+         * The live alert's id (usually $(params.NAME)), as an Alert's metadata.id.
+         */
+        id?: string;
+      };
+      /**
+       * An alert's spec with parameter references $(params.NAME); checked against the alert schema after expansion.
+       */
+      spec: {};
+    }[];
+  };
+}
+
+/**
+ * Stamps a Template with parameter values: once, or once per forEach item (each item's values override spec.parameters).
+ */
+export interface StewardTemplateInstance {
+  /**
+   * Always steward/v1.
+   */
+  apiVersion: 'steward/v1';
+  kind: 'TemplateInstance';
+  metadata: {
+    /**
+     * The instance's key, unique among instances; names the stamp when the template has no key.
+     */
+    name: string;
+    /**
+     * Free text for people; never sent.
+     */
+    description?: string;
+  };
+  spec: {
+    /**
+     * metadata.name of a Template in this project.
+     */
+    template: string;
+    /**
+     * Values for every stamp of this instance.
+     */
+    parameters?: {
+      /**
+       * A parameter's value: a string, a number, or a list of strings and numbers.
+       */
+      [k: string]: string | number | (string | number)[] | undefined;
+    };
+    /**
+     * One stamp per item; an item's values override spec.parameters.
+     *
+     * @minItems 1
+     */
+    forEach?: [
+      {
+        /**
+         * A parameter's value: a string, a number, or a list of strings and numbers.
+         */
+        [k: string]: string | number | (string | number)[] | undefined;
+      },
+      ...{
+        /**
+         * A parameter's value: a string, a number, or a list of strings and numbers.
+         */
+        [k: string]: string | number | (string | number)[] | undefined;
+      }[]
+    ];
   };
 }
 

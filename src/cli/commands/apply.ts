@@ -57,6 +57,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
     let project;
     let deps;
     let freshLive;
+    let freshAlerts;
     if (args.plan) {
       if (args.reassertAlerts || args.target) throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
       plan = readPlanFile(resolve(ctx.cwd, args.plan));
@@ -72,6 +73,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
       const made = await makePlan({ ...args, paths: [] }, ctx);
       ({ plan, project, deps } = made);
       freshLive = made.live;
+      freshAlerts = made.liveAlerts;
       if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
       if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
         if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], deleted: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
@@ -105,7 +107,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
         },
         plan,
         state,
-        { concurrency, runId: randomUUID(), ...(freshLive ? { freshLive } : {}) },
+        { concurrency, runId: randomUUID(), ...(freshLive ? { freshLive } : {}), ...(freshAlerts ? { freshAlerts } : {}) },
       );
       if (progressShown) ctx.io.stdout('\r\u001b[K');
       ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));

@@ -11,23 +11,34 @@ interface ImportArgs {
   id?: string[];
   out?: string;
   force: boolean;
+  /** A HyperDX dashboard template file to turn into a steward Template (src/cli/commands/import-template.ts). */
+  template?: string;
+  templateName?: string;
 }
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
+const ALERT_SCHEMA = fileURLToPath(new URL('../../../schemas/alert.schema.json', import.meta.url));
 
 export const importCommand = defineCommand<ImportArgs>({
   command: 'import',
-  describe: 'Write Dashboard YAML files from live dashboards (adoption, or the way out of a blocked drift)',
+  describe: 'Write Dashboard YAML files from live dashboards, and Alert files from live alerts where the service lists them (hyperdx, clickstack-cloud): adoption, or the way out of a drift',
   builder: (y) =>
     y
-      .option('all', { type: 'boolean', default: false, describe: 'Every live dashboard' })
-      .option('name', { type: 'string', array: true, describe: 'The live dashboard with this name (repeatable)' })
-      .option('id', { type: 'string', array: true, describe: 'The live dashboard with this id (repeatable)' })
-      .option('out', { type: 'string', describe: 'Folder for the files (default: dashboards/ beside steward.yaml)' })
+      .option('all', { type: 'boolean', default: false, describe: 'Every live dashboard (and alert, where the service lists them)' })
+      .option('name', { type: 'string', array: true, describe: 'The live dashboard or alert with this name (repeatable)' })
+      .option('id', { type: 'string', array: true, describe: 'The live dashboard or alert with this id (repeatable)' })
+      .option('out', { type: 'string', describe: 'Folder for the files (default: dashboards/ and alerts/ beside steward.yaml)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
+      .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
+      .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
       .example('steward import --id 65f5e4a3b9e77c001a567890 --force', 'Make the file match a drifted dashboard')
-      .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard'),
+      .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
+      .example('steward import --template jvm-runtime-metrics.json --template-name jvm-runtime', "Turn HyperDX's JVM dashboard template into templates/jvm-runtime.yaml"),
   run: async (args, ctx) => {
+    if (args.template !== undefined) {
+      const { importTemplate } = await import('./import-template.ts');
+      return importTemplate({ template: args.template, templateName: args.templateName, out: args.out, force: args.force }, ctx);
+    }
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
     if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
     const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] = await Promise.all([
@@ -41,27 +52,49 @@ export const importCommand = defineCommand<ImportArgs>({
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
+    const client = deps.observability();
     // What a server echoes of a credential never reaches a file name or a file.
-    const live = redactValue(ctx, await deps.observability().listDashboards({ signal: ctx.signal }));
+    const live = redactValue(ctx, await client.listDashboards({ signal: ctx.signal }));
+    // Where the service speaks the config form and lists sources, files get configs with source names.
+    const { OBSERVABILITY_PROFILES } = await import('../../clients/profiles.ts');
+    const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
+    let sourceNames: Map<string, string> | undefined;
+    if (caps.listSources) {
+      const sources = await client.listSources({ signal: ctx.signal });
+      const count = new Map<string, number>();
+      for (const s of sources) count.set(s.name, (count.get(s.name) ?? 0) + 1);
+      // A name two sources share would not resolve back: those stay ids.
+      sourceNames = new Map(sources.filter((s) => count.get(s.name) === 1).map((s) => [s.id, s.name]));
+    }
 
+    // Where the service lists alerts, they are imported too: --all, or by id or name.
+    const liveAlerts = caps.readAlerts ? redactValue(ctx, await client.listAlerts({ signal: ctx.signal })) : [];
     let chosen = args.all ? [...live] : [];
+    let chosenAlerts = args.all ? [...liveAlerts] : [];
+    const what = caps.readAlerts ? 'dashboard or alert' : 'dashboard';
     for (const id of args.id ?? []) {
       const d = live.find((l) => l.id === id);
-      if (!d) throw new CliError(`no live dashboard has id ${id}`, { code: 'api-not-found' });
-      chosen.push(d);
+      const a = liveAlerts.find((l) => l.id === id);
+      if (!d && !a) throw new CliError(`no live ${what} has id ${id}`, { code: 'api-not-found' });
+      if (d) chosen.push(d);
+      if (a) chosenAlerts.push(a);
     }
     for (const name of args.name ?? []) {
       const ds = live.filter((l) => l.name === name);
-      if (ds.length === 0) throw new CliError(`no live dashboard is named "${name}"`, { code: 'api-not-found' });
+      const as = liveAlerts.filter((l) => l.name === name);
+      if (ds.length === 0 && as.length === 0) throw new CliError(`no live ${what} is named "${name}"`, { code: 'api-not-found' });
       chosen.push(...ds);
+      chosenAlerts.push(...as);
     }
     chosen = [...new Map(chosen.map((d) => [d.id, d])).values()];
+    chosenAlerts = [...new Map(chosenAlerts.map((a) => [a.id, a])).values()];
 
     const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
     mkdirSync(outDir, { recursive: true });
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
-    // Keep the names files already use: a dashboard declared in a file keeps its metadata.name.
-    const declared = new Map(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]));
+    // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
+    // stamp (negative index, named <template>/<key>) is no file's: it is written under a name of its own.
+    const declared = new Map(loaded.resources.filter((r) => r.kind === 'Dashboard' && r.index >= 0).map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]));
     const taken = new Set(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name));
     const nameCount = new Map<string, number>();
     for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
@@ -69,10 +102,13 @@ export const importCommand = defineCommand<ImportArgs>({
     let written = 0;
     let refusedIds = 0;
     const lines: string[] = [];
+    // Live dashboard id → the metadata.name a file gives it (declared, or written by this import).
+    const dashboardKey = new Map<string, string>();
+    for (const d of live) if (declared.has(d.name) && (nameCount.get(d.name) ?? 0) === 1) dashboardKey.set(d.id, declared.get(d.name)!);
     for (const d of chosen) {
       // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
       if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
-        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
         refusedIds++;
         continue;
       }
@@ -82,10 +118,11 @@ export const importCommand = defineCommand<ImportArgs>({
         for (let i = 2; taken.has(key); i++) key = `${base}-${i}`;
       }
       taken.add(key);
+      dashboardKey.set(d.id, key);
       const file = join(outDir, `${key}.yaml`);
       // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
       if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
-      const rendered = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1 });
+      const rendered = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) });
       // A server may echo a credential into a name: the file gets what every output gets.
       const text = redactForOutput(ctx, rendered.text);
       const warnings = rendered.warnings;
@@ -106,8 +143,63 @@ export const importCommand = defineCommand<ImportArgs>({
       lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
       for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
     }
-    ctx.io.stdout(`Imported ${written} of ${chosen.length} dashboard${chosen.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
-    if (written > 0) ctx.io.stdout('Check them with `steward validate`; `steward plan` now shows them as unchanged.\n');
+    if (chosenAlerts.length > 0) {
+      const { renderAlertYaml } = await import('../../render/alert-yaml.ts');
+      const webhooks = await client.listWebhooks({ signal: ctx.signal });
+      const count = new Map<string, number>();
+      for (const w of webhooks) count.set(w.name, (count.get(w.name) ?? 0) + 1);
+      const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
+      const alertDir = args.out ? outDir : resolve(project.dir, 'alerts');
+      mkdirSync(alertDir, { recursive: true });
+      const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
+      const declaredAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]));
+      const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
+      const tileOf = (dashboardId: string, tileId: string) => {
+        const key = dashboardKey.get(dashboardId);
+        const tile = live.find((d) => d.id === dashboardId)?.tiles?.find((t) => t && t.id === tileId);
+        return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
+      };
+      for (const a of chosenAlerts) {
+        const name = typeof a.name === 'string' && a.name !== '' ? a.name : a.id;
+        let key = declaredAlerts.get(name) ?? slugify(name);
+        if (!declaredAlerts.has(name)) {
+          const base = key;
+          for (let i = 2; takenAlerts.has(key); i++) key = `${base}-${i}`;
+        }
+        takenAlerts.add(key);
+        const file = join(alertDir, `${key}.yaml`);
+        if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
+        const shown = relative(ctx.cwd, file) || file;
+        if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
+          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
+          refusedIds++;
+          continue;
+        }
+        const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
+        if (r.text === undefined) {
+          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${r.skipped}`));
+          continue;
+        }
+        const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
+        if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+        if (existsSync(file) && !args.force) {
+          lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
+          continue;
+        }
+        const text = redactForOutput(ctx, r.text);
+        const back = check.resources;
+        if (back.length !== 1 || back[0]!.kind !== 'Alert') throw new CliError(`refusing to write ${shown}: it would not read back as exactly the alert "${escapeTerminal(name)}"; this is a bug in steward, please report it`);
+        writeFileAtomic(file, text);
+        written++;
+        lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
+        for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
+      }
+    }
+    const total = chosen.length + chosenAlerts.length;
+    ctx.io.stdout(`Imported ${written} of ${total} ${chosenAlerts.length > 0 ? 'dashboards and alerts' : `dashboard${total === 1 ? '' : 's'}`}:\n${lines.join('\n')}\n`);
+    if (written > 0) {
+      ctx.io.stdout(`Check them with \`steward validate\`; \`steward plan\` now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`);
+    }
     return refusedIds > 0 || lines.some((l) => l.includes('skipped')) ? 1 : 0;
   },
 });

@@ -4,6 +4,7 @@ import { demoCommand } from './demo.ts';
 import { emulatorCommand } from './emulator.ts';
 import { importCommand } from './import.ts';
 import { planCommand } from './plan.ts';
+import { renderCommand } from './render.ts';
 import { reportCommand } from './report.ts';
 import { validateCommand } from './validate.ts';
 
@@ -11,4 +12,4 @@ import { validateCommand } from './validate.ts';
  * Every subcommand, in the order `--help` lists them. Each lives in its own file so that commands can be
  * added without touching the others; each loads its heavy code only when it runs.
  */
-export const commands: CommandSpec<any>[] = [validateCommand, planCommand, applyCommand, reportCommand, importCommand, emulatorCommand, demoCommand];
+export const commands: CommandSpec<any>[] = [validateCommand, planCommand, applyCommand, reportCommand, importCommand, renderCommand, emulatorCommand, demoCommand];
