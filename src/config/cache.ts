@@ -25,6 +25,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { RESOURCE_KINDS, type ResourceKind } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
+import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource } from './resources.ts';
 
@@ -109,10 +110,10 @@ const DOLLAR_BRACE = Buffer.from('${');
  * escapes included: a superset of what interpolation reads, so a change can only cost a parse, never
  * serve a stale value.
  */
-export function cacheKey(bytes: Uint8Array, env: Env, credentials: readonly string[] = []): string {
+export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy): string {
   const h = createHash('sha256').update(bytes);
-  // The variables resource files may not read change what a file means (a reference to one is an error).
-  if (credentials.length > 0) h.update('\u0000credentials\u0000' + JSON.stringify([...credentials].sort()));
+  // What resource files may read changes what a file means (a reference to a denied variable is an error).
+  if (variables) h.update('\u0000variables\u0000' + JSON.stringify([[...variables.deny].sort(), variables.allowPrefix ?? null]));
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.indexOf(DOLLAR_BRACE) !== -1) {
     const names = [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
@@ -132,7 +133,7 @@ export function openParseCache(
   fs: FileSystem,
   projectDir: string,
   env: Env,
-  opts: { identity?: string; credentials?: readonly string[]; key?: Buffer } = {},
+  opts: { identity?: string; variables?: VariablePolicy; key?: Buffer } = {},
 ): ParseCache | undefined {
   const id = opts.identity ?? codeIdentity();
   const write = fs.writeFileAtomic?.bind(fs);
@@ -148,7 +149,7 @@ export function openParseCache(
 
   return {
     stats,
-    keyOf: (bytes) => cacheKey(bytes, env, opts.credentials),
+    keyOf: (bytes) => cacheKey(bytes, env, opts.variables),
     get(key) {
       const seen = used.get(key);
       if (seen !== undefined) {

@@ -4,7 +4,7 @@ import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
-import { credentialVariables } from './credentials.ts';
+import { variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
@@ -110,10 +110,10 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
   // Unchanged files come from the cache; the others are parsed (on worker threads when there are many).
-  // What resource files may not read; part of every cache key, so a newly named credential is never served
-  // from an entry made before it was one.
-  const credentials = credentialVariables(project?.spec);
-  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { credentials }) : undefined;
+  // What resource files may read; part of every cache key, so a newly named credential (or a new prefix) is
+  // never served from an entry made before it.
+  const variables = variablePolicy(project?.spec);
+  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { variables }) : undefined;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   files.forEach((file, slot) => {
@@ -129,7 +129,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
     else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
-  const results = await processFiles(jobs, deps.env, opts.parallel, credentials);
+  const results = await processFiles(jobs, deps.env, opts.parallel, variables);
   jobs.forEach((job, i) => {
     const out = results.outputs[i]!;
     outputs[job.slot] = out;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CACHE_DIR, PACK_FILE, cacheKey, codeIdentity, keyDir, openParseCache } from '../../src/config/cache.ts';
-import { credentialVariables } from '../../src/config/credentials.ts';
+import { variablePolicy } from '../../src/config/credentials.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
 import { tmpProject } from '../helpers/tmp.ts';
@@ -40,7 +40,7 @@ async function forgedEntries(dir: string, env: Env) {
   });
 }
 
-const keyOf = (dir: string, env: Env) => cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env, credentialVariables(undefined));
+const keyOf = (dir: string, env: Env) => cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env, variablePolicy(undefined));
 
 interface Case {
   name: string;
@@ -64,7 +64,7 @@ const CASES: Case[] = [
   {
     name: "a pack authenticated by another machine's key (a committed or downloaded pack)",
     forge: async (dir, env) => {
-      const c = openParseCache(nodeFileSystem, dir, env, { key: randomBytes(32), credentials: credentialVariables(undefined) })!;
+      const c = openParseCache(nodeFileSystem, dir, env, { key: randomBytes(32), variables: variablePolicy(undefined) })!;
       c.set(keyOf(dir, env), await forgedEntries(dir, env));
       c.save({ partial: false });
     },
@@ -72,7 +72,7 @@ const CASES: Case[] = [
   {
     name: "a pack authenticated by this machine's key, then edited",
     forge: async (dir, env) => {
-      const c = openParseCache(nodeFileSystem, dir, env, { credentials: credentialVariables(undefined) })!;
+      const c = openParseCache(nodeFileSystem, dir, env, { variables: variablePolicy(undefined) })!;
       c.set(keyOf(dir, env), (await load(dir, env, false)).resources);
       c.save({ partial: false });
       const p = join(dir, CACHE_DIR, PACK_FILE);
@@ -82,7 +82,7 @@ const CASES: Case[] = [
   {
     name: "a pack authenticated by this machine's key that git tracks",
     forge: async (dir, env) => {
-      const c = openParseCache(nodeFileSystem, dir, env, { credentials: credentialVariables(undefined) })!;
+      const c = openParseCache(nodeFileSystem, dir, env, { variables: variablePolicy(undefined) })!;
       c.set(keyOf(dir, env), await forgedEntries(dir, env));
       c.save({ partial: false });
       const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '', HOME: dir } });
@@ -93,7 +93,7 @@ const CASES: Case[] = [
   {
     name: 'a key file others can read (no key: no cache)',
     forge: async (dir, env) => {
-      const c = openParseCache(nodeFileSystem, dir, env, { credentials: credentialVariables(undefined) })!;
+      const c = openParseCache(nodeFileSystem, dir, env, { variables: variablePolicy(undefined) })!;
       c.set(keyOf(dir, env), await forgedEntries(dir, env));
       c.save({ partial: false });
       const other = join(dir, '.xdg-loose');
@@ -112,7 +112,7 @@ const CASES: Case[] = [
       writeFileSync(join(dir, 'planted.key'), randomBytes(32), { mode: 0o600 });
       symlinkSync(join(dir, 'planted.key'), join(other, 'steward', 'cache.key'));
       const forgedEnv = { ...env, XDG_CACHE_HOME: other };
-      const c = openParseCache(nodeFileSystem, dir, forgedEnv, { key: readFileSync(join(dir, 'planted.key')), credentials: credentialVariables(undefined) })!;
+      const c = openParseCache(nodeFileSystem, dir, forgedEnv, { key: readFileSync(join(dir, 'planted.key')), variables: variablePolicy(undefined) })!;
       c.set(keyOf(dir, env), await forgedEntries(dir, env));
       c.save({ partial: false });
       return forgedEnv;
@@ -146,7 +146,7 @@ test("control: the same forgery under this machine's key, untracked, is used (so
   const xdg = mkdtempSync(join(tmpdir(), 'steward-xdg-'));
   try {
     const env = { XDG_CACHE_HOME: xdg, PATH: process.env['PATH'] };
-    const c = openParseCache(nodeFileSystem, p.dir, env, { credentials: credentialVariables(undefined) })!;
+    const c = openParseCache(nodeFileSystem, p.dir, env, { variables: variablePolicy(undefined) })!;
     c.set(keyOf(p.dir, env), await forgedEntries(p.dir, env));
     c.save({ partial: false });
     const l = await load(p.dir, env);
