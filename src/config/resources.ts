@@ -50,7 +50,8 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   const expand = mayHoldReference(bytes);
   // Variables that hold credentials may not be read outside the connection settings: the ones the loader
   // passes (from the project file), the defaults, and those this file's own Project document names; and
-  // when the project sets a prefix, only variables with it are read (see credentials.ts).
+  // when the project sets a prefix, resource documents read only variables with it (the Project document,
+  // which is trusted, is not held to the prefix; see credentials.ts).
   const policy = opts.variables ?? variablePolicy(undefined);
   const rule: { deny: Set<string>; allowPrefix?: string } = { deny: new Set(policy.deny), ...(policy.allowPrefix !== undefined ? { allowPrefix: policy.allowPrefix } : {}) };
   if (expand && opts.isProjectFile) {
@@ -67,7 +68,7 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   }
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, rule) : [];
+    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny } : rule) : [];
     out.issues.push(...unresolved);
     let value: unknown;
     try {

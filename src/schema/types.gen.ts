@@ -145,6 +145,10 @@ export interface StewardProject {
      */
     prune?: boolean;
     /**
+     * When set, ${VAR} in resource files may read only variables whose names start with this prefix (credential variables never). Limits what a pull request's files can read from the CI job's environment.
+     */
+    resourceVariablePrefix?: string;
+    /**
      * Overlays chosen with --env NAME, merged over spec.
      */
     environments?: {
