@@ -11,6 +11,15 @@ export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
 export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
 export const DEFAULT_MARKER_TAG = 'managed-by:steward';
 
+/**
+ * The marker tag of a project that sets none: `managed-by:steward/<metadata.name>`, one per project, so that
+ * two projects on one service never take each other's dashboards for orphans. Without a name, the shared
+ * `managed-by:steward` (as before 0.2; docs/projects.md has the migration note).
+ */
+export function defaultMarkerTag(projectName: string | undefined): string {
+  return projectName ? `${DEFAULT_MARKER_TAG}/${projectName}` : DEFAULT_MARKER_TAG;
+}
+
 /** The project file, loaded and with the `--env` overlay applied. */
 export interface Project {
   file: string;
@@ -92,7 +101,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     resources: spec.resources ?? DEFAULT_RESOURCES,
     statePath: resolve(dir, spec.state ?? '.steward/state.json'),
     journalPath: resolve(dir, spec.journal ?? '.steward/journal.jsonl'),
-    markerTag: spec.observability?.markerTag ?? DEFAULT_MARKER_TAG,
+    markerTag: spec.observability?.markerTag ?? defaultMarkerTag(pd.doc.metadata?.name),
     concurrency: spec.concurrency,
     inlineResources: r.resources,
     locate: (pointer) => ({ file, ...locate(src, pointerSegments(pointer)) }),

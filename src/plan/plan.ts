@@ -283,7 +283,7 @@ function planDashboard(
       id: live.id,
       message: `live dashboard ${live.id} differs in ${describePatch(patch)}, and the API cannot update dashboards`,
       wayOut: [
-        `make the file match the live dashboard: \`steward import --id ${live.id} --out <dir>\` writes it`,
+        `make the file match the live dashboard: \`steward import --id ${live.id}\` rewrites the file that declares it (in place, comments kept)`,
         `or delete dashboard ${live.id} by hand so that the next apply creates it from the file`,
       ],
       before,
@@ -339,7 +339,7 @@ function tagsAsSet(patch: Operation[], before: readonly string[], after: readonl
 }
 
 function describePatch(patch: Operation[]): string {
-  const fields = [...new Set(patch.map((p) => p.path.split('/').slice(1, 3).map(unescape).join('/')))];
+  const fields = [...new Set(patch.map((p) => (p.path.startsWith('/tags/') ? 'tags' : p.path.split('/').slice(1, 3).map(unescape).join('/'))))];
   return fields.length <= 3 ? fields.join(', ') : `${fields.slice(0, 3).join(', ')} and ${fields.length - 3} more`;
 }
 

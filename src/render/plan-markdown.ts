@@ -1,6 +1,6 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
-import { itemDetail, summaryLine } from './plan-text.ts';
+import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
@@ -43,7 +43,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   const templates = fanOut(plan);
   if (templates.length > 0) head.push('**Templates**', '', ...templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`), '');
-  head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
+  head.push(`<sub>live: ${escapeMarkdownHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 
   const sections = plan.items.filter((i) => i.action !== 'noop').map(section);

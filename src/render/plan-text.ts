@@ -1,6 +1,6 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeTerminal as t } from './escape.ts';
-import { patchLines } from './patch.ts';
+import { patchLines, wrapWords } from './patch.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
@@ -10,6 +10,11 @@ export interface TextOptions {
   /** List unchanged items one by one (default: only counted). */
   showUnchanged?: boolean;
   columns?: number;
+  /**
+   * The last line's next step: the command that applies this plan (default `steward apply`; a saved plan
+   * names its file), or 'applying' when apply itself prints the plan before it runs it.
+   */
+  next?: string;
 }
 
 /** A one-line count of the plan, e.g. "2 to create, 3 to update, 1 blocked, 4 unchanged". */
@@ -17,6 +22,17 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const parts = [`${s.create} to create`, `${s.update} to update`, ...(s.delete ? [`${s.delete} to delete`] : []), `${s.blocked} blocked`, `${s.noop} unchanged`];
   return parts.join(', ');
+}
+
+/**
+ * The live dashboards, in parts that add up: those with the marker tag, those a file declares that lack it
+ * (matched by name or id), and the rest. "1 dashboard", "2 dashboards". Not escaped (the caller escapes).
+ */
+export function liveCounts(plan: Plan): string {
+  const { dashboards, managed, unmanaged } = plan.live;
+  const declared = dashboards - managed - unmanaged;
+  const parts = [`${managed} carr${managed === 1 ? 'ies' : 'y'} ${plan.markerTag}`, ...(declared > 0 ? [`${declared} declared in files without it`] : []), `${unmanaged} unmanaged`];
+  return `${dashboards} dashboard${dashboards === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 
 /** The plan for a terminal or a CI log. */
@@ -29,7 +45,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   const out: string[] = [];
   out.push(bold(`steward plan${plan.env ? ` (env ${t(plan.env)})` : ''}: ${summaryLine(plan)}`));
-  out.push(dim(`live: ${plan.live.dashboards} dashboards (${plan.live.managed} carry ${t(plan.markerTag)}, ${plan.live.unmanaged} unmanaged); fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+  out.push(dim(`live: ${t(liveCounts(plan))}; fingerprint ${plan.fingerprint.slice(0, 19)}…`));
 
   // A template's change, once, before the items it fans out to.
   const templates = fanOut(plan);
@@ -60,10 +76,13 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));
   }
   out.push('');
-  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? '' : 's'} need a person: see "way out" above. apply skips them.`));
+  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`));
   const deletes = plan.summary.delete ?? 0;
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
-  else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ')}.`);
+  else {
+    const what = [plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ');
+    out.push(opts.next === 'applying' ? `This apply will ${what}.` : `Run \`${t(opts.next ?? 'steward apply')}\` to ${what}.`);
+  }
   return out.join('\n') + '\n';
 }
 
@@ -82,7 +101,10 @@ function rawDetail(it: PlanItem, width: number): string[] {
     const tiles = body.tiles ?? [];
     lines.push(`+ name: ${JSON.stringify(body.name)}`);
     if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);
-    lines.push(`+ ${tiles.length} tile${tiles.length === 1 ? '' : 's'}: ${truncate(tiles.map((t) => t.name).join(', '), width - 12)}`);
+    const count = `${tiles.length} tile${tiles.length === 1 ? '' : 's'}`;
+    const names = tiles.map((tile) => tile.name).join(', ');
+    if (count.length + names.length + 4 <= width) lines.push(`+ ${count}: ${names}`);
+    else lines.push(`+ ${count}:`, ...wrapWords(names, Math.max(30, width - 4)).map((l) => `+   ${l}`));
   } else if (it.action !== 'noop' && it.action !== 'delete') {
     for (const l of patchLines(it.patch, it.before, width)) lines.push(`${l.sign} ${l.text}`);
   }
@@ -102,6 +124,3 @@ function rawDetail(it: PlanItem, width: number): string[] {
   return lines;
 }
 
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s;
-}

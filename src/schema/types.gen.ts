@@ -84,7 +84,7 @@ export interface StewardProject {
        */
       allowInsecureHttp?: boolean;
       /**
-       * Tag put on every dashboard steward creates (default managed-by:steward).
+       * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
        */
       markerTag?: string;
     };
@@ -211,7 +211,7 @@ export interface StewardProject {
                */
               allowInsecureHttp?: boolean;
               /**
-               * Tag put on every dashboard steward creates (default managed-by:steward).
+               * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
                */
               markerTag?: string;
             };

@@ -12,7 +12,7 @@ import { DEFAULT_CONCURRENCY } from '../../src/clients/http.ts';
 import { resolveCloud, resolveObservability, DEFAULT_REQUESTS_PER_MINUTE } from '../../src/config/connection.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
-import { DEFAULT_MARKER_TAG, DEFAULT_RESOURCES, loadProject } from '../../src/config/project.ts';
+import { DEFAULT_RESOURCES, defaultMarkerTag, loadProject } from '../../src/config/project.ts';
 import { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS, DEFAULT_REPORT_UNLISTED_PIPES } from '../../src/report/checks.ts';
 import { ROOT } from './files.ts';
 
@@ -121,7 +121,7 @@ for (const kind of Object.keys(KINDS) as Kind[]) {
 test('the defaults on the page are the code\'s', () => {
   const d = (kind: Kind, path: string) => rows(kind).find((r) => r.path === path)!.default;
   assert.is(d('Project', 'spec.resources'), DEFAULT_RESOURCES.map((g) => `\`${g}\``).join(', '));
-  assert.is(d('Project', 'spec.observability.markerTag'), `\`${DEFAULT_MARKER_TAG}\``);
+  assert.is(d('Project', 'spec.observability.markerTag'), `\`${defaultMarkerTag('<metadata.name>')}\``);
   assert.is(d('Project', 'spec.observability.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
   assert.is(d('Project', 'spec.cloud.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
   assert.is(d('Project', 'spec.concurrency'), `\`${DEFAULT_CONCURRENCY}\``);

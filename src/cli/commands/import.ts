@@ -21,17 +21,17 @@ const ALERT_SCHEMA = fileURLToPath(new URL('../../../schemas/alert.schema.json',
 
 export const importCommand = defineCommand<ImportArgs>({
   command: 'import',
-  describe: 'Write Dashboard YAML files from live dashboards, and Alert files from live alerts where the service lists them (hyperdx, clickstack-cloud): adoption, or the way out of a drift',
+  describe: 'Write Dashboard YAML from live dashboards (a file that declares one is rewritten in place: the way out of drift), and Alert files from live alerts where the service lists them',
   builder: (y) =>
     y
       .option('all', { type: 'boolean', default: false, describe: 'Every live dashboard (and alert, where the service lists them)' })
       .option('name', { type: 'string', array: true, describe: 'The live dashboard or alert with this name (repeatable)' })
       .option('id', { type: 'string', array: true, describe: 'The live dashboard or alert with this id (repeatable)' })
-      .option('out', { type: 'string', describe: 'Folder for the files (default: dashboards/ and alerts/ beside steward.yaml)' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
+      .option('out', { type: 'string', describe: 'Folder for new files (default: dashboards/ and alerts/ beside steward.yaml); with --out every chosen dashboard is written there as a new file, declared or not' })
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)' })
       .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
       .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
-      .example('steward import --id 65f5e4a3b9e77c001a567890 --force', 'Make the file match a drifted dashboard')
+      .example('steward import --id 65f5e4a3b9e77c001a567890', 'Make the file that declares a drifted dashboard match it (in place, comments kept)')
       .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
       .example('steward import --template jvm-runtime-metrics.json --template-name jvm-runtime', "Turn HyperDX's JVM dashboard template into templates/jvm-runtime.yaml"),
   run: async (args, ctx) => {
@@ -102,6 +102,7 @@ export const importCommand = defineCommand<ImportArgs>({
     let written = 0;
     let refusedIds = 0;
     const lines: string[] = [];
+    const { declaringResource, rewriteDeclaring } = await import('./import-rewrite.ts');
     // Live dashboard id → the metadata.name a file gives it (declared, or written by this import).
     const dashboardKey = new Map<string, string>();
     for (const d of live) if (declared.has(d.name) && (nameCount.get(d.name) ?? 0) === 1) dashboardKey.set(d.id, declared.get(d.name)!);
@@ -110,6 +111,29 @@ export const importCommand = defineCommand<ImportArgs>({
       if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
         lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
         refusedIds++;
+        continue;
+      }
+      // Declared in a file already: that file is rewritten in place, never a second file beside it (unless
+      // --out names a folder for copies).
+      const declaring = args.out === undefined ? declaringResource(loaded.resources, d, nameCount) : undefined;
+      if (declaring) {
+        const shown = relative(ctx.cwd, declaring.file) || declaring.file;
+        dashboardKey.set(d.id, declaring.name);
+        const r = rewriteDeclaring({
+          resource: declaring,
+          live: d,
+          project,
+          env: ctx.env,
+          render: (l, metadataName) => renderDashboardYaml(l, { metadataName, markerTag: project.markerTag, schemaPath, pinId: false, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) }),
+        });
+        if (r.changed === 0) {
+          lines.push(escapeTerminal(`  = ${shown}  already matches "${d.name}" (${d.id})`));
+          continue;
+        }
+        writeFileAtomic(declaring.file, redactForOutput(ctx, r.text));
+        written++;
+        lines.push(escapeTerminal(`  ~ ${shown}  ← "${d.name}" (${d.id}): ${r.changed} field${r.changed === 1 ? '' : 's'} rewritten in place, metadata and comments kept`));
+        for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
         continue;
       }
       let key = declared.get(d.name) ?? slugify(d.name);
@@ -198,7 +222,7 @@ export const importCommand = defineCommand<ImportArgs>({
     const total = chosen.length + chosenAlerts.length;
     ctx.io.stdout(`Imported ${written} of ${total} ${chosenAlerts.length > 0 ? 'dashboards and alerts' : `dashboard${total === 1 ? '' : 's'}`}:\n${lines.join('\n')}\n`);
     if (written > 0) {
-      ctx.io.stdout(`Check them with \`steward validate\`; \`steward plan\` now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`);
+      ctx.io.stdout(`Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`);
     }
     return refusedIds > 0 || lines.some((l) => l.includes('skipped')) ? 1 : 0;
   },
