@@ -171,6 +171,25 @@ for (const c of CREDENTIAL_REFS) {
   });
 }
 
+test('${VAR} of a credential is refused on worker threads too (large projects parse there)', async () => {
+  const { loadWorkspace } = await import('../../src/config/load.ts');
+  const { nodeFileSystem } = await import('../../src/config/fs.ts');
+  const worker = new URL('../../dist/config/parse-worker.js', import.meta.url);
+  const files: Record<string, string> = { 'steward.yaml': PROJECT() };
+  for (let i = 0; i < 60; i++) files[`dashboards/d${i}.yaml`] = dashboard(`"n${i}"`).replace('name: d', `name: d${i}`);
+  files['dashboards/leak.yaml'] = dashboard('"${MY_OBS_TOKEN}"').replace('name: d', 'name: leak');
+  const p = tmpProject(files);
+  try {
+    const l = await loadWorkspace({ fs: nodeFileSystem, env: CREDENTIAL_ENV, cwd: p.dir }, { requireProject: true, parallel: { workers: 2, minFiles: 0, workerUrl: worker } });
+    assert.ok(l.stats.workers > 0, 'the files were parsed on workers');
+    const issue = l.issues.find((i) => i.file === 'dashboards/leak.yaml');
+    assert.match(issue?.message ?? '', /\$\{MY_OBS_TOKEN\} reads a credential/);
+    assert.equal(leaks(JSON.stringify(l.resources)), []);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('${VAR} of a plain variable still works in resources', async () => {
   const p = tmpProject({ 'steward.yaml': PROJECT(), 'dashboards/d.yaml': dashboard('"team ${TEAM}"') });
   try {
