@@ -1,7 +1,7 @@
 import type { Issue } from '../errors.ts';
 import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
 import { suggestKind, validateKind } from '../schema/validator.ts';
-import { credentialVariables } from './credentials.ts';
+import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
 import { issueAt, locate, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
 
@@ -41,7 +41,7 @@ const isConnectionPath = (path: readonly (string | number)[]) =>
  * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.
  * Never throws for bad input; returns what is valid and every problem with its position.
  */
-export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; credentials?: readonly string[] }): FileResult {
+export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; variables?: VariablePolicy }): FileResult {
   const parsed = parseYamlFile(file, bytes);
   const out: FileResult = { file, resources: [], projects: [], issues: [...parsed.issues] };
   if (parsed.issues.some((i) => i.severity === 'error')) return out;
@@ -49,13 +49,18 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   let sawDocument = false;
   const expand = mayHoldReference(bytes);
   // Variables that hold credentials may not be read outside the connection settings: the ones the loader
-  // passes (from the project file), the defaults, and those this file's own Project document names.
-  const credentials = new Set(opts.credentials ?? credentialVariables(undefined));
+  // passes (from the project file), the defaults, and those this file's own Project document names; and
+  // when the project sets a prefix, resource documents read only variables with it (the Project document,
+  // which is trusted, is not held to the prefix; see credentials.ts).
+  const policy = opts.variables ?? variablePolicy(undefined);
+  const rule: { deny: Set<string>; allowPrefix?: string } = { deny: new Set(policy.deny), ...(policy.allowPrefix !== undefined ? { allowPrefix: policy.allowPrefix } : {}) };
   if (expand && opts.isProjectFile) {
     for (const src of parsed.docs) {
       if (!isProject(src)) continue;
       try {
-        for (const n of credentialVariables((src.doc.toJS({ maxAliasCount: 100 }) as { spec?: unknown } | null)?.spec)) credentials.add(n);
+        const own = variablePolicy((src.doc.toJS({ maxAliasCount: 100 }) as { spec?: unknown } | null)?.spec);
+        for (const n of own.deny) rule.deny.add(n);
+        if (own.allowPrefix !== undefined) rule.allowPrefix = own.allowPrefix;
       } catch {
         // Reported below when the document is converted.
       }
@@ -63,7 +68,7 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   }
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, credentials) : [];
+    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny } : rule) : [];
     out.issues.push(...unresolved);
     let value: unknown;
     try {

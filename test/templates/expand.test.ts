@@ -284,8 +284,10 @@ test('expandTemplates is pure: the input is not changed, and expanding twice giv
 test('the parse cache keeps templates and instances: a second load stamps the same', async () => {
   const p = tmpProject({ 'steward.yaml': PROJECT, 't.yaml': TEMPLATE, 'i.yaml': INSTANCES });
   try {
-    const first = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { cache: true });
-    const second = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { cache: true });
+    // The cache's machine key lives under XDG_CACHE_HOME (without it, or HOME, there is no cache).
+    const env = { XDG_CACHE_HOME: `${p.dir}/.xdg` };
+    const first = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { cache: true });
+    const second = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { cache: true });
     assert.is(second.stats.parsed, 0, 'every file came from the cache');
     assert.equal(second.issues, []);
     assert.equal(second.resources, first.resources);
