@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { CliError, UsageError } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
-import { defineCommand, type CommandContext } from '../context.ts';
+import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
+import type { Project } from '../../config/project.ts';
 import { makePlan, renderPlan } from './plan.ts';
+import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 
 interface ApplyArgs {
   plan?: string;
@@ -14,6 +16,7 @@ interface ApplyArgs {
   reassertAlerts: boolean;
   target?: string[];
   prune?: boolean;
+  lockTimeout?: string;
 }
 
 /**
@@ -40,81 +43,99 @@ export const applyCommand = defineCommand<ApplyArgs>({
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Send every alert again, even in sync (without a plan file)' })
       .option('prune', { type: 'boolean', describe: 'Delete orphans (without a plan file; hyperdx, clickstack-cloud; default spec.prune)' })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (without a plan file; repeatable)' })
+      .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .example('steward plan --out plan.json && steward apply plan.json', 'Review, then apply exactly what was reviewed')
       .example('steward apply --auto-approve', 'CI on merge: plan afresh and apply'),
   run: async (args, ctx) => {
     if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
       throw new UsageError('--concurrency must be a whole number from 1 to 64');
     }
-    const [{ applyPlan }, { openJournal }, { readState, writeState }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }] = await Promise.all([
-      import('../../apply/apply.ts'),
-      import('../../apply/journal.ts'),
-      import('../../apply/state.ts'),
-      import('../../render/apply.ts'),
-    ]);
-
-    let plan: Plan;
-    let project;
-    let deps;
-    let freshLive;
-    if (args.plan) {
-      if (args.reassertAlerts || args.target) throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
-      plan = readPlanFile(resolve(ctx.cwd, args.plan));
-      const [{ nodeFileSystem }, { findProjectFile, loadProject }, { createDeps }] = await Promise.all([import('../../config/fs.ts'), import('../../config/project.ts'), import('../deps.ts')]);
-      const file = findProjectFile(nodeFileSystem, ctx.cwd, args.config);
-      if (!file) throw new CliError(`no steward.yaml in ${ctx.cwd} or above: run apply in the project that made the plan, or pass --config`, { code: 'config' });
-      project = loadProject(nodeFileSystem, file, ctx.env, args.env ?? plan.env);
-      if ((plan.env ?? undefined) !== (project.envName ?? undefined)) {
-        throw new UsageError(`the plan was made for ${plan.env ? `--env ${plan.env}` : 'no --env'}, not ${args.env ? `--env ${args.env}` : 'no --env'}`);
-      }
-      deps = createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency });
-    } else {
-      const made = await makePlan({ ...args, paths: [] }, ctx);
-      ({ plan, project, deps } = made);
-      freshLive = made.live;
-      if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
-      if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
-        if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], deleted: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
-        return 0;
-      }
-      await confirm(args, ctx);
+    if (args.plan && (args.reassertAlerts || args.target)) throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
+    const saved = args.plan ? readPlanFile(resolve(ctx.cwd, args.plan)) : undefined;
+    const [{ nodeFileSystem }, { findProjectFile, loadProject }] = await Promise.all([import('../../config/fs.ts'), import('../../config/project.ts')]);
+    const file = findProjectFile(nodeFileSystem, ctx.cwd, args.config);
+    if (!file) throw new CliError(`no steward.yaml in ${ctx.cwd} or any folder above it: ${saved ? 'run apply in the project that made the plan, or pass --config' : 'run steward in your project, or pass --config path/to/steward.yaml'}`, { code: 'config' });
+    const project = loadProject(nodeFileSystem, file, ctx.env, args.env ?? saved?.env);
+    if (saved && (saved.env ?? undefined) !== (project.envName ?? undefined)) {
+      throw new UsageError(`the plan was made for ${saved.env ? `--env ${saved.env}` : 'no --env'}, not ${args.env ? `--env ${args.env}` : 'no --env'}`);
     }
-
-    const state = readState(project.statePath);
-    const journal = openJournal(project.journalPath);
-    const concurrency = args.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
-    let progressShown = false;
+    // One apply at a time per state file: taken before planning, so a second apply plans after the first.
+    const lock = await takeStateLock(ctx, project.statePath, commandLine(args), args.lockTimeout);
     try {
-      const result = await applyPlan(
-        {
-          client: deps.observability(),
-          journal,
-          saveState: (s) => writeState(project.statePath, s),
-          now: () => deps.clock.now(),
-          signal: ctx.signal,
-          emit: (e) => {
-            if (args.format === 'json') return;
-            if (ctx.io.isTTY && e.type === 'item-start') {
-              ctx.io.stdout(`\r\u001b[K${renderProgress(e.done, e.total, `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`, ctx.columns)}`);
-              progressShown = true;
-              return;
-            }
-            const line = renderApplyEventLine(e);
-            if (line) ctx.io.stdout((progressShown ? '\r\u001b[K' : '') + line + '\n');
-          },
-        },
-        plan,
-        state,
-        { concurrency, runId: randomUUID(), ...(freshLive ? { freshLive } : {}) },
-      );
-      if (progressShown) ctx.io.stdout('\r\u001b[K');
-      ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));
-      return result.failed.length === 0 && result.skipped.length === 0 ? 0 : 1;
+      return await applyLocked(args, ctx, project, saved);
     } finally {
-      journal.close();
+      lock.release();
     }
   },
 });
+
+async function applyLocked(args: ApplyArgs & GlobalArgs, ctx: CommandContext, loadedProject: Project, saved: Plan | undefined): Promise<number> {
+  const [{ applyPlan }, { openJournal }, { readState, writeState }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }] = await Promise.all([
+    import('../../apply/apply.ts'),
+    import('../../apply/journal.ts'),
+    import('../../apply/state.ts'),
+    import('../../render/apply.ts'),
+  ]);
+
+  let plan: Plan;
+  let project = loadedProject;
+  let deps;
+  let freshLive;
+  if (saved) {
+    plan = saved;
+    const { createDeps } = await import('../deps.ts');
+    deps = createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency });
+  } else {
+    const made = await makePlan({ ...args, paths: [] }, ctx);
+    ({ plan, project, deps } = made);
+    freshLive = made.live;
+    if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
+    if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
+      if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], deleted: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
+      return 0;
+    }
+    await confirm(args, ctx);
+  }
+
+  const state = readState(project.statePath);
+  const journal = openJournal(project.journalPath);
+  const concurrency = args.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
+  let progressShown = false;
+  try {
+    const result = await applyPlan(
+      {
+        client: deps.observability(),
+        journal,
+        saveState: (s) => writeState(project.statePath, s),
+        now: () => deps.clock.now(),
+        signal: ctx.signal,
+        emit: (e) => {
+          if (args.format === 'json') return;
+          if (ctx.io.isTTY && e.type === 'item-start') {
+            ctx.io.stdout(`\r\u001b[K${renderProgress(e.done, e.total, `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`, ctx.columns)}`);
+            progressShown = true;
+            return;
+          }
+          const line = renderApplyEventLine(e);
+          if (line) ctx.io.stdout((progressShown ? '\r\u001b[K' : '') + line + '\n');
+        },
+      },
+      plan,
+      state,
+      { concurrency, runId: randomUUID(), ...(freshLive ? { freshLive } : {}) },
+    );
+    if (progressShown) ctx.io.stdout('\r\u001b[K');
+    ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));
+    return result.failed.length === 0 && result.skipped.length === 0 ? 0 : 1;
+  } finally {
+    journal.close();
+  }
+}
+
+/** The command as people would type it, for the lock file. */
+function commandLine(args: ApplyArgs & GlobalArgs): string {
+  return ['steward apply', args.plan, args.autoApprove ? '--auto-approve' : undefined, args.env ? `--env ${args.env}` : undefined].filter(Boolean).join(' ');
+}
 
 async function confirm(args: ApplyArgs, ctx: CommandContext): Promise<void> {
   if (args.autoApprove) return;
