@@ -1,10 +1,18 @@
-import { ApiError, RateLimitedError } from '../clients/errors.ts';
+import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
 import { KNOWN_AFTER_APPLY, type AlertBody, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { Journal } from './journal.ts';
 import { mapPool } from './pool.ts';
+
+/** 0 when every item of the plan was done; 130 interrupted; 1 anything failed or unknown; 3 blocked items left. */
+export function applyExitCode(r: ApplyResult): number {
+  if (r.interrupted) return 130;
+  if (r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length > 0) return 1;
+  if (r.blocked > 0) return 3;
+  return 0;
+}
 
 /** The writes apply makes; the observability client implements it. */
 export interface ApplyClient {
@@ -26,6 +34,16 @@ export type ApplyEvent =
   | { type: 'failed'; item: PlanItem; error: string }
   | { type: 'skipped'; item: PlanItem; reason: string }
   | { type: 'retry-create'; item: PlanItem; why: string }
+  /** A create whose outcome is unknown: steward waits `waitMs` before listing, so a late commit shows. */
+  | { type: 'settle'; item: PlanItem; why: string; waitMs: number }
+  /** A create answered 2xx whose body did not say the new id: found by listing. */
+  | { type: 'id-by-listing'; item: PlanItem; id: string }
+  /** Outcome unknown and not sent again (the create may exist): the run ends with exit 1. */
+  | { type: 'unknown'; item: PlanItem; why: string }
+  /** After the creates a name has more than one dashboard (another runner created it too). */
+  | { type: 'duplicate'; name: string; ids: string[]; removed?: string }
+  /** Applied on the service, but the state file could not be written. */
+  | { type: 'not-recorded'; item: PlanItem; error: string }
   /** A create refused with 429 and a wait: nothing was created; it is sent again once the wait is over. */
   | { type: 'create-rate-limited'; item: PlanItem; why: string; waitMs: number };
 
@@ -36,7 +54,13 @@ export interface ApplyDeps {
   saveState(state: StateFile): void;
   now(): Date;
   emit(event: ApplyEvent): void;
+  /**
+   * Aborted to stop (Ctrl-C): no new request starts, settle waits end; requests in flight finish (the
+   * client's own signal decides whether they are abandoned).
+   */
   signal?: AbortSignal;
+  /** Waits (settle windows); ends early when `signal` aborts. Default: a timer. */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export interface ApplyOptions {
@@ -45,8 +69,15 @@ export interface ApplyOptions {
   runId: string;
   /** The live list the plan was just computed from (plan-then-apply); skips the staleness re-read. */
   freshLive?: LiveDashboard[];
-  /** How many times a create whose outcome stayed unknown is checked and re-sent. */
+  /** How many times a create is sent in all (default 2: once, and once more after a settled, empty list). */
   maxCreateAttempts?: number;
+  /**
+   * After a create whose outcome is unknown, how long to wait before each of the two lists that decide
+   * whether to send it again: at least the request timeout, so a commit the server was still making shows.
+   */
+  settleMs?: number;
+  /** Remove the copy this run created when a name has more than one dashboard (profiles that can delete). */
+  removeOwnDuplicates?: boolean;
 }
 
 export interface ApplyResult {
@@ -56,9 +87,23 @@ export interface ApplyResult {
   deleted: Array<{ name: string; id: string }>;
   failed: Array<{ kind: string; name: string; error: string }>;
   skipped: Array<{ kind: string; name: string; reason: string }>;
+  /** Writes whose outcome stayed unknown (not sent again): they may or may not have been applied. */
+  unknown: Array<{ kind: string; name: string; error: string }>;
+  /** Names with more than one dashboard after the creates; `removed` is this run's copy where deleted. */
+  duplicates: Array<{ name: string; ids: string[]; removed?: string }>;
+  /** Applied on the service, not recorded in the state file (it could not be written). */
+  notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
+  /** Items not started because the run was interrupted. */
+  notDone: Array<{ kind: string; name: string }>;
+  interrupted: boolean;
   unchanged: number;
   blocked: number;
   state: StateFile;
+}
+
+/** The result of an apply that had nothing to do. */
+export function emptyResult(plan: Plan, state: StateFile): ApplyResult {
+  return { created: [], updated: [], deleted: [], failed: [], skipped: [], unknown: [], duplicates: [], notRecorded: [], notDone: [], interrupted: false, unchanged: plan.summary.noop, blocked: plan.summary.blocked, state };
 }
 
 export class StalePlanError extends CliError {
@@ -88,9 +133,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     deleted: [],
     failed: [],
     skipped: [],
+    unknown: [],
+    duplicates: [],
+    notRecorded: [],
+    notDone: [],
+    interrupted: false,
     unchanged: plan.items.filter((i) => i.action === 'noop').length,
     blocked: plan.items.filter((i) => i.action === 'blocked').length,
-    state: { formatVersion: 1, alerts: { ...state.alerts } },
+    state: { ...state, alerts: { ...state.alerts } },
   };
   const total = creates.length + dashboardUpdates.length + updates.length + deletes.length;
   let done = 0;
@@ -99,153 +149,323 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   // 1. Dashboards. The tile ids they get are what the alerts below are bound to.
   const createdTiles = new Map<string, { id: string; tiles: Map<string, string> }>();
   const createErrors = new Map<string, string>();
-  await mapPool(
-    creates,
-    opts.concurrency,
-    async (item) => {
-      deps.emit({ type: 'item-start', item, done: done, total });
-      try {
-        const { dashboard, recovered } = await createOnce(deps, item, opts.maxCreateAttempts ?? 3);
-        const tiles = new Map((dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
-        createdTiles.set(item.name, { id: dashboard.id, tiles });
-        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) });
-        result.created.push({ name: item.name, id: dashboard.id });
-        deps.emit({ type: 'created', item, id: dashboard.id, recovered });
-      } catch (e) {
-        if (deps.signal?.aborted) throw e;
-        const msg = errorLine(e);
-        createErrors.set(item.name, msg);
-        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
-        deps.emit({ type: 'failed', item, error: msg });
-      }
-      done++;
-    },
-    deps.signal,
-  );
+  const stopped = () => deps.signal?.aborted === true;
+  /** Items not started once stopped are "not done"; the rest runs to its end. */
+  const notStarted = (item: PlanItem) => {
+    result.notDone.push({ kind: item.kind, name: item.name });
+    createErrors.set(item.name, 'not done: interrupted');
+  };
+  // Never two creates of one name in one run: a second item with a name already being created waits out.
+  const creating = new Set<string>();
+  await mapPool(creates, opts.concurrency, async (item) => {
+    if (stopped()) return notStarted(item);
+    const name = (item.body as DashboardCreate).name;
+    if (creating.has(name)) {
+      const msg = `another item of this plan creates a dashboard named "${name}"`;
+      createErrors.set(item.name, msg);
+      result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
+      deps.emit({ type: 'failed', item, error: msg });
+      return;
+    }
+    creating.add(name);
+    deps.emit({ type: 'item-start', item, done: done, total });
+    const outcome = await createOnce(deps, item, { maxAttempts: opts.maxCreateAttempts ?? 2, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
+    if (outcome.kind === 'created') {
+      const { dashboard, recovered } = outcome;
+      const tiles = new Map((dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
+      createdTiles.set(item.name, { id: dashboard.id, tiles });
+      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) });
+      result.created.push({ name: item.name, id: dashboard.id });
+      deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+    } else if (outcome.kind === 'unknown') {
+      createErrors.set(item.name, `outcome unknown: ${outcome.why}`);
+      result.unknown.push({ kind: 'Dashboard', name: item.name, error: outcome.why });
+      deps.emit({ type: 'unknown', item, why: outcome.why });
+    } else {
+      createErrors.set(item.name, outcome.error);
+      result.failed.push({ kind: 'Dashboard', name: item.name, error: outcome.error });
+      deps.emit({ type: 'failed', item, error: outcome.error });
+    }
+    done++;
+  });
+
+  // Two runners with two folders share no lock: list once more, and say so loudly when a name now has more
+  // than one dashboard. Where the service can delete, the copy this run made goes unless it is the first
+  // listed (the list is in creation order, so of two runners only the later one removes its copy).
+  if (creates.length > 0 && !stopped()) await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles);
+
+  /** A write that did not end in a confirmed success: failed, unknown (may have applied), or not done. */
+  const notApplied = (item: PlanItem, e: unknown) => {
+    const msg = errorLine(e);
+    if (stopped() && e instanceof ApiError && e.outcomeUnknown) {
+      result.unknown.push({ kind: item.kind, name: item.name, error: msg });
+      deps.emit({ type: 'unknown', item, why: msg });
+    } else if (stopped() && isAbort(e)) {
+      result.notDone.push({ kind: item.kind, name: item.name });
+    } else {
+      result.failed.push({ kind: item.kind, name: item.name, error: msg });
+      deps.emit({ type: 'failed', item, error: msg });
+    }
+    return msg;
+  };
 
   // Dashboard updates (PUT, tile ids kept): the tiles they add get ids alerts may be bound to.
-  await mapPool(
-    dashboardUpdates,
-    opts.concurrency,
-    async (item) => {
-      deps.emit({ type: 'item-start', item, done, total });
+  await mapPool(dashboardUpdates, opts.concurrency, async (item) => {
+    if (stopped()) return notStarted(item);
+    deps.emit({ type: 'item-start', item, done, total });
+    try {
+      if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
+      let dashboard: LiveDashboard | undefined;
       try {
-        if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
-        const dashboard = await deps.client.updateDashboard(item.id!, item.body as DashboardCreate, { signal: deps.signal });
-        const tiles = new Map((dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
-        createdTiles.set(item.name, { id: item.id!, tiles });
-        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.update', name: item.name, id: item.id!, confirmedBy: 'response' });
-        result.updated.push({ name: item.name, id: item.id! });
-        deps.emit({ type: 'updated', item });
+        dashboard = await deps.client.updateDashboard(item.id!, item.body as DashboardCreate, {});
       } catch (e) {
-        if (deps.signal?.aborted) throw e;
-        const msg = errorLine(e);
-        createErrors.set(item.name, msg);
-        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
-        deps.emit({ type: 'failed', item, error: msg });
+        // A 2xx is applied whatever its body; the tiles' ids are read back from the list.
+        if (!answered2xx(e)) throw e;
+        dashboard = (await deps.client.listDashboards({})).find((d) => d.id === item.id);
       }
-      done++;
-    },
-    deps.signal,
-  );
+      const tiles = new Map((dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
+      createdTiles.set(item.name, { id: item.id!, tiles });
+      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+      result.updated.push({ name: item.name, id: item.id! });
+      deps.emit({ type: 'updated', item });
+    } catch (e) {
+      createErrors.set(item.name, notApplied(item, e));
+    }
+    done++;
+  });
 
   // 2 and 3. Bind each alert to the ids just assigned, then send its full configuration.
   let lastSave = 0;
+  /** Alerts confirmed since the state was last written. */
+  const unsaved = new Map<string, PlanItem>();
+  let saveError: string | undefined;
   const save = (force: boolean) => {
     // Records are saved at most every 200 ms while running: the journal already has each write, and a
     // missing record only costs one idempotent PUT on the next apply.
     const t = Date.now();
     if (force || t - lastSave >= 200) {
-      deps.saveState(result.state);
       lastSave = t;
+      try {
+        deps.saveState(result.state);
+        unsaved.clear();
+      } catch (e) {
+        saveError = errorLine(e);
+      }
     }
   };
-  await mapPool(
-    updates,
-    opts.concurrency,
-    async (item) => {
-      deps.emit({ type: 'item-start', item, done, total });
-      const bound = bindAlert(item, createdTiles, createErrors);
-      if (!bound.ok) {
-        result.skipped.push({ kind: 'Alert', name: item.name, reason: bound.reason });
-        deps.emit({ type: 'skipped', item, reason: bound.reason });
-        done++;
-        return;
-      }
-      try {
-        const response = await deps.client.updateAlert(item.id!, bound.body, { signal: deps.signal });
-        result.state.alerts[item.id!] = { sent: bound.body, response, appliedAt: deps.now().toISOString() };
-        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
-        result.updated.push({ name: item.name, id: item.id! });
-        deps.emit({ type: 'updated', item });
-        save(false);
-      } catch (e) {
-        if (deps.signal?.aborted) throw e;
-        const msg = errorLine(e);
-        result.failed.push({ kind: 'Alert', name: item.name, error: msg });
-        deps.emit({ type: 'failed', item, error: msg });
-      }
+  await mapPool(updates, opts.concurrency, async (item) => {
+    if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
+    deps.emit({ type: 'item-start', item, done, total });
+    const bound = bindAlert(item, createdTiles, createErrors);
+    if (!bound.ok) {
+      result.skipped.push({ kind: 'Alert', name: item.name, reason: bound.reason });
+      deps.emit({ type: 'skipped', item, reason: bound.reason });
       done++;
-    },
-    deps.signal,
-  );
+      return;
+    }
+    try {
+      let response: unknown;
+      try {
+        response = await deps.client.updateAlert(item.id!, bound.body, {});
+      } catch (e) {
+        // A PUT answered 2xx was applied, whatever its body said: keep its record.
+        if (!answered2xx(e)) throw e;
+      }
+      result.state.alerts[item.id!] = { sent: bound.body, ...(response !== undefined ? { response } : {}), appliedAt: deps.now().toISOString() };
+      unsaved.set(item.id!, item);
+      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+      result.updated.push({ name: item.name, id: item.id! });
+      deps.emit({ type: 'updated', item });
+    } catch (e) {
+      notApplied(item, e);
+      done++;
+      return;
+    }
+    save(false);
+    done++;
+  });
   // Deletes last (prune): nothing in this plan depends on them.
-  await mapPool(
-    deletes,
-    opts.concurrency,
-    async (item) => {
-      deps.emit({ type: 'item-start', item, done, total });
+  await mapPool(deletes, opts.concurrency, async (item) => {
+    if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
+    deps.emit({ type: 'item-start', item, done, total });
+    try {
+      if (!deps.client.deleteDashboard) throw new CliError('this service cannot delete dashboards');
       try {
-        if (!deps.client.deleteDashboard) throw new CliError('this service cannot delete dashboards');
-        await deps.client.deleteDashboard(item.id!, { signal: deps.signal });
-        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
-        result.deleted.push({ name: item.name, id: item.id! });
-        deps.emit({ type: 'deleted', item });
+        await deps.client.deleteDashboard(item.id!, {});
       } catch (e) {
-        if (deps.signal?.aborted) throw e;
-        const msg = errorLine(e);
-        result.failed.push({ kind: 'Dashboard', name: item.name, error: msg });
-        deps.emit({ type: 'failed', item, error: msg });
+        if (!answered2xx(e)) throw e;
       }
-      done++;
-    },
-    deps.signal,
-  );
+      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
+      result.deleted.push({ name: item.name, id: item.id! });
+      deps.emit({ type: 'deleted', item });
+    } catch (e) {
+      notApplied(item, e);
+    }
+    done++;
+  });
   // Only when a record changed: an apply in which no alert was confirmed leaves the state file as it was.
-  if (result.updated.some((u) => updates.some((a) => a.name === u.name && a.id === u.id))) save(true);
+  if (unsaved.size > 0 || saveError !== undefined) save(true);
+  if (unsaved.size > 0) {
+    // Applied on the service, but not in the state file: its own outcome, never "failed".
+    for (const [id, item] of unsaved) {
+      result.updated = result.updated.filter((u) => !(u.id === id && u.name === item.name));
+      result.notRecorded.push({ kind: item.kind, name: item.name, id, error: saveError ?? 'the state file was not written' });
+      deps.emit({ type: 'not-recorded', item, error: saveError ?? 'the state file was not written' });
+    }
+  }
+  result.interrupted = stopped();
   return result;
 }
 
+/** The service answered 2xx (the write was applied) but the body was not what was expected. */
+function answered2xx(e: unknown): boolean {
+  return e instanceof ApiError && e.status !== undefined && e.status >= 200 && e.status < 300;
+}
+
+function isAbort(e: unknown): boolean {
+  return (e instanceof ApiTransportError && e.failure === 'aborted') || (e instanceof CliError && e.exitCode === 130);
+}
+
+/** The request timeout the client uses by default (src/config/connection.ts): the least settle window. */
+export const DEFAULT_SETTLE_MS = 30_000;
+
+type CreateOutcome =
+  | { kind: 'created'; dashboard: LiveDashboard; recovered: boolean }
+  | { kind: 'unknown'; why: string }
+  | { kind: 'failed'; error: string };
+
 /**
- * POST is not idempotent: after a timeout or a dropped connection the dashboard may exist. List again and
- * re-send only when no dashboard with that name exists; adopt the one that does.
+ * POST is not idempotent. A 2xx is applied whatever its body: never sent again (when the body does not say
+ * the new id, it is found by listing). After an unknown outcome (timeout, reset, 5xx after sending) the
+ * server may still be committing, so steward waits a settle window (at least the request timeout) before
+ * each of two lists, and sends again only when both lack the name; otherwise the outcome stays unknown.
  */
-async function createOnce(deps: ApplyDeps, item: PlanItem, maxAttempts: number): Promise<{ dashboard: LiveDashboard; recovered: boolean }> {
+async function createOnce(deps: ApplyDeps, item: PlanItem, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
   const body = item.body as DashboardCreate;
+  const sleep = deps.sleep ?? timerSleep;
   let refusals = 0;
   for (let attempt = 1; ; attempt++) {
+    let e: unknown;
+    let applied = false;
     try {
-      return { dashboard: await deps.client.createDashboard(body, { signal: deps.signal }), recovered: false };
-    } catch (e) {
-      if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS) {
-        // A 429 is a refusal, not an unknown outcome: nothing was created, so sending it again cannot
-        // duplicate. The client holds every request it starts after a 429 until the server's wait is over,
-        // so this send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
-        refusals++;
-        attempt--;
-        deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
-        continue;
-      }
-      if (!(e instanceof ApiError) || !e.outcomeUnknown) throw e;
-      deps.emit({ type: 'retry-create', item, why: errorLine(e) });
-      const live = await deps.client.listDashboards({ signal: deps.signal });
-      const found = live.filter((d) => d.name === body.name);
-      if (found.length === 1) return { dashboard: found[0]!, recovered: true };
-      if (found.length > 1) {
-        throw new CliError(`after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`);
-      }
-      if (attempt >= maxAttempts) throw e;
+      const dashboard = await deps.client.createDashboard(body, {});
+      if (dashboard && typeof dashboard.id === 'string') return { kind: 'created', dashboard, recovered: false };
+      e = new CliError('the response did not say the new id');
+      applied = true;
+    } catch (err) {
+      e = err;
+      applied = answered2xx(err);
     }
+    if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
+      // A 429 is a refusal, not an unknown outcome: nothing was created, so sending it again cannot
+      // duplicate. The client holds every request it starts after a 429 until the server's wait is over,
+      // so this send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
+      refusals++;
+      attempt--;
+      deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
+      continue;
+    }
+    if (applied) {
+      // Applied. Find it by name; a server that commits after it answers gets one settle window.
+      try {
+        let found = await listNamed(deps, body.name);
+        if (found.length === 0 && !deps.signal?.aborted) {
+          await sleep(o.settleMs, deps.signal);
+          found = await listNamed(deps, body.name);
+        }
+        if (found.length === 1) {
+          deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
+          return { kind: 'created', dashboard: found[0]!, recovered: true };
+        }
+        if (found.length > 1) return { kind: 'failed', error: `answered 2xx without its id, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand` };
+        return { kind: 'unknown', why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" is listed; not re-sent` };
+      } catch (le) {
+        return { kind: 'unknown', why: `answered 2xx (applied) without its id, and listing failed: ${errorLine(le)}; not re-sent` };
+      }
+    }
+    if (!(e instanceof ApiError) || !e.outcomeUnknown) return { kind: 'failed', error: errorLine(e) };
+    const why = errorLine(e);
+    if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted before it could be checked, not re-sent` };
+    // Outcome unknown: settle, then two reads without the name before any re-send.
+    deps.emit({ type: 'settle', item, why, waitMs: o.settleMs });
+    try {
+      let absent = 0;
+      for (let read = 0; read < 2; read++) {
+        await sleep(o.settleMs, deps.signal);
+        if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted while waiting for it to settle, not re-sent` };
+        const found = await listNamed(deps, body.name);
+        if (found.length === 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
+        if (found.length > 1) {
+          return { kind: 'failed', error: `after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand` };
+        }
+        absent++;
+      }
+      if (absent < 2 || attempt >= o.maxAttempts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${why})` };
+      deps.emit({ type: 'retry-create', item, why });
+    } catch (le) {
+      return { kind: 'unknown', why: `outcome unknown, not re-sent (${why}; listing to check failed: ${errorLine(le)})` };
+    }
+  }
+}
+
+async function listNamed(deps: ApplyDeps, name: string): Promise<LiveDashboard[]> {
+  return (await deps.client.listDashboards({})).filter((d) => d.name === name);
+}
+
+function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** After the creates: one list; names of this plan's creates with more than one dashboard. */
+async function checkDuplicates(
+  deps: ApplyDeps,
+  creates: PlanItem[],
+  result: ApplyResult,
+  removeOwn: boolean,
+  runId: string,
+  createdTiles: Map<string, { id: string; tiles: Map<string, string> }>,
+): Promise<void> {
+  let live: LiveDashboard[];
+  try {
+    live = await deps.client.listDashboards({});
+  } catch (e) {
+    for (const item of creates) {
+      if (!result.created.some((c) => c.name === item.name)) continue;
+      result.unknown.push({ kind: 'Dashboard', name: item.name, error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}` });
+    }
+    return;
+  }
+  for (const item of creates) {
+    const name = (item.body as DashboardCreate).name;
+    const same = live.filter((d) => d.name === name);
+    if (same.length < 2) continue;
+    const ids = same.map((d) => d.id);
+    const mine = result.created.find((c) => c.name === item.name)?.id;
+    let removed: string | undefined;
+    if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] !== mine && ids.includes(mine)) {
+      try {
+        await deps.client.deleteDashboard(mine, {});
+        deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'dashboard.delete', name: item.name, id: mine, confirmedBy: 'response' });
+        removed = mine;
+        result.created = result.created.filter((c) => c.id !== mine);
+        // Alerts of this plan bind to the copy that stays.
+        const kept = same[0]!;
+        createdTiles.set(item.name, { id: kept.id, tiles: new Map((kept.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string])) });
+      } catch (e) {
+        result.failed.push({ kind: 'Dashboard', name: item.name, error: `could not remove this run's copy ${mine}: ${errorLine(e)}` });
+      }
+    }
+    result.duplicates.push({ name, ids, ...(removed ? { removed } : {}) });
+    deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
   }
 }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -7,6 +8,7 @@ import { defineCommand, type CommandContext, type GlobalArgs } from '../context.
 import type { Project } from '../../config/project.ts';
 import { makePlan, renderPlan } from './plan.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
+import { parseDuration } from '../../apply/lock.ts';
 
 interface ApplyArgs {
   plan?: string;
@@ -17,6 +19,7 @@ interface ApplyArgs {
   target?: string[];
   prune?: boolean;
   lockTimeout?: string;
+  settle?: string;
 }
 
 /**
@@ -44,6 +47,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
       .option('prune', { type: 'boolean', describe: 'Delete orphans (without a plan file; hyperdx, clickstack-cloud; default spec.prune)' })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (without a plan file; repeatable)' })
       .option('lock-timeout', LOCK_TIMEOUT_OPTION)
+      .option('settle', { type: 'string', describe: 'After a create whose outcome is unknown, wait this long before each of the two lists that decide a re-send (default and least: the request timeout)' })
       .example('steward plan --out plan.json && steward apply plan.json', 'Review, then apply exactly what was reviewed')
       .example('steward apply --auto-approve', 'CI on merge: plan afresh and apply'),
   run: async (args, ctx) => {
@@ -69,13 +73,27 @@ export const applyCommand = defineCommand<ApplyArgs>({
   },
 });
 
-async function applyLocked(args: ApplyArgs & GlobalArgs, ctx: CommandContext, loadedProject: Project, saved: Plan | undefined): Promise<number> {
-  const [{ applyPlan }, { openJournal }, { readState, writeState }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }] = await Promise.all([
+async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, loadedProject: Project, saved: Plan | undefined): Promise<number> {
+  const [{ applyPlan, applyExitCode, emptyResult }, { openJournal }, { readState, writeState }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }, { resolveObservability }] = await Promise.all([
     import('../../apply/apply.ts'),
     import('../../apply/journal.ts'),
     import('../../apply/state.ts'),
     import('../../render/apply.ts'),
+    import('../../config/connection.ts'),
   ]);
+  // Ctrl-C while planning stops at once; while applying it stops new requests, and those in flight get
+  // REQUEST_GRACE_MS to finish (then they are abandoned, their outcome unknown) so the summary can say
+  // what happened to each.
+  const requests = new AbortController();
+  // Every queued request waits on this signal (the client's rate limiter): not a leak.
+  setMaxListeners(0, requests.signal);
+  let applying = false;
+  const onStop = () => {
+    if (!applying) requests.abort(outer.signal.reason);
+    else setTimeout(() => requests.abort(outer.signal.reason), REQUEST_GRACE_MS).unref?.();
+  };
+  outer.signal.addEventListener('abort', onStop, { once: true });
+  const ctx: CommandContext = { ...outer, signal: requests.signal };
 
   let plan: Plan;
   let project = loadedProject;
@@ -91,24 +109,30 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, ctx: CommandContext, lo
     freshLive = made.live;
     if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
     if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
-      if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], deleted: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
-      return 0;
+      const nothing = emptyResult(plan, made.state);
+      if (args.format === 'json') ctx.io.stdout(renderApplyJson(nothing));
+      return applyExitCode(nothing);
     }
     await confirm(args, ctx);
   }
 
+  const connection = resolveObservability(project, ctx.env);
+  const settleMs = Math.max(connection.timeoutMs, args.settle === undefined ? 0 : parseSettle(args.settle));
   const state = readState(project.statePath);
   const journal = openJournal(project.journalPath);
   const concurrency = args.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
   let progressShown = false;
   try {
+    const client = deps.observability();
+    applying = true;
+    if (outer.signal.aborted) onStop();
     const result = await applyPlan(
       {
-        client: deps.observability(),
+        client,
         journal,
         saveState: (s) => writeState(project.statePath, s),
         now: () => deps.clock.now(),
-        signal: ctx.signal,
+        signal: outer.signal,
         emit: (e) => {
           if (args.format === 'json') return;
           if (ctx.io.isTTY && e.type === 'item-start') {
@@ -122,14 +146,25 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, ctx: CommandContext, lo
       },
       plan,
       state,
-      { concurrency, runId: randomUUID(), ...(freshLive ? { freshLive } : {}) },
+      { concurrency, runId: randomUUID(), settleMs, removeOwnDuplicates: client.profile.capabilities.deleteDashboard, ...(freshLive ? { freshLive } : {}) },
     );
     if (progressShown) ctx.io.stdout('\r\u001b[K');
     ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));
-    return result.failed.length === 0 && result.skipped.length === 0 ? 0 : 1;
+    return applyExitCode(result);
   } finally {
+    applying = false;
+    outer.signal.removeEventListener('abort', onStop);
     journal.close();
   }
+}
+
+/** How long requests in flight may take to finish after Ctrl-C before they are abandoned. */
+const REQUEST_GRACE_MS = 10_000;
+
+function parseSettle(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new UsageError(`--settle ${text}: write a duration like 30s, 2m or 500ms`);
+  return ms;
 }
 
 /** The command as people would type it, for the lock file. */
