@@ -62,14 +62,37 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
       stderr: (t) => void host.stderr.write(t),
       isTTY,
       prompt: stdin?.isTTY
-        ? async (q) => {
-            const rl = createInterface({ input: stdin, output: host.stderr as NodeJS.WritableStream });
-            try {
-              return await rl.question(q);
-            } finally {
-              rl.close();
-            }
-          }
+        ? (q) =>
+            // Ctrl-C (read as a key while the terminal is in raw mode, or as a signal) and end of input
+            // (Ctrl-D) close the question: it rejects, and the command says what that means.
+            new Promise<string>((resolve, reject) => {
+              const rl = createInterface({ input: stdin, output: host.stderr as NodeJS.WritableStream });
+              let settled = false;
+              const stop = () => rl.close();
+              abort.signal.addEventListener('abort', stop, { once: true });
+              rl.on('SIGINT', stop);
+              rl.on('close', () => {
+                abort.signal.removeEventListener('abort', stop);
+                if (!settled) {
+                  settled = true;
+                  reject(new CliError('no answer: input closed or interrupted', { exitCode: 130 }));
+                }
+              });
+              rl.question(q).then(
+                (answer) => {
+                  settled = true;
+                  resolve(answer);
+                  rl.close();
+                },
+                (e: unknown) => {
+                  if (!settled) {
+                    settled = true;
+                    reject(e);
+                  }
+                  rl.close();
+                },
+              );
+            })
         : undefined,
     },
     env,

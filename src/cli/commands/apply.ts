@@ -74,7 +74,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
 });
 
 async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, loadedProject: Project, saved: Plan | undefined): Promise<number> {
-  const [{ applyPlan, applyExitCode, emptyResult }, { openJournal }, { readState, writeState }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }, { resolveObservability }] = await Promise.all([
+  const [{ applyPlan, applyExitCode, emptyResult }, { openJournal }, { readState, writeState, checkStateWritable }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }, { resolveObservability }] = await Promise.all([
     import('../../apply/apply.ts'),
     import('../../apply/journal.ts'),
     import('../../apply/state.ts'),
@@ -119,6 +119,7 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
   const connection = resolveObservability(project, ctx.env);
   const settleMs = Math.max(connection.timeoutMs, args.settle === undefined ? 0 : parseSettle(args.settle));
   const state = readState(project.statePath);
+  checkStateWritable(project.statePath);
   const journal = openJournal(project.journalPath);
   const concurrency = args.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
   let progressShown = false;
@@ -177,8 +178,14 @@ async function confirm(args: ApplyArgs, ctx: CommandContext): Promise<void> {
   if (!ctx.io.isTTY || !ctx.io.prompt) {
     throw new UsageError('apply needs --auto-approve when not run in a terminal (or give it a plan file saved by `steward plan --out`)');
   }
-  const answer = await ctx.io.prompt('Apply these changes? Only "yes" is accepted: ');
-  if (answer.trim() !== 'yes') throw new CliError('apply cancelled; nothing was changed', { exitCode: 1 });
+  let answer: string;
+  try {
+    answer = await ctx.io.prompt('Apply these changes? Only "yes" is accepted: ');
+  } catch {
+    // Ctrl-C or end of input (Ctrl-D) at the prompt.
+    throw new CliError('apply cancelled, nothing was changed', { exitCode: 130 });
+  }
+  if (answer.trim() !== 'yes') throw new CliError('apply cancelled, nothing was changed', { exitCode: 1 });
 }
 
 function readPlanFile(path: string): Plan {
