@@ -90,7 +90,7 @@ export interface ApplyResult {
   /** Writes whose outcome stayed unknown (not sent again): they may or may not have been applied. */
   unknown: Array<{ kind: string; name: string; error: string }>;
   /** Names with more than one dashboard after the creates; `removed` is this run's copy where deleted. */
-  duplicates: Array<{ name: string; ids: string[]; removed?: string }>;
+  duplicates: Array<{ name: string; ids: string[]; removed?: string; kept?: string }>;
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
   /** Items not started because the run was interrupted. */
@@ -464,7 +464,8 @@ async function checkDuplicates(
         result.failed.push({ kind: 'Dashboard', name: item.name, error: `could not remove this run's copy ${mine}: ${errorLine(e)}` });
       }
     }
-    result.duplicates.push({ name, ids, ...(removed ? { removed } : {}) });
+    const kept = removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine ? mine : undefined;
+    result.duplicates.push({ name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
     deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
   }
 }

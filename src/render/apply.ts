@@ -61,7 +61,10 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   }
   for (const f of r.failed) lines.push(paint(31, `  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`));
   for (const u of r.unknown) lines.push(paint(31, `  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`));
-  for (const d of r.duplicates) lines.push(paint(31, `  ✗ ${d.ids.length} dashboards are named "${d.name}" (${d.ids.join(', ')})${d.removed ? `; this run removed its copy ${d.removed}` : '; delete the extra ones by hand'}`));
+  for (const d of r.duplicates) {
+    const after = d.removed ? `; this run removed its copy ${d.removed}` : d.kept ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)` : '; delete the extra ones by hand';
+    lines.push(paint(31, `  ✗ ${d.ids.length} dashboards are named "${d.name}" (${d.ids.join(', ')})${after}`));
+  }
   for (const n of r.notRecorded) lines.push(paint(31, `  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`));
   for (const s of r.skipped) lines.push(paint(33, `  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`));
   for (const n of r.notDone) lines.push(paint(33, `  - ${n.kind.toLowerCase()} ${n.name}: not done`));

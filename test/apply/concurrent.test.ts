@@ -68,4 +68,35 @@ test('a lock left by a killed apply is named and taken over', async () => {
   }
 });
 
+test('two copies of the project at once (no shared lock): the later copy of each dashboard is removed, both ids named', async () => {
+  const { startEmulator } = await import('../../src/emulator/index.ts');
+  const { cpSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpProject } = await import('../helpers/tmp.ts');
+  const { EXAMPLES } = await import('../helpers/project.ts');
+  // Slow enough that both plan before either creates.
+  const emu = await startEmulator({ api: 'hyperdx', seed: 5, latencyMs: 150 });
+  const copies = [tmpProject({}), tmpProject({})];
+  try {
+    for (const c of copies) cpSync(join(EXAMPLES, 'hyperdx'), c.dir, { recursive: true });
+    const env = { ...emu.env } as Record<string, string>;
+    const runs = await Promise.all(copies.map((c) => stewardSpawned(['apply', '--auto-approve'], { cwd: c.dir, env })));
+    const names = emu.state().dashboards.map((d: { name: string }) => d.name).sort();
+    assert.equal(names, [...new Set(names)], `one dashboard per name: ${names.join(', ')}\n${runs.map((r) => r.stdout + r.stderr).join('\n')}`);
+    assert.ok(names.length > 0);
+    const reported = runs.filter((r) => /dashboards are named/.test(r.stdout));
+    if (reported.length > 0) {
+      // Fails loudly: exit 1 and both ids.
+      for (const r of reported) {
+        assert.is(r.code, 1);
+        assert.match(r.stdout, /2 dashboards are named "[^"]+" \(\S+, \S+\)/);
+      }
+      assert.ok(runs.some((r) => r.stdout.includes("removed this run's copy")), 'the later runner removed its copy');
+    }
+  } finally {
+    await emu.close();
+    for (const c of copies) c.cleanup();
+  }
+});
+
 test.run();
