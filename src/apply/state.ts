@@ -26,12 +26,17 @@ export function readState(path: string): StateFile {
   if (!s || typeof s !== 'object' || s.formatVersion !== 1 || typeof s.alerts !== 'object' || s.alerts === null) {
     throw new CliError(`state file ${path} is not a steward state file (formatVersion 1 with an alerts object expected)`, { code: 'config' });
   }
-  return { formatVersion: 1, alerts: s.alerts as StateFile['alerts'] };
+  const applied = Array.isArray(s.appliedPlans) ? s.appliedPlans.filter((p) => p && typeof p.digest === 'string' && typeof p.at === 'string') : [];
+  return { formatVersion: 1, alerts: s.alerts as StateFile['alerts'], ...(applied.length > 0 ? { appliedPlans: applied } : {}) };
 }
+
+const MAX_APPLIED_PLANS = 200;
 
 export function writeState(path: string, state: StateFile): void {
   const sorted: StateFile = { formatVersion: 1, alerts: {} };
   for (const id of Object.keys(state.alerts).sort()) sorted.alerts[id] = state.alerts[id]!;
+  // The latest saved plans applied: enough to refuse a replay, never growing without bound.
+  if (state.appliedPlans?.length) sorted.appliedPlans = state.appliedPlans.slice(-MAX_APPLIED_PLANS);
   writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n');
 }
 

@@ -55,13 +55,23 @@ export const applyCommand = defineCommand<ApplyArgs>({
       throw new UsageError('--concurrency must be a whole number from 1 to 64');
     }
     if (args.plan && (args.reassertAlerts || args.target)) throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
-    const saved = args.plan ? readPlanFile(resolve(ctx.cwd, args.plan)) : undefined;
+    const saved = args.plan ? await readPlanFile(resolve(ctx.cwd, args.plan), args.plan) : undefined;
     const [{ nodeFileSystem }, { findProjectFile, loadProject }] = await Promise.all([import('../../config/fs.ts'), import('../../config/project.ts')]);
     const file = findProjectFile(nodeFileSystem, ctx.cwd, args.config);
     if (!file) throw new CliError(`no steward.yaml in ${ctx.cwd} or any folder above it: ${saved ? 'run apply in the project that made the plan, or pass --config' : 'run steward in your project, or pass --config path/to/steward.yaml'}`, { code: 'config' });
     const project = loadProject(nodeFileSystem, file, ctx.env, args.env ?? saved?.env);
     if (saved && (saved.env ?? undefined) !== (project.envName ?? undefined)) {
       throw new UsageError(`the plan was made for ${saved.env ? `--env ${saved.env}` : 'no --env'}, not ${args.env ? `--env ${args.env}` : 'no --env'}`);
+    }
+    if (saved) {
+      // Bound to what produced it: its own digest, the project, the environment and the server.
+      const [{ checkBinding, bindingFile, projectName }, { resolveObservability }] = await Promise.all([import('../../apply/plan-file.ts'), import('../../config/connection.ts')]);
+      checkBinding(saved, {
+        project: await projectName(project.file),
+        file: bindingFile(project.file),
+        ...(project.envName ? { env: project.envName } : {}),
+        server: resolveObservability(project, ctx.env).url,
+      });
     }
     // One apply at a time per state file: taken before planning, so a second apply plans after the first.
     const lock = await takeStateLock(ctx, project.statePath, commandLine(args), args.lockTimeout);
@@ -100,9 +110,22 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
   let deps;
   let freshLive;
   if (saved) {
+    // Refused before any write: a plan applied already, a plan the files and live state no longer give.
+    const { firstDifference, PlanMismatchError } = await import('../../apply/plan-file.ts');
+    const { StalePlanError } = await import('../../apply/apply.ts');
+    const before = readState(project.statePath).appliedPlans?.find((p) => p.digest === saved.digest);
+    if (before) throw new PlanMismatchError(`this plan was applied already (${before.at}); make a new one with \`steward plan --out\``);
+    const o = saved.binding!.options;
+    const made = await makePlan(
+      { ...args, env: saved.env, target: o.targets, paths: o.paths.map((p) => resolve(project.dir, p)), prune: o.prune, reassertAlerts: o.reassertAlerts, idSeed: saved.binding!.idSeed },
+      ctx,
+    );
+    if (made.plan.fingerprint !== saved.fingerprint) throw new StalePlanError(`live dashboards or alert records changed since it was made (${saved.createdAt})`);
+    const diff = firstDifference(saved.items, made.plan.items);
+    if (diff !== undefined) throw new PlanMismatchError(`plan does not match the files: ${diff}; make it again with \`steward plan --out\``);
     plan = saved;
-    const { createDeps } = await import('../deps.ts');
-    deps = createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency });
+    ({ project, deps } = made);
+    freshLive = made.live;
   } else {
     const made = await makePlan({ ...args, paths: [] }, ctx);
     ({ plan, project, deps } = made);
@@ -120,6 +143,12 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
   const settleMs = Math.max(connection.timeoutMs, args.settle === undefined ? 0 : parseSettle(args.settle));
   const state = readState(project.statePath);
   checkStateWritable(project.statePath);
+  if (saved) {
+    // Recorded before the first write, so that the same plan is never applied twice (the lock keeps two
+    // applies of it from running at once).
+    state.appliedPlans = [...(state.appliedPlans ?? []), { digest: saved.digest!, at: deps.clock.now().toISOString() }];
+    writeState(project.statePath, state);
+  }
   const journal = openJournal(project.journalPath);
   const concurrency = args.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
   let progressShown = false;
@@ -188,21 +217,23 @@ async function confirm(args: ApplyArgs, ctx: CommandContext): Promise<void> {
   if (answer.trim() !== 'yes') throw new CliError('apply cancelled, nothing was changed', { exitCode: 1 });
 }
 
-function readPlanFile(path: string): Plan {
+async function readPlanFile(path: string, shown: string): Promise<Plan> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new CliError(`cannot read plan ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { code: 'config', cause: e });
   }
-  let plan: Partial<Plan>;
+  let plan: unknown;
   try {
     plan = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`${path} is not a plan: not valid JSON (${(e as Error).message})`, { code: 'config', cause: e });
+    throw new CliError(`${path} is not a steward plan: not valid JSON (${(e as Error).message}); make one with \`steward plan --out ${shown}\``, { code: 'config', cause: e });
   }
-  if (!plan || plan.formatVersion !== 1 || !Array.isArray(plan.items) || typeof plan.fingerprint !== 'string') {
-    throw new CliError(`${path} is not a steward plan (formatVersion 1 expected); make one with \`steward plan --out ${path}\``, { code: 'config' });
+  const { planShapeProblem } = await import('../../apply/plan-file.ts');
+  const problem = await planShapeProblem(plan);
+  if (problem !== undefined) {
+    throw new CliError(`${path} is not a steward plan (${problem}); make one with \`steward plan --out ${shown}\``, { code: 'config' });
   }
   return plan as Plan;
 }

@@ -1,7 +1,8 @@
 import { relative, resolve, sep } from 'node:path';
 import { UsageError, ValidationError } from '../../errors.ts';
 import type { AnyResource } from '../../config/resources.ts';
-import type { Plan } from '../../plan/types.ts';
+import type { Plan, PlanBinding } from '../../plan/types.ts';
+import { randomBytes } from 'node:crypto';
 import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -29,7 +30,7 @@ export function detailedExitCode(plan: Plan): number {
 }
 
 /** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
-export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs, ctx: CommandContext) {
+export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string }, ctx: CommandContext) {
   const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }, { cacheWanted }] = await Promise.all([
     import('../../config/fs.ts'),
     import('../../config/load.ts'),
@@ -72,7 +73,11 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     resources = resolved.resources;
   }
   const live = await client.listDashboards({ signal: ctx.signal });
+  const { bindingFile, planDigest, projectName, seededIds } = await import('../../apply/plan-file.ts');
+  // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
+  const idSeed = args.idSeed ?? randomBytes(12).toString('hex');
   const plan = computePlan({
+    newId: seededIds(idSeed),
     capabilities: profile.capabilities,
     api: profile.api,
     prune,
@@ -86,6 +91,22 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
   });
+  const { resolveObservability } = await import('../../config/connection.ts');
+  const binding: PlanBinding = {
+    project: await projectName(project.file),
+    file: bindingFile(project.file),
+    ...(project.envName ? { env: project.envName } : {}),
+    server: resolveObservability(project, ctx.env).url,
+    idSeed,
+    options: {
+      targets: [...(args.target ?? [])].sort(),
+      paths: (args.paths ?? []).map((p) => relative(project.dir, resolve(ctx.cwd, p)).split(sep).join('/') || '.').sort(),
+      prune,
+      reassertAlerts: args.reassertAlerts,
+    },
+  };
+  plan.binding = binding;
+  plan.digest = planDigest(plan.items, binding);
   if (args.serverValidate) {
     // Reads only: the validate endpoint saves nothing. One request per dashboard the plan would write.
     for (const item of plan.items) {
