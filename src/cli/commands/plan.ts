@@ -105,6 +105,7 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
       reassertAlerts: args.reassertAlerts,
     },
   };
+  if (plan.targeted) plan.targetedOf = resources.filter((r) => r.kind === 'Dashboard' || r.kind === 'Alert').length;
   plan.binding = binding;
   plan.digest = planDigest(plan.items, binding);
   if (args.serverValidate) {
@@ -136,7 +137,16 @@ function narrow(resources: readonly AnyResource[], targets: string[], paths: str
   if (paths.length > 0 && !resources.some((r) => inPaths(r.file))) {
     throw new UsageError(`no resources under ${paths.map((p) => relative(cwd, p) || '.').join(', ')}`);
   }
-  return (r) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
+  const base = (r: AnyResource) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
+  // Targets bring what they need: an alert on a tile brings its dashboard (and so that dashboard's
+  // creation), or apply would skip the alert.
+  const needed = new Set<string>();
+  for (const r of resources) {
+    if (r.kind !== 'Alert' || !base(r)) continue;
+    const dashboard = (r.doc.spec as { tile?: { dashboard?: unknown } }).tile?.dashboard;
+    if (typeof dashboard === 'string') needed.add(`Dashboard/${dashboard}`);
+  }
+  return (r) => base(r) || needed.has(`${r.kind}/${r.name}`);
 }
 
 export const planCommand = defineCommand<PlanArgs>({
