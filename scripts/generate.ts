@@ -33,6 +33,8 @@ export async function generateTypes(): Promise<string> {
       strictIndexSignatures: true,
       cwd: fileURLToPath(new URL('schemas/', root)),
       declareExternallyReferenced: true,
+      // bounded arrays (channels: 1-10) would otherwise become unions of tuples, one per length
+      maxItems: -1,
       format: true,
       style: { singleQuote: true, printWidth: 120 },
     });

@@ -22,6 +22,9 @@ export interface ApplyClient {
   /** Profiles that can (plans for the seed API never hold dashboard updates or deletes). */
   updateDashboard?(id: string, body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
   deleteDashboard?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
+  listAlerts?(opts?: { signal?: AbortSignal }): Promise<LiveAlert[]>;
+  createAlert?(body: AlertUpdate, opts?: { signal?: AbortSignal }): Promise<LiveAlert>;
+  deleteAlert?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
 }
 
 /** What happened, item by item, for progress and the summary (Grizzly's events recorder, in spirit). */
@@ -69,6 +72,8 @@ export interface ApplyOptions {
   runId: string;
   /** The live list the plan was just computed from (plan-then-apply); skips the staleness re-read. */
   freshLive?: LiveDashboard[];
+  /** The live alerts the plan was just computed from (plan-then-apply, profiles that read alerts). */
+  freshAlerts?: LiveAlert[];
   /** How many times a create is sent in all (default 2: once, and once more after a settled, empty list). */
   maxCreateAttempts?: number;
   /**
@@ -118,15 +123,24 @@ export class StalePlanError extends CliError {
  */
 export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, opts: ApplyOptions): Promise<ApplyResult> {
   const live = opts.freshLive ?? (await deps.client.listDashboards({ signal: deps.signal }));
-  const now = fingerprintLive(live, state);
+  let liveAlerts: LiveAlert[] | undefined;
+  if (plan.alertsRead) {
+    if (!deps.client.listAlerts) throw new StalePlanError('the plan read live alerts, and this service cannot list them');
+    liveAlerts = opts.freshAlerts ?? (await deps.client.listAlerts({ signal: deps.signal }));
+  }
+  const now = fingerprintLive(live, state, liveAlerts);
   if (now !== plan.fingerprint) {
     throw new StalePlanError(`live dashboards or alert records changed since it was made (${plan.createdAt})`);
   }
 
   const creates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'create');
   const dashboardUpdates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'update');
-  const deletes = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete');
-  const updates = plan.items.filter((i) => i.kind === 'Alert' && i.action === 'update');
+  // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
+  const deletes = [...plan.items.filter((i) => i.kind === 'Alert' && i.action === 'delete'), ...plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete')];
+  // Alerts: updates (PUT) and, where the service can, creates (POST); both carry the full body.
+  const updates = plan.items.filter((i) => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
+  // Where alerts are read live the service is the record: no state file is written.
+  const keepRecords = !plan.alertsRead;
   const result: ApplyResult = {
     created: [],
     updated: [],
@@ -264,6 +278,21 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       return;
     }
     try {
+      if (item.action === 'create') {
+        const made = await createAlertOnce(deps, bound.body, opts.settleMs ?? DEFAULT_SETTLE_MS);
+        if (made.kind === 'unknown') {
+          result.unknown.push({ kind: 'Alert', name: item.name, error: made.why });
+          deps.emit({ type: 'unknown', item, why: made.why });
+          done++;
+          return;
+        }
+        const { alert, recovered } = made;
+        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.create', name: item.name, id: alert.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response' });
+        result.created.push({ name: item.name, id: alert.id });
+        deps.emit({ type: 'created', item, id: alert.id, recovered });
+        done++;
+        return;
+      }
       let response: unknown;
       try {
         response = await deps.client.updateAlert(item.id!, bound.body, {});
@@ -271,8 +300,10 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         // A PUT answered 2xx was applied, whatever its body said: keep its record.
         if (!answered2xx(e)) throw e;
       }
-      result.state.alerts[item.id!] = { sent: bound.body, ...(response !== undefined ? { response } : {}), appliedAt: deps.now().toISOString() };
-      unsaved.set(item.id!, item);
+      if (keepRecords) {
+        result.state.alerts[item.id!] = { sent: bound.body, ...(response !== undefined ? { response } : {}), appliedAt: deps.now().toISOString() };
+        unsaved.set(item.id!, item);
+      }
       deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
       result.updated.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'updated', item });
@@ -289,13 +320,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
     deps.emit({ type: 'item-start', item, done, total });
     try {
-      if (!deps.client.deleteDashboard) throw new CliError('this service cannot delete dashboards');
+      const remove = item.kind === 'Alert' ? deps.client.deleteAlert : deps.client.deleteDashboard;
+      if (!remove) throw new CliError(`this service cannot delete ${item.kind === 'Alert' ? 'alerts' : 'dashboards'}`);
       try {
-        await deps.client.deleteDashboard(item.id!, {});
+        await remove(item.id!, {});
       } catch (e) {
         if (!answered2xx(e)) throw e;
       }
-      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
+      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
       result.deleted.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'deleted', item });
     } catch (e) {
@@ -304,7 +336,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     done++;
   });
   // Only when a record changed: an apply in which no alert was confirmed leaves the state file as it was.
-  if (unsaved.size > 0 || saveError !== undefined) save(true);
+  if (keepRecords && (unsaved.size > 0 || saveError !== undefined)) save(true);
   if (unsaved.size > 0) {
     // Applied on the service, but not in the state file: its own outcome, never "failed".
     for (const [id, item] of unsaved) {
@@ -467,6 +499,29 @@ async function checkDuplicates(
     const kept = removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine ? mine : undefined;
     result.duplicates.push({ name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
     deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
+  }
+}
+
+/**
+ * An alert create, like a dashboard create, is never sent twice blindly: after an unknown outcome steward
+ * waits the settle window, lists the alerts and adopts the one with the name; none found is "outcome
+ * unknown, not re-sent". A 2xx is applied whatever its body: its id is found by listing.
+ */
+async function createAlertOnce(deps: ApplyDeps, body: AlertBody, settleMs: number): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
+  if (!deps.client.createAlert) throw new CliError('this service cannot create alerts');
+  try {
+    const alert = await deps.client.createAlert(body, {});
+    if (alert && typeof alert.id === 'string') return { kind: 'created', alert, recovered: false };
+    throw new CliError('the response did not say the new id');
+  } catch (e) {
+    const applied = answered2xx(e) || (e instanceof CliError && !(e instanceof ApiError));
+    if (!applied && (!(e instanceof ApiError) || !e.outcomeUnknown)) throw e;
+    if (!deps.client.listAlerts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; this service cannot list alerts)` };
+    if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
+    const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+    if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
+    if (found.length > 1) throw new CliError(`${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`);
+    return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
   }
 }
 

@@ -173,18 +173,26 @@ export interface SeriesCreate {
 // observability/alert-update.schema.json
 
 /**
- * The body steward sends to PUT /api/v2/alerts/{id}, as the contract lists it (all members optional; steward sends the full desired configuration every time). Closed: steward owns it.
+ * The body steward sends to PUT /api/v2/alerts/{id} (and POST /alerts where the service creates alerts). The seed contract lists above/below, tile/search and one channel; HyperDX 2026-08 adds threshold types, saved_search, savedSearchId, thresholdMax and the complete channels list. Closed: steward owns it.
  */
 export interface AlertUpdate {
   name?: string;
   message?: string;
   threshold?: number;
+  thresholdMax?: number;
   interval?: string;
-  thresholdType?: 'above' | 'below';
-  source?: 'tile' | 'search';
+  thresholdType?:
+    'above' | 'below' | 'above_exclusive' | 'below_or_equal' | 'equal' | 'not_equal' | 'between' | 'not_between';
+  source?: 'tile' | 'search' | 'saved_search';
   dashboardId?: string;
   tileId?: string;
+  savedSearchId?: string;
   channel?: AlertChannel;
+  channels?: AlertChannel[];
+  /**
+   * Free text on the server; steward writes its marker here (hyperdx, clickstack-cloud) to know which alerts it owns.
+   */
+  note?: string;
 }
 /**
  * This interface was referenced by `AlertUpdate`'s JSON-Schema

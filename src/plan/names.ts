@@ -38,23 +38,55 @@ export function usesSourceNames(resources: readonly AnyResource[]): boolean {
   return resources.some((r) => sourceSlots(r).length > 0);
 }
 
+/** Every place an alert names a webhook: `channel.webhook` and `channels[].webhook`. */
+function webhookSlots(r: AnyResource): Array<{ pointer: string; holder: Obj }> {
+  if (r.kind !== 'Alert') return [];
+  const out: Array<{ pointer: string; holder: Obj }> = [];
+  const c = r.doc.spec.channel as Obj | undefined;
+  if (c && typeof c['webhook'] === 'string') out.push({ pointer: '/spec/channel/webhook', holder: c });
+  (r.doc.spec.channels ?? []).forEach((ch, i) => {
+    if (typeof (ch as Obj)['webhook'] === 'string') out.push({ pointer: `/spec/channels/${i}/webhook`, holder: ch as Obj });
+  });
+  return out;
+}
+
+export function usesWebhookNames(resources: readonly AnyResource[]): boolean {
+  return resources.some((r) => webhookSlots(r).length > 0);
+}
+
+/** Copies with every `webhook: <name>` replaced by `webhookId: <id>`; unknown names are problems. */
+export function resolveWebhookNames(resources: readonly AnyResource[], webhooks: readonly Named[]): { resources: AnyResource[]; problems: NameProblem[] } {
+  return resolveSlots(resources, webhooks, webhookSlots, 'webhook', 'webhookId', 'webhook');
+}
+
 /**
  * Copies of the resources with every `source: <name>` replaced by `sourceId: <id>`; a name that no source
  * has (or that two sources share) is a problem at its file and pointer, with a did-you-mean.
  */
 export function resolveSourceNames(resources: readonly AnyResource[], sources: readonly Named[]): { resources: AnyResource[]; problems: NameProblem[] } {
+  return resolveSlots(resources, sources, sourceSlots, 'source', 'sourceId', 'source');
+}
+
+function resolveSlots(
+  resources: readonly AnyResource[],
+  named: readonly Named[],
+  slots: (r: AnyResource) => Array<{ pointer: string; holder: Obj }>,
+  nameKey: string,
+  idKey: string,
+  what: string,
+): { resources: AnyResource[]; problems: NameProblem[] } {
   const byName = new Map<string, Named[]>();
-  for (const s of sources) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
+  for (const s of named) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
   const problems: NameProblem[] = [];
   const out = resources.map((r) => {
-    if (sourceSlots(r).length === 0) return r;
+    if (slots(r).length === 0) return r;
     const copy = { ...r, doc: structuredClone(r.doc) } as AnyResource;
-    for (const slot of sourceSlots(copy)) {
-      const name = slot.holder['source'] as string;
+    for (const slot of slots(copy)) {
+      const name = slot.holder[nameKey] as string;
       const found = byName.get(name) ?? [];
       if (found.length === 1) {
-        delete slot.holder['source'];
-        slot.holder['sourceId'] = found[0]!.id;
+        delete slot.holder[nameKey];
+        slot.holder[idKey] = found[0]!.id;
         continue;
       }
       const hint = didYouMean(name, [...byName.keys()]);
@@ -64,8 +96,8 @@ export function resolveSourceNames(resources: readonly AnyResource[], sources: r
         pointer: slot.pointer,
         message:
           found.length > 1
-            ? `${found.length} sources are named "${name}" (${found.map((s) => s.id).join(', ')}): give sourceId instead`
-            : `no source named "${name}" on this service${hint ? `; did you mean "${hint}"?` : sources.length ? ` (its sources: ${[...byName.keys()].sort().join(', ')})` : ' (it has no sources)'}`,
+            ? `${found.length} ${what}s are named "${name}" (${found.map((s) => s.id).join(', ')}): give ${idKey} instead`
+            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${[...byName.keys()].sort().join(', ')})` : ` (it has no ${what}s)`}`,
       });
     }
     return copy;

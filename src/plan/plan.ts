@@ -1,6 +1,7 @@
 import fastJsonPatch from 'fast-json-patch';
 import { randomBytes } from 'node:crypto';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
+import type { LiveAlert } from '../clients/api-types.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
@@ -39,6 +40,8 @@ export interface PlanInput {
   prune?: boolean;
   /** The profile's name, recorded in the plan (never branched on). */
   api?: string;
+  /** The service's alerts, where it can list them: alerts are then diffed live (no state file). */
+  liveAlerts?: readonly LiveAlert[];
   /** New ids for filters an update adds (the update request needs one per filter); injectable for tests. */
   newId?: () => string;
 }
@@ -85,7 +88,16 @@ export function computePlan(input: PlanInput): Plan {
 
   for (const a of alerts) {
     if (!include(a)) continue;
-    items.push(planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false));
+    const item = planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false, caps, input.liveAlerts, markerTag);
+    items.push(item);
+  }
+  // Every live alert a file claims (by pin or name), targeted or not: the rest that carry the marker are orphans.
+  const claimedAlerts = new Set<string>();
+  if (input.liveAlerts) {
+    for (const a of alerts) {
+      const pin = a.doc.metadata.id;
+      for (const l of input.liveAlerts) if (pin !== undefined ? l.id === pin : l.name === a.doc.spec.name) claimedAlerts.add(l.id);
+    }
   }
 
   const targeted = input.include !== undefined;
@@ -111,7 +123,7 @@ export function computePlan(input: PlanInput): Plan {
           message: `live dashboard "${d.name}" (${d.id}) carries ${markerTag} but no file declares it: deleted (prune)`,
           patch: [],
         });
-      } else orphans.push({ name: d.name, id: d.id });
+      } else orphans.push({ kind: 'Dashboard', name: d.name, id: d.id });
       continue;
     }
     items.push({
@@ -127,6 +139,15 @@ export function computePlan(input: PlanInput): Plan {
       ],
       patch: [],
     });
+  }
+
+  // Alerts steward created carry the marker in `note`; one no file declares any more is an orphan.
+  for (const l of input.liveAlerts ?? []) {
+    if (targeted || claimedAlerts.has(l.id) || (l as { note?: unknown }).note !== markerTag) continue;
+    const name = typeof l.name === 'string' ? l.name : l.id;
+    if (caps.deleteAlert && input.prune) {
+      items.push({ kind: 'Alert', name, action: 'delete', id: l.id, message: `live alert "${name}" (${l.id}) carries ${markerTag} but no file declares it: deleted (prune)`, patch: [] });
+    } else orphans.push({ kind: 'Alert', name, id: l.id });
   }
 
   items.sort(
@@ -148,7 +169,8 @@ export function computePlan(input: PlanInput): Plan {
     formatVersion: 1,
     createdAt: input.now.toISOString(),
     ...(input.env ? { env: input.env } : {}),
-    fingerprint: fingerprintLive(input.live, input.state),
+    fingerprint: fingerprintLive(input.live, input.state, input.liveAlerts),
+    ...(input.liveAlerts ? { alertsRead: true } : {}),
     markerTag,
     summary,
     live: { dashboards: input.live.length, managed, unmanaged },
@@ -325,10 +347,18 @@ function unescape(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function planAlert(a: Resource<'Alert'>, file: string, dashboards: Map<string, DashboardMatch>, state: StateFile, reassert: boolean): PlanItem {
+function planAlert(
+  a: Resource<'Alert'>,
+  file: string,
+  dashboards: Map<string, DashboardMatch>,
+  state: StateFile,
+  reassert: boolean,
+  caps: Partial<ObservabilityCapabilities>,
+  liveAlerts: readonly LiveAlert[] | undefined,
+  markerTag: string,
+): PlanItem {
   const spec = a.doc.spec;
-  const id = a.doc.metadata.id;
-  const base = { kind: 'Alert' as const, name: a.name, file, id };
+  const base = { kind: 'Alert' as const, name: a.name, file, ...(a.doc.metadata.id !== undefined ? { id: a.doc.metadata.id } : {}) };
   let reference: TileReference | undefined;
 
   if (spec.source === 'tile' && spec.tile) {
@@ -356,16 +386,10 @@ function planAlert(a: Resource<'Alert'>, file: string, dashboards: Map<string, D
     }
   }
 
-  const body: AlertBody = {
-    name: spec.name,
-    ...(spec.message !== undefined ? { message: spec.message } : {}),
-    threshold: spec.threshold,
-    thresholdType: spec.thresholdType,
-    interval: spec.interval,
-    source: spec.source,
-    ...(reference ? { dashboardId: reference.dashboardId, tileId: reference.tileId } : {}),
-    channel: { type: spec.channel.type, webhookId: spec.channel.webhookId },
-  };
+  // Where alerts are read live, the marker in `note` says steward owns the alert (orphans, prune).
+  const body = alertBody(spec, reference, caps, liveAlerts ? markerTag : undefined);
+  if (liveAlerts) return planLiveAlert(a, base, body, reference, liveAlerts, caps);
+  const id = a.doc.metadata.id!;
   const record = state.alerts[id];
   const patch = compare((record?.sent ?? {}) as object, body as object);
   const common = { ...base, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
@@ -373,4 +397,91 @@ function planAlert(a: Resource<'Alert'>, file: string, dashboards: Map<string, D
   if (patch.length === 0 && !reassert) return { ...common, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt };
   if (patch.length === 0) return { ...common, action: 'update', message: `re-asserted (--reassert-alerts); last applied ${record.appliedAt}` };
   return { ...common, action: 'update', message: `differs from what was last applied (${record.appliedAt})` };
+}
+
+type AlertSpec = Resource<'Alert'>['doc']['spec'];
+
+/**
+ * The body steward sends for an alert: every member, every time (the current server replaces an alert on
+ * PUT, so a member left out is lost). Profiles with a `channels` list get the complete list.
+ */
+function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: Partial<ObservabilityCapabilities>, note: string | undefined): AlertBody {
+  const channels = (spec.channels ?? (spec.channel ? [spec.channel] : [])).map((c) => ({ type: c.type, webhookId: c.webhookId ?? '' }));
+  return {
+    name: spec.name,
+    ...(spec.message !== undefined ? { message: spec.message } : {}),
+    threshold: spec.threshold,
+    ...(spec.thresholdMax !== undefined ? { thresholdMax: spec.thresholdMax } : {}),
+    thresholdType: spec.thresholdType as AlertBody['thresholdType'],
+    interval: spec.interval,
+    source: spec.source as AlertBody['source'],
+    ...(reference ? { dashboardId: reference.dashboardId, tileId: reference.tileId } : {}),
+    ...(spec.savedSearchId !== undefined ? { savedSearchId: spec.savedSearchId } : {}),
+    ...(caps.alertChannels ? { channels } : { channel: channels[0]! }),
+    ...(note !== undefined ? { note } : {}),
+  };
+}
+
+/** The comparable members of a live alert, in the shape of the body steward sends. */
+export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityCapabilities>): AlertBody {
+  const l = live as LiveAlert & Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const rawChannels = Array.isArray(l['channels']) ? (l['channels'] as Array<Record<string, unknown>>) : l['channel'] ? [l['channel'] as Record<string, unknown>] : [];
+  const channels = rawChannels.filter((c) => c && typeof c === 'object').map((c) => ({ type: 'webhook' as const, webhookId: String(c['webhookId'] ?? '') }));
+  const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
+  const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
+  return {
+    name: str(l['name']) ?? '',
+    ...(str(l['message']) !== undefined && l['message'] !== '' ? { message: str(l['message'])! } : {}),
+    threshold: typeof l['threshold'] === 'number' ? (l['threshold'] as number) : NaN,
+    ...(typeof l['thresholdMax'] === 'number' ? { thresholdMax: l['thresholdMax'] as number } : {}),
+    thresholdType: String(l['thresholdType'] ?? '') as AlertBody['thresholdType'],
+    interval: String(l['interval'] ?? ''),
+    source: String(l['source'] ?? '') as AlertBody['source'],
+    ...(dashboardId !== undefined && l['source'] === 'tile' ? { dashboardId, tileId: str(l['tileId']) ?? '' } : {}),
+    ...(savedSearchId !== undefined && l['source'] !== 'tile' ? { savedSearchId } : {}),
+    ...(caps.alertChannels ? { channels } : { channel: channels[0] ?? { type: 'webhook', webhookId: '' } }),
+    ...(str(l['note']) !== undefined && l['note'] !== '' ? { note: str(l['note'])! } : {}),
+  };
+}
+
+/** An alert where the service can be read: matched by metadata.id or name, created, updated or unchanged. */
+function planLiveAlert(
+  a: Resource<'Alert'>,
+  base: { kind: 'Alert'; name: string; file: string; id?: string },
+  body: AlertBody,
+  reference: TileReference | undefined,
+  liveAlerts: readonly LiveAlert[],
+  caps: Partial<ObservabilityCapabilities>,
+): PlanItem {
+  const pin = a.doc.metadata.id;
+  const ref = reference ? { reference } : {};
+  let live: LiveAlert | undefined;
+  if (pin !== undefined) {
+    live = liveAlerts.find((l) => l.id === pin);
+    if (!live) {
+      return { ...base, action: 'blocked', reason: 'unresolved-reference', message: `metadata.id names alert ${pin}, which does not exist on this service`, wayOut: ['remove metadata.id to create the alert from the file', 'or set metadata.id to an existing alert'], patch: [] };
+    }
+  } else {
+    const found = liveAlerts.filter((l) => l.name === a.doc.spec.name);
+    if (found.length > 1) {
+      const ids = found.map((f) => f.id).sort();
+      return { ...base, action: 'blocked', reason: 'ambiguous', candidates: ids, message: `${found.length} live alerts are named "${a.doc.spec.name}" (${ids.join(', ')})`, wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra alerts'], patch: [] };
+    }
+    live = found[0];
+  }
+  if (!live) {
+    if (!caps.createAlert) return { ...base, action: 'blocked', reason: 'unresolved-reference', message: 'no live alert has this name, and this service cannot create alerts', patch: [] };
+    return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: compare({}, body as object), ...ref };
+  }
+  const before = normalizeLiveAlert(live, caps);
+  // Ids this apply assigns cannot be compared yet: the alert is sent again once they are known.
+  const comparable = { ...body };
+  if (comparable.dashboardId === KNOWN_AFTER_APPLY || comparable.tileId === KNOWN_AFTER_APPLY) {
+    const patch = compare(before as object, body as object);
+    return { ...base, id: live.id, action: 'update', message: 'bound to a tile this apply creates', before, after: body, body, patch, ...ref };
+  }
+  const patch = compare(before as object, comparable as object);
+  if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', before, after: body, patch, ...ref };
+  return { ...base, id: live.id, action: 'update', message: `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
 }

@@ -14,12 +14,19 @@ export interface AlertBody {
   name: string;
   message?: string;
   threshold: number;
-  thresholdType: 'above' | 'below';
+  thresholdMax?: number;
+  thresholdType: 'above' | 'below' | 'above_exclusive' | 'below_or_equal' | 'equal' | 'not_equal' | 'between' | 'not_between';
   interval: string;
-  source: 'tile' | 'search';
+  source: 'tile' | 'search' | 'saved_search';
   dashboardId?: string;
   tileId?: string;
-  channel: { type: 'webhook'; webhookId: string };
+  savedSearchId?: string;
+  /** Live profiles: the project's marker, which says steward owns the alert. */
+  note?: string;
+  /** The seed API's single channel (and ClickStack's). */
+  channel?: { type: 'webhook'; webhookId: string };
+  /** HyperDX 2026-08: the complete list (the server replaces the alert on update). */
+  channels?: Array<{ type: 'webhook'; webhookId: string }>;
 }
 
 /** Per alert id: what steward last sent and what the service answered. Written by apply. */
@@ -83,8 +90,9 @@ export interface PlanItem {
   serverValidation?: { valid: boolean; errors: string[] };
 }
 
-/** A live dashboard with the marker tag that no file declares, kept (without --prune). */
+/** A live dashboard (marker tag) or alert (marker note) that no file declares, kept (without --prune). */
 export interface Orphan {
+  kind: 'Dashboard' | 'Alert';
   name: string;
   id: string;
 }
@@ -105,6 +113,8 @@ export interface Plan {
   items: PlanItem[];
   /** Every live field left out of the comparison, across dashboards. */
   ignoredFields: string[];
+  /** The service's alerts were read and are part of the fingerprint (profiles that read alerts). */
+  alertsRead?: true;
   /** The API profile the plan was made for (absent: seed). */
   api?: string;
   /** Orphans the service could delete, kept because prune is off (listed, not blocking). */

@@ -6,11 +6,11 @@ export function renderApplyEventLine(e: ApplyEvent): string | undefined {
     case 'start':
       return e.total === 0 ? undefined : `applying ${e.total} change${e.total === 1 ? '' : 's'}`;
     case 'created':
-      return `  + created dashboard ${e.item.name} (${e.id})${e.recovered ? ', confirmed by listing after an unknown outcome' : ''}`;
+      return `  + created ${e.item.kind.toLowerCase()} ${e.item.name} (${e.id})${e.recovered ? ', confirmed by listing after an unknown outcome' : ''}`;
     case 'updated':
       return `  ~ updated ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id})`;
     case 'deleted':
-      return `  - deleted dashboard ${e.item.name} (${e.item.id}, prune)`;
+      return `  - deleted ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id}, prune)`;
     case 'failed':
       return `  ✗ failed ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.error}`;
     case 'skipped':

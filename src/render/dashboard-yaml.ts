@@ -32,8 +32,27 @@ export function slugify(name: string): string {
  */
 export function renderDashboardYaml(
   live: LiveDashboardInput,
-  opts: { metadataName: string; markerTag: string; schemaPath: string; pinId: boolean },
+  opts: {
+    metadataName: string;
+    markerTag: string;
+    schemaPath: string;
+    pinId: boolean;
+    /** The service takes tiles in the config form (hyperdx, clickstack-cloud): write `config` and `filters`. */
+    configForm?: boolean;
+    /** Source names by id in this environment: `sourceId` is written as `source: <name>` where one is known. */
+    sourceNames?: ReadonlyMap<string, string>;
+  },
 ): { text: string; warnings: string[] } {
+  // A source id becomes its name (files then serve every environment); an id no one name fits stays an id.
+  const named = (holder: Record<string, unknown>): Record<string, unknown> => {
+    const id = holder['sourceId'];
+    const name = typeof id === 'string' ? opts.sourceNames?.get(id) : undefined;
+    if (name === undefined) return holder;
+    const { sourceId: _id, ...rest } = holder;
+    return { source: name, ...rest };
+  };
+  const withoutNulls = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(withoutNulls) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, withoutNulls(x)])) : v;
   const warnings: string[] = [];
   const tags = [...new Set((live.tags ?? []).filter((t): t is string => typeof t === 'string' && t !== opts.markerTag))];
   const seen = new Map<string, number>();
@@ -55,6 +74,8 @@ export function renderDashboardYaml(
             for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
             return o;
           });
+        } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
+          out['config'] = named(withoutNulls(t['config']) as Record<string, unknown>);
         } else if (t['config'] !== undefined) {
           warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
         }
@@ -66,6 +87,14 @@ export function renderDashboardYaml(
   });
   const spec: Record<string, unknown> = { name: live.name };
   if (tags.length) spec['tags'] = tags;
+  const filters = (live as { filters?: unknown }).filters;
+  if (opts.configForm && Array.isArray(filters) && filters.length > 0) {
+    // Filter ids are the service's own (plan ignores them); everything else is written.
+    spec['filters'] = filters.filter((f): f is Record<string, unknown> => !!f && typeof f === 'object').map((f) => {
+      const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
+      return named(rest);
+    });
+  }
   if (tiles.length) spec['tiles'] = tiles;
   // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
   const escape = (v: unknown): unknown =>
@@ -80,12 +109,17 @@ export function renderDashboardYaml(
   const specNode = doc.get('spec') as YAMLMap;
   const tagsNode = specNode.get('tags');
   if (isSeq(tagsNode)) tagsNode.flow = true;
+  const filtersNode = specNode.get('filters');
+  if (isSeq(filtersNode)) for (const f of filtersNode.items) if (isMap(f)) f.flow = true;
   const tilesNode = specNode.get('tiles');
   if (isSeq(tilesNode)) {
     for (const tile of tilesNode.items) {
       if (!isMap(tile)) continue;
       const series = tile.get('series');
       if (isSeq(series)) for (const s of (series as YAMLSeq).items) if (isMap(s)) s.flow = true;
+      const config = tile.get('config');
+      const select = isMap(config) ? config.get('select') : undefined;
+      if (isSeq(select)) for (const s of (select as YAMLSeq).items) if (isMap(s)) s.flow = true;
     }
   }
   const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live dashboard ${live.id} by steward import.\n`;

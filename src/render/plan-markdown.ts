@@ -36,7 +36,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('');
   }
   if (plan.orphans?.length) {
-    head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan dashboard${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${o.id}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
+    head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${o.id}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
     head.push('');
   }
   head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);

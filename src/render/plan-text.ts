@@ -46,8 +46,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   if (plan.orphans?.length) {
     out.push('', bold('Orphans (kept)'));
-    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${bold(o.name)}${dim(`  ${o.id}`)}`);
-    out.push(dim(`  they carry ${plan.markerTag} but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
+    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(o.name)}${dim(`  ${o.id}`)}`);
+    out.push(dim(`  they carry ${plan.markerTag} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
   }
   if (plan.ignoredFields.length > 0) {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${plan.ignoredFields.join(', ')}`));

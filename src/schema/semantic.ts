@@ -18,6 +18,41 @@ const GRID_COLUMNS = 24;
 const MAX_TAG_LENGTH = 32;
 const MAX_TAGS = 50;
 
+/** HyperDX 2026-08's alert intervals (AlertInterval). */
+const LIVE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'];
+
+type AlertDoc = Resource<'Alert'>['doc'];
+
+/** What the profile's server refuses in an alert (the schema takes the union of every profile's values). */
+function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: string; message: string; atKey?: boolean }> {
+  const out: Array<{ pointer: string; message: string; atKey?: boolean }> = [];
+  const spec = doc.spec;
+  const channels = spec.channels ?? (spec.channel ? [spec.channel] : []);
+  channels.forEach((c, i) => {
+    if ((c.webhookId === undefined) === (c.webhook === undefined)) {
+      out.push({ pointer: spec.channels ? `/spec/channels/${i}` : '/spec/channel', message: 'a webhook channel takes webhookId (the id) or webhook (its name), one of the two' });
+    }
+  });
+  if (api === 'seed') {
+    if (doc.metadata.id === undefined) out.push({ pointer: '/metadata', message: 'missing required key "id": the seed API cannot create alerts, so metadata.id names the alert made once in the UI' });
+    if (spec.thresholdType !== 'above' && spec.thresholdType !== 'below') out.push({ pointer: '/spec/thresholdType', message: `thresholdType ${spec.thresholdType} needs observability.api: hyperdx or clickstack-cloud (the seed API takes above and below)` });
+    if (spec.source === 'saved_search') out.push({ pointer: '/spec/source', message: 'the seed API calls it search; saved_search is hyperdx and clickstack-cloud' });
+    if (spec.channels !== undefined) out.push({ pointer: '/spec/channels', atKey: true, message: 'channels needs observability.api: hyperdx (the seed API takes one channel)' });
+    if (channels.some((c) => c.webhook !== undefined)) out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
+    return out;
+  }
+  if (!LIVE_INTERVALS.includes(spec.interval)) {
+    const hint = didYouMean(spec.interval, LIVE_INTERVALS);
+    out.push({ pointer: '/spec/interval', message: `interval ${spec.interval}: the ${api} API takes ${LIVE_INTERVALS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}` });
+  }
+  if (spec.source === 'search') out.push({ pointer: '/spec/source', message: `the ${api} API calls it saved_search; did you mean "saved_search"?` });
+  if (spec.source === 'saved_search' && spec.savedSearchId === undefined) out.push({ pointer: '/spec', message: 'a saved_search alert needs savedSearchId' });
+  if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined) out.push({ pointer: '/spec', message: `thresholdType ${spec.thresholdType} needs thresholdMax` });
+  if (spec.channel && spec.channels) out.push({ pointer: '/spec/channel', atKey: true, message: 'give channel or channels, not both' });
+  if (api === 'clickstack-cloud' && spec.channels && spec.channels.length > 1) out.push({ pointer: '/spec/channels', message: 'the ClickStack API takes one channel per alert' });
+  return out;
+}
+
 type TileLike = { name: string; x: number; y: number; w: number; h: number; series?: unknown; config?: unknown };
 
 /**
@@ -39,6 +74,16 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
   }
   if (t.config === undefined && t.series === undefined) out.push({ pointer: `/spec/tiles/${i}`, message: `tile "${t.name}" has neither config nor series: say what it shows` });
   if (t.config !== undefined && t.series !== undefined) out.push({ pointer: at('series'), message: 'a tile takes config or series, not both' });
+  if (api === 'clickstack-cloud') {
+    // ClickHouse Cloud's spec (2026-07-31) types ClickStackSelectItem.level as a number whose enum lists only
+    // strings: no value passes, so the server refuses every quantile level there.
+    const select = (t.config as { select?: unknown } | undefined)?.select;
+    if (Array.isArray(select)) {
+      select.forEach((item, j) => {
+        if (item && typeof item === 'object' && 'level' in item) out.push({ pointer: at(`config/select/${j}/level`), message: 'the ClickStack API (ClickHouse Cloud spec 2026-07-31) refuses every quantile level: use another aggFn, or observability.api: hyperdx' });
+      });
+    }
+  }
   return out;
 }
 
@@ -64,7 +109,7 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
   }
   duplicates(dashboards, (d) => d.doc.spec.name, '/spec/name', (n) => `two dashboards are named "${n}": the name is the live dashboard's identity, so each must be unique`, out);
   duplicates(dashboards.filter((d) => d.doc.metadata.id), (d) => d.doc.metadata.id!, '/metadata/id', (id) => `two dashboards pin live id ${id}`, out);
-  duplicates(alerts, (a) => a.doc.metadata.id, '/metadata/id', (id) => `two alerts set alert id ${id}: each live alert must be described once`, out);
+  duplicates(alerts.filter((a) => a.doc.metadata.id !== undefined), (a) => a.doc.metadata.id!, '/metadata/id', (id) => `two alerts set alert id ${id}: each live alert must be described once`, out);
   duplicates(services, (s) => `${s.doc.spec.organizationId}/${s.doc.spec.serviceId}`, '/spec/serviceId', () => `two CloudService documents describe the same service`, out);
 
   for (const d of dashboards) {
@@ -92,10 +137,12 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     }
   }
 
+  for (const a of alerts) for (const p of alertProfileProblems(a.doc, api)) out.push({ file: a.file, index: a.index, severity: 'error', ...p });
+
   const byName = new Map(dashboards.map((d) => [d.name, d]));
   for (const a of alerts) {
     const ref = a.doc.spec.tile;
-    if (a.doc.spec.source === 'search' && ref) {
+    if ((a.doc.spec.source === 'search' || a.doc.spec.source === 'saved_search') && ref) {
       out.push({ file: a.file, index: a.index, pointer: '/spec/tile', atKey: true, severity: 'warning', message: 'tile is ignored when source is search' });
       continue;
     }

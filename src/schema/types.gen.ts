@@ -455,9 +455,9 @@ export interface StewardAlert {
      */
     description?: string;
     /**
-     * The existing alert's id (the API cannot create alerts).
+     * The existing alert's id (the API cannot create alerts). Required by the seed API (it cannot create or list alerts); elsewhere optional: without it the alert is matched by spec.name and created when absent.
      */
-    id: string;
+    id?: string;
   };
   spec: {
     name: string;
@@ -466,15 +466,23 @@ export interface StewardAlert {
      * Value the series is compared against.
      */
     threshold: number;
-    thresholdType: 'above' | 'below';
     /**
-     * a number followed by m or h, like 5m or 1h
+     * Upper bound for between and not_between.
+     */
+    thresholdMax?: number;
+    /**
+     * above and below everywhere; the others (HyperDX 2026-08) on the hyperdx and clickstack-cloud profiles. between and not_between need thresholdMax.
+     */
+    thresholdType:
+      'above' | 'below' | 'above_exclusive' | 'below_or_equal' | 'equal' | 'not_equal' | 'between' | 'not_between';
+    /**
+     * A number followed by m, h or d, like 5m or 1h. hyperdx and clickstack-cloud take only 1m, 5m, 15m, 30m, 1h, 6h, 12h and 1d.
      */
     interval: string;
     /**
-     * tile: the alert watches a dashboard tile (give tile:). search: a saved search, kept as it is on the server.
+     * tile: the alert watches a dashboard tile (give tile:). search (seed API) or saved_search (hyperdx, clickstack-cloud): a saved search (give savedSearchId on those profiles).
      */
-    source: 'tile' | 'search';
+    source: 'tile' | 'search' | 'saved_search';
     /**
      * Resolved to dashboardId and tileId at plan/apply time.
      */
@@ -488,13 +496,51 @@ export interface StewardAlert {
        */
       name: string;
     };
-    channel: {
+    channel?: {
       type: 'webhook';
       /**
        * A service-assigned id: 24 lowercase hex characters.
        */
-      webhookId: string;
+      webhookId?: string;
+      /**
+       * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+       */
+      webhook?: string;
     };
+    /**
+     * The saved search a saved_search alert watches.
+     */
+    savedSearchId?: string;
+    /**
+     * Every channel the alert notifies (hyperdx): the server replaces an alert on update, so the complete list is sent every time.
+     *
+     * @minItems 1
+     * @maxItems 10
+     */
+    channels?: [
+      {
+        type: 'webhook';
+        /**
+         * A service-assigned id: 24 lowercase hex characters.
+         */
+        webhookId?: string;
+        /**
+         * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+         */
+        webhook?: string;
+      },
+      ...{
+        type: 'webhook';
+        /**
+         * A service-assigned id: 24 lowercase hex characters.
+         */
+        webhookId?: string;
+        /**
+         * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+         */
+        webhook?: string;
+      }[]
+    ];
   };
 }
 

@@ -62,7 +62,7 @@ function valueAt(root: unknown, pointer: string): unknown {
 /** Patterns said in words. */
 const PATTERN_HINTS: Record<string, string> = {
   '^[0-9a-f]{24}$': '24 lowercase hex characters (an id the service assigned)',
-  '^[1-9][0-9]*[mh]$': 'a number followed by m or h, like 5m or 1h',
+  '^[1-9][0-9]*[mhd]$': 'a number followed by m, h or d, like 5m or 1h',
   '^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$': "lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit",
   '^[A-Za-z_][A-Za-z0-9_]*$': 'an environment variable name (letters, digits and _)',
 };

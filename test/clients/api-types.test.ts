@@ -54,7 +54,8 @@ test('request schemas are closed: steward sends only what the contract names', (
   assert.equal(checkRequest('dashboardCreate', { name: 'x', tiles: [{ id: 'no', name: 't', x: 0, y: 0, w: 1, h: 1 }] }), [
     { field: 'tiles[0]', message: 'must NOT have additional properties' },
   ]);
-  assert.equal(checkRequest('alertUpdate', { threshold: 1, thresholdType: 'between' }).map((p) => p.field), ['thresholdType']);
+  assert.equal(checkRequest('alertUpdate', { threshold: 1, thresholdType: 'beyond' }).map((p) => p.field), ['thresholdType']);
+  assert.equal(checkRequest('alertUpdate', { threshold: 1, thresholdType: 'between', thresholdMax: 2 }), []);
 });
 
 test('schemas use draft 2020-12 and carry a title (the generated type name)', () => {

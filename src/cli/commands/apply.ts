@@ -109,6 +109,7 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
   let project = loadedProject;
   let deps;
   let freshLive;
+  let freshAlerts;
   if (saved) {
     // Refused before any write: a plan applied already, a plan the files and live state no longer give.
     const { firstDifference, PlanMismatchError } = await import('../../apply/plan-file.ts');
@@ -126,10 +127,12 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
     plan = saved;
     ({ project, deps } = made);
     freshLive = made.live;
+    freshAlerts = made.liveAlerts;
   } else {
     const made = await makePlan({ ...args, paths: [] }, ctx);
     ({ plan, project, deps } = made);
     freshLive = made.live;
+    freshAlerts = made.liveAlerts;
     if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
     if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
       const nothing = emptyResult(plan, made.state);
@@ -176,7 +179,7 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
       },
       plan,
       state,
-      { concurrency, runId: randomUUID(), settleMs, removeOwnDuplicates: client.profile.capabilities.deleteDashboard, ...(freshLive ? { freshLive } : {}) },
+      { concurrency, runId: randomUUID(), settleMs, removeOwnDuplicates: client.profile.capabilities.deleteDashboard, ...(freshLive ? { freshLive } : {}), ...(freshAlerts ? { freshAlerts } : {}) },
     );
     if (progressShown) ctx.io.stdout('\r\u001b[K');
     ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));

@@ -40,7 +40,19 @@ export const importCommand = defineCommand<ImportArgs>({
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
-    const live = await deps.observability().listDashboards({ signal: ctx.signal });
+    const client = deps.observability();
+    const live = await client.listDashboards({ signal: ctx.signal });
+    // Where the service speaks the config form and lists sources, files get configs with source names.
+    const { OBSERVABILITY_PROFILES } = await import('../../clients/profiles.ts');
+    const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
+    let sourceNames: Map<string, string> | undefined;
+    if (caps.listSources) {
+      const sources = await client.listSources({ signal: ctx.signal });
+      const count = new Map<string, number>();
+      for (const s of sources) count.set(s.name, (count.get(s.name) ?? 0) + 1);
+      // A name two sources share would not resolve back: those stay ids.
+      sourceNames = new Map(sources.filter((s) => count.get(s.name) === 1).map((s) => [s.id, s.name]));
+    }
 
     let chosen = args.all ? [...live] : [];
     for (const id of args.id ?? []) {
@@ -76,7 +88,7 @@ export const importCommand = defineCommand<ImportArgs>({
       const file = join(outDir, `${key}.yaml`);
       // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
       if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
-      const { text, warnings } = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1 });
+      const { text, warnings } = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) });
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
       if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
       const shown = relative(ctx.cwd, file) || file;

@@ -72,12 +72,23 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
     resources = resolved.resources;
   }
+  const { usesWebhookNames, resolveWebhookNames } = await import('../../plan/names.ts');
+  if (usesWebhookNames(resources)) {
+    if (!profile.capabilities.listWebhooks) {
+      throw new UsageError(`files name webhooks (webhook: <name>), which needs a profile that lists webhooks (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`);
+    }
+    const resolved = resolveWebhookNames(resources, await client.listWebhooks({ signal: ctx.signal }));
+    if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
+    resources = resolved.resources;
+  }
   const live = await client.listDashboards({ signal: ctx.signal });
+  const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: ctx.signal }) : undefined;
   const { bindingFile, planDigest, projectName, seededIds } = await import('../../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   const idSeed = args.idSeed ?? randomBytes(12).toString('hex');
   const plan = computePlan({
     newId: seededIds(idSeed),
+    ...(liveAlerts ? { liveAlerts } : {}),
     capabilities: profile.capabilities,
     api: profile.api,
     prune,
@@ -116,7 +127,7 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
       item.serverValidation = { valid: v.valid, errors: (v.errors ?? []).map((e) => `${e.path ? `${e.path}: ` : ''}${e.message ?? 'invalid'}`) };
     }
   }
-  return { plan, project, deps, loaded: { ...loaded, resources }, state, live };
+  return { plan, project, deps, loaded: { ...loaded, resources }, state, live, liveAlerts };
 }
 
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */

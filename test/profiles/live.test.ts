@@ -1,0 +1,210 @@
+/**
+ * The live profiles end to end, as a user runs them: examples/hyperdx against `emulator --api hyperdx` and
+ * examples/clickstack-cloud against `--api clickstack-cloud`, through the CLI over real HTTP on loopback.
+ * Plan, apply, plan is clean; edits made on the server are found; orphans are deleted only with --prune.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator, type Emulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+type Api = 'hyperdx' | 'clickstack-cloud';
+
+async function liveProject(api: Api): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; base: string; auth: string; cleanup: () => Promise<void> }> {
+  const p = tmpProject({});
+  cpSync(join(EXAMPLES, api), p.dir, { recursive: true });
+  const f = join(p.dir, 'steward.yaml');
+  writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+  const emu = await startEmulator({ api, seed: 7 });
+  const base = emu.clickstack ? `${emu.url}/v1/organizations/${emu.clickstack.organizationId}/services/${emu.clickstack.serviceId}/clickstack` : `${emu.url}/api/v2`;
+  const auth = emu.clickstack ? `Basic ${Buffer.from('dev-key:dev-secret').toString('base64')}` : 'Bearer dev-token';
+  return { dir: p.dir, emu, env: { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') }, base, auth, cleanup: async () => { await emu.close(); p.cleanup(); } };
+}
+
+async function api(x: { base: string; auth: string }, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${x.base}${path}`, { method, headers: { authorization: x.auth, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path} → ${res.status} ${text}`);
+  const json = text ? JSON.parse(text) : {};
+  return json.data ?? json.result ?? json;
+}
+
+for (const profile of ['hyperdx', 'clickstack-cloud'] as const) {
+  test(`${profile}: plan → apply → plan is clean; alerts are created, bound to their tiles and marked`, async () => {
+    const x = await liveProject(profile);
+    try {
+      const first = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+      assert.is(first.code, 2, first.stdout + first.stderr);
+      assert.match(first.stdout, '4 to create, 0 to update, 0 blocked, 0 unchanged');
+      const a = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+      assert.is(a.code, 0, a.stdout + a.stderr);
+      assert.match(a.stdout, 'Apply complete: 4 created, 0 updated, 0 unchanged, 0 failed, 0 skipped.');
+      const again = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+      assert.is(again.code, 0, again.stdout + again.stderr);
+      assert.match(again.stdout, '0 to create, 0 to update, 0 blocked, 4 unchanged');
+
+      const dashboards: any[] = await api(x, 'GET', '/dashboards');
+      const checkout = dashboards.find((d) => d.name.startsWith('Checkout overview'));
+      const alerts: any[] = await api(x, 'GET', '/alerts');
+      const errors = alerts.find((l) => l.name.startsWith('Checkout errors'));
+      assert.is(errors.dashboardId, checkout.id);
+      assert.is(errors.tileId, checkout.tiles.find((t: any) => t.name === 'Error count').id);
+      assert.is(errors.note, `managed-by:steward/${profile === 'hyperdx' ? 'acme-hyperdx' : 'acme-clickstack'}`);
+      if (profile === 'hyperdx') assert.is(errors.channels.length, 2, 'the complete channels list is sent');
+      else assert.ok(errors.channel.webhookId, 'one channel, resolved from its name');
+      // No state file: the service is the record on profiles that read alerts.
+      const stateFile = join(x.dir, '.steward/state.json');
+      if (existsSync(stateFile)) assert.equal(JSON.parse(readFileSync(stateFile, 'utf8')).alerts, {});
+    } finally {
+      await x.cleanup();
+    }
+  });
+
+  test(`${profile}: a dashboard edited on the server plans as update, and apply keeps bound alerts bound`, async () => {
+    const x = await liveProject(profile);
+    try {
+      assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+      const dashboards: any[] = await api(x, 'GET', '/dashboards');
+      const live = dashboards.find((d) => d.name.startsWith('Checkout overview'));
+      const errorTile = live.tiles.find((t: any) => t.name === 'Error count').id;
+      // Someone moves a tile and adds a tag in the UI.
+      const edited = { ...live, tags: [...live.tags, 'edited-by-hand'], tiles: live.tiles.map((t: any) => (t.name === 'Runbook' ? { ...t, y: t.y + 5 } : t)) };
+      delete edited.id;
+      await api(x, 'PUT', `/dashboards/${live.id}`, edited);
+
+      const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+      assert.is(p.code, 2, p.stdout + p.stderr);
+      assert.match(p.stdout, '0 to create, 1 to update, 0 blocked, 3 unchanged');
+      assert.match(p.stdout, /~ update\s+checkout-overview/);
+      assert.match(p.stdout, 'edited-by-hand', 'the diff names the tag that goes');
+      const a = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+      assert.is(a.code, 0, a.stdout + a.stderr);
+      assert.match(a.stdout, `~ updated dashboard checkout-overview (${live.id})`);
+      const after = (await api(x, 'GET', '/dashboards')).find((d: any) => d.id === live.id);
+      assert.is(after.tiles.find((t: any) => t.name === 'Error count').id, errorTile, 'the tile keeps its id');
+      const alert = (await api(x, 'GET', '/alerts')).find((l: any) => l.name.startsWith('Checkout errors'));
+      assert.is(alert.tileId, errorTile, 'the alert stays bound');
+      assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env })).code, 0);
+    } finally {
+      await x.cleanup();
+    }
+  });
+
+  test(`${profile}: an alert edited on the server is found and put back`, async () => {
+    const x = await liveProject(profile);
+    try {
+      assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+      const live = (await api(x, 'GET', '/alerts')).find((l: any) => l.name.startsWith('Slow payments'));
+      const { id, state: _s, teamId: _t, createdAt: _c, updatedAt: _u, silenced: _si, executionErrors: _e, ...body } = live;
+      await api(x, 'PUT', `/alerts/${id}`, { ...body, threshold: 9999 });
+      const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+      assert.is(p.code, 2, p.stdout + p.stderr);
+      assert.match(p.stdout, /~ update\s+slow-payments/);
+      assert.match(p.stdout, 'threshold: 9999 → 2000');
+      const a = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+      assert.is(a.code, 0, a.stdout + a.stderr);
+      assert.is((await api(x, 'GET', '/alerts')).find((l: any) => l.id === id).threshold, 2000);
+    } finally {
+      await x.cleanup();
+    }
+  });
+}
+
+test('hyperdx: a dashboard and an alert whose files are gone are listed, and deleted only with --prune', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const alertsFile = join(x.dir, 'alerts/checkout.yaml');
+    const text = readFileSync(alertsFile, 'utf8');
+    writeFileSync(alertsFile, text.slice(0, text.indexOf('\n---\n') + 1));
+    rmSync(join(x.dir, 'dashboards/jvm.yaml'));
+    const kept = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(kept.code, 0, kept.stdout + kept.stderr);
+    assert.match(kept.stdout, /\? orphan\s+JVM runtime \(HyperDX\)/);
+    assert.match(kept.stdout, /\? orphan\s+alert Slow payments \(HyperDX\)/);
+
+    const planned = await steward(['plan', '--prune', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(planned.code, 2, planned.stdout + planned.stderr);
+    assert.match(planned.stdout, '2 to delete');
+    const a = await steward(['apply', '--prune', '--auto-approve'], { cwd: x.dir, env: x.env });
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    assert.match(a.stdout, '- deleted alert Slow payments (HyperDX)');
+    assert.match(a.stdout, '- deleted dashboard JVM runtime (HyperDX)');
+    const alerts: any[] = await api(x, 'GET', '/alerts');
+    assert.not.ok(alerts.some((l) => l.name === 'Slow payments (HyperDX)'));
+    assert.ok(alerts.some((l) => l.name === 'Error spike (saved search)'), 'alerts without the marker are never touched');
+    assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env })).code, 0);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('hyperdx: import writes the config form with source names, and the imported files plan as unchanged', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const r = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.not.match(r.stdout, 'warning', 'nothing is left out');
+    const text = readFileSync(join(x.dir, 'imported/checkout-overview.yaml'), 'utf8');
+    assert.match(text, '      config:\n        source: Logs\n        displayType: line\n');
+    assert.match(text, '  filters:\n    - { source: Logs, type: QUERY_EXPRESSION, name: Environment, expression: environment }\n');
+    assert.not.match(text, 'sourceId');
+    rmSync(join(x.dir, 'dashboards'), { recursive: true });
+    cpSync(join(x.dir, 'imported'), join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'imported'), { recursive: true });
+    const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stdout + p.stderr);
+    assert.match(p.stdout, '0 to create, 0 to update, 0 blocked, 4 unchanged');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('names that do not exist on the service fail at file:line:col with a did-you-mean', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    const f = join(x.dir, 'alerts/checkout.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('webhook: slack-sre', 'webhook: slack-sr'));
+    const r = await steward(['plan'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /alerts\/checkout\.yaml:\d+:\d+/);
+    assert.match(r.stderr, 'did you mean "slack-sre"');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('clickstack-cloud: report reads the real ClickPipes paths (cloud.api: clickhouse-cloud)', async () => {
+  const x = await liveProject('clickstack-cloud');
+  try {
+    const r = await steward(['report', '--out', 'out'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, 'pipe "logs-from-s3" is Failed; expected Running');
+    const paths = x.emu.requests().map((q) => q.path);
+    assert.ok(paths.some((p) => p.endsWith('/clickpipes')), paths.join('\n'));
+    assert.ok(paths.some((p) => p.endsWith('/clickpipesReversePrivateEndpoints')));
+    assert.not.ok(paths.some((p) => p.includes('ingestpipes') || p.includes('ingestPipes')));
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('seed: --prune is refused in one line', async () => {
+  const p = tmpProject({});
+  cpSync(EXAMPLES, p.dir, { recursive: true });
+  try {
+    const r = await steward(['plan', '--prune'], { cwd: p.dir, env: { STEWARD_OBS_URL: 'http://127.0.0.1:9', STEWARD_OBS_TOKEN: 't' } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, 'cannot delete dashboards');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test.run();
