@@ -9,7 +9,7 @@ import { planDigest } from '../../src/apply/plan-file.ts';
 import { startEmulator } from '../../src/emulator/index.ts';
 import type { Plan } from '../../src/plan/types.ts';
 import { steward, stewardSpawned } from '../helpers/exec.ts';
-import { examplesWithEmulator } from '../helpers/project.ts';
+import { EXAMPLES, examplesWithEmulator } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 type X = Awaited<ReturnType<typeof examplesWithEmulator>>;
@@ -160,5 +160,36 @@ test('a plan made with --target applies with the same narrowing', async () => {
     await x.cleanup();
   }
 });
+
+for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
+  test(`${api}: a saved plan (live alerts, creates) matches its schema, recomputes the same and applies; an update of dashboard filters too`, async () => {
+    const p = tmpProject({});
+    const emu = await startEmulator({ api, seed: 7 });
+    try {
+      cpSync(join(EXAMPLES, api), p.dir, { recursive: true });
+      const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') } as Record<string, string>;
+      for (let round = 0; round < 2; round++) {
+        const plan = await steward(['plan', '--out', 'plan.json'], { cwd: p.dir, env });
+        assert.is(plan.code, 0, plan.stderr);
+        if (round === 1) assert.match(plan.stdout, /[1-9]\d* to update/);
+        const a = await steward(['apply', 'plan.json'], { cwd: p.dir, env });
+        assert.is(a.code, 0, `round ${round}: ${a.stdout}${a.stderr}`);
+        if (round === 0) {
+          // A new filter: the next plan updates the dashboard and gives the filter a new id, which apply
+          // must recompute identically.
+          const file = join(p.dir, 'dashboards/checkout.yaml');
+          const text = readFileSync(file, 'utf8');
+          assert.match(text, '  filters:\n');
+          writeFileSync(file, text.replace('  filters:\n', '  filters:\n    - { type: QUERY_EXPRESSION, name: Region, expression: region, source: Logs }\n'));
+        }
+      }
+      const clean = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+      assert.is(clean.code, 0, clean.stdout);
+    } finally {
+      await emu.close();
+      p.cleanup();
+    }
+  });
+}
 
 test.run();
