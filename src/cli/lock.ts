@@ -32,7 +32,17 @@ export async function takeStateLock(ctx: CommandContext, statePath: string, comm
     { timeoutMs, signal: ctx.signal },
   );
   if (lock.tookOverFrom) ctx.io.stderr(`steward: ${describeTakeover(lock.path, lock.tookOverFrom)}\n`);
+  held.set(ctx.signal, [...(held.get(ctx.signal) ?? []), lock]);
   return lock;
+}
+
+/** Locks taken per run (keyed by the run's signal); main releases them whatever way the command ends. */
+const held = new WeakMap<AbortSignal, Array<{ release(): void }>>();
+
+/** Releases every lock the run with this signal took and still holds (safe after their own release). */
+export function releaseLocks(signal: AbortSignal): void {
+  for (const lock of held.get(signal) ?? []) lock.release();
+  held.delete(signal);
 }
 
 function isAlive(pid: number): boolean {

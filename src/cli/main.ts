@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import { CliError, InternalError } from '../errors.ts';
 import { renderError } from '../render/error.ts';
 import { commands } from './commands/index.ts';
+import { releaseLocks } from './lock.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -154,6 +155,7 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
     ctx.io.stderr(renderError(e, { debug, color: ctx.color, cwd: ctx.cwd }));
     return e.exitCode;
   } finally {
+    releaseLocks(abort.signal);
     offSignal();
   }
 }

@@ -68,6 +68,32 @@ test('a lock left by a killed apply is named and taken over', async () => {
   }
 });
 
+test('import writes files under the same lock: refused while an apply holds it, released after', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const { writeFileSync, mkdirSync, existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { hostname } = await import('node:os');
+    const a = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+    assert.is(a.code, 0, a.stderr);
+    const lockPath = join(x.dir, '.steward/state.json.lock');
+    mkdirSync(join(x.dir, '.steward'), { recursive: true });
+    // A live holder: this very process.
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-24T12:00:00.000Z', command: 'steward apply --auto-approve', nonce: 'held' }));
+    const refused = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr, `another steward holds the lock`);
+    assert.not.ok(existsSync(join(x.dir, 'imported')), 'nothing written');
+    const { rmSync } = await import('node:fs');
+    rmSync(lockPath);
+    const ok = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(ok.code, 0, ok.stderr);
+    assert.not.ok(existsSync(lockPath), 'released');
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('two copies of the project at once (no shared lock): the later copy of each dashboard is removed, both ids named', async () => {
   const { startEmulator } = await import('../../src/emulator/index.ts');
   const { cpSync } = await import('node:fs');

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { defineCommand } from '../context.ts';
+import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 
 interface ImportArgs {
   all: boolean;
@@ -10,6 +11,7 @@ interface ImportArgs {
   id?: string[];
   out?: string;
   force: boolean;
+  lockTimeout?: string;
 }
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
@@ -24,6 +26,7 @@ export const importCommand = defineCommand<ImportArgs>({
       .option('id', { type: 'string', array: true, describe: 'The live dashboard with this id (repeatable)' })
       .option('out', { type: 'string', describe: 'Folder for the files (default: dashboards/ beside steward.yaml)' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
+      .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .example('steward import --id 65f5e4a3b9e77c001a567890 --force', 'Make the file match a drifted dashboard')
       .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard'),
   run: async (args, ctx) => {
@@ -68,6 +71,8 @@ export const importCommand = defineCommand<ImportArgs>({
     chosen = [...new Map(chosen.map((d) => [d.id, d])).values()];
 
     const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
+    // Files are written under the lock apply takes (released by main however the command ends).
+    await takeStateLock(ctx, project.statePath, 'steward import', args.lockTimeout);
     mkdirSync(outDir, { recursive: true });
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
     // Keep the names files already use: a dashboard declared in a file keeps its metadata.name.
