@@ -204,4 +204,39 @@ test('an alert PUT answered 2xx without an id is applied and its record kept', a
   }
 });
 
+test('Ctrl-C while a create settles: not re-sent, reported unknown, exit 130, the journal agrees with the server', async () => {
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('../helpers/exec.ts');
+  const fake = await fakeBackend({ create: '504-never' });
+  const p = project(fake.url);
+  try {
+    const r = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--target', 'dashboard/api-latency', '--settle', '30s'], { cwd: p.dir, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+        if (d.includes('waiting 30 s for it to settle')) child.kill('SIGINT');
+      });
+      const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(kill);
+        resolve({ code, stdout });
+      });
+    });
+    assert.is(r.code, 130, r.stdout);
+    assert.match(r.stdout, 'Apply interrupted');
+    assert.match(r.stdout, 'interrupted while waiting for it to settle, not re-sent');
+    assert.is(posts(fake.log), 1, 'never sent again');
+    const { existsSync } = await import('node:fs');
+    const journalPath = join(p.dir, '.steward/journal.jsonl');
+    const journal = existsSync(journalPath) ? readFileSync(journalPath, 'utf8').trim() : '';
+    assert.is(journal, '', 'nothing confirmed, nothing journalled; the server has nothing either');
+    assert.is(fake.dashboards.length, 0);
+  } finally {
+    await fake.close();
+    p.cleanup();
+  }
+});
+
 test.run();

@@ -146,12 +146,6 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
   const settleMs = Math.max(connection.timeoutMs, args.settle === undefined ? 0 : parseSettle(args.settle));
   const state = readState(project.statePath);
   checkStateWritable(project.statePath);
-  if (saved) {
-    // Recorded before the first write, so that the same plan is never applied twice (the lock keeps two
-    // applies of it from running at once).
-    state.appliedPlans = [...(state.appliedPlans ?? []), { digest: saved.digest!, at: deps.clock.now().toISOString() }];
-    writeState(project.statePath, state);
-  }
   const journal = openJournal(project.journalPath);
   const concurrency = args.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
   let progressShown = false;
@@ -181,6 +175,15 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
       state,
       { concurrency, runId: randomUUID(), settleMs, removeOwnDuplicates: client.profile.capabilities.deleteDashboard, ...(freshLive ? { freshLive } : {}), ...(freshAlerts ? { freshAlerts } : {}) },
     );
+    if (saved && result.created.length + result.updated.length + result.deleted.length + result.notRecorded.length > 0) {
+      // A saved plan that changed something is never applied again: its digest goes into the state (the
+      // lock keeps a second apply of it waiting until then; a plan that changed nothing may be retried).
+      try {
+        writeState(project.statePath, { ...result.state, appliedPlans: [...(result.state.appliedPlans ?? []), { digest: saved.digest!, at: deps.clock.now().toISOString() }] });
+      } catch (e) {
+        ctx.io.stderr(`steward: ${e instanceof Error ? e.message : String(e)}; this plan is not recorded as applied\n`);
+      }
+    }
     if (progressShown) ctx.io.stdout('\r\u001b[K');
     ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));
     return applyExitCode(result);

@@ -2,7 +2,8 @@ import { relative, resolve, sep } from 'node:path';
 import { UsageError, ValidationError } from '../../errors.ts';
 import type { AnyResource } from '../../config/resources.ts';
 import type { Plan, PlanBinding } from '../../plan/types.ts';
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { fingerprintLive } from '../../plan/fingerprint.ts';
 import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -85,7 +86,8 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: ctx.signal }) : undefined;
   const { bindingFile, planDigest, projectName, seededIds } = await import('../../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
-  const idSeed = args.idSeed ?? randomBytes(12).toString('hex');
+  // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
+  const idSeed = args.idSeed ?? createHash('sha256').update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`).digest('hex').slice(0, 24);
   const plan = computePlan({
     newId: seededIds(idSeed),
     ...(liveAlerts ? { liveAlerts } : {}),
