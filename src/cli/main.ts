@@ -116,7 +116,7 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .epilogue('Exit codes: 0 ok, 1 error; plan --detailed-exitcode: 2 changes pending, 3 blocked drift.\nDocs: README.md')
+    .epilogue('Exit codes: 0 ok, 1 error; plan --detailed-exitcode: 2 changes pending, 3 blocked drift; apply: 3 blocked items left, 130 interrupted.\nDocs: README.md')
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
     .fail((msg, err) => {

@@ -125,4 +125,28 @@ test('two copies of the project at once (no shared lock): the later copy of each
   }
 });
 
+test('two copies of the project at once on the seed API (which cannot delete): a duplicate is never silent', async () => {
+  const { cpSync } = await import('node:fs');
+  const { tmpProject } = await import('../helpers/tmp.ts');
+  const x = await examplesWithEmulator({ latencyMs: 150 });
+  const second = tmpProject({});
+  try {
+    cpSync(x.dir, second.dir, { recursive: true });
+    const runs = await Promise.all([x.dir, second.dir].map((dir) => stewardSpawned(['apply', '--auto-approve'], { cwd: dir, env: x.env })));
+    const names = x.emu.state().dashboards.map((d: { name: string }) => d.name);
+    const duplicated = names.length !== new Set(names).size;
+    if (duplicated) {
+      // Both ids named, exit 1: CI goes red instead of leaving a plan that is ambiguous for good.
+      const loud = runs.filter((r) => /2 dashboards are named "[^"]+" \(\S+, \S+\)/.test(r.stdout));
+      assert.ok(loud.length >= 1, runs.map((r) => r.stdout).join('\n'));
+      for (const r of loud) assert.is(r.code, 1);
+    } else {
+      for (const r of runs) assert.is(r.code, 0, r.stdout + r.stderr);
+    }
+  } finally {
+    await x.cleanup();
+    second.cleanup();
+  }
+});
+
 test.run();
