@@ -44,7 +44,7 @@ export type ApplyEvent =
   /** Outcome unknown and not sent again (the create may exist): the run ends with exit 1. */
   | { type: 'unknown'; item: PlanItem; why: string }
   /** After the creates a name has more than one dashboard (another runner created it too). */
-  | { type: 'duplicate'; name: string; ids: string[]; removed?: string }
+  | { type: 'duplicate'; kind?: 'Alert'; name: string; ids: string[]; removed?: string }
   /** Applied on the service, but the state file could not be written. */
   | { type: 'not-recorded'; item: PlanItem; error: string }
   /** A create refused with 429 and a wait: nothing was created; it is sent again once the wait is over. */
@@ -95,7 +95,7 @@ export interface ApplyResult {
   /** Writes whose outcome stayed unknown (not sent again): they may or may not have been applied. */
   unknown: Array<{ kind: string; name: string; error: string }>;
   /** Names with more than one dashboard after the creates; `removed` is this run's copy where deleted. */
-  duplicates: Array<{ name: string; ids: string[]; removed?: string; kept?: string }>;
+  duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string }>;
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
   /** Items not started because the run was interrupted. */
@@ -267,6 +267,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       }
     }
   };
+  const alertsCreated = new Map<string, string>();
   await mapPool(updates, opts.concurrency, async (item) => {
     if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
     deps.emit({ type: 'item-start', item, done, total });
@@ -287,6 +288,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
           return;
         }
         const { alert, recovered } = made;
+        alertsCreated.set(item.name, alert.id);
         deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.create', name: item.name, id: alert.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response' });
         result.created.push({ name: item.name, id: alert.id });
         deps.emit({ type: 'created', item, id: alert.id, recovered });
@@ -315,6 +317,9 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     save(false);
     done++;
   });
+  // Alerts too: two runners that created one alert each are told so, and where the service can delete,
+  // the later copy goes.
+  if (alertsCreated.size > 0 && deps.client.listAlerts && !stopped()) await checkAlertDuplicates(deps, updates, alertsCreated, result, opts.removeOwnDuplicates ?? false, opts.runId);
   // Deletes last (prune): nothing in this plan depends on them.
   await mapPool(deletes, opts.concurrency, async (item) => {
     if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
@@ -455,6 +460,38 @@ function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
     const t = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
+async function checkAlertDuplicates(deps: ApplyDeps, items: PlanItem[], mine: Map<string, string>, result: ApplyResult, removeOwn: boolean, runId: string): Promise<void> {
+  let live: LiveAlert[];
+  try {
+    live = await deps.client.listAlerts!({});
+  } catch (e) {
+    for (const [name] of mine) result.unknown.push({ kind: 'Alert', name, error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}` });
+    return;
+  }
+  for (const item of items) {
+    const id = mine.get(item.name);
+    if (item.action !== 'create' || id === undefined) continue;
+    const name = (item.body as AlertBody).name;
+    const ids = live.filter((a) => a.name === name).map((a) => a.id);
+    if (ids.length < 2) continue;
+    let removed: string | undefined;
+    if (removeOwn && deps.client.deleteAlert && ids[0] !== id && ids.includes(id)) {
+      try {
+        await deps.client.deleteAlert(id, {});
+        deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'alert.delete', name: item.name, id, confirmedBy: 'response' });
+        removed = id;
+        result.created = result.created.filter((c) => c.id !== id);
+      } catch (e) {
+        result.failed.push({ kind: 'Alert', name: item.name, error: `could not remove this run's copy ${id}: ${errorLine(e)}` });
+      }
+    }
+    const kept = removeOwn && deps.client.deleteAlert && ids[0] === id ? id : undefined;
+    result.duplicates.push({ kind: 'Alert', name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
+    deps.emit({ type: 'duplicate', kind: 'Alert', name, ids, ...(removed ? { removed } : {}) });
+  }
 }
 
 /** After the creates: one list; names of this plan's creates with more than one dashboard. */

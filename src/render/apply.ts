@@ -26,7 +26,7 @@ export function renderApplyEventLine(e: ApplyEvent): string | undefined {
     case 'unknown':
       return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.why}`;
     case 'duplicate':
-      return `  ✗ ${e.ids.length} dashboards are named "${e.name}" (${e.ids.join(', ')}): another runner applied at the same time${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
+      return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.join(', ')}): another runner applied at the same time${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
     case 'not-recorded':
       return `  ! applied ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id}), not recorded: ${e.error}`;
     default:
@@ -63,7 +63,7 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   for (const u of r.unknown) lines.push(paint(31, `  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`));
   for (const d of r.duplicates) {
     const after = d.removed ? `; this run removed its copy ${d.removed}` : d.kept ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)` : '; delete the extra ones by hand';
-    lines.push(paint(31, `  ✗ ${d.ids.length} dashboards are named "${d.name}" (${d.ids.join(', ')})${after}`));
+    lines.push(paint(31, `  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`));
   }
   for (const n of r.notRecorded) lines.push(paint(31, `  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`));
   for (const s of r.skipped) lines.push(paint(33, `  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`));

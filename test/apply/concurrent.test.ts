@@ -109,6 +109,8 @@ test('two copies of the project at once (no shared lock): the later copy of each
     const runs = await Promise.all(copies.map((c) => stewardSpawned(['apply', '--auto-approve'], { cwd: c.dir, env })));
     const names = emu.state().dashboards.map((d: { name: string }) => d.name).sort();
     assert.equal(names, [...new Set(names)], `one dashboard per name: ${names.join(', ')}\n${runs.map((r) => r.stdout + r.stderr).join('\n')}`);
+    const alertNames = emu.state().alerts.map((a) => String((a as { name?: unknown }).name)).sort();
+    assert.equal(alertNames, [...new Set(alertNames)], `one alert per name: ${alertNames.join(', ')}`);
     assert.ok(names.length > 0);
     const reported = runs.filter((r) => /dashboards are named/.test(r.stdout));
     if (reported.length > 0) {
