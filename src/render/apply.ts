@@ -1,7 +1,13 @@
 import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
+import { escapeTerminal } from './escape.ts';
 
-/** One plain line per event, for CI logs (no TTY). */
+/** One plain line per event, for CI logs (no TTY). Names, ids and server messages are terminal-escaped. */
 export function renderApplyEventLine(e: ApplyEvent): string | undefined {
+  const line = rawEventLine(e);
+  return line === undefined ? undefined : escapeTerminal(line);
+}
+
+function rawEventLine(e: ApplyEvent): string | undefined {
   switch (e.type) {
     case 'start':
       return e.total === 0 ? undefined : `applying ${e.total} change${e.total === 1 ? '' : 's'}`;
@@ -36,7 +42,7 @@ export function renderApplyEventLine(e: ApplyEvent): string | undefined {
 
 /** The status line a terminal redraws in place. */
 export function renderProgress(done: number, total: number, current: string, columns: number): string {
-  const line = `[${done}/${total}] ${current}`;
+  const line = `[${done}/${total}] ${escapeTerminal(current)}`;
   return line.length > columns - 1 ? line.slice(0, columns - 2) + '…' : line;
 }
 
@@ -56,18 +62,18 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
     `${head}: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length ? `${r.deleted.length} deleted, ` : ''}${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${extra.length ? `, ${extra.join(', ')}` : ''}${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
   );
   if (r.interrupted) {
-    for (const c of r.created) lines.push(`  + created dashboard ${c.name} (${c.id})`);
-    for (const u of r.updated) lines.push(`  ~ updated ${u.name} (${u.id})`);
+    for (const c of r.created) lines.push(escapeTerminal(`  + created dashboard ${c.name} (${c.id})`));
+    for (const u of r.updated) lines.push(escapeTerminal(`  ~ updated ${u.name} (${u.id})`));
   }
-  for (const f of r.failed) lines.push(paint(31, `  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`));
-  for (const u of r.unknown) lines.push(paint(31, `  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`));
+  for (const f of r.failed) lines.push(paint(31, escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
+  for (const u of r.unknown) lines.push(paint(31, escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
   for (const d of r.duplicates) {
     const after = d.removed ? `; this run removed its copy ${d.removed}` : d.kept ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)` : '; delete the extra ones by hand';
-    lines.push(paint(31, `  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`));
+    lines.push(paint(31, escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)));
   }
-  for (const n of r.notRecorded) lines.push(paint(31, `  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`));
-  for (const s of r.skipped) lines.push(paint(33, `  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`));
-  for (const n of r.notDone) lines.push(paint(33, `  - ${n.kind.toLowerCase()} ${n.name}: not done`));
+  for (const n of r.notRecorded) lines.push(paint(31, escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`)));
+  for (const s of r.skipped) lines.push(paint(33, escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
+  for (const n of r.notDone) lines.push(paint(33, escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
   if (r.duplicates.length) lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');
   if (!ok && !r.interrupted) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');

@@ -1,5 +1,13 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import type { LiveDashboardInput } from '../plan/types.ts';
+import { escapeTerminal } from './escape.ts';
+
+/**
+ * A live id steward writes into a file (a comment, metadata.id): any printable text up to 256 characters.
+ * The spec allows any string, so spaces are fine; control and format characters and line separators (a line
+ * break would inject a document) are refused by import.
+ */
+export const SAFE_ID = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,256}$/u;
 
 export interface ImportedFile {
   /** Safe file name: lowercase letters, digits and dashes, then .yaml. */
@@ -42,7 +50,7 @@ export function renderDashboardYaml(
     /** Source names by id in this environment: `sourceId` is written as `source: <name>` where one is known. */
     sourceNames?: ReadonlyMap<string, string>;
   },
-): { text: string; warnings: string[] } {
+): { text: string; warnings: string[]; value: { apiVersion: string; kind: 'Dashboard'; metadata: Record<string, unknown>; spec: Record<string, unknown> } } {
   // A source id becomes its name (files then serve every environment); an id no one name fits stays an id.
   const named = (holder: Record<string, unknown>): Record<string, unknown> => {
     const id = holder['sourceId'];
@@ -122,6 +130,8 @@ export function renderDashboardYaml(
       if (isSeq(select)) for (const s of (select as YAMLSeq).items) if (isMap(s)) s.flow = true;
     }
   }
-  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live dashboard ${live.id} by steward import.\n`;
-  return { text: header + doc.toString({ lineWidth: 0 }), warnings };
+  // The id is checked by the caller (SAFE_ID); escaped here too, so a comment can never hold a line break.
+  const header = `# yaml-language-server: $schema=${escapeTerminal(opts.schemaPath)}\n# Imported from live dashboard ${escapeTerminal(String(live.id))} by steward import.\n`;
+  const value = { apiVersion: 'steward/v1', kind: 'Dashboard' as const, metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) }, spec };
+  return { text: header + doc.toString({ lineWidth: 0 }), warnings, value };
 }

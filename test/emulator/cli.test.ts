@@ -149,7 +149,7 @@ test('bad flags are a clear error with exit 1', async () => {
     [['--api', 'datadog'], /api.*seed, hyperdx, clickstack-cloud|Choices: "seed", "hyperdx", "clickstack-cloud"/],
     [['--key-id', 'a:b'], /--key-id: must not contain ":"/],
     [['--data', '/nonexistent/seed.json', '--port', '0'], /cannot read seed data/],
-    [['--bogus'], /Unknown argument: bogus/],
+    [['--bogus'], /unknown option --bogus/],
   ] as const) {
     const r = await steward(['emulator', ...args]);
     assert.is(r.code, 1, args.join(' '));

@@ -133,7 +133,7 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
     ({ plan, project, deps } = made);
     freshLive = made.live;
     freshAlerts = made.liveAlerts;
-    if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
+    if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx, { applying: true }));
     if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
       const nothing = emptyResult(plan, made.state);
       if (args.format === 'json') ctx.io.stdout(renderApplyJson(nothing));
