@@ -82,6 +82,39 @@ test('SIGTERM ends the same way', async () => {
   }
 });
 
+test('Ctrl-C in a terminal: the progress line is cleared before the summary, nothing glued to it', async () => {
+  let fire: (() => void) | undefined;
+  let posts = 0;
+  const x = await examplesWithEmulator({
+    latencyMs: 100,
+    onRequest: (e) => {
+      if (e.method === 'POST' && ++posts === 1) setImmediate(() => fire?.());
+    },
+  });
+  try {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['apply', '--auto-approve', '--concurrency', '1'], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...x.env },
+      cwd: x.dir,
+      stdout: { write: (t: string) => (stdout += t), isTTY: true, columns: 100 },
+      stderr: { write: (t: string) => (stderr += t) },
+      stdin: Object.assign(new Readable({ read() {} }), { isTTY: false }),
+      onSignal: (h) => {
+        fire = h;
+        return () => (fire = undefined);
+      },
+    });
+    assert.is(code, 130, stdout + stderr);
+    assert.match(stdout, '\r\u001b[KApply interrupted: ');
+    assert.match(stdout, /\[\d+\/\d+\] creating dashboard/, 'the progress line was shown');
+    assert.is(stderr, '', 'no error line');
+    assertAgree(x.dir, x.emu);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 /** A terminal whose input ends (Ctrl-D) or is interrupted at the prompt. */
 async function atPrompt(dir: string, env: Record<string, string>, how: 'eof' | 'signal') {
   let stdout = '';

@@ -187,6 +187,10 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
     if (progressShown) ctx.io.stdout('\r\u001b[K');
     ctx.io.stdout(args.format === 'json' ? renderApplyJson(result) : renderApplySummary(result, { color: ctx.color }));
     return applyExitCode(result);
+  } catch (e) {
+    // The error line starts on a line of its own, never glued to the progress line.
+    if (progressShown) ctx.io.stdout('\r\u001b[K');
+    throw e;
   } finally {
     applying = false;
     outer.signal.removeEventListener('abort', onStop);
