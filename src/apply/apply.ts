@@ -3,7 +3,7 @@ import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
 import { KNOWN_AFTER_APPLY, type AlertBody, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
-import type { Journal } from './journal.ts';
+import type { Journal, JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
 
 /** 0 when every item of the plan was done; 130 interrupted; 1 anything failed or unknown; 3 blocked items left. */
@@ -122,6 +122,23 @@ export class StalePlanError extends CliError {
  * updates alerts. Refuses a stale plan before any write. One failure does not stop independent items.
  */
 export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, opts: ApplyOptions): Promise<ApplyResult> {
+  // A journal that cannot be written (a full disk) does not stop the run half-way without a summary: the
+  // write it should have recorded is "applied, not recorded" in the summary.
+  const journalFailures: Array<{ entry: JournalEntry; error: string }> = [];
+  const inner = deps.journal;
+  deps = {
+    ...deps,
+    journal: {
+      append: (entry) => {
+        try {
+          inner.append(entry);
+        } catch (e) {
+          journalFailures.push({ entry, error: errorLine(e) });
+        }
+      },
+      close: () => inner.close(),
+    },
+  };
   const live = opts.freshLive ?? (await deps.client.listDashboards({ signal: deps.signal }));
   let liveAlerts: LiveAlert[] | undefined;
   if (plan.alertsRead) {
@@ -349,6 +366,9 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       result.notRecorded.push({ kind: item.kind, name: item.name, id, error: saveError ?? 'the state file was not written' });
       deps.emit({ type: 'not-recorded', item, error: saveError ?? 'the state file was not written' });
     }
+  }
+  for (const { entry, error } of journalFailures) {
+    result.notRecorded.push({ kind: entry.op.startsWith('alert') ? 'Alert' : 'Dashboard', name: entry.name, id: entry.id, error: `${entry.op} not in the journal: ${error}` });
   }
   result.interrupted = stopped();
   return result;
