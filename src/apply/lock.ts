@@ -21,8 +21,11 @@ export interface LockEnv {
   host: string;
   command: string;
   now(): Date;
-  /** Whether a process with this id runs on this host (`process.kill(pid, 0)`). */
-  isAlive(pid: number): boolean;
+  /**
+   * Whether the holder still runs on this host: a process with this id exists (`process.kill(pid, 0)`) and
+   * did not start after the holder took the lock (a reused pid is not the holder).
+   */
+  isAlive(pid: number, since: string): boolean;
   /** Waits between tries while --lock-timeout lasts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -69,7 +72,7 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
     if (tryCreate(path, owner)) break;
     const held = readOwner(path);
     if (held.kind === 'gone') continue;
-    if (held.kind === 'owner' && held.owner.host === env.host && held.owner.pid !== env.pid && !env.isAlive(held.owner.pid)) {
+    if (held.kind === 'owner' && held.owner.host === env.host && !env.isAlive(held.owner.pid, held.owner.since)) {
       if (takeOver(path, held.text, env)) tookOverFrom = held.owner;
       continue;
     }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
@@ -45,15 +46,27 @@ export function releaseLocks(signal: AbortSignal): void {
   held.delete(signal);
 }
 
-function isAlive(pid: number): boolean {
+function isAlive(pid: number, since: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     // EPERM: it exists, owned by someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // Where /proc tells when a process started (Linux), a process that started after the lock was taken
+  // holds a reused pid (a container's steward is often pid 7 run after run): the holder is gone.
+  try {
+    const started = statSync(`/proc/${pid}`).ctimeMs;
+    const taken = Date.parse(since);
+    if (Number.isFinite(taken) && started > taken + PID_START_SLACK_MS) return false;
+  } catch {
+    // no /proc: the pid alone decides
+  }
+  return true;
 }
+
+/** Clock granularity between a process's start and the time it writes in its lock. */
+const PID_START_SLACK_MS = 2_000;
 
 /** The yargs option every locking command takes. */
 export const LOCK_TIMEOUT_OPTION = {

@@ -68,6 +68,24 @@ test('a lock left by a killed apply is named and taken over', async () => {
   }
 });
 
+test('a lock whose pid now belongs to a process started after it (a reused pid) is stale', async () => {
+  const { existsSync, writeFileSync, mkdirSync } = await import('node:fs');
+  if (!existsSync('/proc/self')) return; // only where /proc says when a process started
+  const { join } = await import('node:path');
+  const { hostname } = await import('node:os');
+  const x = await examplesWithEmulator();
+  try {
+    mkdirSync(join(x.dir, '.steward'), { recursive: true });
+    // This test process runs, but it started long after 2020: it cannot be the holder.
+    writeFileSync(join(x.dir, '.steward/state.json.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: '2020-01-01T00:00:00.000Z', command: 'steward apply', nonce: 'old' }));
+    const r = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stderr, `took over a stale lock`);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('import writes files under the same lock: refused while an apply holds it, released after', async () => {
   const x = await examplesWithEmulator();
   try {
@@ -79,7 +97,7 @@ test('import writes files under the same lock: refused while an apply holds it, 
     const lockPath = join(x.dir, '.steward/state.json.lock');
     mkdirSync(join(x.dir, '.steward'), { recursive: true });
     // A live holder: this very process.
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-24T12:00:00.000Z', command: 'steward apply --auto-approve', nonce: 'held' }));
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), command: 'steward apply --auto-approve', nonce: 'held' }));
     const refused = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
     assert.is(refused.code, 1);
     assert.match(refused.stderr, `another steward holds the lock`);
