@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
+import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 
 interface ImportArgs {
   all: boolean;
@@ -14,6 +15,7 @@ interface ImportArgs {
   /** A HyperDX dashboard template file to turn into a steward Template (src/cli/commands/import-template.ts). */
   template?: string;
   templateName?: string;
+  lockTimeout?: string;
 }
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
@@ -30,6 +32,7 @@ export const importCommand = defineCommand<ImportArgs>({
       .option('out', { type: 'string', describe: 'Folder for new files (default: dashboards/ and alerts/ beside steward.yaml); with --out every chosen dashboard is written there as a new file, declared or not' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)' })
       .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
+      .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
       .example('steward import --id 65f5e4a3b9e77c001a567890', 'Make the file that declares a drifted dashboard match it (in place, comments kept)')
       .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
@@ -90,6 +93,8 @@ export const importCommand = defineCommand<ImportArgs>({
     chosenAlerts = [...new Map(chosenAlerts.map((a) => [a.id, a])).values()];
 
     const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
+    // Files are written under the lock apply takes (released by main however the command ends).
+    await takeStateLock(ctx, project.statePath, 'steward import', args.lockTimeout);
     mkdirSync(outDir, { recursive: true });
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
     // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
