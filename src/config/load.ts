@@ -2,6 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
+import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
 import { credentialVariables } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
@@ -138,33 +139,51 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     issues.push(...out!.issues);
   }
 
+  // Templates are expanded here, between reading and the checks that see every resource (src/templates/).
+  const expanded = expandTemplates(resources);
+
   // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
   // cost far more than re-reading the few files that have a problem.
   const treeCache = new Map<string, ReturnType<typeof parseYamlFile>>();
-  const position = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean) => {
     let parsed = treeCache.get(file);
     if (!parsed) treeCache.set(file, (parsed = parseYamlFile(file, deps.fs.readFile(file))));
     const src = parsed.docs.find((d) => d.index === index);
     return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
   };
-  for (const p of checkSemantics(resources, { api: project?.spec.observability?.api })) {
-    const pos = position(p.file, p.index, p.pointer, p.atKey);
-    let message = p.message;
+  /** Where a pointer of a document is; a stamped resource's pointers are in its template (the note says which stamp). */
+  const where = (file: string, index: number, pointer: string, atKey?: boolean) => {
+    const origin = index < 0 ? expanded.origins.get(originKey(file, index)) : undefined;
+    if (!origin) return { file, ...positionIn(file, index, pointer, atKey), note: '' };
+    const ip = positionIn(origin.instance.file, origin.instance.index, origin.instance.item);
+    const note = ` (in ${origin.kind} ${origin.name}, stamped by ${rel(deps.cwd, origin.instance.file)}:${ip.line}:${ip.col})`;
+    return { file: origin.template.file, ...positionIn(origin.template.file, origin.template.index, templatePointer(origin, pointer), atKey), note };
+  };
+  const position = (file: string, index: number, pointer: string, atKey?: boolean) => {
+    const w = where(file, index, pointer, atKey);
+    return { line: w.line, col: w.col };
+  };
+  for (const p of [...expanded.problems, ...checkSemantics(expanded.resources, { api: project?.spec.observability?.api })]) {
+    const w = where(p.file, p.index, p.pointer, p.atKey);
+    let message = p.message + w.note;
     if (p.related) {
-      const rp = position(p.related.file, p.related.index, p.related.pointer);
-      message += ` (first at ${rel(deps.cwd, p.related.file)}:${rp.line}:${rp.col})`;
+      const rp = where(p.related.file, p.related.index, p.related.pointer);
+      message += ` (${p.relatedLabel ?? 'first at'} ${rel(deps.cwd, rp.file)}:${rp.line}:${rp.col})`;
     }
-    issues.push({ file: p.file, ...pos, pointer: p.pointer, message, severity: p.severity });
+    issues.push({ file: w.file, line: w.line, col: w.col, pointer: p.pointer, message, severity: p.severity });
   }
 
   return {
     project,
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
-    resources,
+    resources: expanded.resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
     stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
     position,
-    issueAt: (file, index, pointer, message, severity = 'error') => ({ file: rel(deps.cwd, file), ...position(file, index, pointer), pointer, message, severity }),
+    issueAt: (file, index, pointer, message, severity = 'error') => {
+      const w = where(file, index, pointer);
+      return { file: rel(deps.cwd, w.file), line: w.line, col: w.col, pointer, message: message + w.note, severity };
+    },
   };
 }
 

@@ -3,10 +3,11 @@ import type { LiveDashboardInput } from '../plan/types.ts';
 import { escapeTerminal } from './escape.ts';
 
 /**
- * The shape of a live id steward writes into a file (a comment, metadata.id): letters, digits, `_`, `.`
- * and `-`, up to 128. Anything else (a line break that would inject a document) is refused by import.
+ * A live id steward writes into a file (a comment, metadata.id): any printable text up to 256 characters.
+ * The spec allows any string, so spaces are fine; control and format characters and line separators (a line
+ * break would inject a document) are refused by import.
  */
-export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+export const SAFE_ID = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,256}$/u;
 
 export interface ImportedFile {
   /** Safe file name: lowercase letters, digits and dashes, then .yaml. */

@@ -1,6 +1,7 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
 import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
+import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -40,6 +41,8 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${escapeMarkdownCode(o.id)}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
     head.push('');
   }
+  const templates = fanOut(plan);
+  if (templates.length > 0) head.push('**Templates**', '', ...templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`), '');
   head.push(`<sub>live: ${escapeMarkdownHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 

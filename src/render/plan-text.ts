@@ -1,6 +1,7 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeTerminal as t } from './escape.ts';
 import { patchLines, wrapWords } from './patch.ts';
+import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -45,6 +46,10 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const out: string[] = [];
   out.push(bold(`steward plan${plan.env ? ` (env ${t(plan.env)})` : ''}: ${summaryLine(plan)}`));
   out.push(dim(`live: ${t(liveCounts(plan))}; fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+
+  // A template's change, once, before the items it fans out to.
+  const templates = fanOut(plan);
+  if (templates.length > 0) out.push('', bold('Templates'), ...templates.map((f) => `  ${t(fanOutLine(f))}`));
 
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));

@@ -11,6 +11,8 @@ export interface SemanticProblem {
   severity: 'error' | 'warning';
   /** The other place involved (the first definition of a duplicate). */
   related?: { file: string; index: number; pointer: string };
+  /** How the message names the related place (default "first at"; template stamps say "stamped by"). */
+  relatedLabel?: string;
 }
 
 const GRID_COLUMNS = 24;

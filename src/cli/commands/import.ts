@@ -11,6 +11,9 @@ interface ImportArgs {
   id?: string[];
   out?: string;
   force: boolean;
+  /** A HyperDX dashboard template file to turn into a steward Template (src/cli/commands/import-template.ts). */
+  template?: string;
+  templateName?: string;
 }
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
@@ -26,9 +29,16 @@ export const importCommand = defineCommand<ImportArgs>({
       .option('id', { type: 'string', array: true, describe: 'The live dashboard or alert with this id (repeatable)' })
       .option('out', { type: 'string', describe: 'Folder for new files (default: dashboards/ and alerts/ beside steward.yaml); with --out every chosen dashboard is written there as a new file, declared or not' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)' })
+      .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
+      .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
       .example('steward import --id 65f5e4a3b9e77c001a567890', 'Make the file that declares a drifted dashboard match it (in place, comments kept)')
-      .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard'),
+      .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
+      .example('steward import --template jvm-runtime-metrics.json --template-name jvm-runtime', "Turn HyperDX's JVM dashboard template into templates/jvm-runtime.yaml"),
   run: async (args, ctx) => {
+    if (args.template !== undefined) {
+      const { importTemplate } = await import('./import-template.ts');
+      return importTemplate({ template: args.template, templateName: args.templateName, out: args.out, force: args.force }, ctx);
+    }
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
     if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
     const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] = await Promise.all([
@@ -82,8 +92,9 @@ export const importCommand = defineCommand<ImportArgs>({
     const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
     mkdirSync(outDir, { recursive: true });
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
-    // Keep the names files already use: a dashboard declared in a file keeps its metadata.name.
-    const declared = new Map(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]));
+    // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
+    // stamp (negative index, named <template>/<key>) is no file's: it is written under a name of its own.
+    const declared = new Map(loaded.resources.filter((r) => r.kind === 'Dashboard' && r.index >= 0).map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]));
     const taken = new Set(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name));
     const nameCount = new Map<string, number>();
     for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
@@ -98,7 +109,7 @@ export const importCommand = defineCommand<ImportArgs>({
     for (const d of chosen) {
       // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
       if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
-        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
         refusedIds++;
         continue;
       }
@@ -165,7 +176,7 @@ export const importCommand = defineCommand<ImportArgs>({
       const alertDir = args.out ? outDir : resolve(project.dir, 'alerts');
       mkdirSync(alertDir, { recursive: true });
       const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
-      const declaredAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]));
+      const declaredAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]));
       const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
       const tileOf = (dashboardId: string, tileId: string) => {
         const key = dashboardKey.get(dashboardId);
@@ -184,7 +195,7 @@ export const importCommand = defineCommand<ImportArgs>({
         if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
         const shown = relative(ctx.cwd, file) || file;
         if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
-          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (letters, digits, _ . -), so it is not written into a file`));
+          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
           refusedIds++;
           continue;
         }
