@@ -1,0 +1,34 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+// Issue 14, point 4: `steward plan examples` failed where `steward validate examples` worked (paths meant a
+// project in one, filters in the other).
+
+test('a folder holding steward.yaml means that project for plan as for validate; other paths still narrow', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ seed: 1 });
+  try {
+    cpSync(EXAMPLES, join(p.dir, 'examples'), { recursive: true });
+    const env = { ...(emu.env as Record<string, string>), STEWARD_NO_CACHE: '1' };
+    const v = await steward(['validate', 'examples'], { cwd: p.dir, env });
+    assert.is(v.code, 0, v.stdout + v.stderr);
+    const plan = await steward(['plan', 'examples', '--detailed-exitcode'], { cwd: p.dir, env });
+    assert.is(plan.code, 2, plan.stdout + plan.stderr);
+    assert.match(plan.stdout, '3 to create, 4 to update');
+    // inside the project, a folder of it narrows the plan
+    const narrow = await steward(['plan', 'dashboards/jvm-runtime.yaml', '--format', 'json'], { cwd: join(p.dir, 'examples'), env });
+    assert.is(narrow.code, 0, narrow.stderr);
+    assert.equal(JSON.parse(narrow.stdout).items.map((i: { name: string }) => i.name), ['jvm-runtime']);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
+test.run();
