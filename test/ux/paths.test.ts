@@ -31,4 +31,19 @@ test('a folder holding steward.yaml means that project for plan as for validate;
   }
 });
 
+test('validate does not warn about default patterns the user never wrote, only about their own', async () => {
+  const dash = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec: { name: D }\n';
+  const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: p }\nspec: {}\n', 'dashboards/d.yaml': dash });
+  const q = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: [dashboards/*.yaml, alerts/*.yaml]\n', 'dashboards/d.yaml': dash });
+  try {
+    const v = await steward(['validate', '--no-cache'], { cwd: p.dir });
+    assert.is(v.stdout, '✓ valid: 2 files, 1 resource (1 dashboard)\n');
+    const w = await steward(['validate', '--no-cache'], { cwd: q.dir });
+    assert.match(w.stdout, 'pattern "alerts/*.yaml" matches no file');
+  } finally {
+    p.cleanup();
+    q.cleanup();
+  }
+});
+
 test.run();
