@@ -46,4 +46,20 @@ test('validate does not warn about default patterns the user never wrote, only a
   }
 });
 
+test('an unquoted ${VAR} inside { }: one error with its hint, not one per token after it', async () => {
+  const p = tmpProject({
+    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: [dashboards/*.yaml]\n',
+    'dashboards/d.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec:\n  name: D\n  tiles:\n    - { name: t, x: 0, y: 0, w: ${W}, h: 3 }\n',
+  });
+  try {
+    const v = await steward(['validate', '--no-cache'], { cwd: p.dir, env: { W: '6' } });
+    assert.is(v.code, 1);
+    const errors = v.stdout.split('\n').filter((l) => l.includes('error:'));
+    assert.is(errors.length, 1, v.stdout);
+    assert.match(errors[0]!, /^dashboards\/d\.yaml:7:\d+ .*write "\$\{VAR\}" in quotes/);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test.run();
