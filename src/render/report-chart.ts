@@ -14,12 +14,12 @@ export function sizeSeries(backups: readonly BackupSummary[]): ChartPoint[] {
   return backups.map((b) => ({ id: b.id, t: time(b.startedAt), value: b.status === 'done' ? b.sizeInBytes : undefined, status: b.status }));
 }
 
-/** Backup durations in seconds, oldest first (a running backup: the time so far). */
+/** Backup durations in seconds, oldest first (a running backup: the time so far; a failed one: how long it ran). */
 export function durationSeries(backups: readonly BackupSummary[]): ChartPoint[] {
   return backups.map((b) => ({
     id: b.id,
     t: time(b.startedAt),
-    value: b.status === 'done' || b.status === 'in_progress' ? b.durationSeconds : undefined,
+    value: b.status === 'done' || b.status === 'in_progress' || b.status === 'error' ? b.durationSeconds : undefined,
     status: b.status,
   }));
 }

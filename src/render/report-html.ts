@@ -76,6 +76,9 @@ svg text { fill: var(--muted); font: 11px system-ui, sans-serif; } svg .axis { s
 svg .series { fill: none; stroke: var(--accent); stroke-width: 2; } svg .limit { stroke: var(--error); stroke-dasharray: 6 4; }
 svg .pt { fill: var(--accent); } svg .pt.error { fill: var(--error); } svg .pt.in_progress { fill: var(--bg); stroke: var(--accent); stroke-width: 2; }
 svg .pt.flagged { fill: var(--warning); }
+.legend { margin: 4px 0 0; color: var(--muted); font-size: 12px; } .legend .sw { display: inline-block; width: 9px; height: 9px; margin: 0 4px 0 10px; border-radius: 50%; background: var(--accent); vertical-align: middle; }
+.legend .sw:first-child { margin-left: 0; } .legend .sw.in_progress { background: var(--bg); border: 2px solid var(--accent); width: 5px; height: 5px; } .legend .sw.error { background: var(--error); border-radius: 0; }
+.legend .sw.flagged { background: var(--warning); } .legend .sw.limit { border-radius: 0; height: 0; width: 14px; border-top: 2px dashed var(--error); background: none; }
 pre { background: var(--card); padding: 8px; overflow-x: auto; margin: 4px 0; } details summary { cursor: pointer; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 `;
@@ -93,7 +96,11 @@ function serviceSection(svc: ServiceReport): string {
   for (const f of svc.findings) out.push(findingRow(f, svc));
   out.push(`</tbody></table>`);
 
-  const flagged = new Set(svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id).map((f) => f.object.id!));
+  // A finding colours its backup on the chart it is about: a size jump on the size chart, a slow backup on
+  // the duration chart; other backup findings (an unknown status) on both. Failed backups have their own mark.
+  const flaggedBy = (ids: (id: string) => boolean) =>
+    new Set(svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id && ids(f.id)).map((f) => f.object.id!));
+  const onBoth = (id: string) => id !== 'backup.size-jump' && id !== 'backup.slow' && id !== 'backup.failed';
   out.push(`<h3>Backups</h3>`);
   out.push(`<div class="charts">`);
   out.push(
@@ -103,7 +110,7 @@ function serviceSection(svc: ServiceReport): string {
       points: sizeSeries(svc.backups),
       format: formatBytes,
       unit: byteUnit,
-      flagged,
+      flagged: flaggedBy((id) => id === 'backup.size-jump' || onBoth(id)),
       limit: undefined,
     }),
   );
@@ -114,7 +121,7 @@ function serviceSection(svc: ServiceReport): string {
       points: durationSeries(svc.backups),
       format: formatDuration,
       unit: durationUnit,
-      flagged,
+      flagged: flaggedBy((id) => id === 'backup.slow' || onBoth(id)),
       limit: svc.backupLimits.maxDurationMinutes !== undefined ? { value: svc.backupLimits.maxDurationMinutes * 60, label: `limit ${formatDuration(svc.backupLimits.maxDurationMinutes * 60)}` } : undefined,
     }),
   );
@@ -138,13 +145,13 @@ function findingRow(f: Finding, svc: ServiceReport): string {
   );
 }
 
-/** A finding's expected or actual value: scalars as they are, objects one `key: value` per line. */
+/** A finding's expected or actual value: scalars as they are, objects one `key: value` per line; sizes readable. */
 function value(v: unknown): string {
   if (v === undefined) return '';
   if (typeof v === 'string') return `<code>${esc(v)}</code>`;
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     return `<code>${Object.entries(v)
-      .map(([k, x]) => `${esc(k)}: ${esc(typeof x === 'string' ? x : JSON.stringify(x))}`)
+      .map(([k, x]) => `${esc(k)}: ${esc(typeof x === 'number' && /InBytes$/.test(k) ? `${formatBytes(x)} (${x})` : typeof x === 'string' ? x : JSON.stringify(x))}`)
       .join('\n')}</code>`;
   }
   return `<code>${esc(JSON.stringify(v))}</code>`;
@@ -171,14 +178,14 @@ const M = { left: 64, right: 12, top: 12, bottom: 28 };
  * Each point carries a <title> (a tooltip without script).
  */
 function chart(c: ChartSpec): string {
-  const pts = c.points.filter((p): p is ChartPoint & { t: number; value: number } => p.t !== undefined && p.value !== undefined && Number.isFinite(p.value));
+  const pts = c.points.filter((p): p is ChartPoint & { t: number; value: number } => p.t !== undefined && p.value !== undefined && Number.isFinite(p.value) && p.status !== 'error');
   const failed = c.points.filter((p): p is ChartPoint & { t: number } => p.t !== undefined && p.status === 'error');
   const head = `<figure data-testid="${c.testid}"><figcaption>${esc(c.caption)}</figcaption>`;
   if (pts.length === 0) return `${head}<p class="empty">No backups to chart.</p></figure>`;
   const times = [...pts, ...failed].map((p) => p.t);
   const t0 = Math.min(...times);
   const t1 = Math.max(...times);
-  const top = Math.max(...pts.map((p) => p.value), c.limit?.value ?? 0);
+  const top = Math.max(...pts.map((p) => p.value), ...failed.map((p) => (p.value !== undefined && Number.isFinite(p.value) ? p.value : 0)), c.limit?.value ?? 0);
   const vmax = niceMaxIn(top, c.unit(top));
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
@@ -205,14 +212,20 @@ function chart(c: ChartSpec): string {
       `<circle class="${cls}" cx="${f(x(p.t))}" cy="${f(y(p.value))}" r="3.5"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: ${c.format(p.value)}${p.status === 'in_progress' ? ' (in progress)' : ''}`)}</title></circle>`,
     );
   }
-  // Failed backups have nothing to plot: a mark on the baseline shows when they happened.
+  // A failed backup is a square: at the time it ran for when that is known, else below the axis (it has no
+  // size), never on the baseline where it would read as 0 B or 0 s.
   for (const p of failed) {
+    const known = p.value !== undefined && Number.isFinite(p.value);
+    const cy = known ? y(p.value!) : y(0) + 9;
     parts.push(
-      `<rect class="pt error" x="${f(x(p.t) - 3)}" y="${f(y(0) - 3)}" width="6" height="6"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: failed`)}</title></rect>`,
+      `<rect class="pt error" x="${f(x(p.t) - 3)}" y="${f(cy - 3)}" width="6" height="6"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: failed${known ? ` after ${c.format(p.value!)}` : ''}`)}</title></rect>`,
     );
   }
   parts.push(`</svg>`);
-  return `${head}${parts.join('')}</figure>`;
+  const legend =
+    `<p class="legend" data-testid="chart-legend"><span class="sw done"></span>finished <span class="sw in_progress"></span>running ` +
+    `<span class="sw error"></span>failed <span class="sw flagged"></span>a finding is about it${c.limit ? ' <span class="sw limit"></span>limit' : ''}</p>`;
+  return `${head}${parts.join('')}${legend}</figure>`;
 }
 
 function backupsTable(svc: ServiceReport): string {

@@ -95,12 +95,25 @@ function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
   );
   out.push('```', '');
   if (charts) {
-    const labels = b.map((x) => JSON.stringify(x.startedAt ? x.startedAt.slice(5, 10) : '?'));
-    const gib = sizes.map((p) => (p.value === undefined ? 0 : Math.round((p.value / 1024 ** 3) * 100) / 100));
-    const minutes = durations.map((p) => (p.value === undefined ? 0 : Math.round((p.value / 60) * 10) / 10));
+    // Labels by day, with the time when two backups share a day (the axis repeated "11-23"); a chart only
+    // plots what it has: no size for a failed backup (not a bar at 0), the run time of a failed one.
+    const dates = b.map((x) => (x.startedAt ? x.startedAt.slice(5, 10) : '?'));
+    const label = (i: number) => {
+      const x = b[i]!;
+      const d = dates[i]!;
+      return JSON.stringify(dates.filter((o) => o === d).length > 1 && x.startedAt ? `${d} ${x.startedAt.slice(11, 16)}` : d);
+    };
+    const sized = sizes.map((p, i) => ({ p, i })).filter(({ p }) => p.value !== undefined);
+    const timed = durations.map((p, i) => ({ p, i })).filter(({ p }) => p.value !== undefined);
     out.push('<details><summary>Backup charts</summary>', '');
-    out.push('```mermaid', 'xychart-beta', '  title "Backup size (GiB)"', `  x-axis [${labels.join(', ')}]`, '  y-axis "GiB"', `  bar [${gib.join(', ')}]`, '```', '');
-    out.push('```mermaid', 'xychart-beta', '  title "Backup duration (minutes)"', `  x-axis [${labels.join(', ')}]`, '  y-axis "minutes"', `  line [${minutes.join(', ')}]`, '```', '');
+    if (sized.length > 0) {
+      const gib = sized.map(({ p }) => Math.round((p.value! / 1024 ** 3) * 100) / 100);
+      out.push('```mermaid', 'xychart-beta', '  title "Backup size (GiB)"', `  x-axis [${sized.map(({ i }) => label(i)).join(', ')}]`, '  y-axis "GiB"', `  bar [${gib.join(', ')}]`, '```', '');
+    }
+    if (timed.length > 0) {
+      const minutes = timed.map(({ p }) => Math.round((p.value! / 60) * 10) / 10);
+      out.push('```mermaid', 'xychart-beta', '  title "Backup duration (minutes)"', `  x-axis [${timed.map(({ i }) => label(i)).join(', ')}]`, '  y-axis "minutes"', `  line [${minutes.join(', ')}]`, '```', '');
+    }
     out.push('</details>', '');
   }
   return out;
