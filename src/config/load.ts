@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
+import { offsetInScalar } from '../templates/position.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
 import { credentialVariables } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
@@ -146,16 +147,22 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
   // cost far more than re-reading the few files that have a problem.
   const treeCache = new Map<string, ReturnType<typeof parseYamlFile>>();
-  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
     let parsed = treeCache.get(file);
     if (!parsed) treeCache.set(file, (parsed = parseYamlFile(file, deps.fs.readFile(file))));
     const src = parsed.docs.find((d) => d.index === index);
+    if (src && offset !== undefined && !atKey) {
+      // A problem inside a string (a template's reference): at that character when the text shows it as is.
+      const text = deps.fs.readFile(file).toString('utf8').replace(/^\uFEFF/, '');
+      const at = offsetInScalar(src.doc, text, pointerSegments(pointer), offset);
+      if (at !== undefined) return src.lineCounter.linePos(at);
+    }
     return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
   };
   /** Where a pointer of a document is; a stamped resource's pointers are in its template (the note says which stamp). */
-  const where = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const where = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
     const origin = index < 0 ? expanded.origins.get(originKey(file, index)) : undefined;
-    if (!origin) return { file, ...positionIn(file, index, pointer, atKey), note: '' };
+    if (!origin) return { file, ...positionIn(file, index, pointer, atKey, offset), note: '' };
     const ip = positionIn(origin.instance.file, origin.instance.index, origin.instance.item);
     const note = ` (in ${origin.kind} ${origin.name}, stamped by ${rel(deps.cwd, origin.instance.file)}:${ip.line}:${ip.col})`;
     return { file: origin.template.file, ...positionIn(origin.template.file, origin.template.index, templatePointer(origin, pointer), atKey), note };
@@ -165,7 +172,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     return { line: w.line, col: w.col };
   };
   for (const p of [...expanded.problems, ...checkSemantics(expanded.resources, { api: project?.spec.observability?.api })]) {
-    const w = where(p.file, p.index, p.pointer, p.atKey);
+    const w = where(p.file, p.index, p.pointer, p.atKey, p.offset);
     let message = p.message + w.note;
     if (p.related) {
       const rp = where(p.related.file, p.related.index, p.related.pointer);

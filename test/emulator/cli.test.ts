@@ -55,7 +55,7 @@ test('steward emulator --port 0 prints its URL, credentials and env vars, serves
     ]) {
       assert.ok(out.includes(line), line);
     }
-    assert.match(out, /Bearer dev-token/);
+    assert.match(out, /Bearer auth, token dev-token/);
     assert.match(out, /faults\s+none \(seed 3\)/);
     const r = await obs(emu.url, 'GET', '/api/v2/dashboards');
     assert.is(r.status, 200);

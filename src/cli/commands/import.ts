@@ -116,6 +116,12 @@ export const importCommand = defineCommand<ImportArgs>({
       // Declared in a file already: that file is rewritten in place, never a second file beside it (unless
       // --out names a folder for copies).
       const declaring = args.out === undefined ? declaringResource(loaded.resources, d, nameCount) : undefined;
+      if (declaring && declaring.index < 0) {
+        // Stamped from a template (src/templates/): no file of its own to rewrite; the template or the instance says what it is.
+        dashboardKey.set(d.id, declaring.name);
+        lines.push(escapeTerminal(`  = "${d.name}" (${d.id}) is ${declaring.name}, stamped from a template by ${relative(ctx.cwd, declaring.file) || declaring.file}: change the template or the instance (steward render shows what it stamps); --out DIR writes a copy`));
+        continue;
+      }
       if (declaring) {
         const shown = relative(ctx.cwd, declaring.file) || declaring.file;
         dashboardKey.set(d.id, declaring.name);
@@ -183,8 +189,15 @@ export const importCommand = defineCommand<ImportArgs>({
         const tile = live.find((d) => d.id === dashboardId)?.tiles?.find((t) => t && t.id === tileId);
         return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
       };
+      // Alerts a template stamps are the template's (without --out, a file of their own would duplicate them).
+      const stampedAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index < 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r]));
       for (const a of chosenAlerts) {
         const name = typeof a.name === 'string' && a.name !== '' ? a.name : a.id;
+        const stamp = args.out === undefined ? stampedAlerts.get(name) : undefined;
+        if (stamp) {
+          lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is ${stamp.name}, stamped from a template by ${relative(ctx.cwd, stamp.file) || stamp.file}: change the template or the instance; --out DIR writes a copy`));
+          continue;
+        }
         let key = declaredAlerts.get(name) ?? slugify(name);
         if (!declaredAlerts.has(name)) {
           const base = key;
