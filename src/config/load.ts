@@ -101,7 +101,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
         continue;
       }
       const matched = await deps.fs.glob([pattern], project!.dir);
-      if (matched.length === 0) {
+      // Only patterns the user wrote: the defaults (dashboards/, alerts/, cloud/) may well be unused.
+      if (matched.length === 0 && project!.spec.resources !== undefined) {
         issues.push({ ...project!.locate('/spec/resources'), pointer: '/spec/resources', message: `pattern "${pattern}" matches no file`, severity: 'warning' });
       }
       files.push(...matched);

@@ -43,15 +43,18 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     import('../deps.ts'),
     import('../../config/cache.ts'),
   ]);
+  // One meaning for paths, as in validate: a folder that holds a project file is that project
+  // (`steward plan examples`); other paths narrow the plan to the resources in them.
+  const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, ctx.cwd, nodeFileSystem);
   const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, {
-    config: args.config,
+    config: projectPath ?? args.config,
     envName: args.env,
     requireProject: true,
     cache: cacheWanted(args.cache, ctx.env),
   });
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   const project = loaded.project!;
-  const include = narrow(loaded.resources, args.target ?? [], (args.paths ?? []).map((p) => resolve(ctx.cwd, p)), ctx.cwd);
+  const include = narrow(loaded.resources, args.target ?? [], paths.map((p) => resolve(ctx.cwd, p)), ctx.cwd);
   const { OBSERVABILITY_PROFILES, missingCapability } = await import('../../clients/profiles.ts');
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   const prune = args.prune ?? project.spec.prune ?? false;
@@ -155,6 +158,23 @@ export function renderAlertsLeft(gone: ReadonlyArray<{ id: string; name: string;
   const head = `notice: ${n} alert${n === 1 ? '' : 's'} steward applied ${n === 1 ? 'is' : 'are'} in no file any more; ${n === 1 ? 'it stays' : 'they stay'} live as last sent and steward no longer manages ${n === 1 ? 'it' : 'them'} (the API cannot delete alerts):`;
   const lines = gone.map((g) => `  - ${g.name} (${g.id}), last applied ${g.appliedAt}`);
   return [head, ...lines, '  restore the file to manage it again, or turn the alert off in the UI.', ''].join('\n');
+}
+
+/**
+ * A lone path that is a folder holding steward.yaml (and not the project already found from the current
+ * folder or --config) names the project to plan, as `steward validate examples` does.
+ */
+function splitProjectPath(
+  paths: string[],
+  config: string | undefined,
+  cwd: string,
+  fs: { stat(p: string): { isFile: boolean; isDirectory: boolean } | undefined },
+): { projectPath: string | undefined; paths: string[] } {
+  if (paths.length !== 1 || config !== undefined) return { projectPath: undefined, paths };
+  const dir = resolve(cwd, paths[0]!);
+  if (!fs.stat(dir)?.isDirectory) return { projectPath: undefined, paths };
+  if (!['steward.yaml', 'steward.yml'].some((n) => fs.stat(resolve(dir, n))?.isFile)) return { projectPath: undefined, paths };
+  return { projectPath: dir, paths: [] };
 }
 
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
