@@ -152,6 +152,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
   /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
   async function listPaged<T>(kind: 'alerts' | 'named', path: string, o: CallOptions | undefined): Promise<T[]> {
     const out: T[] = [];
+    const seen = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
       const query = result ? '' : `?limit=${PAGE}&offset=${out.length}`;
       const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
@@ -161,9 +162,19 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
         validate: (body) => checkResponse(shape(kind), body),
       });
       const items = (result ? res.body.result : res.body.data) ?? [];
-      out.push(...items);
+      // A server that ignores `offset` (or whose `meta.total` overstates the list) answers every page with
+      // items already read: keep each id once, and stop at a page that brings nothing new, rather than
+      // reading the same page `total / limit` times and seeing one webhook as many.
+      const fresh = items.filter((it) => {
+        const id = (it as { id?: unknown } | null)?.id;
+        if (typeof id !== 'string') return true;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+      out.push(...fresh);
       const total = res.body.meta?.total;
-      if (result || typeof total !== 'number' || out.length >= total || items.length === 0) return out;
+      if (result || typeof total !== 'number' || out.length >= total || fresh.length === 0) return out;
     }
     throw new ApiResponseError(`GET ${base}${path}: more than ${MAX_PAGES} pages`, {
       method: 'GET',

@@ -13,6 +13,15 @@ export interface ImportedFile {
 const TILE_KEYS = ['name', 'x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
 const SERIES_KEYS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'metricName', 'metricDataType'] as const;
 
+/** A copy without null members (absent and null mean the same to the server; files never say null). */
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.filter((x) => x !== null).map(withoutNulls);
+  if (!v || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) Object.defineProperty(out, k, { value: withoutNulls(x), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 /** A key for metadata.name and the file name: only [a-z0-9-], never empty, never a path. */
 export function slugify(name: string): string {
   const s = name
@@ -55,8 +64,9 @@ export function renderDashboardYaml(
             for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
             return o;
           });
-        } else if (t['config'] !== undefined) {
-          warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
+        } else if (t['config'] && typeof t['config'] === 'object' && !Array.isArray(t['config'])) {
+          // The config form (HyperDX 2026-08) is what files say too: written as the server has it, ids kept.
+          out['config'] = withoutNulls(t['config']);
         }
       } else if (k === 'asRatio') {
         if (t.asRatio === true) out['asRatio'] = true;
@@ -67,6 +77,13 @@ export function renderDashboardYaml(
   const spec: Record<string, unknown> = { name: live.name };
   if (tags.length) spec['tags'] = tags;
   if (tiles.length) spec['tiles'] = tiles;
+  const filters = Array.isArray(live['filters'])
+    ? (live['filters'] as unknown[]).filter((f) => f && typeof f === 'object' && !Array.isArray(f)).map((f) => {
+        const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
+        return rest;
+      })
+    : [];
+  if (filters.length) spec['filters'] = filters;
   // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
   const escape = (v: unknown): unknown =>
     typeof v === 'string' ? v.replaceAll('${', () => '$${') : Array.isArray(v) ? v.map(escape) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)])) : v;
