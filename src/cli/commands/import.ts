@@ -37,6 +37,7 @@ export const importCommand = defineCommand<ImportArgs>({
       import('../../atomic-write.ts'),
       import('../../config/resources.ts'),
     ]);
+    const { checkSemantics } = await import('../../schema/semantic.ts');
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
@@ -80,6 +81,13 @@ export const importCommand = defineCommand<ImportArgs>({
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
       if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
       const shown = relative(ctx.cwd, file) || file;
+      // What the profile's own checks refuse (a live dashboard with 50 tags leaves no room for the marker
+      // tag) is not written: a file steward itself would refuse is no adoption. Said per dashboard, exit 1.
+      const refused = checkSemantics(check.resources, { api: project.spec.observability?.api }).find((p) => p.severity === 'error');
+      if (refused) {
+        lines.push(`  - skipped "${d.name}" (${d.id}): ${refused.message}`);
+        continue;
+      }
       if (existsSync(file) && !args.force) {
         lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
         continue;
@@ -91,6 +99,6 @@ export const importCommand = defineCommand<ImportArgs>({
     }
     ctx.io.stdout(`Imported ${written} of ${chosen.length} dashboard${chosen.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
     if (written > 0) ctx.io.stdout('Check them with `steward validate`; `steward plan` now shows them as unchanged.\n');
-    return lines.some((l) => l.includes('skipped')) ? 1 : 0;
+    return lines.some((l) => l.startsWith('  - skipped')) ? 1 : 0;
   },
 });
