@@ -45,8 +45,9 @@ export interface CallOptions {
 
 /** A source or a webhook: what name resolution needs. */
 export interface NamedObject {
-  id: string;
-  name: string;
+  /** Optional in the services' specs (a source's id in HyperDX 2026-08): such an entry resolves no name. */
+  id?: string;
+  name?: string;
   [k: string]: unknown;
 }
 
@@ -163,13 +164,13 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       });
       const items = (result ? res.body.result : res.body.data) ?? [];
       // A server that ignores `offset` (or whose `meta.total` overstates the list) answers every page with
-      // items already read: keep each id once, and stop at a page that brings nothing new, rather than
+      // items already read: keep each id (or, without one, each identical item) once, and stop at a page that brings nothing new, rather than
       // reading the same page `total / limit` times and seeing one webhook as many.
       const fresh = items.filter((it) => {
         const id = (it as { id?: unknown } | null)?.id;
-        if (typeof id !== 'string') return true;
-        if (seen.has(id)) return false;
-        seen.add(id);
+        const key = typeof id === 'string' ? `id:${id}` : JSON.stringify(it);
+        if (seen.has(key)) return false;
+        seen.add(key);
         return true;
       });
       out.push(...fresh);
