@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, UsageError, ValidationError } from '../../errors.ts';
+import { CliError, UsageError } from '../../errors.ts';
 import { defineCommand } from '../context.ts';
 
 interface ImportArgs {
@@ -79,13 +79,16 @@ export const importCommand = defineCommand<ImportArgs>({
       if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
       const { text, warnings } = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1 });
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
-      if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
       const shown = relative(ctx.cwd, file) || file;
-      // What the profile's own checks refuse (a live dashboard with 50 tags leaves no room for the marker
-      // tag) is not written: a file steward itself would refuse is no adoption. Said per dashboard, exit 1.
-      const refused = checkSemantics(check.resources, { api: project.spec.observability?.api }).find((p) => p.severity === 'error');
+      // What steward's schema or the profile's own checks refuse (a live dashboard with 50 tags leaves no room
+      // for the marker tag; a ClickStack select longer than HyperDX allows) is not written: a file steward
+      // itself would refuse is no adoption. Said per dashboard, the others are imported, exit 1.
+      const errors = check.issues.filter((i) => i.severity === 'error');
+      const refused = errors.length
+        ? `${errors[0]!.pointer ? `${errors[0]!.pointer}: ` : ''}${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`
+        : checkSemantics(check.resources, { api: project.spec.observability?.api }).find((p) => p.severity === 'error')?.message;
       if (refused) {
-        lines.push(`  - skipped "${d.name}" (${d.id}): ${refused.message}`);
+        lines.push(`  - skipped "${d.name}" (${d.id}): ${refused}`);
         continue;
       }
       if (existsSync(file) && !args.force) {
