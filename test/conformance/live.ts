@@ -168,12 +168,23 @@ export async function assertWrites(server: PrismServer, p: LiveProfile, example:
   const done = new Set<string>();
   const bound = await bindProject(server, p, example);
   const live = await readList(server, p, '/dashboards');
-  const imported = Object.entries(run1.imported);
-  if (imported.length === 0) return done;
+  const usableTag = (l: Named | undefined): string | undefined =>
+    Array.isArray(l?.tags) ? (l!.tags as unknown[]).find((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 32 && !/[\s"'#]/.test(t)) : undefined;
+  // The files: what import wrote, or, where it wrote nothing, a one-tile file adopting the first live
+  // dashboard that has an id and a name (plan then updates it to the file).
+  let imported = Object.entries(run1.imported);
+  if (imported.length === 0) {
+    const adopt = live.find((l) => typeof l.id === 'string' && typeof l.name === 'string' && l.name.trim() !== '');
+    if (!adopt) return done;
+    imported = [['adopted.yaml', `apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: adopted }\nspec:\n  name: ${JSON.stringify(adopt.name)}\n  tiles:\n    - { name: Notes, x: 0, y: 0, w: 6, h: 2, config: { displayType: markdown, markdown: conformance } }\n`]];
+  }
   const docs = imported.map(([f, t]) => ({ f, t, doc: parse(t) as { spec: { name: string; tags?: string[]; tiles?: Array<{ h: number }> } } }));
-  // The marker tag: a tag of a live dashboard whose file we leave out (the orphan), if one has a usable tag.
-  const orphan = docs.find((d) => live.some((l) => l.name === d.doc.spec.name && Array.isArray(l.tags) && l.tags.some((t) => typeof t === 'string' && t.length > 0 && t.length <= 32)));
-  const marker = orphan ? (live.find((l) => l.name === orphan.doc.spec.name)!.tags as string[]).find((t) => typeof t === 'string' && t.length > 0 && t.length <= 32)! : undefined;
+  // The one to edit: the first with tiles. The orphan: another live dashboard with a usable tag, which becomes
+  // the marker tag while its file (if import wrote one) is left out.
+  const target = docs.find((d) => Array.isArray(d.doc.spec.tiles) && d.doc.spec.tiles.length > 0);
+  const orphanLive = live.find((l) => typeof l.id === 'string' && typeof l.name === 'string' && l.name !== target?.doc.spec.name && usableTag(l) !== undefined);
+  const orphan = docs.find((d) => d.doc.spec.name === orphanLive?.name);
+  const marker = usableTag(orphanLive);
   const files: Record<string, string> = { ...bound.files };
   if (marker) files['steward.yaml'] = withMarkerTag(files['steward.yaml']!, marker);
   let edited = false;
@@ -181,7 +192,7 @@ export async function assertWrites(server: PrismServer, p: LiveProfile, example:
     if (d === orphan) continue;
     files[`dashboards/imported/${d.f}`] = editYaml(d.t, (doc) => {
       if (marker && Array.isArray(doc.spec.tags)) doc.spec.tags = doc.spec.tags.filter((t: string) => t !== marker);
-      if (!edited && Array.isArray(doc.spec.tiles) && doc.spec.tiles.length > 0) {
+      if (d === target) {
         doc.spec.tiles[0].h += 1;
         edited = true;
       }
@@ -198,8 +209,7 @@ spec:
   interval: 15m
   source: saved_search
   savedSearchId: 65f5e4a3b9e77c001a222222
-  channels:
-    - { type: webhook, ${hook.startsWith('id:') ? `webhookId: ${hook.slice(3)}` : `webhook: ${JSON.stringify(hook)}`} }
+${p.api === 'hyperdx' ? '  channels:\n    - ' : '  channel: '}{ type: webhook, ${hook.startsWith('id:') ? `webhookId: ${hook.slice(3)}` : `webhook: ${JSON.stringify(hook)}`} }
 `;
   const run = await runConformance(server, {
     project: files,
