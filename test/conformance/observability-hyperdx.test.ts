@@ -40,8 +40,8 @@ const MOCKS: { label: string; opts: PrismOptions; sparse?: boolean }[] = [
 /** What import may skip against HyperDX 2026-08 answers: a dashboard with 50 tags (no room for the marker tag). */
 const SKIP = /^  - skipped ".*" \(.*\): \d+ tags; the hyperdx API takes at most \d+ besides steward's marker tag$/;
 
-const test = suite('conformance: hyperdx profile vs HyperDX 2026-08-21');
-const handles = usePrism(test, MOCKS.map((m) => m.opts));
+const test = suite('conformance: hyperdx profile vs HyperDX 2026-08-21 (and 2026-01-30)');
+const [jan, ...handles] = usePrism(test, [{ spec: 'hyperdx-2026-01-30' }, ...MOCKS.map((m) => m.opts)]);
 const EXAMPLE = join(EXAMPLES, 'hyperdx');
 /** What the writes runs sent, across the mocks (one of them at least must send each). */
 const exercised = new Set<string>();
@@ -82,6 +82,28 @@ test('sparse answers: a source listed without an id is not the whole list refuse
   const run = await runConformance(server, { project: files, steps: ['plan'] });
   assertNoViolations(run, 'sparse');
   assert.match(run.step('plan')!.stderr, new RegExp(`dashboards/jvm\\.yaml:\\d+:\\d+\\s+/spec/tiles/0/config/source\\s+error: the service lists the source ${JSON.stringify(idless.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} without an id: give sourceId instead`));
+});
+
+test('an older server (2026-01-30) with the hyperdx profile: names and --server-validate stop in one line; with ids, plan reads cleanly and the config-form create is refused', async () => {
+  // docs/profiles.md, "Older HyperDX versions": 2026-01-30 has no /sources, /webhooks or /dashboards/validate,
+  // and its tiles take only the series form.
+  const server = jan.server;
+  const named = await runConformance(server, { project: EXAMPLE, steps: ['plan'] });
+  assert.is(named.step('plan')!.stderr, "error: GET /api/v2/sources → 404 Not Found: The route /api/v2/sources hasn't been found in the specification file\n");
+  const bound = await bindProject(server, HYPERDX, EXAMPLE); // nothing listed: ids instead of names
+  assert.not.match(Object.values(bound.files).join('\n'), /\bsource: (Logs|Traces|Metrics)\b|\bwebhook: /, 'names replaced by ids');
+  const run = await runConformance(server, { project: bound.files, steps: ['plan', { name: 'plan-server-validate', args: ['plan', '--server-validate'] }, 'apply'] });
+  const plan = run.step('plan')!;
+  assert.is(plan.code, 0, show(plan));
+  assert.equal(plan.violations, []);
+  assert.equal(plan.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`), ['GET /api/v2/dashboards', 'GET /api/v2/alerts']);
+  assert.match(run.step('plan-server-validate')!.stderr, /^error: POST \/api\/v2\/dashboards\/validate → 405 Method Not Allowed: .*\n$/);
+  const posts = run.step('apply')!.requests.filter((r) => r.method === 'POST');
+  assert.is(posts.length, 2, show(run.step('apply')!));
+  for (const p of posts) {
+    assert.is(p.status, 400);
+    assert.ok(p.violations.length > 0 && p.violations.every((v) => /must have required property 'series'/.test(v.message)), show(run.step('apply')!));
+  }
 });
 
 test('across the mocks, a dashboard update (PUT), a prune (DELETE) and an alert create (POST) were each sent', () => {
