@@ -18,6 +18,8 @@ export const KIND_SCHEMAS = {
   Dashboard: 'dashboard.schema.json',
   Alert: 'alert.schema.json',
   CloudService: 'cloud-service.schema.json',
+  Template: 'template.schema.json',
+  TemplateInstance: 'template-instance.schema.json',
 } as const;
 
 const root = new URL('../', import.meta.url);

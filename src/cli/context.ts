@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import type { SecretSink } from './secrets.ts';
 
 /** What the process gives a command: the only place `process` is read is `main.ts`, which builds this. */
 export interface Io {
@@ -20,6 +21,16 @@ export interface CommandContext {
   columns: number;
   /** A signal aborted on SIGINT/SIGTERM, so long operations stop between items. */
   signal: AbortSignal;
+  /**
+   * The credentials redacted from `io` (main.ts wraps stdout and stderr with it): commands add the ones a
+   * project names, and pass files they write through `redact`. Absent in contexts built by tests.
+   */
+  secrets?: SecretSink;
+}
+
+/** The text as it may be written to a file: every credential the context knows replaced. */
+export function redactForOutput(ctx: CommandContext, text: string): string {
+  return ctx.secrets ? ctx.secrets.redact(text) : text;
 }
 
 /** Options every command accepts (DESIGN.md, "Common flags"). */
@@ -46,4 +57,14 @@ export interface CommandSpec<A = Record<string, unknown>> {
 /** Identity helper that keeps the generic parameter of a command checked. */
 export function defineCommand<A>(spec: CommandSpec<A>): CommandSpec<A> {
   return spec;
+}
+
+/**
+ * A copy of a value (server data, already depth-checked by the client) with every string redacted, for
+ * values that are turned into files or names (import): redacting the finished text could break its syntax.
+ */
+export function redactValue<T>(ctx: CommandContext, value: T): T {
+  const sink = ctx.secrets;
+  if (!sink || value === undefined) return value;
+  return JSON.parse(JSON.stringify(value), (_k, v: unknown) => (typeof v === 'string' ? sink.redact(v) : v)) as T;
 }

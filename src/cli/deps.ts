@@ -24,10 +24,14 @@ export interface Deps {
  */
 export function createDeps(ctx: CommandContext, project: Project, opts: { debug: boolean; concurrency?: number }): Deps {
   const trace = opts.debug ? (line: string) => ctx.io.stderr(`[http] ${line}\n`) : undefined;
+  const onWait = waitNotifier((line) => ctx.io.stderr(line), () => Date.now());
   const secrets = new Set<string>();
   // Each client redacts every credential the project names, not only its own: a server (or a proxy in
   // front of both APIs) may echo any of them.
   const configured = configuredCredentials(project, ctx.env);
+  // Everything printed or written from here on hides them too (the output sink in main.ts).
+  ctx.secrets?.addProject(project.spec);
+  ctx.secrets?.add(configured);
   let obs: ObservabilityClient | undefined;
   let cloud: CloudClient | undefined;
   const concurrency = opts.concurrency ?? project.concurrency;
@@ -48,6 +52,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           credentialHint: c.keyId !== undefined ? `the key in ${c.tokenEnv}` : `the token in ${c.tokenEnv}`,
           secrets: configured,
           trace,
+          onWait,
           signal: ctx.signal,
         });
       }
@@ -69,12 +74,31 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
           secrets: configured,
           trace,
+          onWait,
           signal: ctx.signal,
         });
       }
       return cloud;
     },
     secrets: () => [...secrets],
+  };
+}
+
+/**
+ * Says on stderr when steward is about to wait 2 s or more ("waiting 47 s: rate limited (429)"), so a long
+ * silence is explained. Requests in flight together wait for the same reason: one line per wait, not one per
+ * request.
+ */
+export function waitNotifier(write: (line: string) => void, now: () => number): (ms: number, reason: string) => void {
+  let until = 0;
+  let last = '';
+  return (ms, reason) => {
+    if (ms < 2000) return;
+    const end = now() + ms;
+    if (reason === last && end <= until + 1000) return;
+    until = Math.max(until, end);
+    last = reason;
+    write(`waiting ${Math.round(ms / 1000)} s: ${reason}\n`);
   };
 }
 

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { CliError, InternalError } from '../errors.ts';
 import { renderError } from '../render/error.ts';
+import { checkArgv, type OptionInfo, type OptionTable } from './argv.ts';
 import { commands } from './commands/index.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
+import { createSecretSink } from './secrets.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -46,20 +48,23 @@ export function processHost(): Host {
  * Runs steward with the given arguments and returns the exit code. Everything below receives what it
  * needs from `host` (argv, env, cwd, TTY and signals); nothing else reads the process.
  */
-export async function main(argv: string[], host: Host = processHost()): Promise<number> {
+export async function main(rawArgv: string[], host: Host = processHost()): Promise<number> {
   const env = host.env;
+  const checked = checkArgv(rawArgv, optionTable());
+  const argv = checked.ok ? checked.argv : rawArgv;
   const debug = argv.includes('--debug');
-  const noColorFlag = argv.includes('--no-color') || argv.includes('--color=false');
   const isTTY = Boolean(host.stdout.isTTY);
   const abort = new AbortController();
   const onSignal = () => abort.abort(new CliError('interrupted', { exitCode: 130 }));
   const offSignal = host.onSignal?.(onSignal) ?? (() => {});
   const stdin = host.stdin;
 
+  // The output sink: whatever any command prints passes the one redactor (docs/security.md).
+  const secrets = createSecretSink(env);
   const ctx: CommandContext = {
     io: {
-      stdout: (t) => void host.stdout.write(t),
-      stderr: (t) => void host.stderr.write(t),
+      stdout: (t) => void host.stdout.write(secrets.redact(t)),
+      stderr: (t) => void host.stderr.write(secrets.redact(t)),
       isTTY,
       prompt: stdin?.isTTY
         ? async (q) => {
@@ -74,9 +79,10 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
     },
     env,
     cwd: host.cwd,
-    color: isTTY && !noColorFlag && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb',
+    color: colorWanted(argv, env, isTTY),
     columns: host.stdout.columns || 100,
     signal: abort.signal,
+    secrets,
   };
 
   let exitCode = 0;
@@ -86,13 +92,13 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
     .usage('steward <command> [options]\n\nDashboards and alerts as code: validate YAML, plan against the live service, apply, and review cloud drift.')
     .option('config', { type: 'string', describe: 'Project file (default: steward.yaml in this folder or above)', global: true })
     .option('env', { type: 'string', describe: 'Environment overlay from spec.environments', global: true })
-    .option('color', { type: 'boolean', default: true, describe: 'Colour output (off with --no-color, NO_COLOR, or when not a terminal)', global: true })
+    .option('color', { type: 'boolean', default: true, describe: 'Colour output: --color forces it (as does FORCE_COLOR=1), --no-color or NO_COLOR turns it off; by default only on a terminal', global: true })
     .option('debug', { type: 'boolean', default: false, describe: 'HTTP trace (secrets redacted) and stack traces', global: true })
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .epilogue('Exit codes: 0 ok, 1 error; plan --detailed-exitcode: 2 changes pending, 3 blocked drift.\nDocs: README.md')
+    .epilogue('Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  report --fail-on: 2 findings reach that severity.\nDocs: README.md')
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
     .fail((msg, err) => {
@@ -118,6 +124,7 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
   });
 
   try {
+    if (!checked.ok) throw new CliError(checked.message, { code: 'usage' });
     // With a callback yargs hands over what it would print (--help, --version) instead of writing to the
     // process's console, so it reaches the host like every other line.
     let printed = '';
@@ -133,6 +140,47 @@ export async function main(argv: string[], host: Host = processHost()): Promise<
   } finally {
     offSignal();
   }
+}
+
+/**
+ * Colour: the last of --color/--no-color wins; then FORCE_COLOR (any value but 0/false forces it, as in
+ * node and force-color.org); then NO_COLOR; then a terminal that is not TERM=dumb.
+ */
+export function colorWanted(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, isTTY: boolean): boolean {
+  const end = argv.indexOf('--');
+  let flag: boolean | undefined;
+  for (const a of end < 0 ? argv : argv.slice(0, end)) {
+    if (a === '--color' || a === '--color=true') flag = true;
+    else if (a === '--no-color' || a === '--color=false') flag = false;
+  }
+  if (flag !== undefined) return flag;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  return isTTY && env['TERM'] !== 'dumb';
+}
+
+let table: OptionTable | undefined;
+
+/** What each command accepts, read from the builders themselves so the table never drifts from --help. */
+function optionTable(): OptionTable {
+  if (table) return table;
+  const info = (build: (y: never) => unknown): OptionInfo => {
+    const y = yargs();
+    build(y as never);
+    const o = (y as unknown as { getOptions(): { key: Record<string, unknown>; boolean: string[] } }).getOptions();
+    const names = Object.keys(o.key);
+    return { names, booleans: o.boolean, takesValue: names.filter((n) => !o.boolean.includes(n)) };
+  };
+  table = {
+    global: {
+      names: ['config', 'env', 'color', 'debug', 'help', 'version'],
+      takesValue: ['config', 'env'],
+      booleans: ['color', 'debug', 'help', 'version'],
+    },
+    commands: Object.fromEntries(commands.map((c) => [c.command.split(' ')[0]!, info(c.builder as never)])),
+  };
+  return table;
 }
 
 export type { GlobalArgs };

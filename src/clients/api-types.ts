@@ -193,6 +193,10 @@ export interface AlertUpdate {
    * Free text on the server; steward writes its marker here (hyperdx, clickstack-cloud) to know which alerts it owns.
    */
   note?: string;
+  groupBy?: string;
+  numConsecutiveWindows?: number;
+  scheduleOffsetMinutes?: number;
+  scheduleStartAt?: string;
 }
 /**
  * This interface was referenced by `AlertUpdate`'s JSON-Schema

@@ -3,6 +3,7 @@
  * `{status, error, requestId}`, other common JSON error shapes, plain text, an HTML error page from a
  * proxy, a truncated JSON body, or nothing at all.
  */
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
 
 /** Longest server message kept in an error line. */
 export const MAX_SERVER_MESSAGE = 200;
@@ -27,7 +28,8 @@ export function summarizeErrorBody(body: Buffer | string, contentType: string | 
     } catch {
       ok = false;
     }
-    if (ok) return fromJson(parsed);
+    // Too deep to summarize safely (the summary recurses): read like broken JSON instead.
+    if (ok && !nestsDeeperThan(parsed, MAX_RESPONSE_DEPTH)) return fromJson(parsed);
     // Truncated or broken JSON: salvage a message field if one is readable, else show the start of it.
     const salvaged = /"(?:message|error|detail|title)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
     const rid = /"(?:requestId|request_id)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);

@@ -26,6 +26,7 @@ import {
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { redact } from './redact.ts';
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
 import {
   backoffMs,
   isIdempotent,
@@ -74,6 +75,8 @@ export interface HttpOptions {
   secrets?: readonly string[] | undefined;
   /** Where the credential comes from, for 401/403 messages: "the token in STEWARD_OBS_TOKEN". */
   credentialHint?: string | undefined;
+  /** Told of every wait before it starts (ms, why), so progress can say "waiting 47 s: rate limited". */
+  onWait?: ((ms: number, reason: string) => void) | undefined;
   /** Injected for tests: waits (backoff, rate limit). Must reject when the signal aborts. */
   sleep?: Sleep | undefined;
   /** Injected clock (epoch ms): rate limit, Retry-After dates. */
@@ -186,7 +189,22 @@ export function createHttp(opts: HttpOptions): Http {
   const timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS);
   const idleTimeoutMs = Math.min(positive(opts.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS), timeoutMs);
   const maxBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
-  const limiter = new RateLimiter({ requestsPerMinute: opts.requestsPerMinute, burst: opts.burst, now, sleep });
+  const told = (ms: number, reason: string) => {
+    try {
+      if (ms > 0) opts.onWait?.(ms, reason);
+    } catch {
+      // A broken progress sink must not change the outcome of a request.
+    }
+  };
+  const limiter = new RateLimiter({
+    requestsPerMinute: opts.requestsPerMinute,
+    burst: opts.burst,
+    now,
+    sleep: (ms, signal) => {
+      told(ms, 'rate limit');
+      return sleep(ms, signal);
+    },
+  });
   const slots = new Semaphore(opts.concurrency ?? DEFAULT_CONCURRENCY);
 
   const secrets: string[] = [...(opts.secrets ?? [])];
@@ -322,6 +340,7 @@ export function createHttp(opts: HttpOptions): Http {
             (!retry && mayHaveApplied(method, result) ? '; outcome unknown' : ''),
         );
         if (!retry) throw transportError(ctx, result, attempt, signal);
+        told(wait, `${result.code ?? result.failure}, retrying ${method} ${shownPath}`);
         await sleepOrAbort(wait, signal, ctx, attempt);
         continue;
       }
@@ -352,6 +371,7 @@ export function createHttp(opts: HttpOptions): Http {
       if (!retry) {
         throw statusError(ctx, result, attempt, requestId, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
       }
+      told(wait, status === 429 ? 'rate limited (429)' : `${status} ${result.statusText}, retrying ${method} ${shownPath}`);
       await sleepOrAbort(wait, signal, ctx, attempt);
     }
   }
@@ -404,6 +424,13 @@ export function createHttp(opts: HttpOptions): Http {
           { ...init, problems: [{ field: '', message: 'not valid JSON' }] },
         );
       }
+    }
+    // Before anything recursive sees it (the shape check, normalization): too deep is a bad response.
+    if (nestsDeeperThan(body, MAX_RESPONSE_DEPTH)) {
+      throw new ApiResponseError(`${head}: response nested deeper than ${MAX_RESPONSE_DEPTH} levels; refused${unknownNote}`, {
+        ...init,
+        problems: [{ field: '', message: 'nested too deep' }],
+      });
     }
     const problems = validate?.(body);
     if (problems && problems.length > 0) {

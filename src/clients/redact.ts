@@ -14,39 +14,71 @@ const BEARER = /\b(Bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{16,}/g;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@:]+(?::[^/\s@]*)?@/gi;
 
 /**
- * Replaces every occurrence of the given secret values (and their URL-encoded, JSON-escaped and base64
- * forms) with `[redacted]`, and masks credential-shaped text whatever its value: `Authorization: …`
- * header values, long `Bearer` tokens, credential query parameters (`?token=…`, `api_key=…`) and
- * `user:password@` in URLs. Pure; safe to call on any text, any number of times.
+ * Replaces every occurrence of the given secret values, in every encoding steward or a server could put
+ * them in (see `secretVariants`), with `[redacted]`, and masks credential-shaped text whatever its value:
+ * `Authorization: …` header values, long `Bearer` tokens, credential query parameters (`?token=…`,
+ * `api_key=…`) and `user:password@` in URLs. Pure; safe to call on any text, any number of times. This is
+ * steward's one redactor: clients, the CLI's output sink, files written and the report all use it.
  */
 export function redact(text: string, secrets: readonly (string | undefined | null)[] = []): string {
-  let out = text;
-  for (const variant of secretVariants(secrets)) {
-    if (out.includes(variant)) out = out.split(variant).join(REDACTED);
-  }
-  out = out.replace(AUTH_HEADER, (_m, prefix: string, scheme: string | undefined) =>
-    `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`,
-  );
-  out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-  out = out.replace(SENSITIVE_QUERY, (_m, prefix: string) => `${prefix}${REDACTED}`);
-  out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`);
-  return out;
+  return createRedactor(secrets)(text);
 }
 
-/** A redactor bound to a list of secrets, for passing around as a plain function. */
+/** A redactor bound to a list of secrets (their variants computed once), for passing around as a function. */
 export function createRedactor(secrets: readonly (string | undefined | null)[]): (text: string) => string {
-  const list = [...secrets];
-  return (text) => redact(text, list);
+  const variants = secretVariants(secrets);
+  return (text) => {
+    let out = text;
+    for (const variant of variants) {
+      if (out.includes(variant)) out = out.split(variant).join(REDACTED);
+    }
+    out = out.replace(AUTH_HEADER, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
+    out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+    out = out.replace(SENSITIVE_QUERY, (_m, prefix: string) => `${prefix}${REDACTED}`);
+    out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`);
+    return out;
+  };
 }
 
-function secretVariants(secrets: readonly (string | undefined | null)[]): string[] {
+/** Encoded forms shorter than this are not hunted for (a 4-character base64 run is found in ordinary text). */
+const MIN_ENCODED_LENGTH = 8;
+
+/**
+ * Every form a secret can take in text, longest first:
+ * - raw, URL-encoded, JSON-escaped (with and without `\/`);
+ * - base64 of the secret inside any longer text (`Bearer <token>`, `user:secret` of Basic auth, a JSON
+ *   document): base64 encodes 3 bytes as 4 characters, so wherever the secret starts, the characters that
+ *   encode only its bytes are the base64 of the secret without its first 0, 1 or 2 bytes (and without the
+ *   bytes left over at its end). Those three cores, standard and URL-safe alphabets, are what is searched
+ *   for, plus the whole padded and unpadded encodings and those of `Bearer <secret>`. What is left around a
+ *   replaced core is at most two bytes' worth of characters at each end;
+ * - hex of the secret's UTF-8 bytes, lower and upper case.
+ */
+export function secretVariants(secrets: readonly (string | undefined | null)[]): string[] {
   const set = new Set<string>();
   for (const s of secrets) {
     if (typeof s !== 'string' || s.length < MIN_SECRET_LENGTH) continue;
     set.add(s);
     set.add(encodeURIComponent(s));
-    set.add(JSON.stringify(s).slice(1, -1));
-    set.add(Buffer.from(s, 'utf8').toString('base64'));
+    const json = JSON.stringify(s).slice(1, -1);
+    set.add(json);
+    set.add(json.replace(/\//g, '\\/'));
+    const encoded = new Set<string>();
+    const bytes = Buffer.from(s, 'utf8');
+    for (const whole of [bytes, Buffer.from(`Bearer ${s}`, 'utf8')]) {
+      const b64 = whole.toString('base64');
+      encoded.add(b64);
+      encoded.add(b64.replace(/=+$/, ''));
+    }
+    for (let off = 0; off < 3; off++) {
+      const n = Math.floor((bytes.length - off) / 3) * 3;
+      if (n > 0) encoded.add(bytes.subarray(off, off + n).toString('base64'));
+    }
+    for (const e of [...encoded]) encoded.add(e.replace(/\+/g, '-').replace(/\//g, '_'));
+    const hex = bytes.toString('hex');
+    encoded.add(hex);
+    encoded.add(hex.toUpperCase());
+    for (const e of encoded) if (e.length >= MIN_ENCODED_LENGTH) set.add(e);
   }
   // Longest first, so a secret that contains another is replaced whole.
   return [...set].filter((v) => v.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);

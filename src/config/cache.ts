@@ -102,8 +102,10 @@ const DOLLAR_BRACE = Buffer.from('${');
  * escapes included: a superset of what interpolation reads, so a change can only cost a parse, never
  * serve a stale value.
  */
-export function cacheKey(bytes: Uint8Array, env: Env): string {
+export function cacheKey(bytes: Uint8Array, env: Env, credentials: readonly string[] = []): string {
   const h = createHash('sha256').update(bytes);
+  // The variables resource files may not read change what a file means (a reference to one is an error).
+  if (credentials.length > 0) h.update('\u0000credentials\u0000' + JSON.stringify([...credentials].sort()));
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.indexOf(DOLLAR_BRACE) !== -1) {
     const names = [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
@@ -119,7 +121,7 @@ export function cacheKey(bytes: Uint8Array, env: Env): string {
  * Opens the cache of the project in `projectDir`. Returns undefined when the file system cannot write
  * or the code identity cannot be read (loading then simply parses everything).
  */
-export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opts: { identity?: string } = {}): ParseCache | undefined {
+export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opts: { identity?: string; credentials?: readonly string[] } = {}): ParseCache | undefined {
   const id = opts.identity ?? codeIdentity();
   const write = fs.writeFileAtomic?.bind(fs);
   if (!id || !write) return undefined;
@@ -133,7 +135,7 @@ export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opt
 
   return {
     stats,
-    keyOf: (bytes) => cacheKey(bytes, env),
+    keyOf: (bytes) => cacheKey(bytes, env, opts.credentials),
     get(key) {
       const seen = used.get(key);
       if (seen !== undefined) {

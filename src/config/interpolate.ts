@@ -12,7 +12,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Expands `${VAR}` and `${VAR:-default}` from env; `$${` is a literal `${`. An unset variable without a
  * default is an error, never an empty string (a silently empty URL or threshold is worse than a failure).
  */
-export function interpolateString(input: string, env: Env): Interpolated {
+export function interpolateString(input: string, env: Env, credentials?: ReadonlySet<string>): Interpolated {
   if (!input.includes('${')) return { ok: true, value: input, changed: false };
   let out = '';
   let i = 0;
@@ -35,6 +35,12 @@ export function interpolateString(input: string, env: Env): Interpolated {
     if (!NAME.test(name)) {
       return { ok: false, message: `"\${${body}}" is not a variable reference: names are letters, digits and _, like \${STEWARD_OBS_URL}` };
     }
+    if (credentials?.has(name)) {
+      return {
+        ok: false,
+        message: `\${${name}} reads a credential (${name} holds an API token or key): resource files may not read credentials, so they never reach a plan, a PR comment, a file or the server`,
+      };
+    }
     const value = env[name];
     if (value !== undefined && value !== '') out += value;
     else if (sep !== -1) out += body.slice(sep + 2);
@@ -45,18 +51,24 @@ export function interpolateString(input: string, env: Env): Interpolated {
 }
 
 /**
- * Interpolates every string scalar of a parsed document in place. A plain (unquoted) scalar that was only
+ * Interpolates every string scalar of a parsed document in place. A reference to one of `credentials` is
+ * an error at its position (see credentials.ts). A plain (unquoted) scalar that was only
  * a reference takes the type its value reads as (`threshold: ${T}` with T=50 is the number 50); quoted
  * scalars stay strings. `skip(path)` leaves subtrees alone (connection settings are resolved when used).
  */
-export function interpolateDocument(src: SourceDoc, env: Env, skip: (path: readonly (string | number)[]) => boolean = () => false): Issue[] {
+export function interpolateDocument(
+  src: SourceDoc,
+  env: Env,
+  skip: (path: readonly (string | number)[]) => boolean = () => false,
+  credentials?: ReadonlySet<string>,
+): Issue[] {
   const issues: Issue[] = [];
   visit(src.doc, {
     Scalar(_key, node, ancestors) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
       const path = pathOf(ancestors, node);
       if (skip(path)) return;
-      const r = interpolateString(node.value, env);
+      const r = interpolateString(node.value, env, credentials);
       if (!r.ok) {
         issues.push(issueAt(src.file, src.lineCounter, node.range?.[0] ?? 0, toPointer(path), r.message));
         return;

@@ -1,14 +1,16 @@
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
+import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
+import { credentialVariables } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
 import type { AnyResource } from './resources.ts';
-import { locate, parseYamlFile, pointerSegments } from './source.ts';
+import { locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments } from './source.ts';
 
 export interface LoadDeps {
   fs: FileSystem;
@@ -82,11 +84,13 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   const project = projectFile ? loadProject(deps.fs, projectFile, deps.env, opts.envName) : undefined;
   const issues: Issue[] = [];
   let files: string[];
+  // Where resources may come from: the project folder, or each folder or file given on the command line.
+  const roots = explicitFiles ? paths : [project!.dir];
   if (explicitFiles) files = explicitFiles;
   else {
     files = [];
     for (const [i, pattern] of project!.resources.entries()) {
-      const unusable = globProblem(pattern);
+      const unusable = outsideProblem(pattern) ?? globProblem(pattern);
       if (unusable) {
         const pointer = `/spec/resources/${i}`;
         issues.push({ ...project!.locate(pointer), pointer, message: `pattern "${pattern.length > 60 ? pattern.slice(0, 60) + '…' : pattern}" cannot be used as a glob: ${unusable}`, severity: 'error' });
@@ -103,18 +107,26 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
   // Unchanged files come from the cache; the others are parsed (on worker threads when there are many).
-  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env) : undefined;
+  // What resource files may not read; part of every cache key, so a newly named credential is never served
+  // from an entry made before it was one.
+  const credentials = credentialVariables(project?.spec);
+  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { credentials }) : undefined;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   files.forEach((file, slot) => {
-    const bytes = deps.fs.readFile(file);
+    const read = readResourceFile(deps.fs, file, roots);
+    if ('issue' in read) {
+      outputs[slot] = { resources: [], issues: [read.issue] };
+      return;
+    }
+    const bytes = read.bytes;
     const isProjectFile = file === projectFile;
     const key = cache && !isProjectFile ? cache.keyOf(bytes) : undefined;
     const hit = key !== undefined ? cache!.get(key) : undefined;
     if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
     else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
-  const results = await processFiles(jobs, deps.env, opts.parallel);
+  const results = await processFiles(jobs, deps.env, opts.parallel, credentials);
   jobs.forEach((job, i) => {
     const out = results.outputs[i]!;
     outputs[job.slot] = out;
@@ -127,33 +139,51 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     issues.push(...out!.issues);
   }
 
+  // Templates are expanded here, between reading and the checks that see every resource (src/templates/).
+  const expanded = expandTemplates(resources);
+
   // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
   // cost far more than re-reading the few files that have a problem.
   const treeCache = new Map<string, ReturnType<typeof parseYamlFile>>();
-  const position = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean) => {
     let parsed = treeCache.get(file);
     if (!parsed) treeCache.set(file, (parsed = parseYamlFile(file, deps.fs.readFile(file))));
     const src = parsed.docs.find((d) => d.index === index);
     return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
   };
-  for (const p of checkSemantics(resources, { api: project?.spec.observability?.api })) {
-    const pos = position(p.file, p.index, p.pointer, p.atKey);
-    let message = p.message;
+  /** Where a pointer of a document is; a stamped resource's pointers are in its template (the note says which stamp). */
+  const where = (file: string, index: number, pointer: string, atKey?: boolean) => {
+    const origin = index < 0 ? expanded.origins.get(originKey(file, index)) : undefined;
+    if (!origin) return { file, ...positionIn(file, index, pointer, atKey), note: '' };
+    const ip = positionIn(origin.instance.file, origin.instance.index, origin.instance.item);
+    const note = ` (in ${origin.kind} ${origin.name}, stamped by ${rel(deps.cwd, origin.instance.file)}:${ip.line}:${ip.col})`;
+    return { file: origin.template.file, ...positionIn(origin.template.file, origin.template.index, templatePointer(origin, pointer), atKey), note };
+  };
+  const position = (file: string, index: number, pointer: string, atKey?: boolean) => {
+    const w = where(file, index, pointer, atKey);
+    return { line: w.line, col: w.col };
+  };
+  for (const p of [...expanded.problems, ...checkSemantics(expanded.resources, { api: project?.spec.observability?.api })]) {
+    const w = where(p.file, p.index, p.pointer, p.atKey);
+    let message = p.message + w.note;
     if (p.related) {
-      const rp = position(p.related.file, p.related.index, p.related.pointer);
-      message += ` (first at ${rel(deps.cwd, p.related.file)}:${rp.line}:${rp.col})`;
+      const rp = where(p.related.file, p.related.index, p.related.pointer);
+      message += ` (${p.relatedLabel ?? 'first at'} ${rel(deps.cwd, rp.file)}:${rp.line}:${rp.col})`;
     }
-    issues.push({ file: p.file, ...pos, pointer: p.pointer, message, severity: p.severity });
+    issues.push({ file: w.file, line: w.line, col: w.col, pointer: p.pointer, message, severity: p.severity });
   }
 
   return {
     project,
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
-    resources,
+    resources: expanded.resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
     stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
     position,
-    issueAt: (file, index, pointer, message, severity = 'error') => ({ file: rel(deps.cwd, file), ...position(file, index, pointer), pointer, message, severity }),
+    issueAt: (file, index, pointer, message, severity = 'error') => {
+      const w = where(file, index, pointer);
+      return { file: rel(deps.cwd, w.file), line: w.line, col: w.col, pointer, message: message + w.note, severity };
+    },
   };
 }
 
@@ -168,6 +198,56 @@ function globProblem(pattern: string): string | undefined {
   } catch (e) {
     const m = e instanceof Error ? e.message : String(e);
     return /too large|exceeds maximum/i.test(m) ? `it is too long (${pattern.length} characters); split it into shorter patterns` : m.split('\n')[0]!.slice(0, 120);
+  }
+}
+
+/**
+ * Why a resource pattern may not be used: absolute, or climbing out with `..` (in any segment or brace
+ * alternative). Resources stay inside the project folder; matches are also checked after resolving links.
+ */
+function outsideProblem(pattern: string): string | undefined {
+  if (isAbsolute(pattern) || /^[A-Za-z]:[\\/]/.test(pattern) || pattern.startsWith('~')) {
+    return 'it is absolute; resource patterns are relative to the project folder, and resources stay inside it';
+  }
+  if (/(^|[\\/{,])\.\.($|[\\/},])/.test(pattern)) return 'it climbs out with ".."; resources stay inside the project folder';
+  return undefined;
+}
+
+/**
+ * A resource file's bytes, or why it is refused, without reading what is refused: a path whose real path
+ * (links resolved) is outside every root, anything but a regular file (a fifo, /dev/zero), a file over the
+ * size limit (at most limit + 1 bytes are read, in case it grows after the check). Messages never quote
+ * the file's contents or where its link points.
+ */
+function readResourceFile(fs: FileSystem, file: string, roots: readonly string[]): { bytes: Buffer } | { issue: Issue } {
+  const refuse = (message: string): { issue: Issue } => ({ issue: { file, line: 1, col: 1, pointer: '', message, severity: 'error' } });
+  if (fs.realpath) {
+    let real: string;
+    try {
+      real = fs.realpath(file);
+    } catch {
+      return refuse('cannot resolve this path (a broken link?); not read');
+    }
+    const inside = roots.some((root) => {
+      let r: string;
+      try {
+        r = fs.realpath!(root);
+      } catch {
+        r = root;
+      }
+      return real === r || real.startsWith(r.endsWith(sep) ? r : r + sep);
+    });
+    if (!inside) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
+  }
+  const st = fs.stat(file);
+  if (!st) return refuse('no such file');
+  if (!st.isFile) return refuse(st.isDirectory ? 'is a folder, not a file' : 'is not a regular file (a device, fifo or socket); not read');
+  if (st.size > MAX_FILE_BYTES) return refuse(`file is ${(st.size / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`);
+  try {
+    return { bytes: fs.readFile(file, { maxBytes: MAX_FILE_BYTES }) };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return refuse(code === 'ENOTREG' ? 'is not a regular file (a device, fifo or socket); not read' : `cannot read it: ${code === 'EACCES' ? 'permission denied' : String(code ?? 'error')}`);
   }
 }
 

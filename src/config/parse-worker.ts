@@ -3,5 +3,5 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Env } from './interpolate.ts';
 import { processBatch, type BatchMessage } from './parse-pool.ts';
 
-const env = (workerData as { env: Env }).env;
-parentPort?.on('message', (m: BatchMessage) => parentPort?.postMessage(processBatch(m, env)));
+const { env, credentials } = workerData as { env: Env; credentials?: string[] };
+parentPort?.on('message', (m: BatchMessage) => parentPort?.postMessage(processBatch(m, env, credentials)));

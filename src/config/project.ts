@@ -5,11 +5,20 @@ import { didYouMean } from '../schema/did-you-mean.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFile, type AnyResource } from './resources.ts';
-import { locate, pointerSegments, type SourceDoc } from './source.ts';
+import { locate, MAX_FILE_BYTES, pointerSegments, type SourceDoc } from './source.ts';
 
 export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
 export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
 export const DEFAULT_MARKER_TAG = 'managed-by:steward';
+
+/**
+ * The marker tag of a project that sets none: `managed-by:steward/<metadata.name>`, one per project, so that
+ * two projects on one service never take each other's dashboards for orphans. Without a name, the shared
+ * `managed-by:steward` (as before 0.2; docs/projects.md has the migration note).
+ */
+export function defaultMarkerTag(projectName: string | undefined): string {
+  return projectName ? `${DEFAULT_MARKER_TAG}/${projectName}` : DEFAULT_MARKER_TAG;
+}
 
 /** The project file, loaded and with the `--env` overlay applied. */
 export interface Project {
@@ -92,7 +101,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     resources: spec.resources ?? DEFAULT_RESOURCES,
     statePath: resolve(dir, spec.state ?? '.steward/state.json'),
     journalPath: resolve(dir, spec.journal ?? '.steward/journal.jsonl'),
-    markerTag: spec.observability?.markerTag ?? DEFAULT_MARKER_TAG,
+    markerTag: spec.observability?.markerTag ?? defaultMarkerTag(pd.doc.metadata?.name),
     concurrency: spec.concurrency,
     inlineResources: r.resources,
     locate: (pointer) => ({ file, ...locate(src, pointerSegments(pointer)) }),
@@ -116,9 +125,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 export function readOrThrow(fs: FileSystem, file: string): Buffer {
   try {
-    return fs.readFile(file);
+    // Bounded and regular files only, like resources (a project file linked to /dev/zero cannot hang steward).
+    return fs.readFile(file, { maxBytes: MAX_FILE_BYTES });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? e)}`, undefined, '', e);
+    throw new ConfigError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : code === 'ENOTREG' ? 'not a regular file' : String(code ?? e)}`, undefined, '', e);
   }
 }

@@ -1,6 +1,7 @@
 import type { Issue } from '../errors.ts';
 import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
 import { suggestKind, validateKind } from '../schema/validator.ts';
+import { credentialVariables } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
 import { issueAt, locate, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
 
@@ -40,16 +41,29 @@ const isConnectionPath = (path: readonly (string | number)[]) =>
  * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.
  * Never throws for bad input; returns what is valid and every problem with its position.
  */
-export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean }): FileResult {
+export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; credentials?: readonly string[] }): FileResult {
   const parsed = parseYamlFile(file, bytes);
   const out: FileResult = { file, resources: [], projects: [], issues: [...parsed.issues] };
   if (parsed.issues.some((i) => i.severity === 'error')) return out;
 
   let sawDocument = false;
   const expand = mayHoldReference(bytes);
+  // Variables that hold credentials may not be read outside the connection settings: the ones the loader
+  // passes (from the project file), the defaults, and those this file's own Project document names.
+  const credentials = new Set(opts.credentials ?? credentialVariables(undefined));
+  if (expand && opts.isProjectFile) {
+    for (const src of parsed.docs) {
+      if (!isProject(src)) continue;
+      try {
+        for (const n of credentialVariables((src.doc.toJS({ maxAliasCount: 100 }) as { spec?: unknown } | null)?.spec)) credentials.add(n);
+      } catch {
+        // Reported below when the document is converted.
+      }
+    }
+  }
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined) : [];
+    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, credentials) : [];
     out.issues.push(...unresolved);
     let value: unknown;
     try {
@@ -68,7 +82,7 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
       severity: 'error',
     });
     if (typeof value !== 'object' || Array.isArray(value)) {
-      out.issues.push(at('', `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} ${JSON.stringify(String(value).slice(0, 40))}`}`));
+      out.issues.push(at('', `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} (${String(value).length} characters; the text is not shown)`}`));
       continue;
     }
     const kind = (value as { kind?: unknown }).kind;

@@ -60,6 +60,13 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   const docs: SourceDoc[] = [];
   list.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
+    // The parser recurses per level: nesting deep enough overflows its stack, which it reports as an error
+    // of its own. That is the depth limit's case, said once, at the first place it happened.
+    const overflow = problems.find((e) => /Maximum call stack/i.test(e.message));
+    if (overflow) {
+      issues.push(issueAt(file, lineCounter, overflow.pos[0], '', `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`));
+      return;
+    }
     for (const e of problems) {
       let message = yamlMessage(e.code, e.message);
       const lineText = text.slice(text.lastIndexOf('\n', e.pos[0] - 1) + 1, text.indexOf('\n', e.pos[0]) === -1 ? undefined : text.indexOf('\n', e.pos[0]));

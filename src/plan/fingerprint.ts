@@ -1,16 +1,49 @@
 import { createHash } from 'node:crypto';
 import type { LiveDashboardInput, StateFile } from './types.ts';
 
-/** JSON with object keys sorted, so equal values always give equal text. */
+/** Text already written, on the work stack of canonicalJson. */
+class Lit {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted, so equal values always give equal text. Iterative (an explicit stack, no
+ * recursion): a deeply nested value cannot overflow the call stack here.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const o = value as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .filter((k) => o[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
+  let out = '';
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v instanceof Lit) {
+      out += v.text;
+      continue;
+    }
+    if (v === null || typeof v !== 'object') {
+      out += JSON.stringify(v) ?? 'null';
+      continue;
+    }
+    if (Array.isArray(v)) {
+      stack.push(new Lit(']'));
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push(v[i]);
+        if (i > 0) stack.push(new Lit(','));
+      }
+      out += '[';
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined);
+    stack.push(new Lit('}'));
+    for (let i = keys.length - 1; i >= 0; i--) {
+      stack.push(o[keys[i]!]);
+      stack.push(new Lit(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`));
+    }
+    out += '{';
+  }
+  return out;
 }
 
 /**

@@ -283,7 +283,7 @@ function planDashboard(
       id: live.id,
       message: `live dashboard ${live.id} differs in ${describePatch(patch)}, and the API cannot update dashboards`,
       wayOut: [
-        `make the file match the live dashboard: \`steward import --id ${live.id} --out <dir>\` writes it`,
+        `make the file match the live dashboard: \`steward import --id ${live.id}\` rewrites the file that declares it (in place, comments kept)`,
         `or delete dashboard ${live.id} by hand so that the next apply creates it from the file`,
       ],
       before,
@@ -339,7 +339,7 @@ function tagsAsSet(patch: Operation[], before: readonly string[], after: readonl
 }
 
 function describePatch(patch: Operation[]): string {
-  const fields = [...new Set(patch.map((p) => p.path.split('/').slice(1, 3).map(unescape).join('/')))];
+  const fields = [...new Set(patch.map((p) => (p.path.startsWith('/tags/') ? 'tags' : p.path.split('/').slice(1, 3).map(unescape).join('/'))))];
   return fields.length <= 3 ? fields.join(', ') : `${fields.slice(0, 3).join(', ')} and ${fields.length - 3} more`;
 }
 
@@ -417,6 +417,10 @@ function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: 
     source: spec.source as AlertBody['source'],
     ...(reference ? { dashboardId: reference.dashboardId, tileId: reference.tileId } : {}),
     ...(spec.savedSearchId !== undefined ? { savedSearchId: spec.savedSearchId } : {}),
+    ...(spec.groupBy !== undefined ? { groupBy: spec.groupBy } : {}),
+    ...(spec.numConsecutiveWindows !== undefined ? { numConsecutiveWindows: spec.numConsecutiveWindows } : {}),
+    ...(spec.scheduleOffsetMinutes !== undefined ? { scheduleOffsetMinutes: spec.scheduleOffsetMinutes } : {}),
+    ...(spec.scheduleStartAt !== undefined ? { scheduleStartAt: spec.scheduleStartAt } : {}),
     ...(caps.alertChannels ? { channels } : { channel: channels[0]! }),
     ...(note !== undefined ? { note } : {}),
   };
@@ -440,6 +444,10 @@ export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityC
     source: String(l['source'] ?? '') as AlertBody['source'],
     ...(dashboardId !== undefined && l['source'] === 'tile' ? { dashboardId, tileId: str(l['tileId']) ?? '' } : {}),
     ...(savedSearchId !== undefined && l['source'] !== 'tile' ? { savedSearchId } : {}),
+    ...(str(l['groupBy']) !== undefined && l['groupBy'] !== '' ? { groupBy: str(l['groupBy'])! } : {}),
+    ...(typeof l['numConsecutiveWindows'] === 'number' ? { numConsecutiveWindows: l['numConsecutiveWindows'] as number } : {}),
+    ...(typeof l['scheduleOffsetMinutes'] === 'number' ? { scheduleOffsetMinutes: l['scheduleOffsetMinutes'] as number } : {}),
+    ...(str(l['scheduleStartAt']) !== undefined ? { scheduleStartAt: str(l['scheduleStartAt'])! } : {}),
     ...(caps.alertChannels ? { channels } : { channel: channels[0] ?? { type: 'webhook', webhookId: '' } }),
     ...(str(l['note']) !== undefined && l['note'] !== '' ? { note: str(l['note'])! } : {}),
   };

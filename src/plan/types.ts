@@ -21,6 +21,10 @@ export interface AlertBody {
   dashboardId?: string;
   tileId?: string;
   savedSearchId?: string;
+  groupBy?: string;
+  numConsecutiveWindows?: number;
+  scheduleOffsetMinutes?: number;
+  scheduleStartAt?: string;
   /** Live profiles: the project's marker, which says steward owns the alert. */
   note?: string;
   /** The seed API's single channel (and ClickStack's). */

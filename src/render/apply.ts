@@ -1,7 +1,13 @@
 import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
+import { escapeTerminal } from './escape.ts';
 
-/** One plain line per event, for CI logs (no TTY). */
+/** One plain line per event, for CI logs (no TTY). Names, ids and server messages are terminal-escaped. */
 export function renderApplyEventLine(e: ApplyEvent): string | undefined {
+  const line = rawEventLine(e);
+  return line === undefined ? undefined : escapeTerminal(line);
+}
+
+function rawEventLine(e: ApplyEvent): string | undefined {
   switch (e.type) {
     case 'start':
       return e.total === 0 ? undefined : `applying ${e.total} change${e.total === 1 ? '' : 's'}`;
@@ -26,7 +32,7 @@ export function renderApplyEventLine(e: ApplyEvent): string | undefined {
 
 /** The status line a terminal redraws in place. */
 export function renderProgress(done: number, total: number, current: string, columns: number): string {
-  const line = `[${done}/${total}] ${current}`;
+  const line = `[${done}/${total}] ${escapeTerminal(current)}`;
   return line.length > columns - 1 ? line.slice(0, columns - 2) + '…' : line;
 }
 
@@ -38,8 +44,8 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   lines.push(
     `${ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete')}: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length ? `${r.deleted.length} deleted, ` : ''}${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
   );
-  for (const f of r.failed) lines.push(paint(31, `  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`));
-  for (const s of r.skipped) lines.push(paint(33, `  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`));
+  for (const f of r.failed) lines.push(paint(31, escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
+  for (const s of r.skipped) lines.push(paint(33, escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
   if (!ok) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
   if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? '' : 's'} need a person: run \`steward plan\` to see them and the way out.`);
   return lines.join('\n') + '\n';

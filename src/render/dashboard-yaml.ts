@@ -1,6 +1,14 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { validateKind } from '../schema/validator.ts';
+import { escapeTerminal } from './escape.ts';
+
+/**
+ * A live id steward writes into a file (a comment, metadata.id): any printable text up to 256 characters.
+ * The spec allows any string, so spaces are fine; control and format characters and line separators (a line
+ * break would inject a document) are refused by import.
+ */
+export const SAFE_ID = /^[^\p{Cc}\p{Cf}\u2028\u2029]{1,256}$/u;
 
 export interface ImportedFile {
   /** Safe file name: lowercase letters, digits and dashes, then .yaml. */
@@ -52,15 +60,6 @@ function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): v
   }
 }
 
-/** A copy without null members (absent and null mean the same to the server; files never say null). */
-function withoutNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.filter((x) => x !== null).map(withoutNulls);
-  if (!v || typeof v !== 'object') return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null && x !== undefined) Object.defineProperty(out, k, { value: withoutNulls(x), enumerable: true, writable: true, configurable: true });
-  return out;
-}
-
 /** A key for metadata.name and the file name: only [a-z0-9-], never empty, never a path. */
 export function slugify(name: string): string {
   const s = name
@@ -80,8 +79,27 @@ export function slugify(name: string): string {
  */
 export function renderDashboardYaml(
   live: LiveDashboardInput,
-  opts: { metadataName: string; markerTag: string; schemaPath: string; pinId: boolean },
-): { text: string; warnings: string[] } {
+  opts: {
+    metadataName: string;
+    markerTag: string;
+    schemaPath: string;
+    pinId: boolean;
+    /** The service takes tiles in the config form (hyperdx, clickstack-cloud): write `config` and `filters`. */
+    configForm?: boolean;
+    /** Source names by id in this environment: `sourceId` is written as `source: <name>` where one is known. */
+    sourceNames?: ReadonlyMap<string, string>;
+  },
+): { text: string; warnings: string[]; value: { apiVersion: string; kind: 'Dashboard'; metadata: Record<string, unknown>; spec: Record<string, unknown> } } {
+  // A source id becomes its name (files then serve every environment); an id no one name fits stays an id.
+  const named = (holder: Record<string, unknown>): Record<string, unknown> => {
+    const id = holder['sourceId'];
+    const name = typeof id === 'string' ? opts.sourceNames?.get(id) : undefined;
+    if (name === undefined) return holder;
+    const { sourceId: _id, ...rest } = holder;
+    return { source: name, ...rest };
+  };
+  const withoutNulls = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(withoutNulls) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, withoutNulls(x)])) : v;
   const warnings: string[] = [];
   const tags = [...new Set((live.tags ?? []).filter((t): t is string => typeof t === 'string' && t !== opts.markerTag))];
   const seen = new Map<string, number>();
@@ -103,9 +121,10 @@ export function renderDashboardYaml(
             for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
             return o;
           });
-        } else if (t['config'] && typeof t['config'] === 'object' && !Array.isArray(t['config'])) {
-          // The config form (HyperDX 2026-08) is what files say too: written as the server has it, ids kept.
-          out['config'] = withoutNulls(t['config']);
+        } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
+          out['config'] = named(withoutNulls(t['config']) as Record<string, unknown>);
+        } else if (t['config'] !== undefined) {
+          warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
         }
       } else if (k === 'asRatio') {
         if (t.asRatio === true) out['asRatio'] = true;
@@ -115,14 +134,15 @@ export function renderDashboardYaml(
   });
   const spec: Record<string, unknown> = { name: live.name };
   if (tags.length) spec['tags'] = tags;
+  const filters = (live as { filters?: unknown }).filters;
+  if (opts.configForm && Array.isArray(filters) && filters.length > 0) {
+    // Filter ids are the service's own (plan ignores them); everything else is written.
+    spec['filters'] = filters.filter((f): f is Record<string, unknown> => !!f && typeof f === 'object').map((f) => {
+      const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
+      return named(rest);
+    });
+  }
   if (tiles.length) spec['tiles'] = tiles;
-  const filters = Array.isArray(live['filters'])
-    ? (live['filters'] as unknown[]).filter((f) => f && typeof f === 'object' && !Array.isArray(f)).map((f) => {
-        const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
-        return rest;
-      })
-    : [];
-  if (filters.length) spec['filters'] = filters;
   dropUnknownMembers({ apiVersion: 'steward/v1', kind: 'Dashboard', metadata: { name: opts.metadataName }, spec }, warnings);
   // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
   const escape = (v: unknown): unknown =>
@@ -137,14 +157,21 @@ export function renderDashboardYaml(
   const specNode = doc.get('spec') as YAMLMap;
   const tagsNode = specNode.get('tags');
   if (isSeq(tagsNode)) tagsNode.flow = true;
+  const filtersNode = specNode.get('filters');
+  if (isSeq(filtersNode)) for (const f of filtersNode.items) if (isMap(f)) f.flow = true;
   const tilesNode = specNode.get('tiles');
   if (isSeq(tilesNode)) {
     for (const tile of tilesNode.items) {
       if (!isMap(tile)) continue;
       const series = tile.get('series');
       if (isSeq(series)) for (const s of (series as YAMLSeq).items) if (isMap(s)) s.flow = true;
+      const config = tile.get('config');
+      const select = isMap(config) ? config.get('select') : undefined;
+      if (isSeq(select)) for (const s of (select as YAMLSeq).items) if (isMap(s)) s.flow = true;
     }
   }
-  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live dashboard ${live.id} by steward import.\n`;
-  return { text: header + doc.toString({ lineWidth: 0 }), warnings };
+  // The id is checked by the caller (SAFE_ID); escaped here too, so a comment can never hold a line break.
+  const header = `# yaml-language-server: $schema=${escapeTerminal(opts.schemaPath)}\n# Imported from live dashboard ${escapeTerminal(String(live.id))} by steward import.\n`;
+  const value = { apiVersion: 'steward/v1', kind: 'Dashboard' as const, metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) }, spec };
+  return { text: header + doc.toString({ lineWidth: 0 }), warnings, value };
 }

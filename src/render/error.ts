@@ -1,4 +1,5 @@
 import { CliError, ConfigError, ValidationError } from '../errors.ts';
+import { escapeTerminal } from './escape.ts';
 import { renderIssuesText } from './issues.ts';
 
 /**
@@ -12,14 +13,15 @@ export function renderError(err: CliError, opts: { debug: boolean; color: boolea
   } else if (err instanceof ConfigError && err.pos) {
     const ptr = err.pointer ? `  ${err.pointer}` : '';
     const file = opts.cwd && err.pos.file.startsWith(opts.cwd + '/') ? err.pos.file.slice(opts.cwd.length + 1) : err.pos.file;
-    out = `${file}:${err.pos.line}:${err.pos.col}${ptr}  ${err.message}\n`;
+    out = `${escapeTerminal(file)}:${err.pos.line}:${err.pos.col}${escapeTerminal(ptr)}  ${escapeTerminal(err.message)}\n`;
   } else {
-    out = `error: ${err.message}\n`;
+    // Messages may quote the server (an API error's message) or the user: one line, no terminal escapes.
+    out = `error: ${escapeTerminal(err.message)}\n`;
   }
   if (opts.debug) {
     let cur: unknown = err;
     while (cur instanceof Error) {
-      out += `\n${cur.stack ?? String(cur)}\n`;
+      out += `\n${(cur.stack ?? String(cur)).split('\n').map(escapeTerminal).join('\n')}\n`;
       cur = cur.cause;
     }
   }

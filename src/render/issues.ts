@@ -1,13 +1,5 @@
 import type { Issue } from '../errors.ts';
-
-/**
- * Control characters and line separators shown as escapes: user text (a key, a tile name) quoted in a
- * message or pointer must not break the one line per issue, nor send terminal escapes.
- */
-function oneLine(s: string): string {
-  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+import { escapeGithubMessage, escapeGithubProperty, escapeTerminal as oneLine } from './escape.ts';
 
 /** `file:line:col  /pointer  message`, one line per issue, sorted by file and position. */
 export function renderIssuesText(issues: Issue[], opts: { color: boolean }): string {
@@ -24,8 +16,8 @@ export function renderIssuesText(issues: Issue[], opts: { color: boolean }): str
 
 /** GitHub workflow command annotations; values escaped as the runner expects. */
 export function renderIssuesGithub(issues: Issue[]): string {
-  const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const escProp = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const esc = escapeGithubMessage;
+  const escProp = escapeGithubProperty;
   return sortIssues(issues)
     .map(
       (i) =>

@@ -1,5 +1,7 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
-import { itemDetail, summaryLine } from './plan-text.ts';
+import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
+import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
+import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -19,7 +21,7 @@ export interface MarkdownOptions {
 export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): string {
   const limit = opts.limit ?? MARKDOWN_LIMIT;
   const head: string[] = [];
-  head.push(`## steward plan${plan.env ? ` · \`${plan.env}\`` : ''}`);
+  head.push(`## steward plan${plan.env ? ` · \`${escapeMarkdownCode(plan.env)}\`` : ''}`);
   head.push('');
   head.push(`**${summaryLine(plan)}**`);
   head.push('');
@@ -36,14 +38,16 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('');
   }
   if (plan.orphans?.length) {
-    head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${o.id}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
+    head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${escapeMarkdownCode(o.id)}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
     head.push('');
   }
-  head.push(`<sub>live: ${plan.live.dashboards} dashboards, ${plan.live.unmanaged} unmanaged · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
+  const templates = fanOut(plan);
+  if (templates.length > 0) head.push('**Templates**', '', ...templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`), '');
+  head.push(`<sub>live: ${escapeMarkdownHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 
   const sections = plan.items.filter((i) => i.action !== 'noop').map(section);
-  const footer = plan.ignoredFields.length ? `\n<sub>Not compared: ${plan.ignoredFields.map((f) => `\`${f}\``).join(', ')}</sub>\n` : '';
+  const footer = plan.ignoredFields.length ? `\n<sub>Not compared: ${plan.ignoredFields.map((f) => `\`${escapeMarkdownCode(f)}\``).join(', ')}</sub>\n` : '';
   let body = head.join('\n');
   const reserve = 400 + footer.length;
   let shown = 0;
@@ -60,18 +64,16 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
 }
 
 function section(it: PlanItem): string {
-  const title = `${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeHtml(it.name)}</b>${it.reason ? ` · ${it.reason}` : ''}`;
+  const title = `${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(it.name)}</b>${it.reason ? ` · ${it.reason}` : ''}`;
   const detail = itemDetail(it, 100);
   const diff = detail.filter((l) => /^[+~-] /.test(l)).map((l) => (l.startsWith('~') ? `! ${l.slice(2)}` : l));
   const rest = detail.filter((l) => !/^[+~-] /.test(l));
   let s = `<details><summary>${title}</summary>\n\n`;
-  if (it.file) s += `\`${it.file}\`${it.id ? ` · id \`${it.id}\`` : ''}\n\n`;
-  s += `${escapeHtml(it.message)}\n\n`;
-  if (diff.length) s += '```diff\n' + diff.join('\n').replace(/```/g, '`‌``') + '\n```\n\n';
-  for (const l of rest) s += l.startsWith('  - ') ? `- ${escapeHtml(l.slice(4))}\n` : `${escapeHtml(l)}\n\n`;
+  if (it.file) s += `\`${escapeMarkdownCode(it.file)}\`${it.id ? ` · id \`${escapeMarkdownCode(it.id)}\`` : ''}\n\n`;
+  // Messages and way-out lines quote names and values of the user's and the server's: Markdown-escaped,
+  // keeping the code spans steward writes around commands.
+  s += `${escapeMarkdownKeepingCode(it.message)}\n\n`;
+  if (diff.length) s += '```diff\n' + diff.map(escapeCodeBlockLine).join('\n') + '\n```\n\n';
+  for (const l of rest) s += l.startsWith('  - ') ? `- ${escapeMarkdownKeepingCode(l.slice(4))}\n` : `${escapeMarkdownKeepingCode(l)}\n\n`;
   return s + '</details>\n\n';
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -1,5 +1,7 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
-import { patchLines } from './patch.ts';
+import { escapeTerminal as t } from './escape.ts';
+import { patchLines, wrapWords } from './patch.ts';
+import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -8,6 +10,11 @@ export interface TextOptions {
   /** List unchanged items one by one (default: only counted). */
   showUnchanged?: boolean;
   columns?: number;
+  /**
+   * The last line's next step: the command that applies this plan (default `steward apply`; a saved plan
+   * names its file), or 'applying' when apply itself prints the plan before it runs it.
+   */
+  next?: string;
 }
 
 /** A one-line count of the plan, e.g. "2 to create, 3 to update, 1 blocked, 4 unchanged". */
@@ -15,6 +22,17 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const parts = [`${s.create} to create`, `${s.update} to update`, ...(s.delete ? [`${s.delete} to delete`] : []), `${s.blocked} blocked`, `${s.noop} unchanged`];
   return parts.join(', ');
+}
+
+/**
+ * The live dashboards, in parts that add up: those with the marker tag, those a file declares that lack it
+ * (matched by name or id), and the rest. "1 dashboard", "2 dashboards". Not escaped (the caller escapes).
+ */
+export function liveCounts(plan: Plan): string {
+  const { dashboards, managed, unmanaged } = plan.live;
+  const declared = dashboards - managed - unmanaged;
+  const parts = [`${managed} carr${managed === 1 ? 'ies' : 'y'} ${plan.markerTag}`, ...(declared > 0 ? [`${declared} declared in files without it`] : []), `${unmanaged} unmanaged`];
+  return `${dashboards} dashboard${dashboards === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 
 /** The plan for a terminal or a CI log. */
@@ -26,8 +44,12 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   const width = Math.max(60, Math.min(opts.columns ?? 100, 160));
 
   const out: string[] = [];
-  out.push(bold(`steward plan${plan.env ? ` (env ${plan.env})` : ''}: ${summaryLine(plan)}`));
-  out.push(dim(`live: ${plan.live.dashboards} dashboards (${plan.live.managed} carry ${plan.markerTag}, ${plan.live.unmanaged} unmanaged); fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+  out.push(bold(`steward plan${plan.env ? ` (env ${t(plan.env)})` : ''}: ${summaryLine(plan)}`));
+  out.push(dim(`live: ${t(liveCounts(plan))}; fingerprint ${plan.fingerprint.slice(0, 19)}…`));
+
+  // A template's change, once, before the items it fans out to.
+  const templates = fanOut(plan);
+  if (templates.length > 0) out.push('', bold('Templates'), ...templates.map((f) => `  ${t(fanOutLine(f))}`));
 
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
@@ -37,8 +59,9 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     for (const it of items) {
       const sym = paint(colorOf[it.action], `${SYMBOL[it.action]} ${it.action.padEnd(7)}`);
       const label = it.action === 'blocked' ? `${it.reason}: ` : '';
-      out.push(`  ${sym} ${bold(it.name)}${it.file ? dim(`  ${it.file}`) : ''}`);
-      out.push(`      ${label}${it.message}`);
+      // Names, files and messages hold the user's and the server's text: escaped for the terminal.
+      out.push(`  ${sym} ${bold(t(it.name))}${it.file ? dim(`  ${t(it.file)}`) : ''}`);
+      out.push(`      ${label}${t(it.message)}`);
       for (const line of itemDetail(it, width - 8)) out.push(`      ${line.startsWith('+') ? paint(32, line) : line.startsWith('-') ? paint(31, line) : line.startsWith('~') ? paint(33, line) : line}`);
     }
     if (!opts.showUnchanged && unchanged > 0) out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
@@ -46,29 +69,42 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   if (plan.orphans?.length) {
     out.push('', bold('Orphans (kept)'));
-    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(o.name)}${dim(`  ${o.id}`)}`);
-    out.push(dim(`  they carry ${plan.markerTag} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
+    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
+    out.push(dim(`  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
   }
   if (plan.ignoredFields.length > 0) {
-    out.push('', dim(`Not compared (the service's own or not modeled by steward): ${plan.ignoredFields.join(', ')}`));
+    out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));
   }
   out.push('');
-  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? '' : 's'} need a person: see "way out" above. apply skips them.`));
+  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`));
   const deletes = plan.summary.delete ?? 0;
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
-  else out.push(`Run \`steward apply\` to ${[plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ')}.`);
+  else {
+    const what = [plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ');
+    out.push(opts.next === 'applying' ? `This apply will ${what}.` : `Run \`${t(opts.next ?? 'steward apply')}\` to ${what}.`);
+  }
   return out.join('\n') + '\n';
 }
 
-/** Detail lines of one item, shared by the text and Markdown renderers. */
+/**
+ * Detail lines of one item, shared by the text and Markdown renderers. Each line is terminal-escaped (one
+ * line, no control characters), whatever names, tags, values or server messages it quotes.
+ */
 export function itemDetail(it: PlanItem, width: number): string[] {
+  return rawDetail(it, width).map(t);
+}
+
+function rawDetail(it: PlanItem, width: number): string[] {
   const lines: string[] = [];
   if (it.kind === 'Dashboard' && it.action === 'create') {
     const body = it.body as { name: string; tags?: string[]; tiles?: Array<{ name: string }> };
     const tiles = body.tiles ?? [];
     lines.push(`+ name: ${JSON.stringify(body.name)}`);
     if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);
-    lines.push(`+ ${tiles.length} tile${tiles.length === 1 ? '' : 's'}: ${truncate(tiles.map((t) => t.name).join(', '), width - 12)}`);
+    const count = `${tiles.length} tile${tiles.length === 1 ? '' : 's'}`;
+    const names = tiles.map((tile) => tile.name).join(', ');
+    if (count.length + names.length + 4 <= width) lines.push(`+ ${count}: ${names}`);
+    else lines.push(`+ ${count}:`, ...wrapWords(names, Math.max(30, width - 4)).map((l) => `+   ${l}`));
   } else if (it.action !== 'noop' && it.action !== 'delete') {
     for (const l of patchLines(it.patch, it.before, width)) lines.push(`${l.sign} ${l.text}`);
   }
@@ -88,6 +124,3 @@ export function itemDetail(it: PlanItem, width: number): string[] {
   return lines;
 }
 
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s;
-}

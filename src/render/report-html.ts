@@ -1,6 +1,7 @@
 import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { backupLabel, byteUnit, durationSeries, durationUnit, niceMaxIn, sizeSeries, type ChartPoint } from './report-chart.ts';
+import { escapeHtml } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
 
 /**
@@ -245,6 +246,7 @@ function anchor(svc: ServiceReport): string {
   return `svc-${svc.name.replace(/[^a-z0-9._-]/gi, '-')}`;
 }
 
+/** The one HTML escaping (src/render/escape.ts). */
 function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return escapeHtml(s);
 }

@@ -1,6 +1,7 @@
 import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
+import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
 
 export interface ReportMarkdownOptions {
@@ -69,7 +70,7 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
     for (const f of svc.findings.slice(0, findingLimit)) {
       if (!f.patch?.length) continue;
       out.push(`<details><summary>Field drift of ${cell(f.object.name)} (JSON Patch from the live pipe to its file)</summary>`, '');
-      out.push('```json', ...f.patch.map((op) => JSON.stringify(op)), '```', '', '</details>', '');
+      out.push('```json', ...f.patch.map((op) => escapeCodeBlockLine(JSON.stringify(op))), '```', '', '</details>', '');
     }
   }
   out.push(...backupsBlock(svc, charts));
@@ -112,17 +113,12 @@ function objectLabel(f: Finding, svc: ServiceReport): string {
   return `${o.kind} \`${code(o.name)}\``;
 }
 
-/** Text inside a table cell: no line breaks, no pipes, no HTML, no Markdown emphasis or links. */
+/** Text inside a table cell or a heading: the one Markdown escaping (no line breaks, pipes, HTML, syntax, mentions). */
 function cell(s: string): string {
-  return s
-    .replace(/\r?\n/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~#])/g, '\\$1');
+  return escapeMarkdown(s);
 }
 
 /** Text inside a code span: backticks and pipes cannot be escaped there, so they are replaced. */
 function code(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/`/g, "'").replace(/\|/g, '¦');
+  return escapeMarkdownCode(s);
 }

@@ -1,5 +1,6 @@
 import { formatTime, plural } from '../report/format.ts';
 import type { Finding, Report, ServiceReport, Severity } from '../report/types.ts';
+import { escapeTerminal as t } from './escape.ts';
 
 export interface ReportTextOptions {
   color: boolean;
@@ -17,7 +18,8 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
   lines.push(`steward report as of ${formatTime(report.generatedAt)}: ${plural(s.services, 'service')}, ${countsText(s)}`);
   for (const svc of report.services) {
     lines.push('');
-    lines.push(`${svc.name}  ${dim(`organization ${svc.organizationId}, service ${svc.serviceId}`)}`);
+    // Names, ids and messages come from the project and the cloud API: escaped for the terminal.
+    lines.push(`${t(svc.name)}  ${dim(`organization ${t(svc.organizationId)}, service ${t(svc.serviceId)}`)}`);
     lines.push(`  ${serviceLine(svc)}`);
     if (svc.findings.length === 0) {
       lines.push(`  ${dim('no findings')}`);
@@ -25,7 +27,7 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
     }
     const idWidth = Math.max(...svc.findings.map((f) => f.id.length));
     for (const f of svc.findings) {
-      lines.push(`  ${paint(f.severity, f.severity.padEnd(7))} ${f.id.padEnd(idWidth)}  ${f.message}`);
+      lines.push(`  ${paint(f.severity, f.severity.padEnd(7))} ${t(f.id).padEnd(idWidth)}  ${t(f.message)}`);
     }
   }
   return lines.join('\n') + '\n';

@@ -3,7 +3,10 @@
  * so no output format (text, Markdown, JSON, HTML) can leak what one renderer forgot.
  */
 
-export const REDACTED = '<redacted>';
+import { createRedactor, REDACTED } from '../clients/redact.ts';
+
+/** The one marker, shared with every other output (src/clients/redact.ts). */
+export { REDACTED };
 
 /** Keys whose values are credentials wherever they appear. */
 const SECRET_KEY_NAMES = new Set(
@@ -41,10 +44,10 @@ export interface RedactOptions {
 
 /**
  * Returns a redacted deep copy of `value` (the input is not changed):
- * - the value under a credential key (see `isSecretKey`) becomes `<redacted>`, whatever its type;
+ * - the value under a credential key (see `isSecretKey`) becomes `[redacted]`, whatever its type;
  * - in a JSON Patch operation (`{ op, path, value }`), the value is redacted when the path ends in such a key;
  * - every string equal to a configured secret, or to a credential found under such a key anywhere in the
- *   input (eight characters or more), becomes `<redacted>`, and so does every occurrence of one inside a
+ *   input (eight characters or more), becomes `[redacted]`, and so does every occurrence of one inside a
  *   longer string (a message quoting it), for secrets of six characters or more.
  */
 export function redact<T>(value: T, opts: RedactOptions = {}): T {
@@ -53,7 +56,10 @@ export function redact<T>(value: T, opts: RedactOptions = {}): T {
   for (const s of opts.secrets ?? []) if (typeof s === 'string' && s !== '') found.add(s);
   // Longest first, so a secret that contains another is replaced whole.
   const secrets = [...found].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  return walk(value, [], secrets) as T;
+  const whole = new Set(secrets);
+  // Inside longer text: the one redactor (every encoding), for secrets long enough not to shred the text.
+  const inText = createRedactor(secrets.filter((s) => s.length >= MIN_SUBSTRING_SECRET));
+  return walk(value, [], (s) => (whole.has(s) ? REDACTED : inText(s))) as T;
 }
 
 function collectSecrets(value: unknown, parents: string[], out: Set<string>): void {
@@ -76,15 +82,15 @@ function collectStrings(value: unknown, out: Set<string>): void {
   else if (isObject(value)) for (const v of Object.values(value)) collectStrings(v, out);
 }
 
-function walk(value: unknown, parents: string[], secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return scrub(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => walk(v, parents, secrets));
+function walk(value: unknown, parents: string[], scrub: (s: string) => string): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, parents, scrub));
   if (!isObject(value)) return value;
   const patchSecret = typeof value['op'] === 'string' && typeof value['path'] === 'string' && pathIsSecret(value['path']);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (v !== null && v !== undefined && (isSecretKey(k, parents) || (patchSecret && k === 'value'))) out[k] = REDACTED;
-    else out[k] = walk(v, [...parents, k], secrets);
+    else out[k] = walk(v, [...parents, k], scrub);
   }
   return out;
 }
@@ -92,15 +98,6 @@ function walk(value: unknown, parents: string[], secrets: readonly string[]): un
 function pathIsSecret(pointer: string): boolean {
   const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   return segs.some((s, i) => isSecretKey(s, segs.slice(0, i)));
-}
-
-function scrub(s: string, secrets: readonly string[]): string {
-  let out = s;
-  for (const secret of secrets) {
-    if (out === secret) return REDACTED;
-    if (secret.length >= MIN_SUBSTRING_SECRET && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

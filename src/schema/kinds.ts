@@ -1,8 +1,9 @@
-import type { StewardAlert, StewardCloudService, StewardDashboard, StewardProject } from './types.gen.ts';
+import type { StewardAlert, StewardCloudService, StewardDashboard, StewardProject, StewardTemplate, StewardTemplateInstance } from './types.gen.ts';
 
-export type { StewardAlert, StewardCloudService, StewardDashboard, StewardProject };
+export type { StewardAlert, StewardCloudService, StewardDashboard, StewardProject, StewardTemplate, StewardTemplateInstance };
 
-export const RESOURCE_KINDS = ['Dashboard', 'Alert', 'CloudService'] as const;
+/** Template and TemplateInstance are read like the others, and expanded away before anything plans (src/templates/). */
+export const RESOURCE_KINDS = ['Dashboard', 'Alert', 'CloudService', 'Template', 'TemplateInstance'] as const;
 export const ALL_KINDS = ['Project', ...RESOURCE_KINDS] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 export type Kind = (typeof ALL_KINDS)[number];
@@ -12,6 +13,8 @@ export const SCHEMA_FILES: Record<Kind, string> = {
   Dashboard: 'dashboard.schema.json',
   Alert: 'alert.schema.json',
   CloudService: 'cloud-service.schema.json',
+  Template: 'template.schema.json',
+  TemplateInstance: 'template-instance.schema.json',
 };
 
 export type DashboardSpec = StewardDashboard['spec'];
@@ -27,4 +30,8 @@ export type DocumentOf<K extends Kind> = K extends 'Project'
     ? StewardDashboard
     : K extends 'Alert'
       ? StewardAlert
-      : StewardCloudService;
+      : K extends 'CloudService'
+        ? StewardCloudService
+        : K extends 'Template'
+          ? StewardTemplate
+          : StewardTemplateInstance;

@@ -11,12 +11,16 @@ export interface SemanticProblem {
   severity: 'error' | 'warning';
   /** The other place involved (the first definition of a duplicate). */
   related?: { file: string; index: number; pointer: string };
+  /** How the message names the related place (default "first at"; template stamps say "stamped by"). */
+  relatedLabel?: string;
 }
 
 const GRID_COLUMNS = 24;
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAG_LENGTH = 32;
 const MAX_TAGS = 50;
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** HyperDX 2026-08's alert intervals (AlertInterval). */
 const LIVE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'];
@@ -39,6 +43,9 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
     if (spec.source === 'saved_search') out.push({ pointer: '/spec/source', message: 'the seed API calls it search; saved_search is hyperdx and clickstack-cloud' });
     if (spec.channels !== undefined) out.push({ pointer: '/spec/channels', atKey: true, message: 'channels needs observability.api: hyperdx (the seed API takes one channel)' });
     if (channels.some((c) => c.webhook !== undefined)) out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
+    for (const k of ['savedSearchId', 'thresholdMax', 'groupBy', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'scheduleStartAt'] as const) {
+      if (spec[k] !== undefined) out.push({ pointer: `/spec/${k}`, atKey: true, message: `${k} needs observability.api: hyperdx or clickstack-cloud (the seed API does not take it)` });
+    }
     return out;
   }
   if (!LIVE_INTERVALS.includes(spec.interval)) {
@@ -48,6 +55,9 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
   if (spec.source === 'search') out.push({ pointer: '/spec/source', message: `the ${api} API calls it saved_search; did you mean "saved_search"?` });
   if (spec.source === 'saved_search' && spec.savedSearchId === undefined) out.push({ pointer: '/spec', message: 'a saved_search alert needs savedSearchId' });
   if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined) out.push({ pointer: '/spec', message: `thresholdType ${spec.thresholdType} needs thresholdMax` });
+  if (spec.scheduleStartAt !== undefined && !(RFC3339.test(spec.scheduleStartAt) && !Number.isNaN(Date.parse(spec.scheduleStartAt)))) {
+    out.push({ pointer: '/spec/scheduleStartAt', message: `scheduleStartAt "${spec.scheduleStartAt}" is not an RFC 3339 time; expected one like 2026-02-08T10:00:00Z` });
+  }
   if (spec.channel && spec.channels) out.push({ pointer: '/spec/channel', atKey: true, message: 'give channel or channels, not both' });
   if (api === 'clickstack-cloud' && spec.channels && spec.channels.length > 1) out.push({ pointer: '/spec/channels', message: 'the ClickStack API takes one channel per alert' });
   return out;

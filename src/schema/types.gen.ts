@@ -80,7 +80,7 @@ export interface StewardProject {
        */
       timeoutSeconds?: number;
       /**
-       * Tag put on every dashboard steward creates (default managed-by:steward).
+       * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
        */
       markerTag?: string;
     };
@@ -195,7 +195,7 @@ export interface StewardProject {
                */
               timeoutSeconds?: number;
               /**
-               * Tag put on every dashboard steward creates (default managed-by:steward).
+               * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
                */
               markerTag?: string;
             };
@@ -541,6 +541,22 @@ export interface StewardAlert {
         webhook?: string;
       }[]
     ];
+    /**
+     * Group-by key for saved search alerts (hyperdx, clickstack-cloud).
+     */
+    groupBy?: string;
+    /**
+     * Fire only after the condition held for this many consecutive windows (hyperdx, clickstack-cloud).
+     */
+    numConsecutiveWindows?: number;
+    /**
+     * Offset from the interval boundary, in minutes (hyperdx, clickstack-cloud).
+     */
+    scheduleOffsetMinutes?: number;
+    /**
+     * UTC start anchor of the alert windows, an RFC 3339 time like 2026-02-08T10:00:00Z (hyperdx, clickstack-cloud; validate checks the form).
+     */
+    scheduleStartAt?: string;
   };
 }
 
@@ -641,6 +657,167 @@ export interface StewardCloudService {
        */
       reportUnlisted?: boolean;
     };
+  };
+}
+
+/**
+ * Dashboards and alerts with typed parameters, stamped once per TemplateInstance (or per forEach item). References are $(params.NAME), $(self.key) and $(self.name); $$( is a literal $(.
+ */
+export interface StewardTemplate {
+  /**
+   * Always steward/v1.
+   */
+  apiVersion: 'steward/v1';
+  kind: 'Template';
+  metadata: {
+    /**
+     * The template's name: instances name it, and it is the first part of every stamped resource's name (<template>/<key>).
+     */
+    name: string;
+    /**
+     * Free text for people; never sent.
+     */
+    description?: string;
+  };
+  spec: {
+    /**
+     * The string or enum parameter whose value names each stamp (jvm-runtime/<value>); without it a stamp is named after its instance, and forEach is not allowed.
+     */
+    key?: string;
+    /**
+     * The parameters, by name. A parameter without a default is required.
+     */
+    parameters?: {
+      [k: string]:
+        | {
+            /**
+             * string, number, enum (one of values) or list (of strings and numbers).
+             */
+            type: 'string' | 'number' | 'enum' | 'list';
+            /**
+             * What the parameter is for; shown in errors about it.
+             */
+            description?: string;
+            /**
+             * The allowed values of an enum parameter.
+             *
+             * @minItems 1
+             */
+            values?: [string | number, ...(string | number)[]];
+            /**
+             * The value when an instance gives none; without it the parameter is required.
+             */
+            default?: string | number | (string | number)[];
+          }
+        | undefined;
+    };
+    /**
+     * Dashboards to stamp.
+     */
+    dashboards?: {
+      /**
+       * Suffix of the stamped dashboard's name (<template>/<key>/<name>); needed when the template holds more than one dashboard.
+       */
+      name?: string;
+      /**
+       * The stamped dashboard's metadata, less its name (which the stamp gives).
+       */
+      metadata?: {
+        /**
+         * Free text for people; never sent.
+         */
+        description?: string;
+        /**
+         * Pin the stamped dashboard to a live id (usually $(params.NAME)).
+         */
+        id?: string;
+      };
+      /**
+       * A dashboard's spec with parameter references $(params.NAME); checked against the dashboard schema after expansion.
+       */
+      spec: {};
+    }[];
+    /**
+     * Alerts to stamp; tile.dashboard: $(self.name) names the dashboard of the same stamp.
+     */
+    alerts?: {
+      /**
+       * Suffix of the stamped alert's name (<template>/<key>/<name>); needed when the template holds more than one alert.
+       */
+      name?: string;
+      /**
+       * The stamped alert's metadata, less its name (which the stamp gives).
+       */
+      metadata?: {
+        /**
+         * Free text for people; never sent.
+         */
+        description?: string;
+        /**
+         * The live alert's id (usually $(params.NAME)), as an Alert's metadata.id.
+         */
+        id?: string;
+      };
+      /**
+       * An alert's spec with parameter references $(params.NAME); checked against the alert schema after expansion.
+       */
+      spec: {};
+    }[];
+  };
+}
+
+/**
+ * Stamps a Template with parameter values: once, or once per forEach item (each item's values override spec.parameters).
+ */
+export interface StewardTemplateInstance {
+  /**
+   * Always steward/v1.
+   */
+  apiVersion: 'steward/v1';
+  kind: 'TemplateInstance';
+  metadata: {
+    /**
+     * The instance's key, unique among instances; names the stamp when the template has no key.
+     */
+    name: string;
+    /**
+     * Free text for people; never sent.
+     */
+    description?: string;
+  };
+  spec: {
+    /**
+     * metadata.name of a Template in this project.
+     */
+    template: string;
+    /**
+     * Values for every stamp of this instance.
+     */
+    parameters?: {
+      /**
+       * A parameter's value: a string, a number, or a list of strings and numbers.
+       */
+      [k: string]: string | number | (string | number)[] | undefined;
+    };
+    /**
+     * One stamp per item; an item's values override spec.parameters.
+     *
+     * @minItems 1
+     */
+    forEach?: [
+      {
+        /**
+         * A parameter's value: a string, a number, or a list of strings and numbers.
+         */
+        [k: string]: string | number | (string | number)[] | undefined;
+      },
+      ...{
+        /**
+         * A parameter's value: a string, a number, or a list of strings and numbers.
+         */
+        [k: string]: string | number | (string | number)[] | undefined;
+      }[]
+    ];
   };
 }
 

@@ -28,6 +28,12 @@ test('npm start runs the demo as a user would: exit 0, every step, nothing neede
     assert.match(r.out, 'steward plan: 3 to create, 4 to update, 0 blocked, 0 unchanged');
     assert.match(r.out, 'Apply complete: 3 created, 4 updated');
     assert.match(r.out, 'steward plan: 0 to create, 0 to update, 0 blocked, 7 unchanged');
+    // Part 2: the hyperdx profile, where an edit in the UI is an update and a deleted file a delete (--prune).
+    assert.match(r.out, 'Part 2: the hyperdx profile');
+    assert.match(r.out, 'Apply complete: 10 created, 0 updated, 0 unchanged');
+    assert.match(r.out, 'steward plan: 0 to create, 1 to update, 1 to delete, 0 blocked, 8 unchanged');
+    assert.match(r.out, 'Apply complete: 0 created, 1 updated, 1 deleted, 8 unchanged, 0 failed, 0 skipped.');
+    assert.match(r.out, 'steward plan: 0 to create, 0 to update, 0 blocked, 9 unchanged');
     assert.match(r.out, 'Done.');
   } finally {
     rmSync(cwd, { recursive: true, force: true });

@@ -43,7 +43,7 @@ test('import --id makes a drifted file match (the documented way out of no-updat
     const drift = await steward(['plan', '--detailed-exitcode', '--format', 'json'], { cwd: x.dir, env: x.env });
     assert.is(drift.code, 3);
     const item = JSON.parse(drift.stdout).items.find((i: { reason?: string }) => i.reason === 'no-update-api');
-    const r = await steward(['import', '--id', item.id, '--force'], { cwd: x.dir, env: x.env });
+    const r = await steward(['import', '--id', item.id], { cwd: x.dir, env: x.env });
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, 'dashboards/checkout-overview.yaml');
     const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });

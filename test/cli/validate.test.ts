@@ -9,13 +9,14 @@ import { tmpProject } from '../helpers/tmp.ts';
 const examples = fileURLToPath(new URL('../../examples', import.meta.url));
 
 test('validate examples: exit 0, says how many files and resources', async () => {
-  const r = await steward(['validate', examples]);
+  // --no-cache: tests never write into examples/ (the cache would land in examples/.steward/)
+  const r = await steward(['validate', examples, '--no-cache']);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /valid: 8 files, 8 resources \(3 dashboards, 4 alerts, 1 cloud service\)/);
 });
 
 test('validate inside the project folder, with nothing set in the environment', async () => {
-  const r = await steward(['validate'], { cwd: examples });
+  const r = await steward(['validate', '--no-cache'], { cwd: examples });
   assert.is(r.code, 0, r.stderr);
 });
 

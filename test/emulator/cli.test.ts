@@ -55,7 +55,7 @@ test('steward emulator --port 0 prints its URL, credentials and env vars, serves
     ]) {
       assert.ok(out.includes(line), line);
     }
-    assert.match(out, /Bearer dev-token/);
+    assert.match(out, /Bearer auth, token dev-token/);
     assert.match(out, /faults\s+none \(seed 3\)/);
     const r = await obs(emu.url, 'GET', '/api/v2/dashboards');
     assert.is(r.status, 200);
@@ -149,7 +149,7 @@ test('bad flags are a clear error with exit 1', async () => {
     [['--api', 'datadog'], /api.*seed, hyperdx, clickstack-cloud|Choices: "seed", "hyperdx", "clickstack-cloud"/],
     [['--key-id', 'a:b'], /--key-id: must not contain ":"/],
     [['--data', '/nonexistent/seed.json', '--port', '0'], /cannot read seed data/],
-    [['--bogus'], /Unknown argument: bogus/],
+    [['--bogus'], /unknown option --bogus/],
   ] as const) {
     const r = await steward(['emulator', ...args]);
     assert.is(r.code, 1, args.join(' '));

@@ -12,11 +12,11 @@ import { DEFAULT_CONCURRENCY } from '../../src/clients/http.ts';
 import { resolveCloud, resolveObservability, DEFAULT_REQUESTS_PER_MINUTE } from '../../src/config/connection.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
-import { DEFAULT_MARKER_TAG, DEFAULT_RESOURCES, loadProject } from '../../src/config/project.ts';
+import { DEFAULT_RESOURCES, defaultMarkerTag, loadProject } from '../../src/config/project.ts';
 import { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS, DEFAULT_REPORT_UNLISTED_PIPES } from '../../src/report/checks.ts';
 import { ROOT } from './files.ts';
 
-const KINDS = { Project: 'project', Dashboard: 'dashboard', Alert: 'alert', CloudService: 'cloud-service' } as const;
+const KINDS = { Project: 'project', Dashboard: 'dashboard', Alert: 'alert', CloudService: 'cloud-service', Template: 'template', TemplateInstance: 'template-instance' } as const;
 type Kind = keyof typeof KINDS;
 
 const doc = readFileSync(join(ROOT, 'docs/reference.md'), 'utf8');
@@ -89,9 +89,9 @@ for (const kind of Object.keys(KINDS) as Kind[]) {
       // type
       if ('const' in s) assert.is(r.type, `\`${JSON.stringify(s['const'])}\``, where);
       else if (s['enum']) assert.is(r.type, 'string', where);
-      else if (s['type'] === 'array') assert.is(r.type, `list of ${s['items']['type'] === 'object' || s['items']['$ref'] ? 'objects' : `${s['items']['type']}s`}`, where);
-      else if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object') assert.is(r.type, 'map: name → object', where);
-      else assert.is(r.type, s['type'] ?? 'object', where);
+      else if (s['type'] === 'array') assert.is(r.type, `list of ${s['items']['type'] === 'object' || s['items']['$ref'] ? 'objects' : [s['items']['type']].flat().map((t: string) => `${t}s`).join(' or ')}`, where);
+      else if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object') assert.is(r.type, `map: name → ${[s['additionalProperties']['type'] ?? 'object'].flat().join(' or ')}`, where);
+      else assert.is(r.type, [s['type'] ?? 'object'].flat().join(' or '), where);
       // required
       if (p.required) assert.is(r.default, '**required**', where);
       else assert.not.match(r.default, '**required**', where);
@@ -121,7 +121,7 @@ for (const kind of Object.keys(KINDS) as Kind[]) {
 test('the defaults on the page are the code\'s', () => {
   const d = (kind: Kind, path: string) => rows(kind).find((r) => r.path === path)!.default;
   assert.is(d('Project', 'spec.resources'), DEFAULT_RESOURCES.map((g) => `\`${g}\``).join(', '));
-  assert.is(d('Project', 'spec.observability.markerTag'), `\`${DEFAULT_MARKER_TAG}\``);
+  assert.is(d('Project', 'spec.observability.markerTag'), `\`${defaultMarkerTag('<metadata.name>')}\``);
   assert.is(d('Project', 'spec.observability.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
   assert.is(d('Project', 'spec.cloud.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
   assert.is(d('Project', 'spec.concurrency'), `\`${DEFAULT_CONCURRENCY}\``);
@@ -174,6 +174,33 @@ test('the four examples together are a valid project: schemas, references, no wa
     assert.equal(loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(), ['Alert/checkout-errors', 'CloudService/prod-warehouse', 'Dashboard/checkout-overview']);
     const staging = loadProject(nodeFileSystem, join(dir, 'steward.yaml'), {}, 'staging');
     assert.match(staging.statePath, /\.steward\/state\.staging\.json$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the Template and TemplateInstance examples, with the Project and Dashboard ones, stamp three dashboards and alerts without a problem', async () => {
+  const example = (kind: Kind) => /```yaml\n([\s\S]*?)```/.exec(section(kind))![1]!;
+  const dir = mkdtempSync(join(tmpdir(), 'steward-ref-'));
+  try {
+    const files: Record<string, string> = {
+      'steward.yaml': example('Project'),
+      'dashboards/checkout-overview.yaml': example('Dashboard'),
+      'dashboards/jvm-runtime.yaml': example('Template'),
+      'dashboards/jvm-services.yaml': example('TemplateInstance'),
+    };
+    for (const [name, text] of Object.entries(files)) {
+      assert.match(text, new RegExp(`^# yaml-language-server: \\$schema=\\S*schemas/\\S+\\.schema\\.json\\n`));
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: dir }, {});
+    // Only dashboards/ has files here; the Project example's other globs match nothing (a warning).
+    assert.equal(loaded.issues.filter((i) => !i.message.includes('matches no file')), []);
+    assert.equal(
+      loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(),
+      ['Alert/jvm-runtime/checkout', 'Alert/jvm-runtime/inventory', 'Alert/jvm-runtime/payments', 'Dashboard/checkout-overview', 'Dashboard/jvm-runtime/checkout', 'Dashboard/jvm-runtime/inventory', 'Dashboard/jvm-runtime/payments'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -182,7 +182,6 @@ const RE_TERMINATED = /\[HTTP SERVER\] (\w+) (\S+) \S+\s+error\s+Request termina
 const RE_VALIDATOR = /\[VALIDATOR\] \S+\s+(error|warning)\s+(.*)$/;
 const RE_RESPONDING = /\[NEGOTIATOR\] \S+\s+info\s+> Responding with "(\d+)"/;
 const RE_LISTENING = /Prism is listening on (http:\/\/[\d.]+:(\d+))/;
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** Resolves a SPECS key or a path, applies fixes in memory, and returns the file prism should load. */

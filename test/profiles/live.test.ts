@@ -39,13 +39,13 @@ for (const profile of ['hyperdx', 'clickstack-cloud'] as const) {
     try {
       const first = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
       assert.is(first.code, 2, first.stdout + first.stderr);
-      assert.match(first.stdout, '4 to create, 0 to update, 0 blocked, 0 unchanged');
+      assert.match(first.stdout, `${profile === 'hyperdx' ? 10 : 4} to create, 0 to update, 0 blocked, 0 unchanged`);
       const a = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
       assert.is(a.code, 0, a.stdout + a.stderr);
-      assert.match(a.stdout, 'Apply complete: 4 created, 0 updated, 0 unchanged, 0 failed, 0 skipped.');
+      assert.match(a.stdout, `Apply complete: ${profile === 'hyperdx' ? 10 : 4} created, 0 updated, 0 unchanged, 0 failed, 0 skipped.`);
       const again = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
       assert.is(again.code, 0, again.stdout + again.stderr);
-      assert.match(again.stdout, '0 to create, 0 to update, 0 blocked, 4 unchanged');
+      assert.match(again.stdout, `0 to create, 0 to update, 0 blocked, ${profile === 'hyperdx' ? 10 : 4} unchanged`);
 
       const dashboards: any[] = await api(x, 'GET', '/dashboards');
       const checkout = dashboards.find((d) => d.name.startsWith('Checkout overview'));
@@ -78,7 +78,7 @@ for (const profile of ['hyperdx', 'clickstack-cloud'] as const) {
 
       const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
       assert.is(p.code, 2, p.stdout + p.stderr);
-      assert.match(p.stdout, '0 to create, 1 to update, 0 blocked, 3 unchanged');
+      assert.match(p.stdout, `0 to create, 1 to update, 0 blocked, ${profile === 'hyperdx' ? 9 : 3} unchanged`);
       assert.match(p.stdout, /~ update\s+checkout-overview/);
       assert.match(p.stdout, 'edited-by-hand', 'the diff names the tag that goes');
       const a = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
@@ -138,6 +138,40 @@ test('hyperdx: a dashboard and an alert whose files are gone are listed, and del
     assert.not.ok(alerts.some((l) => l.name === 'Slow payments (HyperDX)'));
     assert.ok(alerts.some((l) => l.name === 'Error spike (saved search)'), 'alerts without the marker are never touched');
     assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env })).code, 0);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('hyperdx: import writes dashboards in the config form and alerts, with source and webhook names; they plan as unchanged', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const r = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, 'Imported 12 of 12 dashboards and alerts', 'the three dashboards and alerts stamped from templates/ too');
+    assert.not.match(r.stdout, 'warning', 'nothing is left out');
+    const text = readFileSync(join(x.dir, 'imported/checkout-overview.yaml'), 'utf8');
+    assert.match(text, '      config:\n        source: Logs\n        displayType: line\n');
+    assert.match(text, '  filters:\n    - { source: Logs, type: QUERY_EXPRESSION, name: Environment, expression: environment }\n');
+    assert.not.match(text, 'sourceId');
+    const alert = readFileSync(join(x.dir, 'imported/checkout-errors.yaml'), 'utf8');
+    assert.match(alert, '  tile: { dashboard: checkout-overview, name: Error count }\n  channels:\n    - { type: webhook, webhook: ops-pager }\n    - { type: webhook, webhook: slack-sre }\n');
+    // The seed's saved-search alert keeps its group-by: nothing the server holds is dropped on the way back.
+    assert.match(readFileSync(join(x.dir, 'imported/slow-requests-saved-search.yaml'), 'utf8'), 'groupBy: ServiceName');
+
+    rmSync(join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'alerts'), { recursive: true });
+    rmSync(join(x.dir, 'services'), { recursive: true });
+    rmSync(join(x.dir, 'templates'), { recursive: true });
+    cpSync(join(x.dir, 'imported'), join(x.dir, 'dashboards'), { recursive: true });
+    rmSync(join(x.dir, 'imported'), { recursive: true });
+    const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 2, p.stdout + p.stderr);
+    // The two alerts made in the UI are adopted: steward's marker goes into their note, nothing else changes.
+    assert.match(p.stdout, '0 to create, 2 to update, 0 blocked, 10 unchanged');
+    const changes = p.stdout.split('\n').filter((l) => /^\s+[+~-] (?!create|update|delete)/.test(l));
+    assert.equal(changes.map((l) => l.trim()), ['+ note: "managed-by:steward/acme-hyperdx"', '+ note: "managed-by:steward/acme-hyperdx"']);
   } finally {
     await x.cleanup();
   }

@@ -239,7 +239,7 @@ test('canary: a connection string and the configured key secret echoed by the se
       assert.not.ok(o.includes(KEY_SECRET), 'key secret leaked');
       assert.not.ok(o.includes('AccountKey='), 'connection string leaked');
     }
-    assert.ok(readReport(s.dir).services.find((x) => x.serviceId === STAGING)!.findings.some((f) => f.object.name === 'pipe-<redacted>'));
+    assert.ok(readReport(s.dir).services.find((x) => x.serviceId === STAGING)!.findings.some((f) => f.object.name === 'pipe-[redacted]'));
   } finally {
     await s.done();
   }

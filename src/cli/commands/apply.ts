@@ -74,7 +74,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
       ({ plan, project, deps } = made);
       freshLive = made.live;
       freshAlerts = made.liveAlerts;
-      if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx));
+      if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx, { applying: true }));
       if (plan.summary.create + plan.summary.update + (plan.summary.delete ?? 0) === 0) {
         if (args.format === 'json') ctx.io.stdout(renderApplyJson({ created: [], updated: [], deleted: [], failed: [], skipped: [], unchanged: plan.summary.noop, blocked: plan.summary.blocked, state: made.state }));
         return 0;

@@ -95,9 +95,9 @@ export function renderEmulatorBanner(emu: Emulator<unknown>): string {
   const cs = emu.clickstack;
   const observability =
     emu.api === 'seed'
-      ? [`  observability API  ${emu.url}/api/v2   Authorization: Bearer ${emu.credentials.token} (the seed documents)`]
+      ? [`  observability API  ${emu.url}/api/v2   Bearer auth, token ${emu.credentials.token} (the seed documents)`]
       : emu.api === 'hyperdx'
-        ? [`  observability API  ${emu.url}/api/v2   Authorization: Bearer ${emu.credentials.token} (HyperDX external API v2, 2026-08-21)`]
+        ? [`  observability API  ${emu.url}/api/v2   Bearer auth, token ${emu.credentials.token} (HyperDX external API v2, 2026-08-21)`]
         : [
             `  ClickStack API     ${emu.url}/v1/organizations/${cs!.organizationId}/services/${cs!.serviceId}/clickstack`,
             `                     Basic auth, key id ${emu.credentials.keyId}, key secret ${emu.credentials.keySecret} (ClickHouse Cloud, 2026-07-31)`,

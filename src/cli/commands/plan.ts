@@ -1,8 +1,8 @@
 import { relative, resolve, sep } from 'node:path';
-import { UsageError, ValidationError } from '../../errors.ts';
+import { UsageError, ValidationError, type Issue } from '../../errors.ts';
 import type { AnyResource } from '../../config/resources.ts';
 import type { Plan } from '../../plan/types.ts';
-import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
+import { defineCommand, redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
   paths?: string[];
@@ -30,6 +30,9 @@ export function detailedExitCode(plan: Plan): number {
 
 /** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
 export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs, ctx: CommandContext) {
+  if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
+    throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  }
   const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }, { cacheWanted }] = await Promise.all([
     import('../../config/fs.ts'),
     import('../../config/load.ts'),
@@ -97,6 +100,10 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
   });
+  if (!liveAlerts && !include) {
+    const gone = alertsLeftFiles(state, resources);
+    if (gone.length > 0) ctx.io.stderr(renderAlertsLeft(gone));
+  }
   if (args.serverValidate) {
     // Reads only: the validate endpoint saves nothing. One request per dashboard the plan would write.
     for (const item of plan.items) {
@@ -106,6 +113,24 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     }
   }
   return { plan, project, deps, loaded: { ...loaded, resources }, state, live, liveAlerts };
+}
+
+/**
+ * Alerts steward applied (they have a record in the state file) that no file declares any more. The API
+ * cannot delete or read them: they stay live as last sent, and steward no longer manages them.
+ */
+export function alertsLeftFiles(state: { alerts: Record<string, { sent: { name?: unknown }; appliedAt: string }> }, resources: readonly AnyResource[]): Array<{ id: string; name: string; appliedAt: string }> {
+  const declared = new Set(resources.filter((r) => r.kind === 'Alert').map((r) => (r.doc.metadata as { id?: string }).id));
+  return Object.entries(state.alerts)
+    .filter(([id]) => !declared.has(id))
+    .map(([id, r]) => ({ id, name: typeof r.sent.name === 'string' ? r.sent.name : id, appliedAt: r.appliedAt }));
+}
+
+export function renderAlertsLeft(gone: ReadonlyArray<{ id: string; name: string; appliedAt: string }>): string {
+  const n = gone.length;
+  const head = `notice: ${n} alert${n === 1 ? '' : 's'} steward applied ${n === 1 ? 'is' : 'are'} in no file any more; ${n === 1 ? 'it stays' : 'they stay'} live as last sent and steward no longer manages ${n === 1 ? 'it' : 'them'} (the API cannot delete alerts):`;
+  const lines = gone.map((g) => `  - ${g.name} (${g.id}), last applied ${g.appliedAt}`);
+  return [head, ...lines, '  restore the file to manage it again, or turn the alert off in the UI.', ''].join('\n');
 }
 
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
@@ -150,18 +175,43 @@ export const planCommand = defineCommand<PlanArgs>({
       .example('steward plan --target dashboard/checkout-overview', 'Plan one dashboard')
       .example('steward plan --detailed-exitcode', 'Nightly drift check: exit 2 on pending changes, 3 on blocked drift'),
   run: async (args, ctx) => {
-    const { plan } = await makePlan(args, ctx);
+    let made;
+    try {
+      made = await makePlan(args, ctx);
+    } catch (e) {
+      // Invalid files: a machine reading stdout (json, github, markdown) gets the problems in its format too.
+      if (e instanceof ValidationError && args.format !== 'text') ctx.io.stdout(await renderInvalid(e.issues, args.format, ctx));
+      throw e;
+    }
+    const { plan } = made;
     if (args.out) {
       const { writeFileAtomic } = await import('../../atomic-write.ts');
-      writeFileAtomic(resolve(ctx.cwd, args.out), JSON.stringify(plan, null, 2) + '\n');
+      writeFileAtomic(resolve(ctx.cwd, args.out), redactForOutput(ctx, JSON.stringify(plan, null, 2) + '\n'));
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
-    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}; apply it with \`steward apply ${args.out}\`.\n`);
+    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
     return args.detailedExitcode ? detailedExitCode(plan) : 0;
   },
 });
 
-export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: CommandContext, opts: { showUnchanged?: boolean; out?: string } = {}): Promise<string> {
+/** The problems that stopped a plan, in the plan's output format (stdout); the text form goes to stderr as usual. */
+export async function renderInvalid(issues: readonly Issue[], format: 'json' | 'github' | 'markdown', ctx: CommandContext): Promise<string> {
+  const rel = issues.map((i) => ({ ...i, file: i.file.startsWith(ctx.cwd + sep) ? i.file.slice(ctx.cwd.length + 1) : i.file }));
+  if (format === 'markdown') {
+    const errors = rel.filter((i) => i.severity === 'error');
+    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    return [`## steward plan`, '', `**invalid: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was planned**`, '', ...rel.map((i) => `- \`${i.file}:${i.line}:${i.col}\` ${i.severity === 'warning' ? '(warning) ' : ''}${esc(i.message)}`), ''].join('\n');
+  }
+  const { renderValidate } = await import('../../render/validate.ts');
+  const files = new Set(rel.map((i) => i.file)).size;
+  return renderValidate({ files, counts: {}, issues: rel }, format, { color: false }).replace('steward validate:', 'steward plan:');
+}
+
+/**
+ * A plan in one of the formats. `out` is the saved plan's file (named as the way to apply it); `applying`
+ * when apply prints the plan it is about to run (no "Run `steward apply`").
+ */
+export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: CommandContext, opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {}): Promise<string> {
   switch (format) {
     case 'json':
       return JSON.stringify(plan, null, 2) + '\n';
@@ -175,7 +225,8 @@ export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: Co
     }
     default: {
       const { renderPlanText } = await import('../../render/plan-text.ts');
-      return renderPlanText(plan, { color: ctx.color, columns: ctx.columns, showUnchanged: opts.showUnchanged ?? false });
+      const next = opts.applying ? 'applying' : opts.out ? `steward apply ${opts.out}` : undefined;
+      return renderPlanText(plan, { color: ctx.color, columns: ctx.columns, showUnchanged: opts.showUnchanged ?? false, ...(next ? { next } : {}) });
     }
   }
 }

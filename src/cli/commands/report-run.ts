@@ -15,7 +15,7 @@ import { plural } from '../../report/format.ts';
 import { readCloud, DEFAULT_REPORT_CONCURRENCY, type CloudServiceTarget, type ServiceRead } from '../../report/read.ts';
 import { buildReport, reachesSeverity } from '../../report/report.ts';
 import type { CloudReader, Report } from '../../report/types.ts';
-import type { CommandContext, GlobalArgs } from '../context.ts';
+import { redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
 import { createCloudReader } from './report-deps.ts';
 import type { ReportArgs } from './report.ts';
 
@@ -44,6 +44,7 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   if (loaded.issues.length) ctx.io.stderr(renderIssuesText(loaded.issues, { color: ctx.color }) + '\n');
   const project = loaded.project!;
+  ctx.secrets?.addProject(project.spec);
 
   const targets: CloudServiceTarget[] = [];
   for (const r of loaded.resources) if (r.kind === 'CloudService') targets.push({ name: r.name, spec: r.doc.spec });
@@ -56,7 +57,7 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
   const report = buildReport(reads, { now: deps.now(), secrets: configuredSecrets(project, ctx.env) });
 
   const outDir = resolve(ctx.cwd, args.out);
-  const written = writeReportFiles(outDir, report);
+  const written = writeReportFiles(outDir, report, (text) => redactForOutput(ctx, text));
   const where = written.map((f) => displayPath(ctx.cwd, f)).join(', ');
 
   if (args.format === 'json') {
@@ -92,7 +93,7 @@ export function configuredSecrets(project: Project, env: Env): string[] {
 }
 
 /** Writes report.md, report.json and report.html under `dir`, each through a temp file and a rename. */
-export function writeReportFiles(dir: string, report: Report): string[] {
+export function writeReportFiles(dir: string, report: Report, redact: (text: string) => string = (t) => t): string[] {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -105,7 +106,7 @@ export function writeReportFiles(dir: string, report: Report): string[] {
   };
   return REPORT_FILES.map((name) => {
     const path = join(dir, name);
-    writeFileAtomic(path, contents[name]);
+    writeFileAtomic(path, redact(contents[name]));
     return path;
   });
 }

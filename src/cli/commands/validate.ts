@@ -18,7 +18,7 @@ export const validateCommand = defineCommand<Args>({
       .option('cache', { type: 'boolean', default: true, describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)' })
       .example('steward validate', 'Check every resource the project file lists')
       .example('steward validate examples', 'Check the project in the examples folder')
-      .example('steward validate alerts/checkout.yaml --format github', 'Annotate a pull request'),
+      .example('steward validate --format github', 'Annotate a pull request (run in the project folder)'),
   run: async (args, ctx) => {
     // Loaded here, not at the top: `steward --version` and `--help` should not pay for YAML and schemas.
     const [{ nodeFileSystem }, { loadWorkspace }, { renderValidate }, { cacheWanted }] = await Promise.all([
@@ -35,6 +35,7 @@ export const validateCommand = defineCommand<Args>({
         { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd },
         { config: args.config, envName: args.env, paths: args.paths, cache: cacheWanted(args.cache, ctx.env) },
       );
+      if (loaded.project) ctx.secrets?.addProject(loaded.project.spec);
       issues = loaded.issues;
       files = loaded.files.length;
       for (const r of loaded.resources) {

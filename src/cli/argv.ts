@@ -1,0 +1,134 @@
+/**
+ * The command line before yargs sees it: Terraform-style single-dash long flags (`-auto-approve`,
+ * `-out=plan.json`) become their double-dash form, and unknown commands and options are named with a
+ * did-you-mean instead of yargs' "Unknown arguments: a, u, t, o" or its camelCase twins. Pure: takes the
+ * argv and a table of what each command accepts, returns the argv to parse or a message.
+ */
+
+export interface OptionTable {
+  /** Long option names (kebab-case) every command accepts. */
+  global: OptionInfo;
+  /** Per command (first word of its yargs command string): its own options. */
+  commands: Record<string, OptionInfo>;
+}
+
+export interface OptionInfo {
+  names: string[];
+  /** Options that take a value (the next word, unless written --name=value). */
+  takesValue: string[];
+  booleans: string[];
+}
+
+export type ArgvCheck = { ok: true; argv: string[] } | { ok: false; message: string };
+
+/** Levenshtein distance, small strings only. */
+export function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The closest candidate within a typo's reach (or one the word is a prefix of), if any. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const d = distance(word, c);
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  const reach = Math.max(2, Math.floor(word.length / 3));
+  if (best !== undefined && bestD <= reach) return best;
+  if (word.length >= 3) return candidates.find((c) => c.startsWith(word));
+  return undefined;
+}
+
+const merge = (a: OptionInfo, b: OptionInfo | undefined): OptionInfo =>
+  b
+    ? { names: [...a.names, ...b.names], takesValue: [...a.takesValue, ...b.takesValue], booleans: [...a.booleans, ...b.booleans] }
+    : a;
+
+/**
+ * Rewrites single-dash long flags and checks commands and option names. `-h` and `-v`-style one-letter
+ * flags are left to yargs; so is everything after `--`.
+ */
+export function checkArgv(argv: readonly string[], table: OptionTable): ArgvCheck {
+  const commandNames = Object.keys(table.commands);
+  const out: string[] = [];
+  let command: string | undefined;
+  let known = table.global;
+  let expectValue = false;
+  let endOfOptions = false;
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i]!;
+    if (endOfOptions || expectValue) {
+      expectValue = false;
+      out.push(a);
+      continue;
+    }
+    if (a === '--') {
+      endOfOptions = true;
+      out.push(a);
+      continue;
+    }
+    if (/^-[A-Za-z][A-Za-z0-9-]+(=.*)?$/.test(a)) {
+      // Terraform writes long flags with one dash. Accept them when they name an option; explain otherwise.
+      const name = a.slice(1).split('=')[0]!;
+      const bare = name.startsWith('no-') ? name.slice(3) : name;
+      if (known.names.includes(name) || known.names.includes(bare) || allNames(table).includes(bare)) a = `-${a}`;
+      else return { ok: false, message: unknownOption(a, name, known, command) };
+    }
+    if (a.startsWith('--') && a.length > 2) {
+      const [name, value] = splitOption(a.slice(2));
+      const bare = name.startsWith('no-') && known.booleans.includes(name.slice(3)) ? name.slice(3) : name;
+      if (!known.names.includes(bare)) {
+        if (command === undefined && allNames(table).includes(bare)) {
+          // An option of a command, written before the command: yargs takes it; nothing to check yet.
+          out.push(a);
+          continue;
+        }
+        return { ok: false, message: unknownOption(a.split('=')[0]!, name, known, command) };
+      }
+      if (value === undefined && known.takesValue.includes(bare)) expectValue = true;
+      out.push(a);
+      continue;
+    }
+    if (command === undefined && !a.startsWith('-')) {
+      if (!commandNames.includes(a)) {
+        const guess = closest(a, commandNames);
+        const hint = guess ? `did you mean ${guess}?` : `the commands are: ${commandNames.join(', ')}.`;
+        return { ok: false, message: `unknown command "${a}"; ${hint} See steward --help` };
+      }
+      command = a;
+      known = merge(table.global, table.commands[a]);
+    }
+    out.push(a);
+  }
+  return { ok: true, argv: out };
+}
+
+function splitOption(s: string): [string, string | undefined] {
+  const eq = s.indexOf('=');
+  return eq < 0 ? [s, undefined] : [s.slice(0, eq), s.slice(eq + 1)];
+}
+
+function allNames(table: OptionTable): string[] {
+  return [...table.global.names, ...Object.values(table.commands).flatMap((c) => c.names)];
+}
+
+function unknownOption(written: string, name: string, known: OptionInfo, command: string | undefined): string {
+  const candidates = [...known.names, ...known.booleans.map((b) => `no-${b}`)];
+  const guess = closest(name.replace(/^-+/, ''), candidates);
+  const where = command ? `steward ${command} --help` : 'steward --help';
+  return `unknown option ${written}${guess ? `; did you mean --${guess}?` : '.'} See ${where}`;
+}

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import type { AnyResource } from '../../config/resources.ts';
+import { processFile } from '../../config/resources.ts';
+import type { Project } from '../../config/project.ts';
+import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
+import { computePlan } from '../../plan/plan.ts';
+import type { LiveDashboardInput } from '../../plan/types.ts';
+import { specOf, syncDashboardSpec, undoChange } from '../../render/dashboard-sync.ts';
+
+type Dashboard = Extract<AnyResource, { kind: 'Dashboard' }>;
+
+/**
+ * The resource that declares a live dashboard, as plan matches them: pinned by metadata.id, or (no pin) by
+ * spec.name when exactly one live dashboard has that name.
+ */
+export function declaringResource(resources: readonly AnyResource[], live: LiveDashboardInput, nameCount: ReadonlyMap<string, number>): Dashboard | undefined {
+  const dashboards = resources.filter((r): r is Dashboard => r.kind === 'Dashboard');
+  return (
+    dashboards.find((r) => r.doc.metadata.id === live.id) ??
+    ((nameCount.get(live.name) ?? 0) === 1 ? dashboards.find((r) => r.doc.metadata.id === undefined && r.doc.spec.name === live.name) : undefined)
+  );
+}
+
+/**
+ * Rewrites the file that declares `live` so that plan finds them equal, changing as little as it can: the
+ * spec is synced node by node (yaml's Document API keeps comments, metadata and style), then each change
+ * that plan does not need (a default the file left out, a `${VAR}` that expands to the live value) is undone.
+ */
+export function rewriteDeclaring(input: {
+  resource: Dashboard;
+  live: LiveDashboardInput;
+  project: Project;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The live dashboard as a file would hold it (import's own rendering, config form and source names included). */
+  render: (live: LiveDashboardInput, metadataName: string) => { text: string; warnings: string[] };
+}): { text: string; changed: number; warnings: string[] } {
+  const { resource, live, project } = input;
+  const original = readFileSync(resource.file, 'utf8');
+  const rendered = input.render(live, resource.name);
+  const warnings = [...rendered.warnings];
+  const synced = syncDashboardSpec(original, resource.index, specOf(rendered.text));
+  const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
+  const matches = (text: string): boolean => {
+    const r = processFile(resource.file, Buffer.from(text), input.env as Record<string, string>, { isProjectFile: resource.file === project.file });
+    if (r.issues.some((i) => i.severity === 'error')) return false;
+    const res = r.resources.find((x) => x.kind === 'Dashboard' && x.index === resource.index);
+    if (!res) return false;
+    const plan = computePlan({ resources: [res], live: [live], state: { formatVersion: 1, alerts: {} }, markerTag: project.markerTag, now: new Date(0), projectDir: project.dir, capabilities: caps });
+    return plan.items[0]?.action === 'noop';
+  };
+  let text = synced.text;
+  let changed = synced.changes.length;
+  if (changed === 0) return { text: original, changed: 0, warnings };
+  if (matches(text)) {
+    for (const c of [...synced.changes].reverse()) {
+      if (!c.undoable) continue;
+      const candidate = undoChange(text, resource.index, c);
+      if (candidate !== text && matches(candidate)) {
+        text = candidate;
+        changed--;
+      }
+    }
+  } else {
+    warnings.push('the file still differs from the live dashboard after the rewrite (fields steward cannot express); `steward plan` shows what is left');
+  }
+  return { text, changed, warnings };
+}

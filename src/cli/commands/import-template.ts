@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError, UsageError, ValidationError } from '../../errors.ts';
+import type { CommandContext } from '../context.ts';
+
+const SCHEMA = fileURLToPath(new URL('../../../schemas/template.schema.json', import.meta.url));
+
+/**
+ * `steward import --template FILE`: one of HyperDX's dashboard template files to a steward Template, written
+ * to `--out` (a folder, default templates/). Needs no project and no connection. The result is checked
+ * before it is written: it must load, and stamp a valid dashboard for an example service.
+ */
+export async function importTemplate(args: { template: string; templateName?: string; out?: string; force: boolean }, ctx: CommandContext): Promise<number> {
+  const [{ importHyperdxTemplate }, { processFile }, { expandTemplates }, { slugify }, { writeFileAtomic }] = await Promise.all([
+    import('../../templates/import-hyperdx.ts'),
+    import('../../config/resources.ts'),
+    import('../../templates/expand.ts'),
+    import('../../render/dashboard-yaml.ts'),
+    import('../../atomic-write.ts'),
+  ]);
+  const from = resolve(ctx.cwd, args.template);
+  if (!existsSync(from)) throw new UsageError(`--template ${args.template}: no such file`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(from, 'utf8'));
+  } catch (e) {
+    throw new CliError(`${args.template}: not JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`, { code: 'config' });
+  }
+  const name = args.templateName ?? slugify(basename(from).replace(/\.json$/i, ''));
+  if (!/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/.test(name)) throw new UsageError(`--template-name ${name}: use lowercase letters, digits, '.', '_' and '-'`);
+  const outDir = resolve(ctx.cwd, args.out ?? 'templates');
+  const file = join(outDir, `${name}.yaml`);
+  let imported;
+  try {
+    imported = importHyperdxTemplate(json, { name, schemaPath: relative(outDir, SCHEMA).split(sep).join('/'), sourceFile: basename(from) });
+  } catch (e) {
+    throw new CliError(`${args.template}: ${e instanceof Error ? e.message : String(e)}`, { code: 'config' });
+  }
+  // Check what would be written: it loads, and a stamp of it is a valid dashboard.
+  const check = processFile(file, Buffer.from(imported.text), {}, { isProjectFile: false });
+  if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+  const instance = { kind: 'TemplateInstance', name: 'check', file: '(check)', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'check' }, spec: { template: name, parameters: { service: 'example' } } } };
+  const stamped = expandTemplates([...check.resources, instance as never]);
+  const errors = stamped.problems.filter((p) => p.severity === 'error');
+  if (errors.length > 0) throw new CliError(`the template made from ${args.template} does not stamp a valid dashboard (a bug in the import; please report it): ${errors[0]!.pointer} ${errors[0]!.message}`);
+  const shown = relative(ctx.cwd, file) || file;
+  if (existsSync(file) && !args.force) {
+    ctx.io.stdout(`skipped ${shown}: it exists (use --force to overwrite)\n`);
+    return 1;
+  }
+  writeFileAtomic(file, imported.text);
+  ctx.io.stdout(`Imported template ${name} → ${shown}\n${imported.warnings.map((w) => `  note: ${w}\n`).join('')}Stamp it with a TemplateInstance (template: ${name}); see docs/templates.md.\n`);
+  return 0;
+}

@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError, UsageError } from '../../errors.ts';
+import { defineCommand } from '../context.ts';
+
+interface InitArgs {
+  dir?: string;
+  name?: string;
+  api: 'seed' | 'hyperdx' | 'clickstack-cloud';
+}
+
+const SCHEMAS = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+
+/** What `steward init` writes, relative to the project folder. Pure: the caller writes the files. */
+export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir: (fileDir: string) => string }): Array<{ path: string; text: string }> {
+  const modeline = (fileDir: string, schema: string) => `# yaml-language-server: $schema=${opts.schemaDir(fileDir)}/${schema}.schema.json\n`;
+  const connection =
+    opts.api === 'clickstack-cloud'
+      ? [
+          '    api: clickstack-cloud',
+          '    url: ${STEWARD_OBS_URL}',
+          '    keyId: { env: STEWARD_CLOUD_KEY_ID }',
+          '    keySecret: { env: STEWARD_CLOUD_KEY_SECRET }',
+          '    organizationId: ${STEWARD_CLICKSTACK_ORGANIZATION_ID}',
+          '    serviceId: ${STEWARD_CLICKSTACK_SERVICE_ID}',
+        ]
+      : [...(opts.api === 'hyperdx' ? ['    api: hyperdx'] : []), '    url: ${STEWARD_OBS_URL}', '    token: { env: STEWARD_OBS_TOKEN }'];
+  const project = [
+    modeline('.', 'project').trimEnd(),
+    `# The project file: where the resources are and how to reach the observability API.`,
+    `# Credentials are never written here, only the names of the variables that hold them.`,
+    'apiVersion: steward/v1',
+    'kind: Project',
+    'metadata:',
+    `  name: ${opts.name}`,
+    'spec:',
+    '  resources:',
+    '    - dashboards/**/*.yaml',
+    '    # - alerts/**/*.yaml         (add it with your first alert)',
+    '  observability:',
+    ...connection,
+    '    requestsPerMinute: 100',
+    `    # Dashboards steward creates carry a marker tag (default managed-by:steward/${opts.name});`,
+    '    # plan lists marked dashboards no file declares as orphans.',
+    '  # What steward last sent to each alert: keep it where CI finds it again (committed, or an artifact).',
+    '  state: .steward/state.json',
+    '  journal: .steward/journal.jsonl',
+    '',
+  ].join('\n');
+  const tile =
+    opts.api === 'seed'
+      ? ['      series:', '        - { type: time, dataSource: events, aggFn: count, where: "level:error", whereLanguage: lucene, groupBy: [service] }']
+      : ['      config:', '        displayType: line', '        source: Logs', '        select: [{ aggFn: count, where: "SeverityText:error", whereLanguage: lucene }]'];
+  const dashboard = [
+    modeline('dashboards', 'dashboard').trimEnd(),
+    '# One dashboard to start from: `steward plan` shows it as a create, `steward apply` creates it.',
+    'apiVersion: steward/v1',
+    'kind: Dashboard',
+    'metadata:',
+    '  name: service-errors',
+    'spec:',
+    '  name: Service errors',
+    '  tags: [team:platform]',
+    '  tiles:',
+    '    - name: Errors by service',
+    '      x: 0',
+    '      y: 0',
+    '      w: 12',
+    '      h: 4',
+    ...tile,
+    '',
+  ].join('\n');
+  const gitignore = [
+    '# steward: the journal, the parse cache and locks are local; .steward/state.json is kept',
+    '# (commit it, or keep it as a CI artifact: see docs/ci.md).',
+    '.steward/*',
+    '!.steward/state*.json',
+    'plan.json',
+    'reports/',
+    '',
+  ].join('\n');
+  return [
+    { path: 'steward.yaml', text: project },
+    { path: 'dashboards/service-errors.yaml', text: dashboard },
+    { path: '.gitignore', text: gitignore },
+  ];
+}
+
+/** A project name the schema accepts, from a folder name: lowercase, [a-z0-9._-], no leading/trailing punctuation. */
+export function projectNameFrom(folder: string): string {
+  const s = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  return s.slice(0, 63) || 'observability';
+}
+
+const inside = (path: string, dir: string) => {
+  const r = relative(dir, path);
+  return r !== '' && !r.startsWith('..') && !r.startsWith(sep);
+};
+
+/** The schemas folder as a modeline reaches it: relative when steward is installed inside the project, else absolute. */
+function schemaRef(fileDir: string, projectDir: string): string {
+  const target = SCHEMAS.replace(/[\\/]$/, '');
+  if (!inside(target, projectDir)) return target.split(sep).join('/');
+  return relative(fileDir, target).split(sep).join('/');
+}
+
+export const initCommand = defineCommand<InitArgs>({
+  command: 'init [dir]',
+  describe: 'Start a project: steward.yaml, one dashboard, schema modelines for editors, a .gitignore',
+  builder: (y) =>
+    y
+      .positional('dir', { type: 'string', describe: 'Folder for the project (default: this one; created if missing)' })
+      .option('name', { type: 'string', describe: 'metadata.name of the project (default: the folder name); the default marker tag is managed-by:steward/<name>' })
+      .option('api', { choices: ['seed', 'hyperdx', 'clickstack-cloud'] as const, default: 'seed' as const, describe: 'Which observability API the project speaks (observability.api)' })
+      .example('steward init checkout-observability', 'A new project in ./checkout-observability')
+      .example('steward init --api hyperdx', 'A project for HyperDX in this folder'),
+  run: async (args, ctx) => {
+    const dir = resolve(ctx.cwd, args.dir ?? '.');
+    const name = args.name ?? projectNameFrom(basename(dir));
+    if (!/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/.test(name)) {
+      throw new UsageError(`--name ${name}: use lowercase letters, digits, '.', '_' and '-' (it names the project and its marker tag)`);
+    }
+    const files = initFiles({
+      name,
+      api: args.api,
+      schemaDir: (fileDir) => schemaRef(join(dir, fileDir), dir),
+    });
+    // Refuse before writing anything: init never overwrites. A .gitignore that exists is added to instead.
+    const exists = files.filter((f) => f.path !== '.gitignore' && existsSync(join(dir, f.path)));
+    if (exists.length > 0) {
+      throw new CliError(`${exists.map((f) => relative(ctx.cwd, join(dir, f.path)) || f.path).join(', ')} already exist${exists.length === 1 ? 's' : ''}; init writes new projects only and overwrites nothing`, { code: 'usage' });
+    }
+    const { writeFileAtomic } = await import('../../atomic-write.ts');
+    const lines: string[] = [];
+    for (const f of files) {
+      const path = join(dir, f.path);
+      mkdirSync(dirname(path), { recursive: true });
+      let text = f.text;
+      if (f.path === '.gitignore' && existsSync(path)) {
+        const old = readFileSync(path, 'utf8');
+        if (old.includes('.steward/*')) continue;
+        text = `${old}${old.endsWith('\n') || old === '' ? '' : '\n'}\n${f.text}`;
+      }
+      writeFileAtomic(path, text);
+      lines.push(`  + ${relative(ctx.cwd, path) || f.path}`);
+    }
+    const cd = relative(ctx.cwd, dir);
+    if (!inside(SCHEMAS, dir)) {
+      lines.push(`  (the schema modelines point at this installation's schemas, ${SCHEMAS.replace(/[\\/]$/, '')}; install steward in the project, npm install -D, to make them relative)`);
+    }
+    const vars = args.api === 'clickstack-cloud' ? 'STEWARD_OBS_URL, STEWARD_CLOUD_KEY_ID, STEWARD_CLOUD_KEY_SECRET, STEWARD_CLICKSTACK_ORGANIZATION_ID, STEWARD_CLICKSTACK_SERVICE_ID' : 'STEWARD_OBS_URL, STEWARD_OBS_TOKEN';
+    ctx.io.stdout(
+      [
+        `Wrote project ${name}:`,
+        ...lines,
+        '',
+        'Next:',
+        ...(cd ? [`  cd ${cd}`] : []),
+        '  steward validate              # offline: YAML, schemas, references',
+        `  set ${vars}`,
+        `                                # (or run \`steward emulator${args.api === 'seed' ? '' : ` --api ${args.api}`}\` and paste the exports it prints)`,
+        '  steward plan                  # what would change (reads only)',
+        '  steward apply                 # create the dashboard after you say yes',
+        '',
+      ].join('\n'),
+    );
+    return 0;
+  },
+});

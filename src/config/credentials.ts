@@ -1,0 +1,61 @@
+/**
+ * Which environment variables hold credentials, and their values: what resource files may not read
+ * (`${VAR}`) and what no output may show (see docs/security.md).
+ */
+import type { Env } from './interpolate.ts';
+
+/** The variables steward's own examples and errors suggest; credentials whatever the project file says. */
+export const DEFAULT_CREDENTIAL_VARIABLES = [
+  'STEWARD_OBS_TOKEN',
+  'STEWARD_OBS_KEY_ID',
+  'STEWARD_OBS_KEY_SECRET',
+  'STEWARD_CLOUD_KEY_ID',
+  'STEWARD_CLOUD_KEY_SECRET',
+] as const;
+
+const SECTIONS = ['observability', 'cloud'] as const;
+const SECRET_KEYS = ['token', 'keyId', 'keySecret'] as const;
+
+/**
+ * Every variable the project names as a credential (`token`, `keyId`, `keySecret` under `observability`
+ * and `cloud`, in the base spec and in every environment overlay), plus the defaults. Takes the spec as
+ * plain data, so it works on a document not yet schema-checked; anything malformed is skipped.
+ */
+export function credentialVariables(spec: unknown): string[] {
+  const names = new Set<string>(DEFAULT_CREDENTIAL_VARIABLES);
+  const fromSections = (holder: unknown) => {
+    if (!isObject(holder)) return;
+    for (const section of SECTIONS) {
+      const s = holder[section];
+      if (!isObject(s)) continue;
+      for (const key of SECRET_KEYS) {
+        const ref = s[key];
+        if (isObject(ref) && typeof ref['env'] === 'string' && ref['env'] !== '') names.add(ref['env']);
+      }
+    }
+  };
+  fromSections(spec);
+  const envs = isObject(spec) ? spec['environments'] : undefined;
+  if (isObject(envs)) for (const overlay of Object.values(envs)) fromSections(overlay);
+  return [...names].sort();
+}
+
+/**
+ * The values of the given variables that are set, and the encodings steward itself makes of them (the
+ * Basic credential of every id/secret pair), for redaction.
+ */
+export function credentialValues(names: readonly string[], env: Env): string[] {
+  const values: string[] = [];
+  for (const n of names) {
+    const v = env[n];
+    if (v !== undefined && v !== '') values.push(v);
+  }
+  const ids = names.filter((n) => /KEY_?ID$/i.test(n)).map((n) => env[n]).filter((v): v is string => !!v);
+  const secrets = names.filter((n) => /SECRET$/i.test(n)).map((n) => env[n]).filter((v): v is string => !!v);
+  for (const id of ids) for (const s of secrets) values.push(Buffer.from(`${id}:${s}`, 'utf8').toString('base64'));
+  return values;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,73 @@
+import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import type { LiveAlert } from '../clients/api-types.ts';
+
+/**
+ * Writes a live alert (hyperdx, clickstack-cloud) as a steward Alert document: what steward sends, with the
+ * tile named by its dashboard's metadata.name and tile name, and webhooks by name where one webhook has that
+ * name. Pure: the caller says where the dashboard lives and writes the file. `undefined` text: the alert
+ * cannot be written (its dashboard is not in the project), with the reason in `skipped`.
+ */
+export function renderAlertYaml(
+  live: LiveAlert,
+  opts: {
+    metadataName: string;
+    schemaPath: string;
+    /** The dashboard metadata.name and tile name of a live tile id, for the project's (and this import's) dashboards. */
+    tileOf: (dashboardId: string, tileId: string) => { dashboard: string; tile: string } | undefined;
+    webhookNames: ReadonlyMap<string, string>;
+    /** The service keeps a `channels` list (hyperdx) rather than one `channel` (ClickStack). */
+    channelsList: boolean;
+  },
+): { text?: string; skipped?: string; warnings: string[] } {
+  const l = live as LiveAlert & Record<string, unknown>;
+  const warnings: string[] = [];
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const spec: Record<string, unknown> = { name: str(l['name']) ?? opts.metadataName };
+  if (str(l['message'])) spec['message'] = l['message'];
+  if (typeof l['threshold'] === 'number') spec['threshold'] = l['threshold'];
+  if (typeof l['thresholdMax'] === 'number') spec['thresholdMax'] = l['thresholdMax'];
+  if (str(l['thresholdType'])) spec['thresholdType'] = l['thresholdType'];
+  if (str(l['interval'])) spec['interval'] = l['interval'];
+  if (str(l['source'])) spec['source'] = l['source'];
+  if (l['source'] === 'tile') {
+    const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
+    const tileId = str(l['tileId']);
+    const where = dashboardId && tileId ? opts.tileOf(dashboardId, tileId) : undefined;
+    if (!where) return { skipped: `it watches a tile of dashboard ${dashboardId ?? '(none)'}, which no file of this project declares: import that dashboard too (--all imports both)`, warnings };
+    spec['tile'] = { dashboard: where.dashboard, name: where.tile };
+  }
+  const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
+  if (l['source'] === 'saved_search' && savedSearchId) spec['savedSearchId'] = savedSearchId;
+  if (str(l['groupBy'])) spec['groupBy'] = l['groupBy'];
+  for (const k of ['numConsecutiveWindows', 'scheduleOffsetMinutes'] as const) if (typeof l[k] === 'number') spec[k] = l[k];
+  if (str(l['scheduleStartAt'])) spec['scheduleStartAt'] = l['scheduleStartAt'];
+  const raw = Array.isArray(l['channels']) ? (l['channels'] as Array<Record<string, unknown>>) : l['channel'] && typeof l['channel'] === 'object' ? [l['channel'] as Record<string, unknown>] : [];
+  const channels = raw
+    .filter((c) => c && typeof c === 'object')
+    .map((c) => {
+      const id = str(c['webhookId']);
+      if (c['type'] !== 'webhook' || !id) {
+        warnings.push(`a ${String(c['type'] ?? 'untyped')} channel is left out: steward writes webhook channels only`);
+        return undefined;
+      }
+      const name = opts.webhookNames.get(id);
+      return name !== undefined ? { type: 'webhook', webhook: name } : { type: 'webhook', webhookId: id };
+    })
+    .filter((c): c is NonNullable<typeof c> => c !== undefined);
+  if (channels.length === 0) return { skipped: 'it has no webhook channel, which steward needs to describe it', warnings };
+  if (opts.channelsList) spec['channels'] = channels;
+  else spec['channel'] = channels[0];
+  // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
+  const escape = (v: unknown): unknown =>
+    typeof v === 'string' ? v.replaceAll('${', () => '$${') : Array.isArray(v) ? v.map(escape) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)])) : v;
+  const doc = new Document({ apiVersion: 'steward/v1', kind: 'Alert', metadata: { name: opts.metadataName }, spec: escape(spec) });
+  const specNode = doc.get('spec') as YAMLMap;
+  const tile = specNode.get('tile');
+  if (isMap(tile)) tile.flow = true;
+  const ch = specNode.get('channel');
+  if (isMap(ch)) ch.flow = true;
+  const list = specNode.get('channels');
+  if (isSeq(list)) for (const c of list.items) if (isMap(c)) c.flow = true;
+  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live alert ${live.id} by steward import; matched by spec.name from now on.\n`;
+  return { text: header + doc.toString({ lineWidth: 0 }), warnings };
+}

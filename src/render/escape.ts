@@ -1,0 +1,104 @@
+/**
+ * One escaping function per output kind. Every string a renderer did not write itself (names, ids, tags,
+ * messages and states from the server; names, paths and values from the user's files) goes through the
+ * function of the output it lands in, so it cannot paint the terminal, forge lines, inject annotations,
+ * links or mentions, or markup (docs/security.md).
+ */
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
+
+/**
+ * Control characters (C0 with ESC, CR and LF, DEL, C1), line and paragraph separators, and the bidirectional
+ * overrides that reorder what is shown: anything that makes a terminal or a log show something else than
+ * the characters written.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** Terminal text (and CI logs): unsafe characters shown as escapes (`\n`, `\e`, `\u2028`), on one line. */
+export function escapeTerminal(s: string): string {
+  return s.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The message of a GitHub workflow command (`::error file=…::message`): the runner's own encoding of `%`,
+ * CR and LF (so a line break stays inside the annotation and cannot start another command), and the other
+ * unsafe characters escaped as for a terminal (a log is one).
+ */
+export function escapeGithubMessage(s: string): string {
+  return escapeTerminal(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+}
+
+/** Joins parts steward wrote on separate lines into one annotation message (each part already escaped). */
+export function githubLines(parts: readonly string[]): string {
+  return parts.join('%0A');
+}
+
+/** A property of a GitHub workflow command (`file=`, `title=`): also `:` and `,`, which end a property. */
+export function escapeGithubProperty(s: string): string {
+  return escapeGithubMessage(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** HTML text or attribute value. */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/**
+ * What GitHub makes live in any text, Markdown or HTML: `@name` mentions, `#123` and `owner/repo#1`
+ * references, and bare URLs. A zero-width space after `@` and `#` and inside `://` and `www.` keeps the
+ * text as it reads while nothing links or notifies.
+ */
+function defuseLinks(s: string): string {
+  return s
+    .replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b')
+    .replace(/#(?=[0-9A-Za-z])/g, '#\u200b')
+    .replace(/:\/\//g, ':\u200b//')
+    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+}
+
+/**
+ * Markdown text (a paragraph, a list item, a table cell): one line; HTML escaped (so no raw HTML and no
+ * `>` quote); Markdown syntax (emphasis, strike-through, links and images, table pipes, code, and list or
+ * heading markers at the start) escaped with backslashes; mentions, references and bare URLs defused.
+ */
+export function escapeMarkdown(s: string): string {
+  const html = escapeTerminal(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // Inline syntax anywhere; what only counts at the start of a line (lists, quotes, headings), there.
+  return defuseLinks(html.replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`).replace(/^([-+#=])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2'));
+}
+
+/**
+ * Markdown text that may hold steward's own `code spans` (a way out that names a command): the spans are
+ * kept (nothing is live inside one), the text around them is escaped as `escapeMarkdown`. Values steward
+ * quotes inside a span are the user's and the server's too, but a span shows them literally.
+ */
+export function escapeMarkdownKeepingCode(s: string): string {
+  const one = escapeTerminal(s);
+  let out = '';
+  let last = 0;
+  for (const m of one.matchAll(/`[^`]+`/g)) {
+    out += escapeMarkdown(one.slice(last, m.index)) + m[0].replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    last = m.index! + m[0].length;
+  }
+  return out + escapeMarkdown(one.slice(last));
+}
+
+/** Text inside a Markdown code span: one line, no backtick (it would end the span), no pipe (tables). */
+export function escapeMarkdownCode(s: string): string {
+  return escapeTerminal(s).replace(/`/g, "'").replace(/\|/g, '¦');
+}
+
+/**
+ * Text inside raw HTML in Markdown (`<summary>`, `<b>`): Markdown is not parsed there, so HTML is escaped,
+ * and mentions, references and URLs, which GitHub still links, are defused.
+ */
+export function escapeMarkdownHtml(s: string): string {
+  // Markdown syntax as character references too: inert in HTML, and inert should a renderer parse Markdown
+  // inside the tag after all.
+  return defuseLinks(escapeHtml(escapeTerminal(s)).replace(/[[\]*_`|~\\]/g, (c) => `&#${c.charCodeAt(0)};`));
+}
+
+/** A line for inside a fenced code block: one line, and no run of three backticks (it would end the fence). */
+export function escapeCodeBlockLine(s: string): string {
+  return escapeTerminal(s).replace(/```/g, '`\u200c``');
+}

@@ -1,0 +1,314 @@
+/**
+ * Template expansion: the pure stage between loading and everything that plans. Templates and their
+ * instances go in; the dashboards and alerts they stamp come out, named `<template>/<key>` (and
+ * `<template>/<key>/<entry>` when a template holds several of a kind), next to the hand-written resources.
+ *
+ * Problems are returned located by document and JSON pointer, like checkSemantics' (the caller turns them
+ * into file:line:col): a parameter problem at the instance, a schema problem of a stamped document at the
+ * template node that produced it, with the instance that stamped it as the related place.
+ */
+import type { AnyResource, Resource } from '../config/resources.ts';
+import { didYouMean } from '../schema/did-you-mean.ts';
+import type { StewardTemplate } from '../schema/kinds.ts';
+import type { SemanticProblem } from '../schema/semantic.ts';
+import { validateKind } from '../schema/validator.ts';
+import { quote, scanReferences, substituteString, type Token } from './references.ts';
+
+export type StampedKind = 'Dashboard' | 'Alert';
+type Param = NonNullable<NonNullable<StewardTemplate['spec']['parameters']>[string]>;
+type Value = string | number | Array<string | number>;
+type Entry = NonNullable<StewardTemplate['spec']['dashboards']>[number];
+
+/** Where a stamped resource came from. */
+export interface Origin {
+  kind: StampedKind;
+  /** The stamped resource's name (`jvm-runtime/checkout`). */
+  name: string;
+  /** The template, and the pointer of the entry (`/spec/dashboards/0`) the resource was stamped from. */
+  template: { name: string; file: string; index: number; entry: string };
+  /** The instance, and the pointer of the item (`/spec/forEach/2`, `/spec/parameters` or `/spec`). */
+  instance: { name: string; file: string; index: number; item: string };
+}
+
+export interface Expansion {
+  /** Every resource but templates and instances, then the stamped ones (valid documents only). */
+  resources: AnyResource[];
+  problems: SemanticProblem[];
+  /**
+   * Stamped resources carry their instance's file and a negative `index` unique to them (no document of a
+   * file has it): this map, keyed by `originKey(file, index)`, says where their parts came from.
+   */
+  origins: Map<string, Origin>;
+}
+
+export const originKey = (file: string, index: number): string => `${file}\u0000${index}`;
+
+/** The pointer, inside the template document, of the node that produced `pointer` of a stamped document. */
+export function templatePointer(origin: Origin, pointer: string): string {
+  const segs = pointer.split('/').slice(1);
+  if (segs[0] === 'spec') return `${origin.template.entry}${pointer}`;
+  if (segs[0] === 'metadata' && segs[1] !== undefined && segs[1] !== 'name') return `${origin.template.entry}${pointer}`;
+  if (segs[0] === 'metadata' && segs[1] === 'name') return `${origin.template.entry}/name`;
+  return origin.template.entry;
+}
+
+const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const NAME = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
+const KINDS: Array<[StampedKind, 'dashboards' | 'alerts', string]> = [
+  ['Dashboard', 'dashboards', 'dashboard'],
+  ['Alert', 'alerts', 'alert'],
+];
+
+function describe(v: unknown): string {
+  if (Array.isArray(v)) return 'a list';
+  if (v === null) return 'null';
+  if (typeof v === 'string') return `the string ${quote(v)}`;
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${String(v)}`;
+}
+
+/** Why a value does not fit a parameter, or undefined. */
+function typeProblem(p: Param, v: unknown): string | undefined {
+  switch (p.type) {
+    case 'string':
+      return typeof v === 'string' ? undefined : `must be a string, found ${describe(v)}`;
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) ? undefined : `must be a number, found ${describe(v)}`;
+    case 'list':
+      return Array.isArray(v) ? undefined : `must be a list, found ${describe(v)}`;
+    case 'enum': {
+      const values = p.values ?? [];
+      if (values.some((x) => x === v)) return undefined;
+      const hint = typeof v === 'string' ? didYouMean(v, values.map(String)) : undefined;
+      return `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}, found ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''}`;
+    }
+  }
+}
+
+interface CheckedTemplate {
+  t: Resource<'Template'>;
+  params: Record<string, Param>;
+  /** Each entry's references, by the pointer of the string that holds them. */
+  tokens: Map<string, Token[]>;
+  ok: boolean;
+  used: boolean;
+}
+
+/** Load-time checks of a template on its own: defaults, key, entry names, every reference. */
+function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): CheckedTemplate {
+  const before = out.length;
+  const err = (pointer: string, message: string, atKey = false) => out.push({ file: t.file, index: t.index, pointer, atKey, message, severity: 'error' });
+  const spec = t.doc.spec;
+  const params = Object.fromEntries(Object.entries(spec.parameters ?? {}).filter((e): e is [string, Param] => e[1] !== undefined));
+  for (const [name, p] of Object.entries(params)) {
+    const at = `/spec/parameters/${esc(name)}`;
+    if (p.values !== undefined && p.type !== 'enum') err(`${at}/values`, `values are for enum parameters; "${name}" is a ${p.type}`, true);
+    if (p.default !== undefined) {
+      const why = typeProblem(p, p.default);
+      if (why) err(`${at}/default`, `default of parameter "${name}" ${why}`);
+    }
+  }
+  if (spec.key !== undefined) {
+    const k = params[spec.key];
+    if (!k) err('/spec/key', `key names parameter "${spec.key}", which the template does not declare${hintOf(spec.key, Object.keys(params))}`);
+    else if (k.type !== 'string' && k.type !== 'enum') err('/spec/key', `key parameter "${spec.key}" is a ${k.type}; the key names each stamp, so it must be a string or an enum`);
+  }
+  if (!spec.dashboards?.length && !spec.alerts?.length) err('/spec', 'the template stamps nothing: give it dashboards or alerts');
+  for (const [, list, word] of KINDS) {
+    const entries = spec[list] ?? [];
+    const seen = new Map<string, number>();
+    entries.forEach((e, i) => {
+      if (entries.length > 1 && e.name === undefined) err(`/spec/${list}/${i}`, `this template holds ${entries.length} ${list}: give each a name (the stamped ${word} is named <template>/<key>/<name>)`);
+      if (e.name !== undefined) {
+        const first = seen.get(e.name);
+        if (first !== undefined) err(`/spec/${list}/${i}/name`, `two ${list} of this template are named "${e.name}" (also ${list} ${first})`);
+        else seen.set(e.name, i);
+      }
+    });
+  }
+
+  const tokens = new Map<string, Token[]>();
+  const declared = Object.keys(params);
+  const walk = (v: unknown, pointer: string) => {
+    if (typeof v === 'string') {
+      const found = scanReferences(v);
+      if (found.length === 0) return;
+      tokens.set(pointer, found);
+      const whole = found.length === 1 && found[0]!.start === 0 && found[0]!.end === v.length;
+      for (const tok of found) {
+        if (tok.type === 'bad') err(pointer, tok.message);
+        if (tok.type !== 'ref') continue;
+        if (tok.ns === 'self' && tok.name !== 'key' && tok.name !== 'name') err(pointer, `unknown reference $(self.${tok.name}): self has key and name`);
+        if (tok.ns !== 'params') continue;
+        const p = params[tok.name];
+        if (!p) err(pointer, `unknown parameter "${tok.name}" in $(params.${tok.name})${hintOf(tok.name, declared)}`);
+        else if (p.type === 'list' && !whole) err(pointer, `$(params.${tok.name}) is a list: it can only stand alone as a whole value, not inside text`);
+      }
+      return;
+    }
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('$(')) err(`${pointer}/${esc(k)}`, `references are not expanded in keys: ${quote(k)}`, true);
+        walk(x, `${pointer}/${esc(k)}`);
+      }
+    }
+  };
+  for (const [, list] of KINDS) (spec[list] ?? []).forEach((e, i) => walk({ metadata: e.metadata, spec: e.spec }, `/spec/${list}/${i}`));
+  return { t, params, tokens, ok: out.length === before, used: false };
+}
+
+function hintOf(word: string, candidates: readonly string[]): string {
+  const h = didYouMean(word, candidates);
+  return h ? `; did you mean "${h}"?` : candidates.length ? ` (parameters: ${candidates.join(', ')})` : ' (it declares no parameters)';
+}
+
+/** Replaces every reference of an entry's value; `tokens` are keyed by the pointer the check walked. */
+function substitute(v: unknown, pointer: string, tokens: Map<string, Token[]>, value: (ns: 'params' | 'self', name: string) => unknown): unknown {
+  if (typeof v === 'string') {
+    const t = tokens.get(pointer);
+    return t ? structuredClone(substituteString(v, t, value)) : v;
+  }
+  if (Array.isArray(v)) return v.map((x, i) => substitute(x, `${pointer}/${i}`, tokens, value));
+  if (v && typeof v === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = substitute(x, `${pointer}/${esc(k)}`, tokens, value);
+    return o;
+  }
+  return v;
+}
+
+/**
+ * Expands every TemplateInstance. Pure: resources in; resources, problems and origins out. Templates that
+ * fail their own checks stamp nothing (their instances are not checked either: one cause, one message).
+ */
+export function expandTemplates(resources: readonly AnyResource[]): Expansion {
+  const problems: SemanticProblem[] = [];
+  const out: AnyResource[] = [];
+  const templates = new Map<string, CheckedTemplate>();
+  const instances: Array<Resource<'TemplateInstance'>> = [];
+  for (const r of resources) {
+    if (r.kind === 'Template') {
+      const first = templates.get(r.name);
+      if (first) {
+        problems.push({ file: r.file, index: r.index, pointer: '/metadata/name', severity: 'error', message: `duplicate Template "${r.name}": metadata.name must be unique per kind`, related: { file: first.t.file, index: first.t.index, pointer: '/metadata/name' } });
+      } else templates.set(r.name, checkTemplate(r, problems));
+    } else if (r.kind === 'TemplateInstance') instances.push(r);
+    else out.push(r);
+  }
+  const origins = new Map<string, Origin>();
+  let nextIndex = -1;
+  const instanceNames = new Map<string, Resource<'TemplateInstance'>>();
+
+  for (const inst of instances) {
+    const iErr = (pointer: string, message: string, atKey = false) => problems.push({ file: inst.file, index: inst.index, pointer, atKey, message, severity: 'error' });
+    const dup = instanceNames.get(inst.name);
+    if (dup) {
+      problems.push({ file: inst.file, index: inst.index, pointer: '/metadata/name', severity: 'error', message: `duplicate TemplateInstance "${inst.name}": metadata.name must be unique per kind`, related: { file: dup.file, index: dup.index, pointer: '/metadata/name' } });
+      continue;
+    }
+    instanceNames.set(inst.name, inst);
+    const spec = inst.doc.spec;
+    const ct = templates.get(spec.template);
+    if (!ct) {
+      const hint = didYouMean(spec.template, [...templates.keys()]);
+      iErr('/spec/template', `unknown template "${spec.template}": no Template has that metadata.name${hint ? `; did you mean "${hint}"?` : templates.size ? ` (templates: ${[...templates.keys()].join(', ')})` : ''}`);
+      continue;
+    }
+    ct.used = true;
+    if (!ct.ok) continue;
+    const tspec = ct.t.doc.spec;
+    const declared = Object.keys(ct.params);
+    const shared = spec.parameters ?? {};
+    const sharedPtr = (name: string) => `/spec/parameters/${esc(name)}`;
+    const unknown = (values: Record<string, unknown>, ptr: (n: string) => string) => {
+      for (const name of Object.keys(values)) {
+        if (!ct.params[name]) iErr(ptr(name), `template "${ct.t.name}" has no parameter "${name}"${hintOf(name, declared)}`, true);
+      }
+    };
+    unknown(shared, sharedPtr);
+    if (spec.forEach && tspec.key === undefined) {
+      iErr('/spec/forEach', `template "${ct.t.name}" declares no key (spec.key), so the stamps of a forEach would all have one name: give the template a key parameter`, true);
+      continue;
+    }
+    // Shared values are checked once, not once per item.
+    const reported = new Set<string>();
+    const items = spec.forEach
+      ? spec.forEach.map((over, i) => ({ over: over as Record<string, unknown>, pointer: `/spec/forEach/${i}` }))
+      : [{ over: {} as Record<string, unknown>, pointer: spec.parameters ? '/spec/parameters' : '/spec' }];
+    for (const item of items) {
+      const itemPtr = (name: string) => `${item.pointer}/${esc(name)}`;
+      if (spec.forEach) unknown(item.over, itemPtr);
+      const values: Record<string, Value> = {};
+      let ok = true;
+      for (const [name, p] of Object.entries(ct.params)) {
+        const own = Object.prototype.hasOwnProperty.call(item.over, name);
+        const v = own ? item.over[name] : shared[name];
+        if (v === undefined) {
+          if (p.default === undefined) {
+            ok = false;
+            iErr(item.pointer, `missing parameter "${name}" of template "${ct.t.name}" (${p.type}${p.description ? `: ${p.description}` : ''})`);
+          } else values[name] = structuredClone(p.default);
+          continue;
+        }
+        const why = typeProblem(p, v);
+        if (why) {
+          ok = false;
+          const at = own ? itemPtr(name) : sharedPtr(name);
+          if (!reported.has(at)) iErr(at, `parameter "${name}" of template "${ct.t.name}" ${why}`);
+          reported.add(at);
+          continue;
+        }
+        values[name] = v as Value;
+      }
+      if (!ok) continue;
+      let key = inst.name;
+      if (tspec.key !== undefined) {
+        key = String(values[tspec.key]);
+        if (!NAME.test(key) || key.length > 100) {
+          const own = Object.prototype.hasOwnProperty.call(item.over, tspec.key);
+          iErr(own ? itemPtr(tspec.key) : Object.prototype.hasOwnProperty.call(shared, tspec.key) ? sharedPtr(tspec.key) : item.pointer, `${JSON.stringify(key)} cannot name a stamp (it is the template's key, ${tspec.key}): use lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit`);
+          continue;
+        }
+      }
+      const base = `${ct.t.name}/${key}`;
+      const value = (ns: 'params' | 'self', name: string): unknown => (ns === 'params' ? values[name] : name === 'key' ? key : base);
+      for (const [kind, list] of KINDS) {
+        (tspec[list] ?? []).forEach((entry: Entry, i) => {
+          const entryPtr = `/spec/${list}/${i}`;
+          const name = entry.name !== undefined ? `${base}/${entry.name}` : base;
+          const stamped = substitute({ metadata: entry.metadata, spec: entry.spec }, entryPtr, ct.tokens, value) as { metadata?: Record<string, unknown>; spec: unknown };
+          const doc = { apiVersion: 'steward/v1', kind, metadata: { name, ...(stamped.metadata ?? {}) }, spec: stamped.spec };
+          const index = nextIndex--;
+          const origin: Origin = {
+            kind,
+            name,
+            template: { name: ct.t.name, file: ct.t.file, index: ct.t.index, entry: entryPtr },
+            instance: { name: inst.name, file: inst.file, index: inst.index, item: item.pointer },
+          };
+          // The stamped name holds "/", which a hand-written metadata.name may not: check the rest.
+          const schemaProblems = validateKind(kind, { ...doc, metadata: { ...doc.metadata, name: 'stamp' } });
+          for (const p of schemaProblems) {
+            problems.push({
+              file: ct.t.file,
+              index: ct.t.index,
+              pointer: templatePointer(origin, p.pointer),
+              atKey: p.atKey,
+              severity: 'error',
+              message: `${p.message} (in ${kind} ${name}, a stamp of template ${ct.t.name})`,
+              related: { file: inst.file, index: inst.index, pointer: item.pointer },
+              relatedLabel: 'stamped by',
+            });
+          }
+          if (schemaProblems.length > 0) return;
+          origins.set(originKey(inst.file, index), origin);
+          out.push({ kind, name, file: inst.file, index, doc } as AnyResource);
+        });
+      }
+    }
+  }
+  for (const ct of templates.values()) {
+    if (!ct.used) problems.push({ file: ct.t.file, index: ct.t.index, pointer: '/metadata/name', severity: 'warning', message: `template "${ct.t.name}" is never used: no TemplateInstance names it` });
+  }
+  return { resources: out, problems, origins };
+}

@@ -1,0 +1,17 @@
+import { stringify } from 'yaml';
+import type { AnyResource } from '../config/resources.ts';
+import { templateOf } from './fan-out.ts';
+
+/**
+ * Resources as a multi-document YAML stream, each with a comment saying where it came from: what
+ * `steward render` prints. Pure. Stamped resources (negative index) name their instance file and template.
+ */
+export function renderResourcesYaml(resources: readonly AnyResource[], rel: (file: string) => string): string {
+  if (resources.length === 0) return '# nothing to render: no TemplateInstance stamps anything here (--all prints every resource)\n';
+  return resources
+    .map((r) => {
+      const from = r.index < 0 ? `# ${r.name}: stamped by ${rel(r.file)} from template ${templateOf(r.name) ?? '?'}` : `# ${r.name}: ${rel(r.file)}`;
+      return `---\n${from}\n${stringify(r.doc, { lineWidth: 0 })}`;
+    })
+    .join('');
+}

@@ -1,0 +1,231 @@
+/**
+ * Credentials never in any output (issue 13, docs/security.md):
+ * - resource files cannot read a credential variable (`${STEWARD_OBS_TOKEN}` and every variable the project
+ *   names), an error at file:line:col that does not show the value;
+ * - the one redactor hides a credential in every encoding (raw, URL, JSON, base64 in all three alignments,
+ *   standard and URL-safe, padded or not, inside `Bearer <token>` and `user:secret`, hex);
+ * - a server that echoes the credentials in every encoding, through every command and output format, and
+ *   the files they write (plan.json, imported YAML, reports): no encoding of a canary anywhere.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { redact, REDACTED } from '../../src/clients/redact.ts';
+import { redact as redactReport, REDACTED as REPORT_REDACTED } from '../../src/report/redact.ts';
+import { defaultSeed } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const TOKEN = 'cnryTOKEN/4f1d+9c2b=7a61e0zz';
+const KEY_ID = 'cnryKEYID/81b2+e5d0c3';
+const KEY_SECRET = 'cnrySECRET/93c7+ea4=f1b8';
+const CANARIES = [TOKEN, KEY_ID, KEY_SECRET];
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const url64 = (s: string) => b64(s).replace(/\+/g, '-').replace(/\//g, '_');
+
+/** Every encoding of a canary a leak could take, each named. */
+function encodings(c: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [
+    ['raw', c],
+    ['url', encodeURIComponent(c)],
+    ['json', JSON.stringify(c).slice(1, -1)],
+    ['json \\/', JSON.stringify(c).slice(1, -1).replace(/\//g, '\\/')],
+    ['hex', Buffer.from(c).toString('hex')],
+    ['HEX', Buffer.from(c).toString('hex').toUpperCase()],
+    ['base64(Bearer)', b64(`Bearer ${c}`)],
+    ['base64url(Bearer)', url64(`Bearer ${c}`)],
+    ['base64(user:secret)', b64(`someone:${c}`)],
+    ['base64(secret:x)', b64(`${c}:x`)],
+  ];
+  for (const prefix of ['', 'a', 'ab']) {
+    for (const [name, enc] of [
+      ['base64', b64],
+      ['base64url', url64],
+    ] as const) {
+      const full = enc(prefix + c + 'tail');
+      out.push([`${name}, offset ${prefix.length}, padded`, full]);
+      out.push([`${name}, offset ${prefix.length}, unpadded`, full.replace(/=+$/, '')]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether text shows a canary: any encoding whole, or a run of 12+ characters of an encoding's core (what
+ * only the canary's bytes determine). The core of a base64 at an unknown offset: the 3 cores.
+ */
+function leaks(input: string): string[] {
+  let text = input;
+  const found: string[] = [];
+  for (const c of CANARIES) {
+    for (const [name, e] of encodings(c)) if (text.includes(e)) found.push(`${name}(${c})`);
+    text = text.toLowerCase().includes(c.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 12)) ? text + '\u0000slug' : text;
+    if (text.endsWith('\u0000slug')) found.push(`slug of ${c}`);
+    const bytes = Buffer.from(c);
+    // The slug of a name (import's file names) lowercases and replaces punctuation.
+    const cores = [c, Buffer.from(c).toString('hex'), c.toLowerCase().replace(/[^a-z0-9]+/g, '-')];
+    for (let off = 0; off < 3; off++) {
+      const core = bytes.subarray(off, off + Math.floor((bytes.length - off) / 3) * 3);
+      cores.push(core.toString('base64'), core.toString('base64').replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    for (const core of cores) {
+      for (let i = 0; i + 12 <= core.length; i++) {
+        if (text.includes(core.slice(i, i + 12))) {
+          found.push(`part of ${core} (${c})`);
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+// --- the redactor, table-driven ----------------------------------------------------------------------------
+
+for (const c of CANARIES) {
+  for (const [name, encoded] of encodings(c)) {
+    test(`redact: ${name} of ${c.slice(0, 9)}… is hidden in text`, () => {
+      const text = `before ${encoded} after`;
+      const out = redact(text, CANARIES);
+      assert.equal(leaks(out), [], out);
+      assert.ok(out.includes(REDACTED), out);
+    });
+  }
+}
+
+test('redact: one marker for the report and every other output', () => {
+  assert.is(REPORT_REDACTED, REDACTED);
+  const r = redactReport({ message: `echo ${b64(`Bearer ${TOKEN}`)}`, hex: Buffer.from(KEY_SECRET).toString('hex') }, { secrets: [TOKEN, KEY_SECRET] });
+  assert.equal(leaks(JSON.stringify(r)), []);
+});
+
+test('redact: ordinary text is left alone', () => {
+  const text = 'dashboard Checkout overview: 3 tiles, tags team:payments, id 65f5e4a3b9e77c001a567890';
+  assert.is(redact(text, CANARIES), text);
+});
+
+// --- resource files cannot read credentials ----------------------------------------------------------------
+
+const PROJECT = (extra = '') => `apiVersion: steward/v1
+kind: Project
+metadata: { name: p }
+spec:
+  resources: ['dashboards/*.yaml']
+  observability:
+    url: http://127.0.0.1:9
+    token: { env: MY_OBS_TOKEN }
+  cloud:
+    url: http://127.0.0.1:9
+    keyId: { env: MY_KEY_ID }
+    keySecret: { env: MY_KEY_SECRET }
+  environments:
+    prod:
+      observability:
+        token: { env: PROD_TOKEN }
+${extra}`;
+
+const dashboard = (name: string) => `apiVersion: steward/v1
+kind: Dashboard
+metadata:
+  name: d
+spec:
+  name: ${name}
+  tiles: []
+`;
+
+const CREDENTIAL_REFS: Array<{ name: string; files: Record<string, string>; at: string; variable: string }> = [
+  { name: 'the default token variable', files: { 'dashboards/d.yaml': dashboard('"status ${STEWARD_OBS_TOKEN}"') }, at: 'dashboards/d.yaml:6:9', variable: 'STEWARD_OBS_TOKEN' },
+  { name: 'the token variable the project names', files: { 'dashboards/d.yaml': dashboard('status ${MY_OBS_TOKEN}') }, at: 'dashboards/d.yaml:6:9', variable: 'MY_OBS_TOKEN' },
+  { name: 'the cloud key secret, with a default', files: { 'dashboards/d.yaml': dashboard('"${MY_KEY_SECRET:-x}"') }, at: 'dashboards/d.yaml:6:9', variable: 'MY_KEY_SECRET' },
+  { name: 'the cloud key id', files: { 'dashboards/d.yaml': dashboard('"${MY_KEY_ID}"') }, at: 'dashboards/d.yaml:6:9', variable: 'MY_KEY_ID' },
+  { name: "an environment overlay's token", files: { 'dashboards/d.yaml': dashboard('${PROD_TOKEN}') }, at: 'dashboards/d.yaml:6:9', variable: 'PROD_TOKEN' },
+  {
+    name: 'a resource inside the project file',
+    files: { 'steward.yaml': PROJECT(`---\n${dashboard('${MY_OBS_TOKEN}')}`), 'dashboards/x.yaml': dashboard('ok').replace('name: d', 'name: x') },
+    at: 'steward.yaml:23:9',
+    variable: 'MY_OBS_TOKEN',
+  },
+  { name: 'a tile value (the number a validation error would quote)', files: { 'dashboards/d.yaml': dashboard('n').replace('tiles: []', 'tiles:\n    - name: t\n      x: ${MY_OBS_TOKEN}\n      y: 0\n      w: 1\n      h: 1\n      series: []') }, at: 'dashboards/d.yaml:9:10', variable: 'MY_OBS_TOKEN' },
+];
+
+const CREDENTIAL_ENV = { MY_OBS_TOKEN: TOKEN, STEWARD_OBS_TOKEN: TOKEN, MY_KEY_ID: KEY_ID, MY_KEY_SECRET: KEY_SECRET, PROD_TOKEN: TOKEN, XDG_CACHE_HOME: '/nonexistent-steward-test' };
+
+for (const c of CREDENTIAL_REFS) {
+  test(`\${VAR} in a resource: ${c.name} is refused at file:line:col, the value never shown`, async () => {
+    const p = tmpProject({ 'steward.yaml': PROJECT(), ...c.files });
+    try {
+      for (const args of [['validate'], ['validate', '--format', 'json'], ['validate', '--format', 'github'], ['plan']]) {
+        const r = await steward(args, { cwd: p.dir, env: { ...CREDENTIAL_ENV, XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+        assert.is(r.code, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+        const all = r.stdout + r.stderr;
+        assert.ok(all.includes(`\${${c.variable}`) && /reads a credential/.test(all), `${args.join(' ')}: ${all}`);
+        if (args.length === 1) assert.ok(all.includes(c.at), `expected ${c.at} in ${all}`);
+        assert.equal(leaks(all), [], all);
+      }
+    } finally {
+      p.cleanup();
+    }
+  });
+}
+
+test('${VAR} of a plain variable still works in resources', async () => {
+  const p = tmpProject({ 'steward.yaml': PROJECT(), 'dashboards/d.yaml': dashboard('"team ${TEAM}"') });
+  try {
+    const r = await steward(['validate'], { cwd: p.dir, env: { ...CREDENTIAL_ENV, TEAM: 'payments', XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+  } finally {
+    p.cleanup();
+  }
+});
+
+// --- a server echoing the credentials in every encoding, through every command -------------------------------
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (statSync(p).size < 10 * 1024 * 1024) out.push(p);
+  }
+  return out;
+}
+
+test('a server echoing canaries in every encoding: validate, plan (every format, --out), apply, import print and write none', async () => {
+  const seed = defaultSeed();
+  const echoed = CANARIES.flatMap((c) => encodings(c).map(([, e]) => e));
+  seed.dashboards = [
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaa1', name: `Echo ${echoed.slice(0, 20).join(' ')}`, tags: [`t-${echoed[5]}`], tiles: [] },
+    { id: 'aaaaaaaaaaaaaaaaaaaaaaa2', name: `Echo two ${echoed.slice(20).join(' ')}`, tags: [], tiles: [] },
+  ];
+  const x = await examplesWithEmulator({ token: TOKEN, keyId: KEY_ID, keySecret: KEY_SECRET, data: seed });
+  try {
+    const env = { ...x.env, STEWARD_OBS_TOKEN: TOKEN, STEWARD_CLOUD_KEY_ID: KEY_ID, STEWARD_CLOUD_KEY_SECRET: KEY_SECRET, XDG_CACHE_HOME: join(x.dir, '.xdg') };
+    // The seeded names must be what the plan sees: the orphan list shows them (so absence means redaction).
+    writeFileSync(join(x.dir, 'steward.yaml'), readFileSync(join(x.dir, 'steward.yaml'), 'utf8'));
+    const runs: Array<[string[], number[]]> = [
+      [['validate'], [0]],
+      [['plan', '--debug'], [0]],
+      [['plan', '--format', 'json'], [0]],
+      [['plan', '--format', 'markdown'], [0]],
+      [['plan', '--format', 'github'], [0]],
+      [['plan', '--out', 'plan.json'], [0]],
+      [['import', '--all', '--out', 'imported', '--debug'], [0, 1]],
+      [['apply', 'plan.json', '--format', 'json'], [0, 1]],
+    ];
+    for (const [args, codes] of runs) {
+      const r = await steward(args, { cwd: x.dir, env });
+      assert.ok(codes.includes(r.code ?? -1), `${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+      if (process.env['SEC_DEBUG']) console.log(args.join(' '), r.code, r.stdout.slice(0, 1500), r.stderr.slice(0, 1500));
+      assert.equal(leaks(r.stdout + r.stderr), [], `${args.join(' ')}:\n${(r.stdout + r.stderr).slice(0, 2000)}`);
+    }
+    for (const f of filesUnder(x.dir)) assert.equal(leaks(readFileSync(f, 'utf8')), [], relative(x.dir, f));
+    assert.ok(readdirSync(join(x.dir, 'imported')).length >= 2, `import wrote the echoing dashboards: ${readdirSync(join(x.dir, 'imported'))}`);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test.run();

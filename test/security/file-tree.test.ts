@@ -1,0 +1,157 @@
+/**
+ * A hostile file tree (a pull request adding files): resources stay inside the project, only regular files
+ * of bounded size are read, and a refused file's contents are never quoted (issue 13, docs/security.md).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const SECRET_TEXT = 'sEcReT-FILE-CONTENT-4711 do not print';
+
+const project = (resources: string[]) => `apiVersion: steward/v1
+kind: Project
+metadata: { name: p }
+spec:
+  resources: ${JSON.stringify(resources)}
+  observability:
+    url: http://127.0.0.1:9
+    token: { env: STEWARD_OBS_TOKEN }
+`;
+
+const DASH = `apiVersion: steward/v1
+kind: Dashboard
+metadata: { name: d }
+spec: { name: D, tiles: [] }
+`;
+
+interface Case {
+  name: string;
+  resources?: string[];
+  /** Builds the hostile part of the tree; `outside` is a folder beside the project holding SECRET_TEXT files. */
+  setup?: (dir: string, outside: string) => void;
+  where?: string;
+  message: RegExp;
+  /** Exit code; 1 (refused) unless said. */
+  code?: number;
+}
+
+const CASES: Case[] = [
+  { name: 'an absolute pattern', resources: ['/**/*.yml'], where: 'steward.yaml:5:', message: /pattern "\/\*\*\/\*\.yml" cannot be used as a glob: it is absolute/ },
+  { name: 'a pattern climbing out with ..', resources: ['../../**/*.yaml'], where: 'steward.yaml:5:', message: /climbs out with "\.\."/ },
+  { name: 'a .. inside braces', resources: ['dashboards/{..,x}/*.yaml'], where: 'steward.yaml:5:', message: /climbs out with "\.\."/ },
+  { name: 'a home-relative pattern', resources: ['~/**/*.yaml'], where: 'steward.yaml:5:', message: /it is absolute/ },
+  {
+    name: 'a symlink to a secret file outside the project',
+    setup: (dir, outside) => symlinkSync(join(outside, 'secret.yaml'), join(dir, 'dashboards/leak.yaml')),
+    where: 'dashboards/leak.yaml:1:1',
+    message: /link to a file outside the project folder; not read/,
+  },
+  {
+    name: 'a symlink to /dev/zero',
+    setup: (dir) => symlinkSync('/dev/zero', join(dir, 'dashboards/zero.yaml')),
+    where: 'dashboards/zero.yaml:1:1',
+    message: /outside the project folder; not read/,
+  },
+  {
+    name: 'a symlinked folder pointing outside',
+    setup: (dir, outside) => symlinkSync(outside, join(dir, 'dashboards/ext')),
+    where: 'dashboards/ext/secret.yaml:1:1',
+    message: /outside the project folder; not read/,
+  },
+  {
+    // The glob lists regular files only: the fifo is not matched, so not opened (a read would hang).
+    name: 'a fifo inside the project',
+    setup: (dir) => execFileSync('mkfifo', [join(dir, 'dashboards/pipe.yaml')]),
+    message: /valid: 2 files, 1 resource/,
+    code: 0,
+  },
+  {
+    name: 'a symlink inside the project to a fifo inside the project',
+    setup: (dir) => {
+      execFileSync('mkfifo', [join(dir, 'fifo')]);
+      symlinkSync(join(dir, 'fifo'), join(dir, 'dashboards/f.yaml'));
+    },
+    where: 'dashboards/f.yaml:1:1',
+    message: /not a regular file/,
+  },
+  {
+    name: 'a 1 GiB sparse file (refused from its size, never read)',
+    setup: (dir) => {
+      writeFileSync(join(dir, 'dashboards/huge.yaml'), '');
+      truncateSync(join(dir, 'dashboards/huge.yaml'), 1024 * 1024 * 1024);
+    },
+    where: 'dashboards/huge.yaml:1:1',
+    message: /file is 1024\.0 MiB; steward reads files up to 4 MiB/,
+  },
+  {
+    name: 'a symlink to a file inside the project is fine',
+    setup: (dir) => {
+      mkdirSync(join(dir, 'shared'));
+      writeFileSync(join(dir, 'shared/x.yaml'), DASH.replaceAll('d }', 'x }').replace('name: D', 'name: X'));
+      symlinkSync(join(dir, 'shared/x.yaml'), join(dir, 'dashboards/x.yaml'));
+    },
+    message: /2 dashboards/,
+    code: 0,
+  },
+];
+
+for (const c of CASES) {
+  test(`hostile file tree: ${c.name}`, async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'steward-outside-'));
+    writeFileSync(join(outside, 'secret.yaml'), `${SECRET_TEXT}\n`);
+    const p = tmpProject({ 'steward.yaml': project(c.resources ?? ['dashboards/**/*.yaml']), 'dashboards/d.yaml': DASH });
+    try {
+      c.setup?.(p.dir, outside);
+      for (const args of [['validate'], ['validate', '--format', 'json'], ['plan']]) {
+        const r = await steward(args, { cwd: p.dir, env: { STEWARD_OBS_TOKEN: 'x'.repeat(20), XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+        const all = r.stdout + r.stderr;
+        assert.not.ok(all.includes('sEcReT') || all.includes('4711'), `${args.join(' ')} quoted the file: ${all}`);
+        assert.not.match(all, /internal error|Maximum call stack/);
+        if (args[0] === 'plan') continue; // plan cannot connect here; it must only not read or quote.
+        if (args.length === 1) {
+          assert.is(r.code, c.code ?? 1, all);
+          assert.match(all, c.message);
+          if (c.where) assert.ok(all.includes(c.where), `expected ${c.where} in ${all}`);
+        }
+      }
+    } finally {
+      p.cleanup();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+}
+
+test('explicit paths: a folder given on the command line may not reach outside it through a link', async () => {
+  const outside = mkdtempSync(join(tmpdir(), 'steward-outside-'));
+  writeFileSync(join(outside, 'secret.yaml'), `${SECRET_TEXT}\n`);
+  const p = tmpProject({ 'd/a.yaml': DASH });
+  try {
+    symlinkSync(join(outside, 'secret.yaml'), join(p.dir, 'd/b.yaml'));
+    const r = await steward(['validate', 'd'], { cwd: p.dir, env: { XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+    assert.is(r.code, 1);
+    assert.match(r.stdout, /d\/b\.yaml:1:1 .*outside the project folder/);
+    assert.not.ok((r.stdout + r.stderr).includes('sEcReT'));
+  } finally {
+    p.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test('a file that is not YAML is described, not quoted', async () => {
+  const p = tmpProject({ 'steward.yaml': project(['dashboards/*.yaml']), 'dashboards/d.yaml': `${SECRET_TEXT}\n` });
+  try {
+    const r = await steward(['validate'], { cwd: p.dir, env: { XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+    assert.is(r.code, 1);
+    assert.match(r.stdout, /dashboards\/d\.yaml:1:1 .*found string \(\d+ characters/);
+    assert.not.ok(r.stdout.includes('sEcReT'));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test.run();

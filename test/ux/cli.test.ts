@@ -1,0 +1,121 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpSync } from 'node:fs';
+import { checkArgv, closest } from '../../src/cli/argv.ts';
+import { colorWanted } from '../../src/cli/main.ts';
+import { steward } from '../helpers/exec.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+// Issue 14, point 3: Terraform habits and typos get a did-you-mean, not "Unknown arguments: a, u, t, o".
+
+test('a mistyped command: did you mean', async () => {
+  const r = await steward(['paln']);
+  assert.is(r.code, 1);
+  assert.is(r.stderr, 'error: unknown command "paln"; did you mean plan? See steward --help\n');
+  const far = await steward(['xyzzy']);
+  assert.match(far.stderr, 'unknown command "xyzzy"; the commands are: init, validate, plan, apply');
+});
+
+test('a mistyped flag: one message naming what was written and the nearest flag, no camelCase twin', async () => {
+  const r = await steward(['plan', '--detailed-exitcodes']);
+  assert.is(r.code, 1);
+  assert.is(r.stderr, 'error: unknown option --detailed-exitcodes; did you mean --detailed-exitcode? See steward plan --help\n');
+  assert.not.match(r.stderr, 'detailedExitcodes');
+  const colour = await steward(['validate', '--no-colour']);
+  assert.match(colour.stderr, 'unknown option --no-colour; did you mean --no-color?');
+  const none = await steward(['validate', '--zzzzzzzz']);
+  assert.is(none.stderr, 'error: unknown option --zzzzzzzz. See steward validate --help\n');
+  // a flag of another command is still unknown to this one
+  const other = await steward(['validate', '--auto-approve']);
+  assert.match(other.stderr, 'unknown option --auto-approve');
+});
+
+test('Terraform-style single-dash long flags are accepted; unknown ones are explained', async () => {
+  assert.equal(checkArgv(['apply', '-auto-approve'], table()), { ok: true, argv: ['apply', '--auto-approve'] });
+  assert.equal(checkArgv(['plan', '-out=plan.json', '-detailed-exitcode'], table()), { ok: true, argv: ['plan', '--out=plan.json', '--detailed-exitcode'] });
+  // values and everything after -- are left alone
+  assert.equal(checkArgv(['plan', '--out', '-weird', '--', '-auto-approve'], table()), { ok: true, argv: ['plan', '--out', '-weird', '--', '-auto-approve'] });
+  const bad = checkArgv(['apply', '-auto-aprove'], table());
+  assert.equal(bad, { ok: false, message: 'unknown option -auto-aprove; did you mean --auto-approve? See steward apply --help' });
+
+  // end to end: -auto-approve gets past the parser (it then needs a project, which this folder lacks)
+  const p = tmpProject({});
+  try {
+    const r = await steward(['apply', '-auto-approve'], { cwd: p.dir });
+    assert.is(r.code, 1);
+    assert.not.match(r.stderr, /Unknown argument|unknown option/);
+    assert.match(r.stderr, 'steward.yaml');
+    const v = await steward(['validate', '-format=json', '-no-cache'], { cwd: p.dir });
+    assert.not.match(v.stderr + v.stdout, /unknown option/);
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('closest: typos within reach, prefixes, nothing for far words', () => {
+  assert.is(closest('aply', ['validate', 'plan', 'apply']), 'apply');
+  assert.is(closest('detailed', ['detailed-exitcode', 'debug']), 'detailed-exitcode');
+  assert.is(closest('zzzz', ['plan', 'apply']), undefined);
+});
+
+test('--concurrency abc is refused, not taken as NaN', async () => {
+  const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\n' });
+  try {
+    for (const cmd of ['plan', 'apply']) {
+      const r = await steward([cmd, '--concurrency', 'abc'], { cwd: p.dir });
+      assert.is(r.code, 1, cmd);
+      assert.match(r.stderr, '--concurrency must be a whole number from 1 to 64', cmd);
+    }
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('colour: --color and FORCE_COLOR force it without a terminal; --no-color and NO_COLOR turn it off; flags win', async () => {
+  assert.is(colorWanted([], {}, false), false);
+  assert.is(colorWanted([], {}, true), true);
+  assert.is(colorWanted([], { TERM: 'dumb' }, true), false);
+  assert.is(colorWanted(['--color'], {}, false), true);
+  assert.is(colorWanted([], { FORCE_COLOR: '1' }, false), true);
+  assert.is(colorWanted([], { FORCE_COLOR: '1', NO_COLOR: '1' }, false), true);
+  assert.is(colorWanted([], { FORCE_COLOR: '0' }, true), false);
+  assert.is(colorWanted([], { NO_COLOR: '1' }, true), false);
+  assert.is(colorWanted(['--no-color'], { FORCE_COLOR: '1' }, true), false);
+  assert.is(colorWanted(['--no-color', '--color'], {}, false), true);
+
+  // end to end, in a copy of the examples (nothing written into examples/)
+  const p = tmpProject({});
+  try {
+    cpSync(EXAMPLES, p.dir, { recursive: true });
+    const forced = await steward(['validate', '--no-cache'], { cwd: p.dir, env: { FORCE_COLOR: '1', NO_COLOR: '' } });
+    assert.match(forced.stdout, '\u001b[');
+    const flag = await steward(['validate', '--no-cache', '--color'], { cwd: p.dir });
+    assert.match(flag.stdout, '\u001b[');
+    const off = await steward(['validate', '--no-cache', '--no-color'], { cwd: p.dir, env: { FORCE_COLOR: '1' } });
+    assert.not.match(off.stdout, '\u001b[');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('the top-level help lists every exit code, report --fail-on\'s 2 included', async () => {
+  const r = await steward(['--help']);
+  assert.is(r.code, 0);
+  assert.match(r.stdout, 'plan --detailed-exitcode: 2 changes pending, 3 blocked drift');
+  assert.match(r.stdout, 'report --fail-on: 2 findings reach that severity');
+});
+
+function table() {
+  const bool = (names: string[]) => ({ names, booleans: names, takesValue: [] });
+  return {
+    global: { names: ['config', 'env', 'color', 'debug', 'help', 'version'], takesValue: ['config', 'env'], booleans: ['color', 'debug', 'help', 'version'] },
+    commands: {
+      plan: { names: ['out', 'detailed-exitcode'], takesValue: ['out'], booleans: ['detailed-exitcode'] },
+      apply: bool(['auto-approve']),
+      validate: { names: ['format', 'cache'], takesValue: ['format'], booleans: ['cache'] },
+    },
+  };
+}
+
+test.run();

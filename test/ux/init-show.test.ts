@@ -1,0 +1,129 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { projectNameFrom } from '../../src/cli/commands/init.ts';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+// Issue 14, point 6: no `steward init`, no `steward show plan.json`.
+
+for (const api of ['seed', 'hyperdx', 'clickstack-cloud'] as const) {
+  test(`a project from \`steward init --api ${api}\` validates, plans, applies and plans clean against the emulator`, async () => {
+    const p = tmpProject({});
+    const emu = await startEmulator({ seed: 1, api });
+    try {
+      const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, 'xdg') };
+      const init = await steward(['init', 'obs', '--api', api], { cwd: p.dir });
+      assert.is(init.code, 0, init.stderr);
+      assert.match(init.stdout, 'Wrote project obs:');
+      const dir = join(p.dir, 'obs');
+      for (const f of ['steward.yaml', 'dashboards/service-errors.yaml']) {
+        assert.match(readFileSync(join(dir, f), 'utf8'), /^# yaml-language-server: \$schema=\S+\.schema\.json\n/, f);
+      }
+      assert.match(readFileSync(join(dir, '.gitignore'), 'utf8'), '.steward/*');
+
+      const v = await steward(['validate'], { cwd: dir, env });
+      assert.is(v.code, 0, v.stdout + v.stderr);
+      assert.is(v.stdout, '✓ valid: 2 files, 1 resource (1 dashboard)\n', 'no warnings about patterns the user never wrote');
+      const plan = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env });
+      assert.is(plan.code, 2, plan.stdout + plan.stderr);
+      assert.match(plan.stdout, '1 to create');
+      const apply = await steward(['apply', '--auto-approve'], { cwd: dir, env });
+      assert.is(apply.code, 0, apply.stdout + apply.stderr);
+      const again = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env });
+      assert.is(again.code, 0, again.stdout + again.stderr);
+      assert.match(again.stdout, 'Nothing to apply.');
+    } finally {
+      await emu.close();
+      p.cleanup();
+    }
+  });
+}
+
+test('init refuses to overwrite and writes nothing then; it adds to an existing .gitignore', async () => {
+  const p = tmpProject({ 'steward.yaml': 'mine\n', '.gitignore': 'node_modules/' });
+  try {
+    const r = await steward(['init'], { cwd: p.dir });
+    assert.is(r.code, 1);
+    assert.match(r.stderr, 'steward.yaml already exists; init writes new projects only and overwrites nothing');
+    assert.is(readFileSync(join(p.dir, 'steward.yaml'), 'utf8'), 'mine\n');
+    assert.is(readFileSync(join(p.dir, '.gitignore'), 'utf8'), 'node_modules/');
+
+    const q = tmpProject({ '.gitignore': 'node_modules/' });
+    try {
+      const ok = await steward(['init', '--name', 'team-a'], { cwd: q.dir });
+      assert.is(ok.code, 0, ok.stderr);
+      const gi = readFileSync(join(q.dir, '.gitignore'), 'utf8');
+      assert.ok(gi.startsWith('node_modules/\n\n# steward'), gi);
+      assert.match(readFileSync(join(q.dir, 'steward.yaml'), 'utf8'), 'name: team-a');
+      const bad = await steward(['init', 'x', '--name', 'Team A'], { cwd: q.dir });
+      assert.is(bad.code, 1);
+      assert.match(bad.stderr, '--name Team A: use lowercase letters');
+    } finally {
+      q.cleanup();
+    }
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('projectNameFrom: a folder name the schema accepts', () => {
+  assert.is(projectNameFrom('My Project'), 'my-project');
+  assert.is(projectNameFrom('--x--'), 'x');
+  assert.is(projectNameFrom('@@@'), 'observability');
+});
+
+test('show renders a saved plan in every format, as plan printed it, without reading the service', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ seed: 1 });
+  try {
+    const env = emu.env as Record<string, string>;
+    await steward(['init', '--name', 'showcase'], { cwd: p.dir });
+    const text = await steward(['plan', '--out', 'plan.json'], { cwd: p.dir, env });
+    assert.is(text.code, 0, text.stderr);
+    assert.match(text.stdout, 'Run `steward apply plan.json` to create 1.');
+    const md = await steward(['plan', '--out', 'plan2.json', '--format', 'markdown'], { cwd: p.dir, env });
+    const before = emu.requests().length;
+    await emu.close();
+
+    const shown = await steward(['show', 'plan.json'], { cwd: p.dir });
+    assert.is(shown.code, 0, shown.stderr);
+    assert.is(shown.stdout, text.stdout.replace('Saved the plan to plan.json.\n', ''));
+    const showMd = await steward(['show', 'plan2.json', '--format', 'markdown'], { cwd: p.dir });
+    assert.is(showMd.stdout, md.stdout);
+    const showJson = await steward(['show', 'plan.json', '--format', 'json'], { cwd: p.dir });
+    assert.equal(JSON.parse(showJson.stdout), JSON.parse(readFileSync(join(p.dir, 'plan.json'), 'utf8')));
+    const gh = await steward(['show', 'plan.json', '--format', 'github'], { cwd: p.dir });
+    assert.match(gh.stdout, '::notice file=dashboards/service-errors.yaml');
+    assert.ok(before > 0);
+
+    writeFileSync(join(p.dir, 'not-a-plan.json'), '{"hello": 1}');
+    const bad = await steward(['show', 'not-a-plan.json'], { cwd: p.dir });
+    assert.is(bad.code, 1);
+    assert.match(bad.stderr, 'not-a-plan.json is not a steward plan');
+    const missing = await steward(['show', 'nope.json'], { cwd: p.dir });
+    assert.match(missing.stderr, 'cannot read plan nope.json: no such file');
+  } finally {
+    await emu.close().catch(() => {});
+    p.cleanup();
+  }
+});
+
+test('apply prints the plan without telling the user to run apply', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ seed: 1 });
+  try {
+    await steward(['init', '--name', 'applying'], { cwd: p.dir });
+    const r = await steward(['apply', '--auto-approve'], { cwd: p.dir, env: emu.env as Record<string, string> });
+    assert.is(r.code, 0, r.stderr);
+    assert.not.match(r.stdout, 'Run `steward apply`');
+    assert.match(r.stdout, 'This apply will create 1.');
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
+test.run();

@@ -1,0 +1,59 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultMarkerTag } from '../../src/config/project.ts';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+// Issue 14, point 5: the default marker tag was the same for every project, so a second team's nightly
+// plan exited 3 on the first team's dashboards (orphans).
+
+test('the default marker tag is per project; without a name it is the old shared one', () => {
+  assert.is(defaultMarkerTag('team-a'), 'managed-by:steward/team-a');
+  assert.is(defaultMarkerTag(undefined), 'managed-by:steward');
+});
+
+for (const api of ['seed', 'hyperdx'] as const) {
+  test(`two projects on one ${api} service: neither sees the other's dashboards as orphans`, async () => {
+    const p = tmpProject({});
+    const emu = await startEmulator({ seed: 1, api });
+    try {
+      const env = emu.env as Record<string, string>;
+      for (const team of ['team-a', 'team-b']) {
+        const r = await steward(['init', team, '--api', api], { cwd: p.dir });
+        assert.is(r.code, 0, r.stderr);
+        const f = join(p.dir, team, 'dashboards/service-errors.yaml');
+        writeFileSync(f, readFileSync(f, 'utf8').replace('name: Service errors', `name: Service errors (${team})`));
+      }
+      const a = join(p.dir, 'team-a');
+      const b = join(p.dir, 'team-b');
+      const applyA = await steward(['apply', '--auto-approve'], { cwd: a, env });
+      assert.is(applyA.code, 0, applyA.stdout + applyA.stderr);
+      assert.match(applyA.stdout, 'managed-by:steward/team-a');
+
+      // team B's nightly drift check: its own dashboard to create (2), never blocked on A's (3)
+      const planB = await steward(['plan', '--detailed-exitcode'], { cwd: b, env });
+      assert.is(planB.code, 2, planB.stdout + planB.stderr);
+      assert.not.match(planB.stdout, /orphan/i);
+      assert.match(planB.stdout, '1 to create, 0 to update, 0 blocked');
+      const applyB = await steward(['apply', '--auto-approve'], { cwd: b, env });
+      assert.is(applyB.code, 0, applyB.stdout + applyB.stderr);
+      for (const dir of [a, b]) {
+        const again = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env });
+        assert.is(again.code, 0, `${dir}: ${again.stdout}${again.stderr}`);
+      }
+      // and an explicit markerTag still wins
+      const sy = join(b, 'steward.yaml');
+      writeFileSync(sy, readFileSync(sy, 'utf8').replace('    requestsPerMinute: 100\n', '    requestsPerMinute: 100\n    markerTag: managed-by:steward/team-a\n'));
+      const shared = await steward(['plan', '--detailed-exitcode'], { cwd: b, env });
+      assert.match(shared.stdout, /orphan/i, 'with the same marker, A\'s dashboard is an orphan to B');
+    } finally {
+      await emu.close();
+      p.cleanup();
+    }
+  });
+}
+
+test.run();
