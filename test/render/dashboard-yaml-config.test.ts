@@ -31,7 +31,7 @@ const LIVE = {
 } as unknown as LiveDashboard;
 
 test('config tiles and filters are written, ids of filters and nulls left out, no warning', () => {
-  const { text, warnings } = renderDashboardYaml(LIVE, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false });
+  const { text, warnings } = renderDashboardYaml(LIVE, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false, configForm: true });
   assert.equal(warnings, []);
   const doc = parse(text);
   assert.equal(doc.spec.tiles[0].config, { displayType: 'table', sourceId: '65f5e4a3b9e77c001a111112', select: [{ aggFn: 'count', where: 'level:error' }], groupBy: 'service', orderBy: 'count DESC' });
@@ -40,7 +40,7 @@ test('config tiles and filters are written, ids of filters and nulls left out, n
 });
 
 test('the written file passes the dashboard schema', () => {
-  const { text } = renderDashboardYaml(LIVE, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false });
+  const { text } = renderDashboardYaml(LIVE, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false, configForm: true });
   const r = processFile('imported/api-monitoring.yaml', Buffer.from(text), {}, { isProjectFile: false });
   assert.equal(r.issues.filter((i) => i.severity === 'error'), []);
   assert.is(r.resources.length, 1);
@@ -51,7 +51,7 @@ test('the written file passes the dashboard schema', () => {
 test('members the spec leaves open but steward cannot say are left out with a warning; a oneOf variant that knows a member keeps it', () => {
   const live = structuredClone(LIVE) as unknown as { tiles: Array<{ config: Record<string, unknown> }> };
   live.tiles[0]!.config['onClick'] = { type: 'dashboard', target: { mode: 'template', template: 'Service {{ServiceName}}', extra_1: 'x' }, extra_2: 1 };
-  const { text, warnings } = renderDashboardYaml(live as unknown as LiveDashboard, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false });
+  const { text, warnings } = renderDashboardYaml(live as unknown as LiveDashboard, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false, configForm: true });
   const doc = parse(text);
   assert.equal(doc.spec.tiles[0].config.onClick, { type: 'dashboard', target: { mode: 'template', template: 'Service {{ServiceName}}' } });
   assert.equal(warnings.sort(), [
