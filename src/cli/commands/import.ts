@@ -52,6 +52,7 @@ export const importCommand = defineCommand<ImportArgs>({
       import('../../atomic-write.ts'),
       import('../../config/resources.ts'),
     ]);
+    const { checkSemantics } = await import('../../schema/semantic.ts');
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
@@ -63,7 +64,8 @@ export const importCommand = defineCommand<ImportArgs>({
     const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
     let sourceNames: Map<string, string> | undefined;
     if (caps.listSources) {
-      const sources = await client.listSources({ signal: ctx.signal });
+      // An entry without an id or a name (a source's id is optional in 2026-08) names nothing.
+      const sources = (await client.listSources({ signal: ctx.signal })).filter((s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string');
       const count = new Map<string, number>();
       for (const s of sources) count.set(s.name, (count.get(s.name) ?? 0) + 1);
       // A name two sources share would not resolve back: those stay ids.
@@ -162,7 +164,17 @@ export const importCommand = defineCommand<ImportArgs>({
       const text = redactForOutput(ctx, rendered.text);
       const warnings = rendered.warnings;
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
-      if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+      // What steward's schema or the profile's own checks refuse (a live dashboard with 50 tags leaves no room
+      // for the marker tag; a ClickStack select longer than HyperDX allows) is not written: a file steward
+      // itself would refuse is no adoption. Said per dashboard, the others are imported, exit 1.
+      const errors = check.issues.filter((i) => i.severity === 'error');
+      const refused = errors.length
+        ? `${errors[0]!.pointer ? `${errors[0]!.pointer}: ` : ''}${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`
+        : checkSemantics(check.resources, { api: project.spec.observability?.api }).find((p) => p.severity === 'error')?.message;
+      if (refused) {
+        lines.push(escapeTerminal(`  - skipped "${d.name}" (${d.id}): ${refused}`));
+        continue;
+      }
       // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
       const back = check.resources;
       if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
@@ -180,7 +192,7 @@ export const importCommand = defineCommand<ImportArgs>({
     }
     if (chosenAlerts.length > 0) {
       const { renderAlertYaml } = await import('../../render/alert-yaml.ts');
-      const webhooks = await client.listWebhooks({ signal: ctx.signal });
+      const webhooks = (await client.listWebhooks({ signal: ctx.signal })).filter((w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string');
       const count = new Map<string, number>();
       for (const w of webhooks) count.set(w.name, (count.get(w.name) ?? 0) + 1);
       const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
