@@ -238,7 +238,8 @@ export const importCommand = defineCommand<ImportArgs>({
         }
         const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
         if (r.text === undefined) {
-          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${r.skipped}`));
+          // Not an error: the alert stays on the service as it is, steward just cannot describe it (yet).
+          lines.push(escapeTerminal(`  ! not imported: alert "${name}" (${a.id}): ${r.skipped}`));
           continue;
         }
         const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
