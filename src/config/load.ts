@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
+import { offsetInScalar } from '../templates/position.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
 import { variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
@@ -100,7 +101,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
         continue;
       }
       const matched = await deps.fs.glob([pattern], project!.dir);
-      if (matched.length === 0) {
+      // Only patterns the user wrote: the defaults (dashboards/, alerts/, cloud/) may well be unused.
+      if (matched.length === 0 && project!.spec.resources !== undefined) {
         issues.push({ ...project!.locate('/spec/resources'), pointer: '/spec/resources', message: `pattern "${pattern}" matches no file`, severity: 'warning' });
       }
       files.push(...matched);
@@ -149,16 +151,22 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   // cost far more than re-reading the few files that have a problem. Documents are indexed, so finding one is
   // constant time however many a file holds (100,000 duplicates in 3 files were quadratic).
   const treeCache = new Map<string, Map<number, SourceDoc>>();
-  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
     let docs = treeCache.get(file);
     if (!docs) treeCache.set(file, (docs = new Map(parseYamlFile(file, deps.fs.readFile(file)).docs.map((d) => [d.index, d]))));
     const src = docs.get(index);
+    if (src && offset !== undefined && !atKey) {
+      // A problem inside a string (a template's reference): at that character when the text shows it as is.
+      const text = deps.fs.readFile(file).toString('utf8').replace(/^\uFEFF/, '');
+      const at = offsetInScalar(src.doc, text, pointerSegments(pointer), offset);
+      if (at !== undefined) return src.lineCounter.linePos(at);
+    }
     return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
   };
   /** Where a pointer of a document is; a stamped resource's pointers are in its template (the note says which stamp). */
-  const where = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const where = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
     const origin = index < 0 ? expanded.origins.get(originKey(file, index)) : undefined;
-    if (!origin) return { file, ...positionIn(file, index, pointer, atKey), note: '' };
+    if (!origin) return { file, ...positionIn(file, index, pointer, atKey, offset), note: '' };
     const ip = positionIn(origin.instance.file, origin.instance.index, origin.instance.item);
     const note = ` (in ${origin.kind} ${origin.name}, stamped by ${rel(deps.cwd, origin.instance.file)}:${ip.line}:${ip.col})`;
     return { file: origin.template.file, ...positionIn(origin.template.file, origin.template.index, templatePointer(origin, pointer), atKey), note };
@@ -177,7 +185,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
       seen.count++;
       continue;
     }
-    const w = where(p.file, p.index, p.pointer, p.atKey);
+    const w = where(p.file, p.index, p.pointer, p.atKey, p.offset);
     let message = p.message + w.note;
     if (p.related) {
       const rp = where(p.related.file, p.related.index, p.related.pointer);

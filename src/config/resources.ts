@@ -10,7 +10,7 @@ export interface Resource<K extends ResourceKind = ResourceKind> {
   kind: K;
   name: string;
   file: string;
-  /** 0-based document index inside the file. */
+  /** 0-based document index inside the file; negative for a resource stamped from a template (src/templates/expand.ts: its origin says where its parts are). */
   index: number;
   doc: DocumentOf<K>;
 }
