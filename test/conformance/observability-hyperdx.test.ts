@@ -39,8 +39,8 @@ const MOCKS: { label: string; opts: PrismOptions; sparse?: boolean }[] = [
 
 /**
  * What import may skip against HyperDX 2026-08 answers: a dashboard with 50 tags (no room for the marker tag);
- * an alert steward's files cannot say as the server sent it (its dashboard not imported, ids not 24 hex, a
- * saved_search without savedSearchId, a between without thresholdMax...), each with its reason
+ * an alert steward's files cannot say as the server sent it (its dashboard not imported, a saved_search
+ * without savedSearchId, a between without thresholdMax...), each with its reason
  * (docs/profiles.md).
  */
 const SKIP = /^  - skipped (".*" \(.*\): \d+ tags; the hyperdx API takes at most \d+ besides steward's marker tag|alert ".*" \(.*\): \S.*)$/;
