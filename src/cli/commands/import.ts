@@ -246,8 +246,7 @@ export const importCommand = defineCommand<ImportArgs>({
           continue;
         }
         const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
-        // As for dashboards: an alert steward's schema refuses (HyperDX 2026-08 allows any string as a
-        // webhookId; steward's files take 24 hex) is skipped in one line, the rest imported, exit 1.
+        // As for dashboards: an alert steward would refuse is skipped in one line, the rest imported, exit 1.
         // Schema problems, then what validate's cross-file checks say about this alert (a saved_search alert the
         // server sent without savedSearchId, a between without thresholdMax), with the project and this import.
         const alertErrors = [
