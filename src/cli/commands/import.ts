@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, UsageError, ValidationError } from '../../errors.ts';
+import { CliError, UsageError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
@@ -238,11 +238,18 @@ export const importCommand = defineCommand<ImportArgs>({
         }
         const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
         if (r.text === undefined) {
-          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${r.skipped}`));
+          // Not an error: the alert stays on the service as it is, steward just cannot describe it (yet).
+          lines.push(escapeTerminal(`  ! not imported: alert "${name}" (${a.id}): ${r.skipped}`));
           continue;
         }
         const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
-        if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+        // As for dashboards: an alert steward's schema refuses (HyperDX 2026-08 allows any string as a
+        // webhookId; steward's files take 24 hex) is skipped in one line, the rest imported, exit 1.
+        const alertErrors = check.issues.filter((i) => i.severity === 'error');
+        if (alertErrors.length > 0) {
+          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${alertErrors[0]!.pointer ? `${alertErrors[0]!.pointer}: ` : ''}${alertErrors[0]!.message}${alertErrors.length > 1 ? ` (and ${alertErrors.length - 1} more)` : ''}`));
+          continue;
+        }
         if (existsSync(file) && !args.force) {
           lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
           continue;
