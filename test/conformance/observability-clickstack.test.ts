@@ -34,7 +34,8 @@ const MOCKS: { label: string; opts: PrismOptions; sparse?: boolean; noValidate?:
 
 /**
  * import's one-line skips, a reason for each: dashboards (schema bounds, grid, tags, quantile levels) and
- * alerts (an email channel steward's files cannot say, a webhookId not 24 hex, a dashboard not imported).
+ * alerts (an email channel steward's files cannot say, a saved_search without savedSearchId, a dashboard not
+ * imported).
  */
 const SKIP = /^  - skipped (alert )?".*" \(.*\): \S.*$/;
 const BASE = CLICKSTACK.base;
