@@ -235,11 +235,11 @@ function chart(c: ChartSpec): string {
   }
   parts.push(`</svg>`);
   const legend = [
-    `<span><svg width="10" height="10"><circle class="pt" cx="5" cy="5" r="4"/></svg> backup</span>`,
-    c.flagged.size > 0 ? `<span><svg width="10" height="10"><circle class="pt flagged" cx="5" cy="5" r="4"/></svg> ${esc(c.finding)} (a finding)</span>` : '',
-    pts.some((p) => p.status === 'in_progress') ? `<span><svg width="10" height="10"><circle class="pt in_progress" cx="5" cy="5" r="3.5"/></svg> in progress</span>` : '',
-    failedAt.length + failed.length > 0 ? `<span><svg width="10" height="10"><rect class="pt error" x="1" y="1" width="8" height="8"/></svg> failed</span>` : '',
-    c.limit ? `<span><svg width="16" height="10"><line class="limit" x1="0" x2="16" y1="5" y2="5"/></svg> limit</span>` : '',
+    `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt" cx="5" cy="5" r="4"/></svg> backup</span>`,
+    c.flagged.size > 0 ? `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt flagged" cx="5" cy="5" r="4"/></svg> ${esc(c.finding)} (a finding)</span>` : '',
+    pts.some((p) => p.status === 'in_progress') ? `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt in_progress" cx="5" cy="5" r="3.5"/></svg> in progress</span>` : '',
+    failedAt.length + failed.length > 0 ? `<span><svg aria-hidden="true" width="10" height="10"><rect class="pt error" x="1" y="1" width="8" height="8"/></svg> failed</span>` : '',
+    c.limit ? `<span><svg aria-hidden="true" width="16" height="10"><line class="limit" x1="0" x2="16" y1="5" y2="5"/></svg> limit</span>` : '',
   ].filter(Boolean);
   return `${head}${parts.join('')}<div class="legend" data-testid="${c.testid}-legend">${legend.join(' ')}</div></figure>`;
 }

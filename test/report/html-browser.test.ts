@@ -53,7 +53,7 @@ if (!existsSync(CHROMIUM)) {
       for (const [id, points] of [['chart-backup-size', 28], ['chart-backup-duration', 29]] as const) {
         const chart = prod.getByTestId(id);
         assert.is(await chart.count(), 1, id);
-        const svg = chart.locator('svg');
+        const svg = chart.locator('svg[role="img"]');
         const box = await svg.boundingBox();
         assert.ok(box && box.width > 200 && box.height > 60, `${id} drawn at ${JSON.stringify(box)}`);
         assert.is(await svg.locator('circle').count(), points, `${id} points`);
