@@ -82,7 +82,8 @@ export function codeIdentity(): string | null {
     const require = createRequire(import.meta.url);
     h.update(readFileSync(new URL('../../package.json', import.meta.url)));
     h.update(readFileSync(require.resolve('yaml/package.json')));
-    for (const m of ['./resources', './source', './interpolate', './cache', '../schema/validator', '../schema/validators.gen', '../schema/kinds']) {
+    h.update(readFileSync(require.resolve('js-yaml/package.json')));
+    for (const m of ['./resources', './source', './fast-parse', './interpolate', './cache', '../schema/validator', '../schema/validators.gen', '../schema/kinds']) {
       h.update(`\u0000${m}\u0000`);
       h.update(readFileSync(new URL(m + ext, import.meta.url)));
     }
