@@ -5,7 +5,7 @@ import type { LiveAlert } from '../clients/api-types.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
-import { alignConfigs, dropUncomparableSeries, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
+import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import {
   KNOWN_AFTER_APPLY,
@@ -191,7 +191,8 @@ function planDashboard(
   caps: Partial<ObservabilityCapabilities>,
   newId: () => string,
 ): DashboardMatch {
-  const desired = normalizeDesired(d.doc.spec, markerTag);
+  let desiredForm: NormalDashboard | undefined;
+  const desiredOf = () => (desiredForm ??= normalizeDesired(d.doc.spec, markerTag));
   const base = { kind: 'Dashboard' as const, name: d.name, file };
   const pin = d.doc.metadata.id;
   let live: LiveDashboardInput | undefined;
@@ -207,7 +208,7 @@ function planDashboard(
           id: pin,
           message: `metadata.id pins live dashboard ${pin}, which does not exist`,
           wayOut: ['remove metadata.id to create the dashboard anew', 'or set metadata.id to an existing dashboard'],
-          after: desired,
+          after: desiredOf(),
           patch: [],
         },
       };
@@ -225,7 +226,7 @@ function planDashboard(
           candidates: ids,
           message: `${found.length} live dashboards are named "${d.doc.spec.name}" (${ids.join(', ')})`,
           wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra dashboards by hand'],
-          after: desired,
+          after: desiredOf(),
           patch: [],
         },
       };
@@ -240,14 +241,21 @@ function planDashboard(
         ...base,
         action: 'create',
         message: 'no live dashboard has this name',
-        after: desired,
-        patch: compare({}, desired as object),
+        after: desiredOf(),
+        patch: compare({}, desiredOf() as object),
         body: createBody(d, markerTag),
       },
     };
   }
 
   const { normal: liveNormal, ignored: ignoredList } = normalizeLive(live, markerTag);
+  // Equal normalized forms: unchanged, without aligning or diffing (most dashboards of a large project).
+  // Alignment only narrows differences, so equal forms always give an empty patch.
+  const wanted = desiredDigest(d.doc.spec, markerTag);
+  if (wanted !== undefined && wanted === normalDigest(liveNormal)) {
+    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', patch: [], digest: wanted, ignoredFields: ignoredList.length ? ignoredList : undefined } };
+  }
+  const desired = desiredOf();
   const ignoredSet = new Set(ignoredList);
   const aligned = alignConfigs(dropUncomparableSeries(desired, live), liveNormal, ignoredSet);
   const before = aligned.before;
@@ -256,7 +264,7 @@ function planDashboard(
   const ignored = [...ignoredSet].sort();
   const ignoredFields = ignored.length ? ignored : undefined;
   if (patch.length === 0) {
-    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', before, after, patch, ignoredFields } };
+    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', patch, digest: normalDigest(after), ignoredFields } };
   }
   if (caps.updateDashboard) {
     return {
@@ -394,7 +402,9 @@ function planAlert(
   const patch = compare((record?.sent ?? {}) as object, body as object);
   const common = { ...base, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
   if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
-  if (patch.length === 0 && !reassert) return { ...common, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt };
+  if (patch.length === 0 && !reassert) {
+    return { ...base, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt, patch, digest: normalDigest(body), ...(reference ? { reference } : {}) };
+  }
   if (patch.length === 0) return { ...common, action: 'update', message: `re-asserted (--reassert-alerts); last applied ${record.appliedAt}` };
   return { ...common, action: 'update', message: `differs from what was last applied (${record.appliedAt})` };
 }
@@ -490,6 +500,6 @@ function planLiveAlert(
     return { ...base, id: live.id, action: 'update', message: 'bound to a tile this apply creates', before, after: body, body, patch, ...ref };
   }
   const patch = compare(before as object, comparable as object);
-  if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', before, after: body, patch, ...ref };
+  if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', patch, digest: normalDigest(body), ...ref };
   return { ...base, id: live.id, action: 'update', message: `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
 }
