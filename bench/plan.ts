@@ -192,7 +192,8 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
               if (round >= (s.rounds ?? repeats)) continue;
               s.before?.();
               await emu.takeCount();
-              const r = await timeNode(s.args, { cwd: dir, env: emu.env, keepStdout: 2048 });
+              // The parse cache's machine key lives under XDG_CACHE_HOME (kept in the temp folder).
+              const r = await timeNode(s.args, { cwd: dir, env: { ...emu.env, XDG_CACHE_HOME: join(dir, '.xdg') }, keepStdout: 2048 });
               const requests = await emu.takeCount();
               if (r.code !== 0) throw new Error(`${s.name} (N=${n}) exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
               const summary = summaryOf(r.stdout);
@@ -279,7 +280,7 @@ export async function runPlanStages(options: { sizes?: number[]; latencyMs?: num
       writeFileSync(seedFile, JSON.stringify({ dashboards: bodies, alerts: [], organizations: [] }));
       const emu = await startChild(options.latencyMs ?? 20, seedFile);
       try {
-        const env = emu.env;
+        const env: Record<string, string> = { ...emu.env, XDG_CACHE_HOME: join(dir, '.xdg') };
         const load = (cache: boolean) => loadWorkspace({ fs: nodeFileSystem, env, cwd: dir }, { requireProject: true, cache, parallel: { workerUrl: BUILT_WORKER } });
         await stage(n, `load, no cache (workers above ${PARALLEL_MIN_FILES} files)`, () => load(false), (l) => `${l.stats.parsed} files parsed${l.stats.workers ? ` on ${l.stats.workers} workers` : ' in one thread'}`);
         await load(true);

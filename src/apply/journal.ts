@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 
@@ -31,6 +31,7 @@ export function openJournal(path: string): Journal {
   try {
     mkdirSync(dirname(path), { recursive: true });
     fd = openSync(path, 'a', 0o644);
+    repairTornTail(path, fd);
   } catch (e) {
     throw new CliError(`cannot open the journal ${path}: ${(e as Error).message}`, { cause: e });
   }
@@ -43,6 +44,26 @@ export function openJournal(path: string): Journal {
       closeSync(fd);
     },
   };
+}
+
+/**
+ * A crash mid-append leaves a last line without its newline; the next entry appended to it would be glued
+ * to the torn half and lost with it. End that line first (readers skip it as unparseable).
+ */
+function repairTornTail(path: string, appendFd: number): void {
+  const size = fstatSync(appendFd).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  const rfd = openSync(path, 'r');
+  try {
+    readSync(rfd, last, 0, 1, size - 1);
+  } finally {
+    closeSync(rfd);
+  }
+  if (last[0] !== 0x0a) {
+    writeSync(appendFd, '\n');
+    fdatasyncSync(appendFd);
+  }
 }
 
 /** Parses journal text, skipping a torn last line. */

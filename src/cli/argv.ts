@@ -104,6 +104,9 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
       continue;
     }
     if (command === undefined && !a.startsWith('-')) {
+      // Terraform (and git) habits: `steward help plan`, `steward version`.
+      if (a === 'help' && !commandNames.includes('help')) return checkArgv([...argv.slice(i + 1, i + 2), '--help'], table);
+      if (a === 'version' && !commandNames.includes('version')) return { ok: true, argv: ['--version'] };
       if (!commandNames.includes(a)) {
         const guess = closest(a, commandNames);
         const hint = guess ? `did you mean ${guess}?` : `the commands are: ${commandNames.join(', ')}.`;

@@ -85,7 +85,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
 }
 
 /**
- * Says on stderr when steward is about to wait 2 s or more ("waiting 47 s: rate limited (429)"), so a long
+ * Says on stderr when steward is about to wait 2 s or more for a rate limit ("waiting 47 s: rate limited (429)"), so a long
  * silence is explained. Requests in flight together wait for the same reason: one line per wait, not one per
  * request.
  */
@@ -93,7 +93,9 @@ export function waitNotifier(write: (line: string) => void, now: () => number): 
   let until = 0;
   let last = '';
   return (ms, reason) => {
-    if (ms < 2000) return;
+    // Rate limits and waits the server asked for; retries after errors stay quiet (--debug shows them), so
+    // a request that finally fails still ends in one line.
+    if (ms < 2000 || !/^(rate limit|the server asked)/.test(reason)) return;
     const end = now() + ms;
     if (reason === last && end <= until + 1000) return;
     until = Math.max(until, end);

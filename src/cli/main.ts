@@ -5,6 +5,7 @@ import { CliError, InternalError } from '../errors.ts';
 import { renderError } from '../render/error.ts';
 import { checkArgv, type OptionInfo, type OptionTable } from './argv.ts';
 import { commands } from './commands/index.ts';
+import { releaseLocks } from './lock.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
 import { createSecretSink } from './secrets.ts';
 
@@ -67,14 +68,37 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
       stderr: (t) => void host.stderr.write(secrets.redact(t)),
       isTTY,
       prompt: stdin?.isTTY
-        ? async (q) => {
-            const rl = createInterface({ input: stdin, output: host.stderr as NodeJS.WritableStream });
-            try {
-              return await rl.question(q);
-            } finally {
-              rl.close();
-            }
-          }
+        ? (q) =>
+            // Ctrl-C (read as a key while the terminal is in raw mode, or as a signal) and end of input
+            // (Ctrl-D) close the question: it rejects, and the command says what that means.
+            new Promise<string>((resolve, reject) => {
+              const rl = createInterface({ input: stdin, output: host.stderr as NodeJS.WritableStream });
+              let settled = false;
+              const stop = () => rl.close();
+              abort.signal.addEventListener('abort', stop, { once: true });
+              rl.on('SIGINT', stop);
+              rl.on('close', () => {
+                abort.signal.removeEventListener('abort', stop);
+                if (!settled) {
+                  settled = true;
+                  reject(new CliError('no answer: input closed or interrupted', { exitCode: 130 }));
+                }
+              });
+              rl.question(q).then(
+                (answer) => {
+                  settled = true;
+                  resolve(answer);
+                  rl.close();
+                },
+                (e: unknown) => {
+                  if (!settled) {
+                    settled = true;
+                    reject(e);
+                  }
+                  rl.close();
+                },
+              );
+            })
         : undefined,
     },
     env,
@@ -98,7 +122,7 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .epilogue('Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  report --fail-on: 2 findings reach that severity.\nDocs: README.md')
+    .epilogue('Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  apply: 3 blocked items left, 130 interrupted;\n  report --fail-on: 2 findings reach that severity.\nDocs: README.md')
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
     .fail((msg, err) => {
@@ -138,6 +162,7 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     ctx.io.stderr(renderError(e, { debug, color: ctx.color, cwd: ctx.cwd }));
     return e.exitCode;
   } finally {
+    releaseLocks(abort.signal);
     offSignal();
   }
 }

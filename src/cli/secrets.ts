@@ -18,7 +18,8 @@ export interface SecretSink {
 
 export function createSecretSink(env: Env): SecretSink {
   const values = new Set<string>(credentialValues(DEFAULT_CREDENTIAL_VARIABLES, env));
-  let redactor = createRedactor([...values]);
+  // Values only: credential-shaped text is masked where it is made (the clients' traces and errors).
+  let redactor = createRedactor([...values], { patterns: false });
   const add = (more: readonly string[]) => {
     let changed = false;
     for (const v of more) {
@@ -27,7 +28,7 @@ export function createSecretSink(env: Env): SecretSink {
         changed = true;
       }
     }
-    if (changed) redactor = createRedactor([...values]);
+    if (changed) redactor = createRedactor([...values], { patterns: false });
   };
   return {
     add,

@@ -371,7 +371,7 @@ export function createHttp(opts: HttpOptions): Http {
       if (!retry) {
         throw statusError(ctx, result, attempt, requestId, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
       }
-      told(wait, status === 429 ? 'rate limited (429)' : `${status} ${result.statusText}, retrying ${method} ${shownPath}`);
+      told(wait, status === 429 ? 'rate limited (429)' : hinted ? `the server asked to wait (${status}, ${hinted.header})` : `${status} ${result.statusText}, retrying ${method} ${shownPath}`);
       await sleepOrAbort(wait, signal, ctx, attempt);
     }
   }

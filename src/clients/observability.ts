@@ -45,8 +45,9 @@ export interface CallOptions {
 
 /** A source or a webhook: what name resolution needs. */
 export interface NamedObject {
-  id: string;
-  name: string;
+  /** Optional in the services' specs (a source's id in HyperDX 2026-08): such an entry resolves no name. */
+  id?: string;
+  name?: string;
   [k: string]: unknown;
 }
 
@@ -152,6 +153,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
   /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
   async function listPaged<T>(kind: 'alerts' | 'named', path: string, o: CallOptions | undefined): Promise<T[]> {
     const out: T[] = [];
+    const seen = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
       const query = result ? '' : `?limit=${PAGE}&offset=${out.length}`;
       const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
@@ -161,9 +163,19 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
         validate: (body) => checkResponse(shape(kind), body),
       });
       const items = (result ? res.body.result : res.body.data) ?? [];
-      out.push(...items);
+      // A server that ignores `offset` (or whose `meta.total` overstates the list) answers every page with
+      // items already read: keep each id (or, without one, each identical item) once, and stop at a page that brings nothing new, rather than
+      // reading the same page `total / limit` times and seeing one webhook as many.
+      const fresh = items.filter((it) => {
+        const id = (it as { id?: unknown } | null)?.id;
+        const key = typeof id === 'string' ? `id:${id}` : JSON.stringify(it);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      out.push(...fresh);
       const total = res.body.meta?.total;
-      if (result || typeof total !== 'number' || out.length >= total || items.length === 0) return out;
+      if (result || typeof total !== 'number' || out.length >= total || fresh.length === 0) return out;
     }
     throw new ApiResponseError(`GET ${base}${path}: more than ${MAX_PAGES} pages`, {
       method: 'GET',

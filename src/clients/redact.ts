@@ -24,14 +24,20 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
   return createRedactor(secrets)(text);
 }
 
-/** A redactor bound to a list of secrets (their variants computed once), for passing around as a function. */
-export function createRedactor(secrets: readonly (string | undefined | null)[]): (text: string) => string {
+/**
+ * A redactor bound to a list of secrets (their variants computed once), for passing around as a function.
+ * `patterns: false` replaces only the secrets' values, not credential-shaped text (the CLI's output sink:
+ * `steward emulator` prints its own development token on purpose, and a dashboard may be named anything).
+ */
+export function createRedactor(secrets: readonly (string | undefined | null)[], opts: { patterns?: boolean } = {}): (text: string) => string {
   const variants = secretVariants(secrets);
+  const patterns = opts.patterns ?? true;
   return (text) => {
     let out = text;
     for (const variant of variants) {
       if (out.includes(variant)) out = out.split(variant).join(REDACTED);
     }
+    if (!patterns) return out;
     out = out.replace(AUTH_HEADER, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
     out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
     out = out.replace(SENSITIVE_QUERY, (_m, prefix: string) => `${prefix}${REDACTED}`);

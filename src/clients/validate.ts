@@ -68,8 +68,12 @@ const result = (inner: object) => ({
   properties: { status: { type: 'number' }, requestId: { type: 'string' }, result: inner },
 });
 
-/** A source or webhook: steward needs its id and name (to resolve names in files). */
-const named = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } };
+/**
+ * A source or webhook. Names in files resolve to its id, but neither is required here: HyperDX 2026-08 makes a
+ * source's `id` optional, and one entry without it must not make the whole list unreadable. An entry that a
+ * file's name matches but that has no id is a problem at that name (src/plan/names.ts).
+ */
+const named = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
 /** POST /dashboards/validate answers without an envelope. */
 const validation = {
   type: 'object',

@@ -5,24 +5,32 @@
  * - Keyed by the file's bytes and the values of the `${VAR}`s they mention (sha256): any change of either is
  *   another key. The file's path is not part of the key; the loader puts it back.
  * - One pack file per project, `.steward/cache/parse.pack`: a header line naming the code that wrote it
- *   (cache format, steward and yaml versions, the text of the loading and schema modules) and a checksum,
- *   then the entries as JSON. Any mismatch or damage: the whole pack is ignored, as if empty.
+ *   (cache format, steward and yaml versions, the text of the loading and schema modules) and an HMAC of
+ *   the entries, then the entries as JSON. Any mismatch or damage: the whole pack is ignored, as if empty.
+ * - The HMAC key is per machine and user, outside the work tree: `$XDG_CACHE_HOME/steward/cache.key` (or
+ *   `~/.cache/steward/cache.key`), 32 random bytes created with mode 0600. A pack from anywhere else (a
+ *   commit, a pull request, another machine) fails authentication, so the cache can never make steward
+ *   use values that are not in the YAML. A pack that git tracks is ignored too. No key (no
+ *   XDG_CACHE_HOME and no HOME, or an unusable key file): no cache.
  * - Only files without any problem (no error, no warning) are stored, so every problem is always found by
  *   a fresh parse and carries its position. Semantic checks run after loading, on every resource, cached
  *   or not.
  * - Written atomically, pruned to the files of the last full load, safe to delete at any time.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { RESOURCE_KINDS, type ResourceKind } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
+import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource } from './resources.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 const MAGIC = 'steward-parse-cache';
 
 /** The cache folder, relative to the project folder. */
@@ -105,10 +113,10 @@ const DOLLAR_BRACE = Buffer.from('${');
  * escapes included: a superset of what interpolation reads, so a change can only cost a parse, never
  * serve a stale value.
  */
-export function cacheKey(bytes: Uint8Array, env: Env, credentials: readonly string[] = []): string {
+export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy): string {
   const h = createHash('sha256').update(bytes);
-  // The variables resource files may not read change what a file means (a reference to one is an error).
-  if (credentials.length > 0) h.update('\u0000credentials\u0000' + JSON.stringify([...credentials].sort()));
+  // What resource files may read changes what a file means (a reference to a denied variable is an error).
+  if (variables) h.update('\u0000variables\u0000' + JSON.stringify([[...variables.deny].sort(), variables.allowPrefix ?? null]));
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.indexOf(DOLLAR_BRACE) !== -1) {
     const names = [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
@@ -124,13 +132,19 @@ export function cacheKey(bytes: Uint8Array, env: Env, credentials: readonly stri
  * Opens the cache of the project in `projectDir`. Returns undefined when the file system cannot write
  * or the code identity cannot be read (loading then simply parses everything).
  */
-export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opts: { identity?: string; credentials?: readonly string[] } = {}): ParseCache | undefined {
+export function openParseCache(
+  fs: FileSystem,
+  projectDir: string,
+  env: Env,
+  opts: { identity?: string; variables?: VariablePolicy; key?: Buffer } = {},
+): ParseCache | undefined {
   const id = opts.identity ?? codeIdentity();
   const write = fs.writeFileAtomic?.bind(fs);
-  if (!id || !write) return undefined;
+  const key = opts.key ?? machineKey(env);
+  if (!id || !write || !key) return undefined;
   const dir = join(projectDir, CACHE_DIR);
   const path = join(dir, PACK_FILE);
-  const entries = readPack(fs, path, id);
+  const entries = readPack(fs, path, id, key, () => gitTracks(dir, PACK_FILE, env));
   const loadedCount = Object.keys(entries).length;
   /** Entries used (parsed) or added (as JSON text) by this load: what a full save keeps. */
   const used = new Map<string, CachedResource[] | string>();
@@ -138,7 +152,7 @@ export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opt
 
   return {
     stats,
-    keyOf: (bytes) => cacheKey(bytes, env, opts.credentials),
+    keyOf: (bytes) => cacheKey(bytes, env, opts.variables),
     get(key) {
       const seen = used.get(key);
       if (seen !== undefined) {
@@ -170,7 +184,7 @@ export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opt
         const parts: string[] = [];
         for (const [k, v] of keep) parts.push(`${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)}`);
         const body = Buffer.from(`{${parts.join(',')}}`, 'utf8');
-        const sum = createHash('sha256').update(body).digest('hex');
+        const sum = mac(key, id, body);
         const header = Buffer.from(`${MAGIC} ${id} ${sum} ${keep.size}\n`, 'utf8');
         if (!fs.stat(join(dir, '.gitignore'))) write(join(dir, '.gitignore'), '# steward parse cache: safe to delete, never commit\n*\n');
         write(path, Buffer.concat([header, body]));
@@ -181,8 +195,16 @@ export function openParseCache(fs: FileSystem, projectDir: string, env: Env, opt
   };
 }
 
-/** The entries of a pack written by this code, or none: a missing, foreign, stale or damaged pack is empty. */
-function readPack(fs: FileSystem, path: string, id: string): Record<string, unknown> {
+/** The pack's authentication code: HMAC-SHA256 under the machine key, of the code identity and the entries. */
+function mac(key: Buffer, id: string, body: Buffer): string {
+  return createHmac('sha256', key).update(`${MAGIC}\u0000${id}\u0000`).update(body).digest('hex');
+}
+
+/**
+ * The entries of a pack written by this code on this machine, or none: a missing, foreign, stale, damaged,
+ * unauthenticated or git-tracked pack is empty.
+ */
+function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked: () => boolean): Record<string, unknown> {
   const empty: Record<string, unknown> = {};
   if (!fs.stat(path)?.isFile) return empty;
   try {
@@ -192,7 +214,11 @@ function readPack(fs: FileSystem, path: string, id: string): Record<string, unkn
     const [magic, fileId, sum] = buf.subarray(0, nl).toString('utf8').split(' ');
     if (magic !== MAGIC || fileId !== id) return empty;
     const body = buf.subarray(nl + 1);
-    if (createHash('sha256').update(body).digest('hex') !== sum) return empty;
+    const want = Buffer.from(mac(key, id, body), 'utf8');
+    const got = Buffer.from(sum ?? '', 'utf8');
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return empty;
+    // Authentic, but committed: what a checkout holds is not this machine's to trust (and must not be shared).
+    if (tracked()) return empty;
     const parsed: unknown = JSON.parse(body.toString('utf8'));
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : empty;
   } catch {
@@ -240,4 +266,70 @@ function isJsonSafe(root: unknown): boolean {
     return false;
   }
   return true;
+}
+
+/** Where the machine key lives: $XDG_CACHE_HOME/steward, else $HOME/.cache/steward; undefined without either. */
+export function keyDir(env: Env): string | undefined {
+  const xdg = env['XDG_CACHE_HOME'];
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'steward');
+  const home = env['HOME'];
+  if (home && home.startsWith('/')) return join(home, '.cache', 'steward');
+  return undefined;
+}
+
+const KEY_FILE = 'cache.key';
+const KEY_BYTES = 32;
+const keys = new Map<string, Buffer | undefined>();
+
+/**
+ * The machine key, created on first use (32 random bytes, mode 0600, in a 0700 folder). undefined when it
+ * cannot be made or read, or when the file is not a regular file of ours that only we can read and write:
+ * then there is no cache.
+ */
+export function machineKey(env: Env): Buffer | undefined {
+  const dir = keyDir(env);
+  if (!dir) return undefined;
+  const path = join(dir, KEY_FILE);
+  if (keys.has(path)) return keys.get(path);
+  let key: Buffer | undefined;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+      try {
+        writeSync(fd, randomBytes(KEY_BYTES));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      const st = fstatSync(fd);
+      const uid = userInfo().uid;
+      const mine = uid < 0 || st.uid === uid;
+      if (st.isFile() && mine && (st.mode & 0o077) === 0 && st.size === KEY_BYTES) {
+        const buf = Buffer.alloc(KEY_BYTES);
+        if (readSync(fd, buf, 0, KEY_BYTES, 0) === KEY_BYTES) key = buf;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    key = undefined;
+  }
+  keys.set(path, key);
+  return key;
+}
+
+/** Whether git tracks `file` in `dir` (false when git is missing or `dir` is not in a repository). */
+function gitTracks(dir: string, file: string, env: Env): boolean {
+  try {
+    execFileSync('git', ['-C', dir, 'ls-files', '--error-unmatch', '--', file], { stdio: 'ignore', timeout: 5000, env: { PATH: env['PATH'] ?? '/usr/bin:/bin' } });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -59,7 +59,25 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`${section} url must use http or https, not ${url.protocol}`, project.locate(ptr), ptr);
   }
+  // Credentials in clear text over the network: only to this machine, unless the project says otherwise.
+  const allow = (project.spec[section] as { allowInsecureHttp?: boolean } | undefined)?.allowInsecureHttp === true;
+  if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allow) {
+    throw new ConfigError(
+      `${section} url uses plain http to ${url.hostname}: the ${section === 'cloud' ? 'API key' : 'token or key'} would cross the network unencrypted; use https, or set spec.${section}.allowInsecureHttp: true if this network is trusted`,
+      project.locate(ptr),
+      ptr,
+    );
+  }
   return r.value.replace(/\/+$/, '');
+}
+
+/** This machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (a URL's hostname keeps IPv6 in brackets). */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  if (/^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h)) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 function resolveSecret(project: Project, section: Section, key: string, what: string, env: Env): { value: string; name: string } {

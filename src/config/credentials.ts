@@ -56,6 +56,21 @@ export function credentialValues(names: readonly string[], env: Env): string[] {
   return values;
 }
 
+/**
+ * What `${VAR}` in resource files may read: never a credential variable (`deny`), and, when the project sets
+ * `spec.resourceVariablePrefix`, only variables whose names start with it.
+ */
+export interface VariablePolicy {
+  deny: readonly string[];
+  allowPrefix?: string;
+}
+
+/** The policy a project spec (plain data, maybe not yet schema-checked) sets. */
+export function variablePolicy(spec: unknown): VariablePolicy {
+  const prefix = isObject(spec) && typeof spec['resourceVariablePrefix'] === 'string' && spec['resourceVariablePrefix'] !== '' ? spec['resourceVariablePrefix'] : undefined;
+  return { deny: credentialVariables(spec), ...(prefix !== undefined ? { allowPrefix: prefix } : {}) };
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

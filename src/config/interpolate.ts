@@ -2,6 +2,12 @@ import { isScalar, visit, Scalar } from 'yaml';
 import type { Issue } from '../errors.ts';
 import { issueAt, toPointer, type SourceDoc } from './source.ts';
 
+/** What a reference may read (see credentials.ts): denied names, and an optional required prefix. */
+export interface ReadRule {
+  deny: ReadonlySet<string>;
+  allowPrefix?: string;
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export type Interpolated = { ok: true; value: string; changed: boolean } | { ok: false; message: string };
@@ -12,7 +18,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Expands `${VAR}` and `${VAR:-default}` from env; `$${` is a literal `${`. An unset variable without a
  * default is an error, never an empty string (a silently empty URL or threshold is worse than a failure).
  */
-export function interpolateString(input: string, env: Env, credentials?: ReadonlySet<string>): Interpolated {
+export function interpolateString(input: string, env: Env, rule?: ReadRule): Interpolated {
   if (!input.includes('${')) return { ok: true, value: input, changed: false };
   let out = '';
   let i = 0;
@@ -35,10 +41,16 @@ export function interpolateString(input: string, env: Env, credentials?: Readonl
     if (!NAME.test(name)) {
       return { ok: false, message: `"\${${body}}" is not a variable reference: names are letters, digits and _, like \${STEWARD_OBS_URL}` };
     }
-    if (credentials?.has(name)) {
+    if (rule?.deny.has(name)) {
       return {
         ok: false,
         message: `\${${name}} reads a credential (${name} holds an API token or key): resource files may not read credentials, so they never reach a plan, a PR comment, a file or the server`,
+      };
+    }
+    if (rule?.allowPrefix !== undefined && !name.startsWith(rule.allowPrefix)) {
+      return {
+        ok: false,
+        message: `\${${name}} is not readable here: resource files may read only variables whose names start with ${rule.allowPrefix} (spec.resourceVariablePrefix)`,
       };
     }
     const value = env[name];
@@ -51,8 +63,8 @@ export function interpolateString(input: string, env: Env, credentials?: Readonl
 }
 
 /**
- * Interpolates every string scalar of a parsed document in place. A reference to one of `credentials` is
- * an error at its position (see credentials.ts). A plain (unquoted) scalar that was only
+ * Interpolates every string scalar of a parsed document in place. A reference `rule` does not allow (a
+ * credential, a name without the project's prefix) is an error at its position (see credentials.ts). A plain (unquoted) scalar that was only
  * a reference takes the type its value reads as (`threshold: ${T}` with T=50 is the number 50); quoted
  * scalars stay strings. `skip(path)` leaves subtrees alone (connection settings are resolved when used).
  */
@@ -60,7 +72,7 @@ export function interpolateDocument(
   src: SourceDoc,
   env: Env,
   skip: (path: readonly (string | number)[]) => boolean = () => false,
-  credentials?: ReadonlySet<string>,
+  rule?: ReadRule,
 ): Issue[] {
   const issues: Issue[] = [];
   visit(src.doc, {
@@ -68,7 +80,7 @@ export function interpolateDocument(
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
       const path = pathOf(ancestors, node);
       if (skip(path)) return;
-      const r = interpolateString(node.value, env, credentials);
+      const r = interpolateString(node.value, env, rule);
       if (!r.ok) {
         issues.push(issueAt(src.file, src.lineCounter, node.range?.[0] ?? 0, toPointer(path), r.message));
         return;

@@ -5,14 +5,18 @@ import { desiredDigest, rememberDesiredDigest } from '../plan/normalize.ts';
 import type { DashboardSpec } from '../schema/kinds.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
+import { offsetInScalar } from '../templates/position.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
-import { credentialVariables } from './credentials.ts';
+import { variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
 import type { AnyResource } from './resources.ts';
-import { locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments } from './source.ts';
+import { locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
+
+/** How many times the same problem (same message) is listed before the rest are only counted. */
+export const MAX_REPEATED_ISSUES = 20;
 
 export interface LoadDeps {
   fs: FileSystem;
@@ -99,7 +103,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
         continue;
       }
       const matched = await deps.fs.glob([pattern], project!.dir);
-      if (matched.length === 0) {
+      // Only patterns the user wrote: the defaults (dashboards/, alerts/, cloud/) may well be unused.
+      if (matched.length === 0 && project!.spec.resources !== undefined) {
         issues.push({ ...project!.locate('/spec/resources'), pointer: '/spec/resources', message: `pattern "${pattern}" matches no file`, severity: 'warning' });
       }
       files.push(...matched);
@@ -109,10 +114,10 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
 
   const resources: AnyResource[] = project && !explicitFiles ? [...project.inlineResources] : [];
   // Unchanged files come from the cache; the others are parsed (on worker threads when there are many).
-  // What resource files may not read; part of every cache key, so a newly named credential is never served
-  // from an entry made before it was one.
-  const credentials = credentialVariables(project?.spec);
-  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { credentials }) : undefined;
+  // What resource files may read; part of every cache key, so a newly named credential (or a new prefix) is
+  // never served from an entry made before it.
+  const variables = variablePolicy(project?.spec);
+  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { variables }) : undefined;
   const markerTag = project?.markerTag;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
@@ -133,7 +138,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     }
     else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
-  const results = await processFiles(jobs, deps.env, opts.parallel, credentials);
+  const results = await processFiles(jobs, deps.env, opts.parallel, variables);
   jobs.forEach((job, i) => {
     const out = results.outputs[i]!;
     outputs[job.slot] = out;
@@ -157,18 +162,25 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   const expanded = expandTemplates(resources);
 
   // Semantic positions are found by parsing the file again: keeping every file's syntax tree in memory would
-  // cost far more than re-reading the few files that have a problem.
-  const treeCache = new Map<string, ReturnType<typeof parseYamlFile>>();
-  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean) => {
-    let parsed = treeCache.get(file);
-    if (!parsed) treeCache.set(file, (parsed = parseYamlFile(file, deps.fs.readFile(file))));
-    const src = parsed.docs.find((d) => d.index === index);
+  // cost far more than re-reading the few files that have a problem. Documents are indexed, so finding one is
+  // constant time however many a file holds (100,000 duplicates in 3 files were quadratic).
+  const treeCache = new Map<string, Map<number, SourceDoc>>();
+  const positionIn = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
+    let docs = treeCache.get(file);
+    if (!docs) treeCache.set(file, (docs = new Map(parseYamlFile(file, deps.fs.readFile(file)).docs.map((d) => [d.index, d]))));
+    const src = docs.get(index);
+    if (src && offset !== undefined && !atKey) {
+      // A problem inside a string (a template's reference): at that character when the text shows it as is.
+      const text = deps.fs.readFile(file).toString('utf8').replace(/^\uFEFF/, '');
+      const at = offsetInScalar(src.doc, text, pointerSegments(pointer), offset);
+      if (at !== undefined) return src.lineCounter.linePos(at);
+    }
     return src ? locate(src, pointerSegments(pointer), { key: atKey }) : { line: 1, col: 1 };
   };
   /** Where a pointer of a document is; a stamped resource's pointers are in its template (the note says which stamp). */
-  const where = (file: string, index: number, pointer: string, atKey?: boolean) => {
+  const where = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
     const origin = index < 0 ? expanded.origins.get(originKey(file, index)) : undefined;
-    if (!origin) return { file, ...positionIn(file, index, pointer, atKey), note: '' };
+    if (!origin) return { file, ...positionIn(file, index, pointer, atKey, offset), note: '' };
     const ip = positionIn(origin.instance.file, origin.instance.index, origin.instance.item);
     const note = ` (in ${origin.kind} ${origin.name}, stamped by ${rel(deps.cwd, origin.instance.file)}:${ip.line}:${ip.col})`;
     return { file: origin.template.file, ...positionIn(origin.template.file, origin.template.index, templatePointer(origin, pointer), atKey), note };
@@ -177,14 +189,31 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     const w = where(file, index, pointer, atKey);
     return { line: w.line, col: w.col };
   };
+  // The same problem many times over (a file copied a thousand times) is shown MAX_REPEATED_ISSUES times,
+  // the last saying how many more there are.
+  const repeats = new Map<string, { count: number; last: Issue }>();
   for (const p of [...expanded.problems, ...checkSemantics(expanded.resources, { api: project?.spec.observability?.api })]) {
-    const w = where(p.file, p.index, p.pointer, p.atKey);
+    const key = `${p.severity}\u0000${p.message}`;
+    const seen = repeats.get(key);
+    if (seen && seen.count >= MAX_REPEATED_ISSUES) {
+      seen.count++;
+      continue;
+    }
+    const w = where(p.file, p.index, p.pointer, p.atKey, p.offset);
     let message = p.message + w.note;
     if (p.related) {
       const rp = where(p.related.file, p.related.index, p.related.pointer);
       message += ` (${p.relatedLabel ?? 'first at'} ${rel(deps.cwd, rp.file)}:${rp.line}:${rp.col})`;
     }
-    issues.push({ file: w.file, line: w.line, col: w.col, pointer: p.pointer, message, severity: p.severity });
+    const issue: Issue = { file: w.file, line: w.line, col: w.col, pointer: p.pointer, message, severity: p.severity };
+    issues.push(issue);
+    if (seen) {
+      seen.count++;
+      seen.last = issue;
+    } else repeats.set(key, { count: 1, last: issue });
+  }
+  for (const { count, last } of repeats.values()) {
+    if (count > MAX_REPEATED_ISSUES) last.message += `; and ${count - MAX_REPEATED_ISSUES} more like it`;
   }
 
   return {

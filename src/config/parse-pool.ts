@@ -10,6 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Issue } from '../errors.ts';
+import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import { processFile, type AnyResource } from './resources.ts';
 
@@ -59,16 +60,16 @@ export interface BatchAnswer {
 }
 
 /** The worker side: one batch in, its outputs out (in order). */
-export function processBatch(m: BatchMessage, env: Env, credentials?: readonly string[]): BatchAnswer {
+export function processBatch(m: BatchMessage, env: Env, variables?: VariablePolicy): BatchAnswer {
   const outputs = m.files.map((file, i) => {
-    const r = processFile(file, m.bytes.subarray(m.offsets[i], m.offsets[i + 1]), env, { isProjectFile: m.isProjectFile[i] ?? false, ...(credentials ? { credentials } : {}) });
+    const r = processFile(file, m.bytes.subarray(m.offsets[i], m.offsets[i + 1]), env, { isProjectFile: m.isProjectFile[i] ?? false, ...(variables ? { variables } : {}) });
     return { resources: r.resources, issues: r.issues };
   });
   return { id: m.id, outputs };
 }
 
-function inProcess(job: ParseJob, env: Env, credentials?: readonly string[]): ParseOutput {
-  const r = processFile(job.file, job.bytes, env, { isProjectFile: job.isProjectFile, ...(credentials ? { credentials } : {}) });
+function inProcess(job: ParseJob, env: Env, variables?: VariablePolicy): ParseOutput {
+  const r = processFile(job.file, job.bytes, env, { isProjectFile: job.isProjectFile, ...(variables ? { variables } : {}) });
   return { resources: r.resources, issues: r.issues };
 }
 
@@ -79,12 +80,12 @@ function inProcess(job: ParseJob, env: Env, credentials?: readonly string[]): Pa
  * bug in processFile surfaces as it would without workers. (Under tsx on Node 20 a worker cannot load the
  * .ts entry and everything runs here: tests and benchmarks point `workerUrl` at the built one.)
  */
-export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: ParallelOptions = {}, credentials?: readonly string[]): Promise<{ outputs: ParseOutput[]; workers: number }> {
+export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: ParallelOptions = {}, variables?: VariablePolicy): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
   const count = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
   if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || count < 1) {
-    return { outputs: jobs.map((j) => inProcess(j, env, credentials)), workers: 0 };
+    return { outputs: jobs.map((j) => inProcess(j, env, variables)), workers: 0 };
   }
   const outputs: Array<ParseOutput | undefined> = new Array(jobs.length);
   // Batches small enough that the threads finish together, large enough that messages stay few.
@@ -105,7 +106,7 @@ export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: Pa
   const lanes: Array<Promise<void>> = [];
   try {
     for (let w = 0; w < count; w++) {
-      const worker = new Worker(url, { workerData: { env: { ...env }, credentials } });
+      const worker = new Worker(url, { workerData: { env: { ...env }, variables } });
       // A dead worker answers nothing: its lanes must stop instead of waiting for it.
       worker.once('exit', () => dead.add(worker));
       worker.once('error', () => dead.add(worker));
@@ -127,14 +128,14 @@ export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: Pa
   const lanesDone = Promise.allSettled(lanes);
   if (mainThread) {
     for (let b = take(); b; b = take()) {
-      for (let i = b[0]; i < b[1]; i++) outputs[i] = inProcess(jobs[i]!, env, credentials);
+      for (let i = b[0]; i < b[1]; i++) outputs[i] = inProcess(jobs[i]!, env, variables);
       // Let the workers' answers in, so they get their next batch while this thread works on its own.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
   await lanesDone;
   for (const w of workers) void w.terminate();
-  for (let i = 0; i < jobs.length; i++) outputs[i] ??= inProcess(jobs[i]!, env, credentials);
+  for (let i = 0; i < jobs.length; i++) outputs[i] ??= inProcess(jobs[i]!, env, variables);
   return { outputs: outputs as ParseOutput[], workers: answered.size };
 }
 

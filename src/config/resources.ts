@@ -1,7 +1,7 @@
 import type { Issue } from '../errors.ts';
 import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
 import { suggestKind, validateKind } from '../schema/validator.ts';
-import { credentialVariables } from './credentials.ts';
+import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
 import { issueAt, locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
@@ -11,7 +11,7 @@ export interface Resource<K extends ResourceKind = ResourceKind> {
   kind: K;
   name: string;
   file: string;
-  /** 0-based document index inside the file. */
+  /** 0-based document index inside the file; negative for a resource stamped from a template (src/templates/expand.ts: its origin says where its parts are). */
   index: number;
   doc: DocumentOf<K>;
 }
@@ -42,7 +42,7 @@ const isConnectionPath = (path: readonly (string | number)[]) =>
  * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.
  * Never throws for bad input; returns what is valid and every problem with its position.
  */
-export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; credentials?: readonly string[]; fast?: boolean }): FileResult {
+export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; variables?: VariablePolicy; fast?: boolean }): FileResult {
   // Most files are plain and valid: js-yaml reads them without positions. Anything else (a problem, a
   // "${VAR}", a form the fast path is not sure of) is read below with `yaml`, positions and all.
   if (opts.fast !== false && !opts.isProjectFile && !mayFormReference(bytes)) {
@@ -56,13 +56,18 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   let sawDocument = false;
   const expand = mayHoldReference(bytes);
   // Variables that hold credentials may not be read outside the connection settings: the ones the loader
-  // passes (from the project file), the defaults, and those this file's own Project document names.
-  const credentials = new Set(opts.credentials ?? credentialVariables(undefined));
+  // passes (from the project file), the defaults, and those this file's own Project document names; and
+  // when the project sets a prefix, resource documents read only variables with it (the Project document,
+  // which is trusted, is not held to the prefix; see credentials.ts).
+  const policy = opts.variables ?? variablePolicy(undefined);
+  const rule: { deny: Set<string>; allowPrefix?: string } = { deny: new Set(policy.deny), ...(policy.allowPrefix !== undefined ? { allowPrefix: policy.allowPrefix } : {}) };
   if (expand && opts.isProjectFile) {
     for (const src of parsed.docs) {
       if (!isProject(src)) continue;
       try {
-        for (const n of credentialVariables((src.doc.toJS({ maxAliasCount: 100 }) as { spec?: unknown } | null)?.spec)) credentials.add(n);
+        const own = variablePolicy((src.doc.toJS({ maxAliasCount: 100 }) as { spec?: unknown } | null)?.spec);
+        for (const n of own.deny) rule.deny.add(n);
+        if (own.allowPrefix !== undefined) rule.allowPrefix = own.allowPrefix;
       } catch {
         // Reported below when the document is converted.
       }
@@ -70,7 +75,7 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   }
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, credentials) : [];
+    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny } : rule) : [];
     out.issues.push(...unresolved);
     let value: unknown;
     try {

@@ -67,9 +67,17 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
       issues.push(issueAt(file, lineCounter, overflow.pos[0], '', `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`));
       return;
     }
+    // After an unquoted ${VAR} inside { } the parser reports every later token of that line too (seven
+    // errors for one mistake): on such a line the first is the one to fix, and it carries the hint.
+    const linesSeen = new Set<number>();
     for (const e of problems) {
-      let message = yamlMessage(e.code, e.message);
       const lineText = text.slice(text.lastIndexOf('\n', e.pos[0] - 1) + 1, text.indexOf('\n', e.pos[0]) === -1 ? undefined : text.indexOf('\n', e.pos[0]));
+      if (doc.errors.includes(e as never) && lineText.includes('${')) {
+        const line = lineCounter.linePos(e.pos[0]).line;
+        if (linesSeen.has(line)) continue;
+        linesSeen.add(line);
+      }
+      let message = yamlMessage(e.code, e.message);
       if (lineText.includes('${') && /flow/.test(message)) message += ' (inside { } or [ ], write "${VAR}" in quotes, or use block style for numbers)';
       issues.push({ ...issueAt(file, lineCounter, e.pos[0], '', message), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
     }

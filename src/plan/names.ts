@@ -7,8 +7,9 @@ import type { AnyResource } from '../config/resources.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
 
 export interface Named {
-  id: string;
-  name: string;
+  /** Optional in the services' specs (a source's id in HyperDX 2026-08). */
+  id?: string;
+  name?: string;
 }
 
 export interface NameProblem {
@@ -76,7 +77,8 @@ function resolveSlots(
   what: string,
 ): { resources: AnyResource[]; problems: NameProblem[] } {
   const byName = new Map<string, Named[]>();
-  for (const s of named) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
+  // The service's spec may leave a source's id (or name) out: such an entry resolves nothing.
+  for (const s of named) if (typeof s.name === 'string') byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
   const problems: NameProblem[] = [];
   const out = resources.map((r) => {
     if (slots(r).length === 0) return r;
@@ -84,6 +86,10 @@ function resolveSlots(
     for (const slot of slots(copy)) {
       const name = slot.holder[nameKey] as string;
       const found = byName.get(name) ?? [];
+      if (found.length === 1 && typeof found[0]!.id !== 'string') {
+        problems.push({ file: r.file, index: r.index, pointer: slot.pointer, message: `the service lists the ${what} "${name}" without an id: give ${idKey} instead` });
+        continue;
+      }
       if (found.length === 1) {
         delete slot.holder[nameKey];
         slot.holder[idKey] = found[0]!.id;

@@ -43,6 +43,8 @@ export interface AlertRecord {
 export interface StateFile {
   formatVersion: 1;
   alerts: Record<string, AlertRecord>;
+  /** Digests of the saved plans applied here (the latest ones), so that none is applied twice. */
+  appliedPlans?: Array<{ digest: string; at: string }>;
 }
 
 export type Action = 'create' | 'update' | 'delete' | 'noop' | 'blocked';
@@ -127,4 +129,25 @@ export interface Plan {
   api?: string;
   /** Orphans the service could delete, kept because prune is off (listed, not blocking). */
   orphans?: Orphan[];
+  /** Saved plans: sha256 of the items and the binding; apply refuses a plan whose digest does not match. */
+  digest?: string;
+  /** Saved plans: what produced the plan (src/apply/plan-file.ts). */
+  binding?: PlanBinding;
+  /** With --target or paths: how many items the whole project plans (the plan shows "targeted: N of M"). */
+  targetedOf?: number;
+}
+
+/** What a saved plan is bound to: apply refuses it for another project, environment or server. */
+export interface PlanBinding {
+  /** metadata.name of the project. */
+  project: string;
+  /** The project file, relative to the repository root (absolute outside one). */
+  file: string;
+  env?: string;
+  /** The observability API's URL. */
+  server: string;
+  /** Seed of the ids given to new dashboard filters, so that apply recomputes the same items. */
+  idSeed: string;
+  /** The options that shaped the plan, so that apply recomputes it the same way. */
+  options: { targets: string[]; paths: string[]; prune: boolean; reassertAlerts: boolean };
 }

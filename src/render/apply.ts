@@ -24,7 +24,17 @@ function rawEventLine(e: ApplyEvent): string | undefined {
     case 'create-rate-limited':
       return `  ? dashboard ${e.item.name}: refused with 429 (nothing was created); sending it again in ${Math.ceil(e.waitMs / 1000)} s`;
     case 'retry-create':
-      return `  ? dashboard ${e.item.name}: ${e.why}; listing dashboards before sending it again`;
+      return `  ? dashboard ${e.item.name}: not listed after two reads; sending it again`;
+    case 'settle':
+      return `  ? dashboard ${e.item.name}: ${e.why}; waiting ${formatMs(e.waitMs)} for it to settle, then listing before any re-send`;
+    case 'id-by-listing':
+      return `  ? dashboard ${e.item.name}: the service answered 2xx without the new id; found ${e.id} by listing`;
+    case 'unknown':
+      return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.why}`;
+    case 'duplicate':
+      return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.join(', ')}): another runner applied at the same time${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
+    case 'not-recorded':
+      return `  ! applied ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id}), not recorded: ${e.error}`;
     default:
       return undefined;
   }
@@ -36,24 +46,61 @@ export function renderProgress(done: number, total: number, current: string, col
   return line.length > columns - 1 ? line.slice(0, columns - 2) + '…' : line;
 }
 
-/** The summary after an apply, text. */
+/** The summary after an apply, text: every outcome, including what an interruption left undone. */
 export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): string {
   const paint = (c: number, s: string) => (opts.color ? `\u001b[${c}m${s}\u001b[39m` : s);
   const lines: string[] = [];
-  const ok = r.failed.length === 0 && r.skipped.length === 0;
+  const ok = applyOk(r);
+  const head = r.interrupted ? paint(31, 'Apply interrupted') : ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete');
+  const extra = [
+    r.unknown.length ? `${r.unknown.length} unknown` : '',
+    r.notRecorded.length ? `${r.notRecorded.length} applied, not recorded` : '',
+    r.duplicates.length ? `${r.duplicates.length} duplicated` : '',
+    r.notDone.length ? `${r.notDone.length} not done` : '',
+  ].filter(Boolean);
   lines.push(
-    `${ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete')}: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length ? `${r.deleted.length} deleted, ` : ''}${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
+    `${head}: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length ? `${r.deleted.length} deleted, ` : ''}${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${extra.length ? `, ${extra.join(', ')}` : ''}${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
   );
+  if (r.interrupted) {
+    for (const c of r.created) lines.push(escapeTerminal(`  + created dashboard ${c.name} (${c.id})`));
+    for (const u of r.updated) lines.push(escapeTerminal(`  ~ updated ${u.name} (${u.id})`));
+  }
   for (const f of r.failed) lines.push(paint(31, escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
+  for (const u of r.unknown) lines.push(paint(31, escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
+  for (const d of r.duplicates) {
+    const after = d.removed ? `; this run removed its copy ${d.removed}` : d.kept ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)` : '; delete the extra ones by hand';
+    lines.push(paint(31, escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)));
+  }
+  for (const n of r.notRecorded) lines.push(paint(31, escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`)));
   for (const s of r.skipped) lines.push(paint(33, escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
-  if (!ok) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
+  for (const n of r.notDone) lines.push(paint(33, escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
+  if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
+  if (r.duplicates.length) lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');
+  if (!ok && !r.interrupted) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
+  if (r.interrupted) lines.push('What was confirmed is recorded; run `steward apply` again to finish.');
   if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? '' : 's'} need a person: run \`steward plan\` to see them and the way out.`);
   return lines.join('\n') + '\n';
 }
 
+function applyOk(r: ApplyResult): boolean {
+  return r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length === 0 && !r.interrupted;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
 export function renderApplyJson(r: ApplyResult): string {
-  const { state: _state, deleted, ...others } = r;
-  // `deleted` only where something was (seed applies keep their old shape).
-  const rest = deleted.length > 0 ? { ...others, deleted } : others;
-  return JSON.stringify({ formatVersion: 1, ok: r.failed.length === 0 && r.skipped.length === 0, ...rest }, null, 2) + '\n';
+  const { state: _state, deleted, unknown, duplicates, notRecorded, notDone, interrupted, ...others } = r;
+  // `deleted` and the rarer outcomes only where there are some (applies that went well keep their old shape).
+  const rest = {
+    ...others,
+    ...(deleted.length > 0 ? { deleted } : {}),
+    ...(unknown.length > 0 ? { unknown } : {}),
+    ...(duplicates.length > 0 ? { duplicates } : {}),
+    ...(notRecorded.length > 0 ? { notRecorded } : {}),
+    ...(notDone.length > 0 ? { notDone } : {}),
+    ...(interrupted ? { interrupted } : {}),
+  };
+  return JSON.stringify({ formatVersion: 1, ok: applyOk(r), ...rest }, null, 2) + '\n';
 }

@@ -58,6 +58,16 @@ export function keepFormatting(before: string, after: string): string {
   if (n * m > 4_000_000) return after;
   const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = norm(a[i]!) === norm(b[j]!) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  // Lines that did change follow the file's own style for flow lists and maps where it has one.
+  const unpadded = (open: string, close: string) => before.includes(open) && !before.includes(`${open} `) && !before.includes(` ${close}`);
+  const seqs = unpadded('[', ']');
+  const maps = unpadded('{', '}');
+  const restyle = (l: string) => {
+    let r = l;
+    if (seqs) r = r.replace(/\[ (?=\S)/g, '[').replace(/(?<=\S) \]/g, ']');
+    if (maps) r = r.replace(/\{ (?=\S)/g, '{').replace(/(?<=\S) \}/g, '}');
+    return r;
+  };
   const out: string[] = [];
   let i = 0;
   let j = 0;
@@ -67,7 +77,7 @@ export function keepFormatting(before: string, after: string): string {
       i++;
       j++;
     } else if (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!) i++;
-    else out.push(b[j++]!);
+    else out.push(restyle(b[j++]!));
   }
   return out.join('\n');
 }

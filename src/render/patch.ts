@@ -112,7 +112,10 @@ export function wordDiff(a: string, b: string): string {
     let i = 0;
     let j = 0;
     while (i < n || j < m) {
-      if (i < n && j < m && xm[i] === ym[j]) parts.push({ op: '=', t: xm[i++]! }), j++;
+      if (i < n && j < m && xm[i] === ym[j]) {
+        parts.push({ op: '=', t: xm[i++]! });
+        j++;
+      }
       else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) parts.push({ op: '+', t: ym[j++]! });
       else parts.push({ op: '-', t: xm[i++]! });
     }

@@ -21,7 +21,7 @@ export interface TextOptions {
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const parts = [`${s.create} to create`, `${s.update} to update`, ...(s.delete ? [`${s.delete} to delete`] : []), `${s.blocked} blocked`, `${s.noop} unchanged`];
-  return parts.join(', ');
+  return parts.join(', ') + (plan.targeted && plan.targetedOf !== undefined ? `; targeted: ${plan.items.length} of ${plan.targetedOf} items` : '');
 }
 
 /**

@@ -14,14 +14,47 @@ export function sizeSeries(backups: readonly BackupSummary[]): ChartPoint[] {
   return backups.map((b) => ({ id: b.id, t: time(b.startedAt), value: b.status === 'done' ? b.sizeInBytes : undefined, status: b.status }));
 }
 
-/** Backup durations in seconds, oldest first (a running backup: the time so far). */
+/**
+ * Backup durations in seconds, oldest first: a running backup has the time so far, and a failed one the time
+ * it ran before failing (a failed backup of 7 minutes is not a 0 s backup).
+ */
 export function durationSeries(backups: readonly BackupSummary[]): ChartPoint[] {
   return backups.map((b) => ({
     id: b.id,
     t: time(b.startedAt),
-    value: b.status === 'done' || b.status === 'in_progress' ? b.durationSeconds : undefined,
+    value: b.status === 'done' || b.status === 'in_progress' || b.status === 'error' ? b.durationSeconds : undefined,
     status: b.status,
   }));
+}
+
+/** Which chart a backup finding is about: sizes, durations, or neither (its own mark shows it). */
+export function chartOfFinding(findingId: string): 'size' | 'duration' | undefined {
+  if (findingId === 'backup.size-jump') return 'size';
+  if (findingId === 'backup.slow') return 'duration';
+  return undefined;
+}
+
+/**
+ * Short, distinct x-axis labels: `MM-DD` where one backup a day, `MM-DD HH:MM` where a day has several
+ * (a repeated label would merge points), `?` numbered where the start is unknown.
+ */
+export function axisLabels(backups: readonly BackupSummary[]): string[] {
+  const day = (b: BackupSummary) => (b.startedAt ? b.startedAt.slice(5, 10) : undefined);
+  const perDay = new Map<string, number>();
+  for (const b of backups) {
+    const d = day(b);
+    if (d !== undefined) perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  return backups.map((b, i) => {
+    const d = day(b);
+    if (d === undefined) return `?${i + 1}`;
+    let label = (perDay.get(d) ?? 0) > 1 ? `${d} ${b.startedAt!.slice(11, 16)}` : d;
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    if (n > 1) label = `${label} #${n}`;
+    return label;
+  });
 }
 
 const BARS = '▁▂▃▄▅▆▇█';

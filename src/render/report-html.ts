@@ -1,6 +1,6 @@
 import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
-import { backupLabel, byteUnit, durationSeries, durationUnit, niceMaxIn, sizeSeries, type ChartPoint } from './report-chart.ts';
+import { backupLabel, byteUnit, chartOfFinding, durationSeries, durationUnit, niceMaxIn, sizeSeries, type ChartPoint } from './report-chart.ts';
 import { escapeHtml } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
 
@@ -76,6 +76,7 @@ svg text { fill: var(--muted); font: 11px system-ui, sans-serif; } svg .axis { s
 svg .series { fill: none; stroke: var(--accent); stroke-width: 2; } svg .limit { stroke: var(--error); stroke-dasharray: 6 4; }
 svg .pt { fill: var(--accent); } svg .pt.error { fill: var(--error); } svg .pt.in_progress { fill: var(--bg); stroke: var(--accent); stroke-width: 2; }
 svg .pt.flagged { fill: var(--warning); }
+.legend { font-size: 12px; color: var(--muted, #666); display: flex; gap: 12px; flex-wrap: wrap; } .legend svg { vertical-align: middle; }
 pre { background: var(--card); padding: 8px; overflow-x: auto; margin: 4px 0; } details summary { cursor: pointer; color: var(--muted); }
 .empty { color: var(--muted); font-style: italic; }
 `;
@@ -93,7 +94,9 @@ function serviceSection(svc: ServiceReport): string {
   for (const f of svc.findings) out.push(findingRow(f, svc));
   out.push(`</tbody></table>`);
 
-  const flagged = new Set(svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id).map((f) => f.object.id!));
+  // A finding colours its backup only on the chart it is about (a size jump on sizes, a slow backup on durations).
+  const flaggedOn = (which: 'size' | 'duration') =>
+    new Set(svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id && chartOfFinding(f.id) === which).map((f) => f.object.id!));
   out.push(`<h3>Backups</h3>`);
   out.push(`<div class="charts">`);
   out.push(
@@ -103,7 +106,8 @@ function serviceSection(svc: ServiceReport): string {
       points: sizeSeries(svc.backups),
       format: formatBytes,
       unit: byteUnit,
-      flagged,
+      flagged: flaggedOn('size'),
+      finding: 'size jump',
       limit: undefined,
     }),
   );
@@ -114,7 +118,8 @@ function serviceSection(svc: ServiceReport): string {
       points: durationSeries(svc.backups),
       format: formatDuration,
       unit: durationUnit,
-      flagged,
+      flagged: flaggedOn('duration'),
+      finding: 'slow',
       limit: svc.backupLimits.maxDurationMinutes !== undefined ? { value: svc.backupLimits.maxDurationMinutes * 60, label: `limit ${formatDuration(svc.backupLimits.maxDurationMinutes * 60)}` } : undefined,
     }),
   );
@@ -144,10 +149,17 @@ function value(v: unknown): string {
   if (typeof v === 'string') return `<code>${esc(v)}</code>`;
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     return `<code>${Object.entries(v)
-      .map(([k, x]) => `${esc(k)}: ${esc(typeof x === 'string' ? x : JSON.stringify(x))}`)
+      .map(([k, x]) => `${esc(k)}: ${esc(readable(k, x))}`)
       .join('\n')}</code>`;
   }
   return `<code>${esc(JSON.stringify(v))}</code>`;
+}
+
+/** A value as people read it: sizes in GiB/MiB, durations in h/m/s (the exact number stays in report.json). */
+function readable(key: string, x: unknown): string {
+  if (typeof x === 'number' && /InBytes$|Bytes$/.test(key)) return formatBytes(x);
+  if (typeof x === 'number' && /Seconds$/.test(key)) return formatDuration(x);
+  return typeof x === 'string' ? x : JSON.stringify(x);
 }
 
 interface ChartSpec {
@@ -158,6 +170,8 @@ interface ChartSpec {
   /** The unit the y axis is rounded in, from the largest value. */
   unit: (max: number) => number;
   flagged: ReadonlySet<string>;
+  /** What a flagged point means on this chart, for the legend. */
+  finding: string;
   limit: { value: number; label: string } | undefined;
 }
 
@@ -171,14 +185,18 @@ const M = { left: 64, right: 12, top: 12, bottom: 28 };
  * Each point carries a <title> (a tooltip without script).
  */
 function chart(c: ChartSpec): string {
-  const pts = c.points.filter((p): p is ChartPoint & { t: number; value: number } => p.t !== undefined && p.value !== undefined && Number.isFinite(p.value));
-  const failed = c.points.filter((p): p is ChartPoint & { t: number } => p.t !== undefined && p.status === 'error');
+  const all = c.points.filter((p): p is ChartPoint & { t: number; value: number } => p.t !== undefined && p.value !== undefined && Number.isFinite(p.value));
+  // The line joins backups that finished or are running; a failed one with a value (how long it ran) is a
+  // red mark at that value, and one without (no size) a red mark along the top edge, never a 0.
+  const pts = all.filter((p) => p.status !== 'error');
+  const failedAt = all.filter((p) => p.status === 'error');
+  const failed = c.points.filter((p): p is ChartPoint & { t: number } => p.t !== undefined && p.status === 'error' && !failedAt.includes(p as never));
   const head = `<figure data-testid="${c.testid}"><figcaption>${esc(c.caption)}</figcaption>`;
   if (pts.length === 0) return `${head}<p class="empty">No backups to chart.</p></figure>`;
-  const times = [...pts, ...failed].map((p) => p.t);
+  const times = [...pts, ...failedAt, ...failed].map((p) => p.t);
   const t0 = Math.min(...times);
   const t1 = Math.max(...times);
-  const top = Math.max(...pts.map((p) => p.value), c.limit?.value ?? 0);
+  const top = Math.max(...[...pts, ...failedAt].map((p) => p.value), c.limit?.value ?? 0);
   const vmax = niceMaxIn(top, c.unit(top));
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
@@ -205,14 +223,25 @@ function chart(c: ChartSpec): string {
       `<circle class="${cls}" cx="${f(x(p.t))}" cy="${f(y(p.value))}" r="3.5"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: ${c.format(p.value)}${p.status === 'in_progress' ? ' (in progress)' : ''}`)}</title></circle>`,
     );
   }
-  // Failed backups have nothing to plot: a mark on the baseline shows when they happened.
+  for (const p of failedAt) {
+    parts.push(
+      `<rect class="pt error" x="${f(x(p.t) - 3)}" y="${f(y(p.value) - 3)}" width="6" height="6"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: failed after ${c.format(p.value)}`)}</title></rect>`,
+    );
+  }
   for (const p of failed) {
     parts.push(
-      `<rect class="pt error" x="${f(x(p.t) - 3)}" y="${f(y(0) - 3)}" width="6" height="6"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: failed`)}</title></rect>`,
+      `<rect class="pt error" x="${f(x(p.t) - 3)}" y="${f(M.top - 3)}" width="6" height="6"><title>${esc(`${formatTime(new Date(p.t).toISOString())}: failed (no value)`)}</title></rect>`,
     );
   }
   parts.push(`</svg>`);
-  return `${head}${parts.join('')}</figure>`;
+  const legend = [
+    `<span><svg width="10" height="10"><circle class="pt" cx="5" cy="5" r="4"/></svg> backup</span>`,
+    c.flagged.size > 0 ? `<span><svg width="10" height="10"><circle class="pt flagged" cx="5" cy="5" r="4"/></svg> ${esc(c.finding)} (a finding)</span>` : '',
+    pts.some((p) => p.status === 'in_progress') ? `<span><svg width="10" height="10"><circle class="pt in_progress" cx="5" cy="5" r="3.5"/></svg> in progress</span>` : '',
+    failedAt.length + failed.length > 0 ? `<span><svg width="10" height="10"><rect class="pt error" x="1" y="1" width="8" height="8"/></svg> failed</span>` : '',
+    c.limit ? `<span><svg width="16" height="10"><line class="limit" x1="0" x2="16" y1="5" y2="5"/></svg> limit</span>` : '',
+  ].filter(Boolean);
+  return `${head}${parts.join('')}<div class="legend" data-testid="${c.testid}-legend">${legend.join(' ')}</div></figure>`;
 }
 
 function backupsTable(svc: ServiceReport): string {

@@ -1,6 +1,6 @@
 import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
-import { backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
+import { axisLabels, backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
 
@@ -95,12 +95,17 @@ function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
   );
   out.push('```', '');
   if (charts) {
-    const labels = b.map((x) => JSON.stringify(x.startedAt ? x.startedAt.slice(5, 10) : '?'));
-    const gib = sizes.map((p) => (p.value === undefined ? 0 : Math.round((p.value / 1024 ** 3) * 100) / 100));
-    const minutes = durations.map((p) => (p.value === undefined ? 0 : Math.round((p.value / 60) * 10) / 10));
+    // Only what has a value is charted (a failed backup has no size: it is not a 0 GiB bar); labels stay distinct.
+    const labels = axisLabels(b);
+    const chart = (points: typeof sizes, scale: (v: number) => number) => {
+      const kept = points.map((p, i) => ({ p, label: labels[i]! })).filter(({ p }) => p.value !== undefined);
+      return { labels: kept.map((k) => JSON.stringify(k.label)), values: kept.map(({ p }) => scale(p.value!)) };
+    };
+    const gib = chart(sizes, (v) => Math.round((v / 1024 ** 3) * 100) / 100);
+    const minutes = chart(durations, (v) => Math.round((v / 60) * 10) / 10);
     out.push('<details><summary>Backup charts</summary>', '');
-    out.push('```mermaid', 'xychart-beta', '  title "Backup size (GiB)"', `  x-axis [${labels.join(', ')}]`, '  y-axis "GiB"', `  bar [${gib.join(', ')}]`, '```', '');
-    out.push('```mermaid', 'xychart-beta', '  title "Backup duration (minutes)"', `  x-axis [${labels.join(', ')}]`, '  y-axis "minutes"', `  line [${minutes.join(', ')}]`, '```', '');
+    out.push('```mermaid', 'xychart-beta', '  title "Backup size (GiB; failed backups have no size)"', `  x-axis [${gib.labels.join(', ')}]`, '  y-axis "GiB"', `  bar [${gib.values.join(', ')}]`, '```', '');
+    out.push('```mermaid', 'xychart-beta', '  title "Backup duration (minutes; failed backups at the time they ran)"', `  x-axis [${minutes.labels.join(', ')}]`, '  y-axis "minutes"', `  line [${minutes.values.join(', ')}]`, '```', '');
     out.push('</details>', '');
   }
   return out;

@@ -13,6 +13,8 @@ export interface SemanticProblem {
   related?: { file: string; index: number; pointer: string };
   /** How the message names the related place (default "first at"; template stamps say "stamped by"). */
   relatedLabel?: string;
+  /** Characters into the string at `pointer` where the problem is (a template's reference), when known. */
+  offset?: number;
 }
 
 const GRID_COLUMNS = 24;

@@ -80,6 +80,10 @@ export interface StewardProject {
        */
       timeoutSeconds?: number;
       /**
+       * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+       */
+      allowInsecureHttp?: boolean;
+      /**
        * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
        */
       markerTag?: string;
@@ -119,6 +123,10 @@ export interface StewardProject {
        * Per-request timeout in seconds.
        */
       timeoutSeconds?: number;
+      /**
+       * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+       */
+      allowInsecureHttp?: boolean;
     };
     /**
      * State file (what steward last sent to each alert), relative to this file. Default .steward/state.json.
@@ -136,6 +144,10 @@ export interface StewardProject {
      * Delete what steward manages but no file declares (orphan dashboards, alerts that left the files), as --prune does; only where the API can delete.
      */
     prune?: boolean;
+    /**
+     * When set, ${VAR} in resource files may read only variables whose names start with this prefix (credential variables never). Limits what a pull request's files can read from the CI job's environment.
+     */
+    resourceVariablePrefix?: string;
     /**
      * Overlays chosen with --env NAME, merged over spec.
      */
@@ -195,6 +207,10 @@ export interface StewardProject {
                */
               timeoutSeconds?: number;
               /**
+               * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+               */
+              allowInsecureHttp?: boolean;
+              /**
                * Tag put on every dashboard steward creates (default managed-by:steward/<metadata.name>, one per project; managed-by:steward without a name).
                */
               markerTag?: string;
@@ -234,6 +250,10 @@ export interface StewardProject {
                * Per-request timeout in seconds.
                */
               timeoutSeconds?: number;
+              /**
+               * Send the credentials over plain http to a host that is not this machine (127.0.0.0/8, ::1, localhost). Default false: steward refuses, since the token or key would cross the network in clear.
+               */
+              allowInsecureHttp?: boolean;
             };
             state?: string;
             journal?: string;

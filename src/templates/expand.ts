@@ -97,7 +97,8 @@ interface CheckedTemplate {
 /** Load-time checks of a template on its own: defaults, key, entry names, every reference. */
 function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): CheckedTemplate {
   const before = out.length;
-  const err = (pointer: string, message: string, atKey = false) => out.push({ file: t.file, index: t.index, pointer, atKey, message, severity: 'error' });
+  const err = (pointer: string, message: string, atKey = false, offset?: number) =>
+    out.push({ file: t.file, index: t.index, pointer, atKey, message, severity: 'error', ...(offset !== undefined ? { offset } : {}) });
   const spec = t.doc.spec;
   const params = Object.fromEntries(Object.entries(spec.parameters ?? {}).filter((e): e is [string, Param] => e[1] !== undefined));
   for (const [name, p] of Object.entries(params)) {
@@ -136,13 +137,13 @@ function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): Checked
       tokens.set(pointer, found);
       const whole = found.length === 1 && found[0]!.start === 0 && found[0]!.end === v.length;
       for (const tok of found) {
-        if (tok.type === 'bad') err(pointer, tok.message);
+        if (tok.type === 'bad') err(pointer, tok.message, false, tok.start);
         if (tok.type !== 'ref') continue;
-        if (tok.ns === 'self' && tok.name !== 'key' && tok.name !== 'name') err(pointer, `unknown reference $(self.${tok.name}): self has key and name`);
+        if (tok.ns === 'self' && tok.name !== 'key' && tok.name !== 'name') err(pointer, `unknown reference $(self.${tok.name}): self has key and name`, false, tok.start);
         if (tok.ns !== 'params') continue;
         const p = params[tok.name];
-        if (!p) err(pointer, `unknown parameter "${tok.name}" in $(params.${tok.name})${hintOf(tok.name, declared)}`);
-        else if (p.type === 'list' && !whole) err(pointer, `$(params.${tok.name}) is a list: it can only stand alone as a whole value, not inside text`);
+        if (!p) err(pointer, `unknown parameter "${tok.name}" in $(params.${tok.name})${hintOf(tok.name, declared)}`, false, tok.start);
+        else if (p.type === 'list' && !whole) err(pointer, `$(params.${tok.name}) is a list: it can only stand alone as a whole value, not inside text`, false, tok.start);
       }
       return;
     }

@@ -33,7 +33,8 @@ const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 export function fanOut(plan: Plan): FanOut[] {
   const by = new Map<string, FanOut & { patches: Set<string> }>();
   for (const it of plan.items) {
-    const t = templateOf(it.name);
+    // Only items from files: an orphan's name is the live dashboard's, which may hold anything, "/" too.
+    const t = it.file !== undefined ? templateOf(it.name) : undefined;
     if (!t || it.action === 'noop' || it.action === 'delete') continue;
     let f = by.get(t);
     if (!f) by.set(t, (f = { template: t, dashboards: 0, alerts: 0, actions: {}, tiles: [], fields: [], same: true, patches: new Set() }));

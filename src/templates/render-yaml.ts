@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import type { AnyResource } from '../config/resources.ts';
+import { escapeTerminal } from '../render/escape.ts';
 import { templateOf } from './fan-out.ts';
 
 /**
@@ -11,7 +12,8 @@ export function renderResourcesYaml(resources: readonly AnyResource[], rel: (fil
   return resources
     .map((r) => {
       const from = r.index < 0 ? `# ${r.name}: stamped by ${rel(r.file)} from template ${templateOf(r.name) ?? '?'}` : `# ${r.name}: ${rel(r.file)}`;
-      return `---\n${from}\n${stringify(r.doc, { lineWidth: 0 })}`;
+      // The comment holds a path of the user's: escaped for the terminal (yaml writes control characters as escapes).
+      return `---\n${escapeTerminal(from)}\n${stringify(r.doc, { lineWidth: 0 })}`;
     })
     .join('');
 }

@@ -50,7 +50,7 @@ async function converge(seed: number) {
       }
       applies++;
       assert.ok(applies <= 3, `seed ${seed}: converged within three applies`);
-      const r = await applyPlan({ client, journal: memoryJournal(), saveState: (s) => (state = structuredClone(s)), now: () => new Date(clock), emit: () => {} }, plan, state, { concurrency: 4, runId: `run-${applies}`, freshLive: live });
+      const r = await applyPlan({ client, journal: memoryJournal(), saveState: (s) => (state = structuredClone(s)), now: () => new Date(clock), emit: () => {}, sleep }, plan, state, { concurrency: 4, runId: `run-${applies}`, freshLive: live, settleMs: 60_000 });
       state = r.state;
     }
     // Exactly one dashboard per file, and every alert at its desired values.

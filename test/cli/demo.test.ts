@@ -30,6 +30,7 @@ test('npm start runs the demo as a user would: exit 0, every step, nothing neede
     assert.match(r.out, 'steward plan: 0 to create, 0 to update, 0 blocked, 7 unchanged');
     // Part 2: the hyperdx profile, where an edit in the UI is an update and a deleted file a delete (--prune).
     assert.match(r.out, 'Part 2: the hyperdx profile');
+    // examples/hyperdx: 2 dashboards and 2 alerts by hand, 3 dashboards and 3 alerts stamped from templates/.
     assert.match(r.out, 'Apply complete: 10 created, 0 updated, 0 unchanged');
     assert.match(r.out, 'steward plan: 0 to create, 1 to update, 1 to delete, 0 blocked, 8 unchanged');
     assert.match(r.out, 'Apply complete: 0 created, 1 updated, 1 deleted, 8 unchanged, 0 failed, 0 skipped.');

@@ -8,6 +8,7 @@ import {
   type LiveDashboard,
 } from '../../src/clients/index.ts';
 import { CliError } from '../../src/errors.ts';
+import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { json, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
 
 const DASHBOARD: LiveDashboard = {
@@ -244,6 +245,35 @@ test('a paged dashboard list (meta.total above the items returned) is refused, n
     assert.instance(e, ApiResponseError);
     assert.is(e.message, 'GET /api/v2/dashboards: the server returned 1 of 3 dashboards (a paged list); steward needs the whole list in one response');
     assert.is(e.field, 'meta.total');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a paged list whose server ignores offset (every page the same) is read once, not total/limit times', async () => {
+  // The 2026-08 spec's own example: one webhook, meta {total: 142, limit: 50, offset: 100}, whatever was asked.
+  const hook = { id: '507f1f77bcf86cd799439011', name: 'Production Alerts', service: 'generic' };
+  const server = await startServer((_req, res) => json(res, 200, { data: [hook], meta: { total: 142, limit: 50, offset: 100 } }));
+  try {
+    const hooks = await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listWebhooks();
+    assert.equal(hooks, [hook]);
+    assert.equal(server.requests.map((r) => r.url), ['/api/v2/webhooks?limit=100&offset=0', '/api/v2/webhooks?limit=100&offset=1']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a paged list that honours offset is read to its total', async () => {
+  const all = Array.from({ length: 250 }, (_, i) => ({ id: `w${i}`, name: `hook ${i}` }));
+  const server = await startServer((req, res) => {
+    const q = new URL(req.url ?? '', 'http://x').searchParams;
+    const offset = Number(q.get('offset')), limit = Number(q.get('limit'));
+    json(res, 200, { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } });
+  });
+  try {
+    const hooks = await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listWebhooks();
+    assert.equal(hooks.map((h) => h.id), all.map((h) => h.id));
+    assert.is(server.requests.length, 3);
   } finally {
     await server.close();
   }

@@ -5,7 +5,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, PACK_FILE, cacheKey, cacheWanted, openParseCache } from '../../src/config/cache.ts';
 import { nodeFileSystem, type FileSystem } from '../../src/config/fs.ts';
@@ -41,8 +42,12 @@ spec:
 const FILES = { 'steward.yaml': PROJECT, 'dash/one.yaml': dash('one'), 'dash/two.yaml': dash('two'), 'alerts/a.yaml': ALERT };
 
 type Env = Record<string, string | undefined>;
+/** Where the cache's machine key is kept during these tests (never the real ~/.cache). */
+const XDG = mkdtempSync(join(tmpdir(), 'steward-xdg-'));
+process.once('exit', () => rmSync(XDG, { recursive: true, force: true }));
+const withKey = (env: Env): Env => ({ XDG_CACHE_HOME: XDG, ...env });
 const load = (dir: string, env: Env, cache = true, paths?: string[]) =>
-  loadWorkspace({ fs: nodeFileSystem, env, cwd: dir }, { cache, ...(paths ? { paths } : {}) });
+  loadWorkspace({ fs: nodeFileSystem, env: withKey(env), cwd: dir }, { cache, ...(paths ? { paths } : {}) });
 
 /** What a user sees of a load: everything but the statistics. */
 const seen = (l: Loaded) => ({ files: l.files, resources: l.resources, issues: l.issues });
@@ -158,7 +163,7 @@ test('an entry of the wrong shape is a miss even under a valid checksum', () =>
     const fs: FileSystem = nodeFileSystem;
     const key = cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env);
     // A pack written by this code whose entry for dash/one.yaml names another document
-    const c = openParseCache(fs, dir, env)!;
+    const c = openParseCache(fs, dir, withKey(env))!;
     const real = (await load(dir, env, false)).resources.filter((r) => r.name === 'one');
     c.set(key, real.map((r) => ({ ...r, name: 'other' })));
     c.save({ partial: false });
@@ -171,12 +176,12 @@ test('a pack written by other code (another version or schema) is ignored', () =
   withProject(FILES, async (dir) => {
     const env = { LIMIT: '50' };
     const loaded = await load(dir, env, false);
-    const old = openParseCache(nodeFileSystem, dir, env, { identity: 'older-steward' })!;
+    const old = openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!;
     for (const f of ['dash/one.yaml', 'dash/two.yaml']) {
       old.set(cacheKey(readFileSync(join(dir, f)), env), loaded.resources.filter((r) => r.file === join(dir, f)));
     }
     old.save({ partial: false });
-    assert.equal(openParseCache(nodeFileSystem, dir, env, { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env))?.length, 1);
+    assert.equal(openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env))?.length, 1);
     assert.equal((await load(dir, env)).stats.cache, { hits: 0, misses: 3, stored: 3 });
   }));
 
@@ -229,7 +234,7 @@ test('a file system that cannot write has no cache; deleting the cache folder is
   withProject(FILES, async (dir) => {
     const env = { LIMIT: '50' };
     const { writeFileAtomic: _w, ...readOnly } = nodeFileSystem;
-    const l = await loadWorkspace({ fs: readOnly, env, cwd: dir }, { cache: true });
+    const l = await loadWorkspace({ fs: readOnly, env: withKey(env), cwd: dir }, { cache: true });
     assert.is(l.stats.cache, undefined);
     assert.not.ok(existsSync(join(dir, CACHE_DIR)));
     await load(dir, env);

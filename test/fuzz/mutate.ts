@@ -15,8 +15,17 @@ type Path = Array<string | number>;
 function pathsOf(root: unknown): Path[] {
   const out: Path[] = [[]];
   const walk = (v: unknown, p: Path) => {
-    if (Array.isArray(v)) v.forEach((x, i) => (out.push([...p, i]), walk(x, [...p, i])));
-    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([...p, k]), walk(x, [...p, k]));
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        out.push([...p, i]);
+        walk(x, [...p, i]);
+      });
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        out.push([...p, k]);
+        walk(x, [...p, k]);
+      }
+    }
   };
   walk(root, []);
   return out;

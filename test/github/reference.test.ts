@@ -135,7 +135,7 @@ test('the defaults on the page are the code\'s', () => {
     const file = join(dir, 'steward.yaml');
     writeFileSync(
       file,
-      'apiVersion: steward/v1\nkind: Project\nspec:\n  observability: { url: "http://o", token: { env: T } }\n  cloud: { url: "http://c", keyId: { env: I }, keySecret: { env: S } }\n',
+      'apiVersion: steward/v1\nkind: Project\nspec:\n  observability: { url: "https://o", token: { env: T } }\n  cloud: { url: "https://c", keyId: { env: I }, keySecret: { env: S } }\n',
     );
     const project = loadProject(nodeFileSystem, file, {});
     assert.is(`\`${project.statePath.slice(dir.length + 1)}\``, d('Project', 'spec.state'));

@@ -1,9 +1,26 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/steward.js', import.meta.url));
+
+/**
+ * The XDG_CACHE_HOME every run gets unless the test sets its own: steward keeps its parse-cache key there
+ * (src/config/cache.ts), and tests never write outside temp folders. One per test process, removed at exit.
+ */
+let cacheHome: string | undefined;
+function testCacheHome(): string {
+  if (!cacheHome) {
+    const dir = mkdtempSync(join(tmpdir(), 'steward-xdg-'));
+    cacheHome = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return cacheHome;
+}
 
 export interface ExecResult {
   code: number | null;
@@ -31,7 +48,7 @@ export async function steward(args: string[], opts: ExecOptions = {}): Promise<E
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
-    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...opts.env },
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', XDG_CACHE_HOME: testCacheHome(), ...opts.env },
     cwd: opts.cwd ?? process.cwd(),
     stdout: { write: (t: string) => (stdout += t) },
     stderr: { write: (t: string) => (stderr += t) },
@@ -45,7 +62,7 @@ export function stewardSpawned(args: string[], opts: ExecOptions = {}): Promise<
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd,
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...opts.env },
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', XDG_CACHE_HOME: testCacheHome(), ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

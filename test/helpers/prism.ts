@@ -19,7 +19,7 @@
  * Spec fixes: some vendored files need small changes before prism answers sensibly. They are applied in
  * memory (written to a temp copy), never to the shared contracts or the fixtures, and each is listed in
  * `SPEC_FIXES` with the reason (also in docs/profiles.md). All five files load unchanged in prism 5.14.2;
- * the one fix is for ClickHouse Cloud's "X or null" (below).
+ * the two fixes are for ClickHouse Cloud's "X or null" and its string enum of a number (below).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,8 +75,30 @@ const NULLABLE_ONE_OF: SpecFix = {
     walk(doc);
   },
 };
-SPEC_FIXES[CONTRACT_FILES['clickhouse-cloud-2026-04-14'].fixture] = [NULLABLE_ONE_OF];
-SPEC_FIXES[CONTRACT_FILES['clickhouse-cloud-2026-07-31'].fixture] = [NULLABLE_ONE_OF];
+/**
+ * ClickHouse Cloud's ClickStack select item says `level: {type: number, enum: ["0.5", "0.9", "0.95", "0.99"]}`:
+ * strings in the enum of a number, so no value satisfies both. Prism answers the first enum value (a string)
+ * and then refuses its own answer (500 on every dashboard list with a quantile), and it would refuse the number
+ * a client sends (steward sends `level: 0.95`, as HyperDX's own spec defines it). The intent is the numbers;
+ * each such enum becomes numbers. Nothing else changes.
+ */
+const NUMERIC_ENUM: SpecFix = {
+  why: 'a number enum written as strings (ClickStack select `level`: "0.5", "0.9", ...) becomes numbers: no value satisfied both type and enum',
+  apply: (doc) => {
+    const walk = (o: unknown): void => {
+      if (Array.isArray(o)) return o.forEach(walk);
+      if (o === null || typeof o !== 'object') return;
+      const r = o as Record<string, unknown>;
+      if (r['type'] === 'number' && Array.isArray(r['enum']) && r['enum'].every((v) => typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)))) {
+        r['enum'] = (r['enum'] as string[]).map(Number);
+      }
+      Object.values(r).forEach(walk);
+    };
+    walk(doc);
+  },
+};
+SPEC_FIXES[CONTRACT_FILES['clickhouse-cloud-2026-04-14'].fixture] = [NULLABLE_ONE_OF, NUMERIC_ENUM];
+SPEC_FIXES[CONTRACT_FILES['clickhouse-cloud-2026-07-31'].fixture] = [NULLABLE_ONE_OF, NUMERIC_ENUM];
 
 export interface PrismOptions {
   /** A path to an OpenAPI file, or a key of SPECS. */
@@ -160,7 +182,6 @@ const RE_TERMINATED = /\[HTTP SERVER\] (\w+) (\S+) \S+\s+error\s+Request termina
 const RE_VALIDATOR = /\[VALIDATOR\] \S+\s+(error|warning)\s+(.*)$/;
 const RE_RESPONDING = /\[NEGOTIATOR\] \S+\s+info\s+> Responding with "(\d+)"/;
 const RE_LISTENING = /Prism is listening on (http:\/\/[\d.]+:(\d+))/;
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** Resolves a SPECS key or a path, applies fixes in memory, and returns the file prism should load. */

@@ -177,6 +177,21 @@ test('hyperdx: import writes dashboards in the config form and alerts, with sour
   }
 });
 
+test('hyperdx: import without --out leaves alerts that files declare where they are (no second declaration)', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const r = await steward(['import', '--all'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /= alert "Checkout errors \(HyperDX\)" \(\w+\) is declared in alerts\/checkout\.yaml/);
+    assert.match(r.stdout, /\+ alerts\/error-spike-saved-search\.yaml/);
+    const v = await steward(['validate'], { cwd: x.dir, env: x.env });
+    assert.is(v.code, 0, v.stdout + v.stderr);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('names that do not exist on the service fail at file:line:col with a did-you-mean', async () => {
   const x = await liveProject('hyperdx');
   try {

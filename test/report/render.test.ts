@@ -4,7 +4,7 @@ import { renderReportHtml } from '../../src/render/report-html.ts';
 import { renderReportJson } from '../../src/render/report-json.ts';
 import { renderReportMarkdown } from '../../src/render/report-markdown.ts';
 import { renderReportText } from '../../src/render/report-text.ts';
-import { sparkline } from '../../src/render/report-chart.ts';
+import { axisLabels, chartOfFinding, durationSeries, sparkline } from '../../src/render/report-chart.ts';
 import { buildReport } from '../../src/report/report.ts';
 import type { Report } from '../../src/report/types.ts';
 import { assertGolden } from '../helpers/golden.ts';
@@ -59,7 +59,7 @@ test('markdown: summary table before the first service section; charts as text a
   const table = md.indexOf('| service | errors |');
   assert.ok(table > 0 && table < md.indexOf('### prod-warehouse'));
   assert.match(md, /size {6}[▁▂▃▄▅▆▇█·]{30}/);
-  assert.match(md, /```mermaid\nxychart-beta\n {2}title "Backup size \(GiB\)"/);
+  assert.match(md, /```mermaid\nxychart-beta\n {2}title "Backup size \(GiB; failed backups have no size\)"/);
   assert.match(md, /"op":"replace","path":"\/scaling\/replicas","value":2/);
 });
 
@@ -133,5 +133,54 @@ test('sparkline: scaled between min and max, dots for missing values', () => {
   assert.is(sparkline([5, 5]), '▄▄');
   assert.is(sparkline([undefined]), '·');
 });
+
+
+// Issue 14, point 8: what the report's charts got wrong, one case each.
+test('charts: a finding colours its backup only on the chart it is about, and each chart has a legend', () => {
+  const html = renderReportHtml(report);
+  const figure = (id: string) => html.slice(html.indexOf(`data-testid="${id}"`), html.indexOf('</figure>', html.indexOf(`data-testid="${id}"`)));
+  const size = figure('chart-backup-size');
+  const duration = figure('chart-backup-duration');
+  const prod = report.services[0]!;
+  const slow = prod.findings.find((f) => f.id === 'backup.slow')!;
+  const jump = prod.findings.find((f) => f.id === 'backup.size-jump')!;
+  const at = (b: string) => formatTitle(prod.backups.find((x) => x.id === b)!.startedAt!);
+  assert.ok(slow && jump, 'the seed has a slow backup and a size jump');
+  assert.match(duration, new RegExp(`class="pt done flagged"[^>]*><title>${at(slow.object.id!)}`));
+  assert.not.match(size, new RegExp(`class="pt done flagged"[^>]*><title>${at(slow.object.id!)}`));
+  assert.match(size, new RegExp(`class="pt done flagged"[^>]*><title>${at(jump.object.id!)}`));
+  assert.match(size, 'data-testid="chart-backup-size-legend"');
+  assert.match(duration, /class="legend"[^]*backup[^]*slow \(a finding\)[^]*failed[^]*limit/);
+  assert.equal([chartOfFinding('backup.size-jump'), chartOfFinding('backup.slow'), chartOfFinding('backup.failed')], ['size', 'duration', undefined]);
+});
+
+test('charts: a failed backup is drawn at the time it ran, never at 0 s or 0 B', () => {
+  const prod = report.services[0]!;
+  const failed = prod.backups.find((b) => b.status === 'error')!;
+  assert.ok(failed && failed.durationSeconds! > 0, 'the seed has a failed backup that ran');
+  assert.is(durationSeries(prod.backups).find((p) => p.id === failed.id)!.value, failed.durationSeconds);
+  const html = renderReportHtml(report);
+  assert.match(html, new RegExp(`<title>${formatTitle(failed.startedAt!)}: failed after `));
+  assert.match(html, new RegExp(`<title>${formatTitle(failed.startedAt!)}: failed \\(no value\\)`));
+  const md = renderReportMarkdown(report);
+  const bars = /title "Backup size[^"]*"\n {2}x-axis \[([^\]]*)\]\n {2}y-axis "GiB"\n {2}bar \[([^\]]*)\]/.exec(md)!;
+  assert.not.ok(bars[2]!.split(', ').includes('0'), 'no 0 GiB bar for the failed backup');
+  assert.is(bars[1]!.split(', ').length, bars[2]!.split(', ').length);
+});
+
+test('charts: axis labels are distinct (a day with two backups gets times), sizes are readable', () => {
+  const b = (startedAt: string | undefined) => ({ id: startedAt ?? 'x', status: 'done', startedAt }) as never;
+  assert.equal(axisLabels([b('2026-11-22T05:00:00Z'), b('2026-11-23T05:00:00Z'), b('2026-11-23T17:30:00Z'), b(undefined)]), ['11-22', '11-23 05:00', '11-23 17:30', '?4']);
+  const md = renderReportMarkdown(report);
+  const labels = /x-axis \[([^\]]*)\]/.exec(md)![1]!.split(', ');
+  assert.is(new Set(labels).size, labels.length);
+  const html = renderReportHtml(report);
+  assert.match(html, /sizeInBytes: \d+(\.\d+)? GiB/);
+  assert.not.match(html, /sizeInBytes: \d{6,}/);
+});
+
+function formatTitle(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
 
 test.run();

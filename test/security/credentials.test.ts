@@ -171,6 +171,25 @@ for (const c of CREDENTIAL_REFS) {
   });
 }
 
+test('${VAR} of a credential is refused on worker threads too (large projects parse there)', async () => {
+  const { loadWorkspace } = await import('../../src/config/load.ts');
+  const { nodeFileSystem } = await import('../../src/config/fs.ts');
+  const worker = new URL('../../dist/config/parse-worker.js', import.meta.url);
+  const files: Record<string, string> = { 'steward.yaml': PROJECT() };
+  for (let i = 0; i < 60; i++) files[`dashboards/d${i}.yaml`] = dashboard(`"n${i}"`).replace('name: d', `name: d${i}`);
+  files['dashboards/leak.yaml'] = dashboard('"${MY_OBS_TOKEN}"').replace('name: d', 'name: leak');
+  const p = tmpProject(files);
+  try {
+    const l = await loadWorkspace({ fs: nodeFileSystem, env: CREDENTIAL_ENV, cwd: p.dir }, { requireProject: true, parallel: { workers: 2, minFiles: 0, workerUrl: worker } });
+    assert.ok(l.stats.workers > 0, 'the files were parsed on workers');
+    const issue = l.issues.find((i) => i.file === 'dashboards/leak.yaml');
+    assert.match(issue?.message ?? '', /\$\{MY_OBS_TOKEN\} reads a credential/);
+    assert.equal(leaks(JSON.stringify(l.resources)), []);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('${VAR} of a plain variable still works in resources', async () => {
   const p = tmpProject({ 'steward.yaml': PROJECT(), 'dashboards/d.yaml': dashboard('"team ${TEAM}"') });
   try {
@@ -180,6 +199,37 @@ test('${VAR} of a plain variable still works in resources', async () => {
     p.cleanup();
   }
 });
+
+// --- spec.resourceVariablePrefix: what else resource files may read ----------------------------------------
+
+const PREFIXED = (extra = '') => PROJECT(extra).replace("  resources: ['dashboards/*.yaml']\n", "  resources: ['dashboards/*.yaml']\n  resourceVariablePrefix: DASH_\n  state: ${STATE_FILE:-.steward/state.json}\n");
+
+const PREFIX_CASES: Array<{ name: string; ref: string; ok: boolean; message?: RegExp }> = [
+  { name: 'a variable with the prefix', ref: '"team ${DASH_TEAM}"', ok: true },
+  { name: 'one with the prefix and a default', ref: '"team ${DASH_MISSING:-none}"', ok: true },
+  { name: 'a CI secret without the prefix', ref: '"${GITHUB_TOKEN}"', ok: false, message: /\$\{GITHUB_TOKEN\} is not readable here: resource files may read only variables whose names start with DASH_ \(spec\.resourceVariablePrefix\)/ },
+  { name: 'a credential, even named with the prefix', ref: '"${DASH_TOKEN}"', ok: false, message: /\$\{DASH_TOKEN\} reads a credential/ },
+];
+
+for (const c of PREFIX_CASES) {
+  test(`resourceVariablePrefix: ${c.name} is ${c.ok ? 'read' : 'refused'}; the project file itself is not held to the prefix`, async () => {
+    const project = PREFIXED().replace('token: { env: MY_OBS_TOKEN }', 'token: { env: DASH_TOKEN }');
+    const p = tmpProject({ 'steward.yaml': project, 'dashboards/d.yaml': dashboard(c.ref) });
+    try {
+      const env = { DASH_TEAM: 'payments', GITHUB_TOKEN: 'ghs_secretsecretsecret', DASH_TOKEN: TOKEN, XDG_CACHE_HOME: join(p.dir, '.xdg') };
+      const r = await steward(['validate'], { cwd: p.dir, env });
+      assert.is(r.code, c.ok ? 0 : 1, r.stdout + r.stderr);
+      if (c.message) {
+        assert.match(r.stdout, c.message);
+        assert.ok(r.stdout.includes('dashboards/d.yaml:6:9'), r.stdout);
+      }
+      assert.not.ok((r.stdout + r.stderr).includes('ghs_secret'));
+      assert.equal(leaks(r.stdout + r.stderr), []);
+    } finally {
+      p.cleanup();
+    }
+  });
+}
 
 // --- a server echoing the credentials in every encoding, through every command -------------------------------
 

@@ -169,12 +169,17 @@ const ERRORS: Array<{ name: string; files: Record<string, string>; issues: strin
   {
     name: 'malformed reference and unknown self: at the string',
     files: { 't.yaml': TEMPLATE.replace('service:$(params.service)]', 'service:$(service), $(self.id)]'), 'i.yaml': INSTANCES },
-    issues: ['t.yaml:13:16 "$(service)" is not a reference: write $(params.NAME), $(self.key) or $(self.name); $$( is a literal "$("', 't.yaml:13:36 unknown reference $(self.id): self has key and name'],
+    issues: ['t.yaml:13:24 "$(service)" is not a reference: write $(params.NAME), $(self.key) or $(self.name); $$( is a literal "$("', 't.yaml:13:36 unknown reference $(self.id): self has key and name'],
+  },
+  {
+    name: 'a reference inside a quoted string: at the "$(" itself',
+    files: { 't.yaml': TEMPLATE.replace("name: JVM runtime ($(params.service))", 'name: "JVM ($(params.servce))"'), 'i.yaml': INSTANCES },
+    issues: ['t.yaml:12:21 unknown parameter "servce" in $(params.servce); did you mean "service"?'],
   },
   {
     name: 'a list parameter inside text',
     files: { 't.yaml': TEMPLATE.replace('    cpuWarn:', '    teams: { type: list, default: [a] }\n    cpuWarn:').replace('JVM runtime ($(params.service))', 'JVM $(params.teams)'), 'i.yaml': INSTANCES },
-    issues: ['t.yaml:13:15 $(params.teams) is a list: it can only stand alone as a whole value, not inside text'],
+    issues: ['t.yaml:13:19 $(params.teams) is a list: it can only stand alone as a whole value, not inside text'],
   },
   {
     name: 'a default of the wrong type, a key that is not declared',
@@ -279,8 +284,10 @@ test('expandTemplates is pure: the input is not changed, and expanding twice giv
 test('the parse cache keeps templates and instances: a second load stamps the same', async () => {
   const p = tmpProject({ 'steward.yaml': PROJECT, 't.yaml': TEMPLATE, 'i.yaml': INSTANCES });
   try {
-    const first = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { cache: true });
-    const second = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, { cache: true });
+    // The cache's machine key lives under XDG_CACHE_HOME (without it, or HOME, there is no cache).
+    const env = { XDG_CACHE_HOME: `${p.dir}/.xdg` };
+    const first = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { cache: true });
+    const second = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { cache: true });
     assert.is(second.stats.parsed, 0, 'every file came from the cache');
     assert.equal(second.issues, []);
     assert.equal(second.resources, first.resources);

@@ -3,7 +3,7 @@
  * emulator (`api: hyperdx`, real HTTP on 127.0.0.1), through the CLI; then one template threshold changed
  * plans as one summarized change across the three, in text and Markdown; render and --target see stamps.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -112,5 +112,46 @@ test('steward render and validate stop at a bad parameter with file:line:col, ex
       assert.not.match(r.stderr, /\n\s+at /);
     }
   }));
+
+test('import --all leaves stamped dashboards and alerts to their template: nothing is written for them', () =>
+  withExample(async (dir, env) => {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: dir, env })).code, 0);
+    const before = readFileSync(join(dir, 'services/jvm.yaml'), 'utf8');
+    const r = await steward(['import', '--all'], { cwd: dir, env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    for (const s of ['checkout', 'payments', 'inventory']) {
+      assert.match(r.stdout, `is jvm-runtime/${s}, stamped from a template by services/jvm.yaml: change the template or the instance`);
+      assert.match(r.stdout, `alert "JVM CPU high (${s})"`);
+    }
+    assert.is(readFileSync(join(dir, 'services/jvm.yaml'), 'utf8'), before, 'the instance file is not rewritten');
+    const files = [...readdirSync(join(dir, 'dashboards')), ...readdirSync(join(dir, 'alerts'))];
+    assert.not.ok(files.some((f) => /jvm-runtime-metrics|jvm-cpu-high/.test(f)), files.join(', '));
+  }));
+
+test('all six imported templates (examples/templates) stamp dashboards the server takes: server-validate, apply, plan clean', async () => {
+  const names = ['browser-rum', 'dotnet-runtime', 'go-runtime', 'jvm-runtime', 'nodejs-runtime', 'python-runtime'];
+  const p = tmpProject({
+    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["templates/*.yaml", "services.yaml"]\n  observability: { api: hyperdx, url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN }, requestsPerMinute: 6000 }\n',
+    'services.yaml': names.map((t) => `apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: ${t} }\nspec:\n  template: ${t}\n  forEach: [{ service: web }, { service: api }]\n`).join('---\n'),
+  });
+  cpSync(join(EXAMPLES, 'templates'), join(p.dir, 'templates'), { recursive: true });
+  const emu = await startEmulator({ seed: 5, api: 'hyperdx' });
+  try {
+    const env = { ...emu.env, STEWARD_NO_CACHE: '1' };
+    const plan = await steward(['plan', '--server-validate', '--format', 'json'], { cwd: p.dir, env });
+    assert.is(plan.code, 0, plan.stderr);
+    const items = (JSON.parse(plan.stdout) as { items: Array<{ name: string; action: string; serverValidation?: { valid: boolean; errors: string[] } }> }).items;
+    assert.is(items.length, 12);
+    for (const i of items) assert.equal([i.action, i.serverValidation], ['create', { valid: true, errors: [] }], i.name);
+    const apply = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    assert.is(apply.code, 0, apply.stdout + apply.stderr);
+    assert.match(apply.stdout, 'Apply complete: 12 created');
+    const again = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+    assert.is(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
 
 test.run();

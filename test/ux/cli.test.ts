@@ -53,6 +53,18 @@ test('Terraform-style single-dash long flags are accepted; unknown ones are expl
   }
 });
 
+test('Terraform habits: `steward help plan` is plan --help, `steward version` is --version', async () => {
+  const help = await steward(['help', 'plan']);
+  assert.is(help.code, 0, help.stderr);
+  assert.match(help.stdout, 'steward plan [paths..]');
+  const top = await steward(['help']);
+  assert.is(top.code, 0, top.stderr);
+  assert.match(top.stdout, 'steward <command>');
+  const v = await steward(['version']);
+  assert.is(v.code, 0, v.stderr);
+  assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
+});
+
 test('closest: typos within reach, prefixes, nothing for far words', () => {
   assert.is(closest('aply', ['validate', 'plan', 'apply']), 'apply');
   assert.is(closest('detailed', ['detailed-exitcode', 'debug']), 'detailed-exitcode');

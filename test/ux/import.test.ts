@@ -73,7 +73,7 @@ test('sync keeps other documents, flow style and comments; named lists are match
   const r = syncDashboardSpec(text, 0, { name: 'A', tags: ['x', 'y', 'z'], tiles: [{ name: 'two', w: 6 }, { name: 'one', w: 12 }] });
   assert.is(
     r.text,
-    text.replace('[x, y]  # team tags', '[ x, y, z ] # team tags').replace('w: 6 # half', 'w: 12 # half'),
+    text.replace('[x, y]  # team tags', '[x, y, z] # team tags').replace('w: 6 # half', 'w: 12 # half'),
     'only the changed lines are written again',
   );
   assert.equal(r.changes.map((c) => c.path.join('.')), ['spec.tags', 'spec.tiles.0.w']);

@@ -2,7 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { loadProject } from '../../src/config/project.ts';
 import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
@@ -34,6 +38,22 @@ test('docs name no repository file that does not exist', () => {
   for (const doc of ['docs/emulator.md', 'docs/projects.md']) {
     const text = readFileSync(`${ROOT}${doc}`, 'utf8');
     assert.not.match(text, /`contracts\/(hyperdx|clickhouse-cloud)\//, doc);
+  }
+});
+
+test('the README project example is valid, and its staging environment keeps its own state file', async () => {
+  const yaml = /```yaml\n(apiVersion: steward\/v1\nkind: Project\n[\s\S]*?)```/.exec(readme)![1]!;
+  const p = tmpProject({ 'steward.yaml': yaml });
+  try {
+    const v = await steward(['validate', '--env', 'staging', '--no-cache'], { cwd: p.dir });
+    assert.is(v.code, 0, v.stdout + v.stderr);
+    const env = {};
+    const base = loadProject(nodeFileSystem, join(p.dir, 'steward.yaml'), env);
+    const staging = loadProject(nodeFileSystem, join(p.dir, 'steward.yaml'), env, 'staging');
+    assert.is.not(staging.statePath, base.statePath);
+    assert.is.not(staging.journalPath, base.journalPath);
+  } finally {
+    p.cleanup();
   }
 });
 

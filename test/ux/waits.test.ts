@@ -48,6 +48,7 @@ test('the CLI writes one line per wait of 2 s or more, not one per request waiti
   notify(47_000, 'rate limited (429)');
   notify(46_900, 'rate limited (429)');
   notify(46_800, 'rate limited (429)');
+  notify(4_000, 'ETIMEDOUT, retrying GET /api/v2/dashboards');
   t = 50_000;
   notify(3_000, 'rate limited (429)');
   assert.equal(lines, ['waiting 47 s: rate limited (429)\n', 'waiting 3 s: rate limited (429)\n']);

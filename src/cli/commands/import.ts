@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
+import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 
 interface ImportArgs {
   all: boolean;
@@ -14,6 +15,7 @@ interface ImportArgs {
   /** A HyperDX dashboard template file to turn into a steward Template (src/cli/commands/import-template.ts). */
   template?: string;
   templateName?: string;
+  lockTimeout?: string;
 }
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
@@ -30,6 +32,7 @@ export const importCommand = defineCommand<ImportArgs>({
       .option('out', { type: 'string', describe: 'Folder for new files (default: dashboards/ and alerts/ beside steward.yaml); with --out every chosen dashboard is written there as a new file, declared or not' })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)' })
       .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
+      .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
       .example('steward import --id 65f5e4a3b9e77c001a567890', 'Make the file that declares a drifted dashboard match it (in place, comments kept)')
       .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
@@ -49,6 +52,7 @@ export const importCommand = defineCommand<ImportArgs>({
       import('../../atomic-write.ts'),
       import('../../config/resources.ts'),
     ]);
+    const { checkSemantics } = await import('../../schema/semantic.ts');
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
     const deps = createDeps(ctx, project, { debug: args.debug });
@@ -60,7 +64,8 @@ export const importCommand = defineCommand<ImportArgs>({
     const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
     let sourceNames: Map<string, string> | undefined;
     if (caps.listSources) {
-      const sources = await client.listSources({ signal: ctx.signal });
+      // An entry without an id or a name (a source's id is optional in 2026-08) names nothing.
+      const sources = (await client.listSources({ signal: ctx.signal })).filter((s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string');
       const count = new Map<string, number>();
       for (const s of sources) count.set(s.name, (count.get(s.name) ?? 0) + 1);
       // A name two sources share would not resolve back: those stay ids.
@@ -90,6 +95,8 @@ export const importCommand = defineCommand<ImportArgs>({
     chosenAlerts = [...new Map(chosenAlerts.map((a) => [a.id, a])).values()];
 
     const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
+    // Files are written under the lock apply takes (released by main however the command ends).
+    await takeStateLock(ctx, project.statePath, 'steward import', args.lockTimeout);
     mkdirSync(outDir, { recursive: true });
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
     // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
@@ -116,6 +123,12 @@ export const importCommand = defineCommand<ImportArgs>({
       // Declared in a file already: that file is rewritten in place, never a second file beside it (unless
       // --out names a folder for copies).
       const declaring = args.out === undefined ? declaringResource(loaded.resources, d, nameCount) : undefined;
+      if (declaring && declaring.index < 0) {
+        // Stamped from a template (src/templates/): no file of its own to rewrite; the template or the instance says what it is.
+        dashboardKey.set(d.id, declaring.name);
+        lines.push(escapeTerminal(`  = "${d.name}" (${d.id}) is ${declaring.name}, stamped from a template by ${relative(ctx.cwd, declaring.file) || declaring.file}: change the template or the instance (steward render shows what it stamps); --out DIR writes a copy`));
+        continue;
+      }
       if (declaring) {
         const shown = relative(ctx.cwd, declaring.file) || declaring.file;
         dashboardKey.set(d.id, declaring.name);
@@ -151,7 +164,17 @@ export const importCommand = defineCommand<ImportArgs>({
       const text = redactForOutput(ctx, rendered.text);
       const warnings = rendered.warnings;
       const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
-      if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+      // What steward's schema or the profile's own checks refuse (a live dashboard with 50 tags leaves no room
+      // for the marker tag; a ClickStack select longer than HyperDX allows) is not written: a file steward
+      // itself would refuse is no adoption. Said per dashboard, the others are imported, exit 1.
+      const errors = check.issues.filter((i) => i.severity === 'error');
+      const refused = errors.length
+        ? `${errors[0]!.pointer ? `${errors[0]!.pointer}: ` : ''}${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`
+        : checkSemantics(check.resources, { api: project.spec.observability?.api }).find((p) => p.severity === 'error')?.message;
+      if (refused) {
+        lines.push(escapeTerminal(`  - skipped "${d.name}" (${d.id}): ${refused}`));
+        continue;
+      }
       // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
       const back = check.resources;
       if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
@@ -169,7 +192,7 @@ export const importCommand = defineCommand<ImportArgs>({
     }
     if (chosenAlerts.length > 0) {
       const { renderAlertYaml } = await import('../../render/alert-yaml.ts');
-      const webhooks = await client.listWebhooks({ signal: ctx.signal });
+      const webhooks = (await client.listWebhooks({ signal: ctx.signal })).filter((w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string');
       const count = new Map<string, number>();
       for (const w of webhooks) count.set(w.name, (count.get(w.name) ?? 0) + 1);
       const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
@@ -177,14 +200,28 @@ export const importCommand = defineCommand<ImportArgs>({
       mkdirSync(alertDir, { recursive: true });
       const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
       const declaredAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]));
+      const declaringFile = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.file]));
       const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
       const tileOf = (dashboardId: string, tileId: string) => {
         const key = dashboardKey.get(dashboardId);
         const tile = live.find((d) => d.id === dashboardId)?.tiles?.find((t) => t && t.id === tileId);
         return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
       };
+      // Alerts a template stamps are the template's (without --out, a file of their own would duplicate them).
+      const stampedAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index < 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r]));
       for (const a of chosenAlerts) {
         const name = typeof a.name === 'string' && a.name !== '' ? a.name : a.id;
+        const stamp = args.out === undefined ? stampedAlerts.get(name) : undefined;
+        if (stamp) {
+          lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is ${stamp.name}, stamped from a template by ${relative(ctx.cwd, stamp.file) || stamp.file}: change the template or the instance; --out DIR writes a copy`));
+          continue;
+        }
+        // A hand-written alert is already its file's: a second file would declare it twice (plan shows any drift).
+        const declaredIn = args.out === undefined ? declaringFile.get(name) : undefined;
+        if (declaredIn !== undefined) {
+          lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is declared in ${relative(ctx.cwd, declaredIn) || declaredIn}: steward plan compares it there; --out DIR writes a copy`));
+          continue;
+        }
         let key = declaredAlerts.get(name) ?? slugify(name);
         if (!declaredAlerts.has(name)) {
           const base = key;

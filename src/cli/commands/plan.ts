@@ -1,7 +1,9 @@
 import { relative, resolve, sep } from 'node:path';
 import { UsageError, ValidationError, type Issue } from '../../errors.ts';
 import type { AnyResource } from '../../config/resources.ts';
-import type { Plan } from '../../plan/types.ts';
+import type { Plan, PlanBinding } from '../../plan/types.ts';
+import { createHash } from 'node:crypto';
+import { fingerprintLive } from '../../plan/fingerprint.ts';
 import { defineCommand, redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -29,7 +31,7 @@ export function detailedExitCode(plan: Plan): number {
 }
 
 /** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
-export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs, ctx: CommandContext) {
+export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string }, ctx: CommandContext) {
   if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 64');
   }
@@ -41,15 +43,18 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     import('../deps.ts'),
     import('../../config/cache.ts'),
   ]);
+  // One meaning for paths, as in validate: a folder that holds a project file is that project
+  // (`steward plan examples`); other paths narrow the plan to the resources in them.
+  const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, ctx.cwd, nodeFileSystem);
   const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, {
-    config: args.config,
+    config: projectPath ?? args.config,
     envName: args.env,
     requireProject: true,
     cache: cacheWanted(args.cache, ctx.env),
   });
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   const project = loaded.project!;
-  const include = narrow(loaded.resources, args.target ?? [], (args.paths ?? []).map((p) => resolve(ctx.cwd, p)), ctx.cwd);
+  const include = narrow(loaded.resources, args.target ?? [], paths.map((p) => resolve(ctx.cwd, p)), ctx.cwd);
   const { OBSERVABILITY_PROFILES, missingCapability } = await import('../../clients/profiles.ts');
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   const prune = args.prune ?? project.spec.prune ?? false;
@@ -85,7 +90,12 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   }
   const live = await client.listDashboards({ signal: ctx.signal });
   const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: ctx.signal }) : undefined;
+  const { bindingFile, planDigest, projectName, seededIds } = await import('../../apply/plan-file.ts');
+  // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
+  // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
+  const idSeed = args.idSeed ?? createHash('sha256').update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`).digest('hex').slice(0, 24);
   const plan = computePlan({
+    newId: seededIds(idSeed),
     ...(liveAlerts ? { liveAlerts } : {}),
     capabilities: profile.capabilities,
     api: profile.api,
@@ -100,6 +110,23 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
   });
+  const { resolveObservability } = await import('../../config/connection.ts');
+  const binding: PlanBinding = {
+    project: await projectName(project.file),
+    file: bindingFile(project.file),
+    ...(project.envName ? { env: project.envName } : {}),
+    server: resolveObservability(project, ctx.env).url,
+    idSeed,
+    options: {
+      targets: [...(args.target ?? [])].sort(),
+      paths: (args.paths ?? []).map((p) => relative(project.dir, resolve(ctx.cwd, p)).split(sep).join('/') || '.').sort(),
+      prune,
+      reassertAlerts: args.reassertAlerts,
+    },
+  };
+  if (plan.targeted) plan.targetedOf = resources.filter((r) => r.kind === 'Dashboard' || r.kind === 'Alert').length;
+  plan.binding = binding;
+  plan.digest = planDigest(plan.items, binding);
   if (!liveAlerts && !include) {
     const gone = alertsLeftFiles(state, resources);
     if (gone.length > 0) ctx.io.stderr(renderAlertsLeft(gone));
@@ -133,6 +160,23 @@ export function renderAlertsLeft(gone: ReadonlyArray<{ id: string; name: string;
   return [head, ...lines, '  restore the file to manage it again, or turn the alert off in the UI.', ''].join('\n');
 }
 
+/**
+ * A lone path that is a folder holding steward.yaml (and not the project already found from the current
+ * folder or --config) names the project to plan, as `steward validate examples` does.
+ */
+function splitProjectPath(
+  paths: string[],
+  config: string | undefined,
+  cwd: string,
+  fs: { stat(p: string): { isFile: boolean; isDirectory: boolean } | undefined },
+): { projectPath: string | undefined; paths: string[] } {
+  if (paths.length !== 1 || config !== undefined) return { projectPath: undefined, paths };
+  const dir = resolve(cwd, paths[0]!);
+  if (!fs.stat(dir)?.isDirectory) return { projectPath: undefined, paths };
+  if (!['steward.yaml', 'steward.yml'].some((n) => fs.stat(resolve(dir, n))?.isFile)) return { projectPath: undefined, paths };
+  return { projectPath: dir, paths: [] };
+}
+
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
 function narrow(resources: readonly AnyResource[], targets: string[], paths: string[], cwd: string): ((r: AnyResource) => boolean) | undefined {
   if (targets.length === 0 && paths.length === 0) return undefined;
@@ -151,7 +195,16 @@ function narrow(resources: readonly AnyResource[], targets: string[], paths: str
   if (paths.length > 0 && !resources.some((r) => inPaths(r.file))) {
     throw new UsageError(`no resources under ${paths.map((p) => relative(cwd, p) || '.').join(', ')}`);
   }
-  return (r) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
+  const base = (r: AnyResource) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
+  // Targets bring what they need: an alert on a tile brings its dashboard (and so that dashboard's
+  // creation), or apply would skip the alert.
+  const needed = new Set<string>();
+  for (const r of resources) {
+    if (r.kind !== 'Alert' || !base(r)) continue;
+    const dashboard = (r.doc.spec as { tile?: { dashboard?: unknown } }).tile?.dashboard;
+    if (typeof dashboard === 'string') needed.add(`Dashboard/${dashboard}`);
+  }
+  return (r) => base(r) || needed.has(`${r.kind}/${r.name}`);
 }
 
 export const planCommand = defineCommand<PlanArgs>({

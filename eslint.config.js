@@ -1,0 +1,58 @@
+// ESLint: the layers of docs/architecture.md as rules, plus typescript-eslint's recommended checks.
+// `npm run check` runs it with Prettier; `npm test` runs `npm run check`.
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const LAYERS = 'docs/architecture.md';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'src/**/*.gen.ts', 'src/clients/api-types.ts', 'test/artifacts/**', 'test/fixtures/**', 'scratch/**'] },
+  ...tseslint.configs.recommended,
+  // A CommonJS child script (test/github/actionlint.cjs) loads its module with require on purpose.
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      // Where the code stands today: `any` only at test edges and JSON boundaries, unused names prefixed with _.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // Only src/cli touches the process (argv, env, stdout, exit codes).
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/emulator/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: `only src/cli touches process: take what you need as a value (${LAYERS})` }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
+            { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
+            { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
+            { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
+          ],
+          patterns: [{ group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/clients/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }] }] },
+  },
+  {
+    // The emulator stands alone: it imports nothing of the rest of steward.
+    files: ['src/emulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '!../emulator', '!../emulator/**'], message: `the emulator imports nothing of the rest of steward (${LAYERS})` }] },
+      ],
+    },
+  },
+);

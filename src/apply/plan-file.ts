@@ -1,0 +1,118 @@
+/**
+ * Saved plans (`plan --out`, `apply FILE`): checked against schemas/plan.schema.json, bound by a digest to
+ * the project, environment and server that produced them, and compared with a plan recomputed from the
+ * files and live state before apply writes anything.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError } from '../errors.ts';
+import { canonicalJson } from '../plan/fingerprint.ts';
+import type { Plan, PlanBinding, PlanItem } from '../plan/types.ts';
+
+const SCHEMA = fileURLToPath(new URL('../../schemas/plan.schema.json', import.meta.url));
+
+/** The first problem of a value that should be a saved plan, as `pointer: message`; undefined when it is one. */
+export async function planShapeProblem(value: unknown): Promise<string | undefined> {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const ajv = new Ajv2020({ allErrors: false, strict: false });
+  const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
+  if (validate(value)) return undefined;
+  const e = (validate.errors ?? []).find((x) => x.keyword !== 'if') ?? validate.errors?.[0];
+  if (!e) return 'does not match the plan schema';
+  const where = e.instancePath === '' ? 'the top level' : e.instancePath.slice(1).replace(/\//g, '.');
+  const what = e.keyword === 'required' ? `must have ${(e.params as { missingProperty: string }).missingProperty}` : e.keyword === 'additionalProperties' ? `has an unknown member ${(e.params as { additionalProperty: string }).additionalProperty}` : (e.message ?? 'is invalid');
+  return `${where} ${what}`;
+}
+
+/** Items as they are bound: what the service said of them (plan --server-validate) is advice, not bound. */
+function boundItems(items: readonly PlanItem[]): unknown[] {
+  return items.map((i) => {
+    const { serverValidation: _v, ...rest } = i;
+    return rest;
+  });
+}
+
+/** sha256 over the items and the binding (project, file, environment, server, options). */
+export function planDigest(items: readonly PlanItem[], binding: PlanBinding): string {
+  const h = createHash('sha256');
+  h.update(canonicalJson({ items: boundItems(items), binding }));
+  return `sha256:${h.digest('hex')}`;
+}
+
+/**
+ * The project file as the binding names it: relative to the repository root (the nearest folder above
+ * with `.git`), so that CI jobs with different checkout paths agree; the absolute path outside a repository.
+ */
+export function bindingFile(projectFile: string): string {
+  let dir = dirname(projectFile);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return relative(dir, projectFile).split(sep).join('/');
+    const up = dirname(dir);
+    if (up === dir) return projectFile;
+    dir = up;
+  }
+}
+
+/** Ids for new dashboard filters, derived from the plan's seed: the same inputs give the same ids. */
+export function seededIds(seed: string): () => string {
+  let n = 0;
+  return () => createHash('sha256').update(`${seed}:${n++}`).digest('hex').slice(0, 24);
+}
+
+/**
+ * Checks a saved plan against what apply is about to do, before any write: its digest, then what it was
+ * made for. Throws a CliError naming the first difference.
+ */
+export function checkBinding(plan: Plan, here: Omit<PlanBinding, 'idSeed' | 'options'>): void {
+  const b = plan.binding!;
+  if (planDigest(plan.items, b) !== plan.digest) {
+    throw new PlanMismatchError('plan was changed after it was made: its digest does not match its items; make it again with `steward plan --out`');
+  }
+  if (b.project !== here.project || b.file !== here.file) {
+    throw new PlanMismatchError(`plan was made for another project (${b.project || '(unnamed)'}, ${b.file}), not ${here.project || '(unnamed)'} (${here.file})`);
+  }
+  if ((b.env ?? undefined) !== (here.env ?? undefined)) {
+    throw new PlanMismatchError(`plan was made for ${b.env ? `--env ${b.env}` : 'no --env'}, not ${here.env ? `--env ${here.env}` : 'no --env'}`);
+  }
+  if (b.server !== here.server) {
+    throw new PlanMismatchError(`plan was made for another server (${b.server}), not ${here.server}`);
+  }
+}
+
+/** The first difference between the saved items and those recomputed from the files and live state. */
+export function firstDifference(saved: readonly PlanItem[], fresh: readonly PlanItem[]): string | undefined {
+  const a = boundItems(saved) as Array<Record<string, unknown>>;
+  const b = boundItems(fresh) as Array<Record<string, unknown>>;
+  const key = (i: Record<string, unknown>) => `${String(i['kind'])} ${String(i['name'])}${i['id'] !== undefined ? ` (${String(i['id'])})` : ''}`;
+  const freshByKey = new Map(b.map((i) => [key(i), i]));
+  const savedKeys = new Set(a.map(key));
+  for (const i of a) {
+    const f = freshByKey.get(key(i));
+    if (!f) return `the plan has ${key(i).toLowerCase()}, which the files do not give`;
+    if (canonicalJson(i) !== canonicalJson(f)) {
+      const fields = [...new Set([...Object.keys(i), ...Object.keys(f)])].filter((k) => canonicalJson(i[k]) !== canonicalJson(f[k])).sort();
+      return `${key(i).toLowerCase()} differs in ${fields.join(', ')}`;
+    }
+  }
+  for (const i of b) if (!savedKeys.has(key(i))) return `the files give ${key(i).toLowerCase()}, which the plan lacks`;
+  if (canonicalJson(a) !== canonicalJson(b)) return 'the items are in another order';
+  return undefined;
+}
+
+export class PlanMismatchError extends CliError {
+  constructor(message: string) {
+    super(message, { code: 'stale-plan' });
+  }
+}
+
+/** metadata.name of the Project document in the project file ('' when it has none). */
+export async function projectName(projectFile: string): Promise<string> {
+  const { parseAllDocuments } = await import('yaml');
+  for (const doc of parseAllDocuments(readFileSync(projectFile, 'utf8'))) {
+    const v = doc.toJS({ maxAliasCount: 100 }) as { kind?: unknown; metadata?: { name?: unknown } } | null;
+    if (v && v.kind === 'Project') return typeof v.metadata?.name === 'string' ? v.metadata.name : '';
+  }
+  return '';
+}

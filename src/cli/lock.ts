@@ -1,0 +1,75 @@
+import { statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { UsageError } from '../errors.ts';
+import type { CommandContext } from './context.ts';
+
+/**
+ * Takes the lock beside the state file for a command that writes (apply, import). The CLI is the only
+ * place that reads the process, so the pid, host name and liveness check are given to the lock from here.
+ */
+export async function takeStateLock(ctx: CommandContext, statePath: string, command: string, lockTimeout: string | undefined) {
+  const { acquireLock, describeTakeover, parseDuration } = await import('../apply/lock.ts');
+  const timeoutMs = lockTimeout === undefined ? 0 : parseDuration(lockTimeout);
+  if (timeoutMs === undefined) throw new UsageError(`--lock-timeout ${lockTimeout}: write a duration like 30s, 2m or 500ms`);
+  const lock = await acquireLock(
+    `${statePath}.lock`,
+    {
+      pid: process.pid,
+      host: hostname(),
+      command,
+      now: () => new Date(),
+      isAlive,
+      sleep: (ms, signal) =>
+        new Promise<void>((resolve) => {
+          const t = setTimeout(done, ms);
+          function done() {
+            clearTimeout(t);
+            signal?.removeEventListener('abort', done);
+            resolve();
+          }
+          signal?.addEventListener('abort', done, { once: true });
+        }),
+    },
+    { timeoutMs, signal: ctx.signal },
+  );
+  if (lock.tookOverFrom) ctx.io.stderr(`steward: ${describeTakeover(lock.path, lock.tookOverFrom)}\n`);
+  held.set(ctx.signal, [...(held.get(ctx.signal) ?? []), lock]);
+  return lock;
+}
+
+/** Locks taken per run (keyed by the run's signal); main releases them whatever way the command ends. */
+const held = new WeakMap<AbortSignal, Array<{ release(): void }>>();
+
+/** Releases every lock the run with this signal took and still holds (safe after their own release). */
+export function releaseLocks(signal: AbortSignal): void {
+  for (const lock of held.get(signal) ?? []) lock.release();
+  held.delete(signal);
+}
+
+function isAlive(pid: number, since: string): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    // EPERM: it exists, owned by someone else.
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  // Where /proc tells when a process started (Linux), a process that started after the lock was taken
+  // holds a reused pid (a container's steward is often pid 7 run after run): the holder is gone.
+  try {
+    const started = statSync(`/proc/${pid}`).ctimeMs;
+    const taken = Date.parse(since);
+    if (Number.isFinite(taken) && started > taken + PID_START_SLACK_MS) return false;
+  } catch {
+    // no /proc: the pid alone decides
+  }
+  return true;
+}
+
+/** Clock granularity between a process's start and the time it writes in its lock. */
+const PID_START_SLACK_MS = 2_000;
+
+/** The yargs option every locking command takes. */
+export const LOCK_TIMEOUT_OPTION = {
+  type: 'string',
+  describe: 'Wait this long for another steward holding the lock in the state folder (30s, 2m; default 0: refuse at once)',
+} as const;

@@ -1,0 +1,130 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireLock, LockedError, parseDuration, type LockEnv } from '../../src/apply/lock.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+function env(over: Partial<LockEnv> = {}): LockEnv {
+  return {
+    pid: 1000,
+    host: 'runner-a',
+    command: 'steward apply --auto-approve',
+    now: () => new Date(),
+    isAlive: () => true,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    ...over,
+  };
+}
+
+test('the lock is an exclusive file holding pid, host, start time and command; release removes it', async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, '.steward', 'state.json.lock');
+    const lock = await acquireLock(path, env(), { timeoutMs: 0 });
+    const held = JSON.parse(readFileSync(path, 'utf8'));
+    assert.is(held.pid, 1000);
+    assert.is(held.host, 'runner-a');
+    assert.is(held.command, 'steward apply --auto-approve');
+    assert.ok(!Number.isNaN(Date.parse(held.since)));
+    lock.release();
+    assert.not.ok(existsSync(path));
+    lock.release();
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('a second taker is refused at once with one line naming the holder', async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, 'state.json.lock');
+    const first = await acquireLock(path, env(), { timeoutMs: 0 });
+    try {
+      await acquireLock(path, env({ pid: 2000 }), { timeoutMs: 0 });
+      assert.unreachable('the second taker got the lock');
+    } catch (e) {
+      assert.instance(e, LockedError);
+      const msg = (e as Error).message;
+      assert.not.match(msg, '\n');
+      assert.match(msg, 'pid 1000 on this host');
+      assert.match(msg, first.owner.since);
+      assert.match(msg, '`steward apply --auto-approve`');
+      assert.is((e as LockedError).exitCode, 1);
+    }
+    // A holder on another host cannot be checked: it is named with its host and the way out.
+    const other = await acquireLock(path, env({ pid: 3000, host: 'runner-b' }), { timeoutMs: 0 }).catch((e: Error) => e);
+    assert.instance(other, LockedError);
+    assert.match((other as Error).message, 'pid 1000 on runner-a');
+    assert.match((other as Error).message, `delete ${path}`);
+    first.release();
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('--lock-timeout waits for the holder to finish', async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, 'state.json.lock');
+    const first = await acquireLock(path, env(), { timeoutMs: 0 });
+    setTimeout(() => first.release(), 150);
+    const second = await acquireLock(path, env({ pid: 2000 }), { timeoutMs: 5_000 });
+    assert.is(JSON.parse(readFileSync(path, 'utf8')).pid, 2000);
+    second.release();
+    // And gives up with the holder's name once the wait is over.
+    const third = await acquireLock(path, env({ pid: 3000 }), { timeoutMs: 0 });
+    const refused = await acquireLock(path, env({ pid: 4000 }), { timeoutMs: 120 }).catch((e: Error) => e);
+    assert.instance(refused, LockedError);
+    assert.match((refused as Error).message, 'pid 3000');
+    third.release();
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('a stale lock of a dead process on this host is named and taken over; only one of two takers gets it', async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, 'state.json.lock');
+    writeFileSync(path, JSON.stringify({ pid: 4242, host: 'runner-a', since: '2026-11-20T10:00:00.000Z', command: 'steward apply plan.json', nonce: 'dead' }));
+    const dead = (pid: number) => pid !== 4242;
+    const results = await Promise.allSettled([
+      acquireLock(path, env({ pid: 1, isAlive: dead }), { timeoutMs: 0 }),
+      acquireLock(path, env({ pid: 2, isAlive: dead }), { timeoutMs: 0 }),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    assert.is(won.length, 1, 'exactly one taker holds the lock');
+    const lock = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireLock>>>).value;
+    assert.is(lock.tookOverFrom?.pid, 4242);
+    assert.is(lock.tookOverFrom?.command, 'steward apply plan.json');
+    assert.is(JSON.parse(readFileSync(path, 'utf8')).pid, lock.owner.pid);
+    lock.release();
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('release leaves a lock that is no longer its own', async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, 'state.json.lock');
+    const lock = await acquireLock(path, env(), { timeoutMs: 0 });
+    writeFileSync(path, JSON.stringify({ pid: 9, host: 'runner-a', since: 'x', command: 'other', nonce: 'other' }));
+    lock.release();
+    assert.ok(existsSync(path));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('durations', () => {
+  assert.is(parseDuration('30s'), 30_000);
+  assert.is(parseDuration('2m'), 120_000);
+  assert.is(parseDuration('500ms'), 500);
+  assert.is(parseDuration('0'), 0);
+  assert.is(parseDuration('1.5'), 1500);
+  assert.is(parseDuration('soon'), undefined);
+});
+
+test.run();

@@ -1,0 +1,57 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { bindingFile, firstDifference, planDigest, planShapeProblem, projectName, seededIds } from '../../src/apply/plan-file.ts';
+import type { PlanBinding, PlanItem } from '../../src/plan/types.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const binding: PlanBinding = { project: 'p', file: 'steward.yaml', server: 'https://obs.example.com', idSeed: '0'.repeat(24), options: { targets: [], paths: [], prune: false, reassertAlerts: false } };
+const item = (over: Partial<PlanItem> = {}): PlanItem => ({ kind: 'Alert', name: 'a', action: 'update', id: 'x1', message: 'm', patch: [], body: { threshold: 1 }, ...over });
+
+test('the digest covers the items and every part of the binding, not the service\'s validation advice', () => {
+  const d = planDigest([item()], binding);
+  assert.match(d, /^sha256:[0-9a-f]{64}$/);
+  assert.is(planDigest([item({ serverValidation: { valid: true, errors: [] } })], binding), d);
+  assert.is.not(planDigest([item({ body: { threshold: 2 } })], binding), d);
+  for (const b of [{ ...binding, server: 'https://other' }, { ...binding, project: 'q' }, { ...binding, file: 'x/steward.yaml' }, { ...binding, env: 'staging' }, { ...binding, options: { ...binding.options, prune: true } }]) {
+    assert.is.not(planDigest([item()], b), d);
+  }
+});
+
+test('firstDifference names the item and the fields', () => {
+  assert.is(firstDifference([item()], [item()]), undefined);
+  assert.is(firstDifference([item({ body: { threshold: 9 } })], [item()]), 'alert a (x1) differs in body');
+  assert.is(firstDifference([item(), item({ name: 'b', id: 'x2' })], [item()]), 'the plan has alert b (x2), which the files do not give');
+  assert.is(firstDifference([item()], [item(), item({ name: 'b', id: 'x2' })]), 'the files give alert b (x2), which the plan lacks');
+  assert.is(firstDifference([item({ name: 'b', id: 'x2' }), item()], [item(), item({ name: 'b', id: 'x2' })]), 'the items are in another order');
+});
+
+test('the project file is bound relative to the repository root, else absolutely; the name is read from the file', async () => {
+  const p = tmpProject({ 'repo/ops/steward.yaml': 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: acme }\nspec: {}\n', 'loose/steward.yaml': 'kind: Project\n' });
+  try {
+    mkdirSync(join(p.dir, 'repo/.git'));
+    assert.is(bindingFile(join(p.dir, 'repo/ops/steward.yaml')), 'ops/steward.yaml');
+    assert.is(bindingFile(join(p.dir, 'loose/steward.yaml')), join(p.dir, 'loose/steward.yaml'));
+    assert.is(await projectName(join(p.dir, 'repo/ops/steward.yaml')), 'acme');
+    assert.is(await projectName(join(p.dir, 'loose/steward.yaml')), '');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('seeded ids repeat for the same seed and differ within one plan', () => {
+  const a = seededIds('abc');
+  const b = seededIds('abc');
+  const first = [a(), a(), a()];
+  assert.equal([b(), b(), b()], first);
+  assert.is(new Set(first).size, 3);
+  for (const id of first) assert.match(id, /^[0-9a-f]{24}$/);
+});
+
+test('shape problems name where', async () => {
+  assert.is(await planShapeProblem(null), 'the top level must be object');
+  assert.match((await planShapeProblem({ formatVersion: 1 }))!, 'the top level must have');
+});
+
+test.run();

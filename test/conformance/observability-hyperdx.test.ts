@@ -1,0 +1,113 @@
+/**
+ * The `hyperdx` observability profile (examples/hyperdx) against prism mocks of HyperDX's
+ * `openapi.2026-08-21` in errors mode: the spec's examples (static), generated answers under two seeds, and
+ * sparse generated answers (optional members left out). docs/profiles.md, "hyperdx" and its loose spots.
+ *
+ * Per mock, two runs:
+ * 1. examples/hyperdx, its names bound to the mock's sources and webhooks (test/conformance/live.ts):
+ *    validate, plan, plan --server-validate, plan --prune, apply, import --all, validate of the imports.
+ * 2. Writes on what the mock already has: the imported files (one edited), the examples, an alert on a
+ *    saved search, and the marker tag set to a tag a live dashboard carries while its file is left out (an
+ *    orphan): plan --prune, then apply --prune. This sends PUT and DELETE of dashboards and POST of alerts.
+ * Asserted everywhere: zero violations (what steward sends, and prism's answers), no crash, no stack trace;
+ * an imported file always validates. A mock's answer is canned (the created dashboard is the spec's example,
+ * not what was sent), so an alert bound to a tile of a just-created dashboard is skipped with one reason:
+ * that is asserted as the only way apply may fail against a mock.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { EXAMPLES } from '../helpers/project.ts';
+import { usePrism, type PrismOptions } from '../helpers/prism.ts';
+import { runConformance } from './run.ts';
+import { assertApply, assertImport, assertNoViolations, assertWrites, bindProject, HYPERDX, readList, show, sparseRefusal, STEPS } from './live.ts';
+
+const SPEC = 'hyperdx-2026-08-21';
+/**
+ * Generated lists are cut to 4 items: prism's generator otherwise spends over a second on every dashboard
+ * list (each has tiles with configs with lists...), which made this file take a minute. The same runs at full
+ * size (no maxItems) passed when this was written (docs/profiles.md).
+ */
+const SMALL = { maxItems: 4 };
+const SPARSE = { ...SMALL, alwaysFakeOptionals: false, optionalsProbability: 0.5 };
+const MOCKS: { label: string; opts: PrismOptions; sparse?: boolean }[] = [
+  { label: 'static', opts: { spec: SPEC } },
+  { label: 'generated, seed 1', opts: { spec: SPEC, dynamic: true, seed: 1, jsf: SMALL } },
+  { label: 'generated, seed 2', opts: { spec: SPEC, dynamic: true, seed: 2, jsf: SMALL } },
+  { label: 'sparse, seed 4', opts: { spec: SPEC, dynamic: true, seed: 4, jsf: SPARSE }, sparse: true },
+];
+
+/** What import may skip against HyperDX 2026-08 answers: a dashboard with 50 tags (no room for the marker tag). */
+const SKIP = /^  - skipped ".*" \(.*\): \d+ tags; the hyperdx API takes at most \d+ besides steward's marker tag$/;
+
+const test = suite('conformance: hyperdx profile vs HyperDX 2026-08-21 (and 2026-01-30)');
+const [jan, ...handles] = usePrism(test, [{ spec: 'hyperdx-2026-01-30' }, ...MOCKS.map((m) => m.opts)]);
+const EXAMPLE = join(EXAMPLES, 'hyperdx');
+/** What the writes runs sent, across the mocks (one of them at least must send each). */
+const exercised = new Set<string>();
+
+MOCKS.forEach((m, i) => {
+  test(`examples/hyperdx: validate, plan, plan --server-validate, plan --prune, apply, import; then update, prune, alert create (${m.label})`, async () => {
+    const server = handles[i]!.server;
+    const bound = await bindProject(server, HYPERDX, EXAMPLE);
+    const run = await runConformance(server, { project: bound.files, steps: STEPS });
+    assertNoViolations(run, m.label);
+    assert.is(run.step('validate')!.code, 0);
+    assert.equal(run.step('validate')!.requests, [], 'validate is offline');
+    if (m.sparse) {
+      // Optional members left out: every step either works or stops in one line on a member steward keys on.
+      for (const s of run.steps.filter((x) => x.name !== 'import-validate' && x.code !== 0)) assert.match(s.stderr, sparseRefusal(HYPERDX), show(s));
+      if (run.step('import')!.code === 0) assertImport(run, m.label, SKIP);
+      return;
+    }
+    for (const name of ['plan', 'plan-server-validate', 'plan-prune']) assert.is(run.step(name)!.code, 0, show(run.step(name)!));
+    // --server-validate asks the service about each dashboard the plan creates (two, from examples/hyperdx).
+    const sv = run.step('plan-server-validate')!;
+    assert.is(sv.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/dashboards/validate').length, 2, show(sv));
+    assert.not.ok(run.step('plan')!.requests.some((r) => r.method !== 'GET'), 'plan only reads');
+    assertApply(run.step('apply')!, m.label);
+    assert.is(run.step('apply')!.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/dashboards').length, 2);
+    assertImport(run, m.label, SKIP);
+    for (const x of await assertWrites(server, HYPERDX, EXAMPLE, run, m.label)) exercised.add(x);
+  });
+});
+
+test('sparse answers: a source listed without an id is not the whole list refused; a file naming it gets one problem at the name', async () => {
+  const server = handles[MOCKS.findIndex((m) => m.sparse)]!.server;
+  const sources = await readList(server, HYPERDX, '/sources');
+  const idless = sources.find((s) => typeof s.name === 'string' && typeof s.id !== 'string');
+  if (!idless) return;
+  const bound = await bindProject(server, HYPERDX, EXAMPLE);
+  const files = { ...bound.files, 'dashboards/jvm.yaml': bound.files['dashboards/jvm.yaml']!.replace(/sourceId: "[0-9a-f]+"|source: "[^"]*"/, `source: ${JSON.stringify(idless.name)}`) };
+  const run = await runConformance(server, { project: files, steps: ['plan'] });
+  assertNoViolations(run, 'sparse');
+  assert.match(run.step('plan')!.stderr, new RegExp(`dashboards/jvm\\.yaml:\\d+:\\d+\\s+/spec/tiles/0/config/source\\s+error: the service lists the source ${JSON.stringify(idless.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} without an id: give sourceId instead`));
+});
+
+test('an older server (2026-01-30) with the hyperdx profile: names and --server-validate stop in one line; with ids, plan reads cleanly and the config-form create is refused', async () => {
+  // docs/profiles.md, "Older HyperDX versions": 2026-01-30 has no /sources, /webhooks or /dashboards/validate,
+  // and its tiles take only the series form.
+  const server = jan.server;
+  const named = await runConformance(server, { project: EXAMPLE, steps: ['plan'] });
+  assert.is(named.step('plan')!.stderr, "error: GET /api/v2/sources → 404 Not Found: The route /api/v2/sources hasn't been found in the specification file\n");
+  const bound = await bindProject(server, HYPERDX, EXAMPLE); // nothing listed: ids instead of names
+  assert.not.match(Object.values(bound.files).join('\n'), /\bsource: (Logs|Traces|Metrics)\b|\bwebhook: /, 'names replaced by ids');
+  const run = await runConformance(server, { project: bound.files, steps: ['plan', { name: 'plan-server-validate', args: ['plan', '--server-validate'] }, 'apply'] });
+  const plan = run.step('plan')!;
+  assert.is(plan.code, 0, show(plan));
+  assert.equal(plan.violations, []);
+  assert.equal(plan.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`), ['GET /api/v2/dashboards', 'GET /api/v2/alerts']);
+  assert.match(run.step('plan-server-validate')!.stderr, /^error: POST \/api\/v2\/dashboards\/validate → 405 Method Not Allowed: .*\n$/);
+  const posts = run.step('apply')!.requests.filter((r) => r.method === 'POST');
+  assert.is(posts.length, 2, show(run.step('apply')!));
+  for (const p of posts) {
+    assert.is(p.status, 400);
+    assert.ok(p.violations.length > 0 && p.violations.every((v) => /must have required property 'series'/.test(v.message)), show(run.step('apply')!));
+  }
+});
+
+test('across the mocks, a dashboard update (PUT), a prune (DELETE) and an alert create (POST) were each sent', () => {
+  assert.equal([...exercised].sort(), ['DELETE /dashboards/{id}', 'POST /alerts', 'PUT /dashboards/{id}']);
+});
+
+test.run();
