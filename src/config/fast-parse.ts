@@ -7,8 +7,8 @@
  * How sameness is kept:
  * - Plain scalars are resolved by `yaml`'s own core-schema resolvers (null, bool, int, float), in `yaml`'s
  *   order, so `1.0`, `0x1F`, `~`, `.inf` are the values `yaml` gives. Forms that YAML 1.1 reads otherwise
- *   (yes/no/on/off/y/n, 0777, 1:30, 2024-01-01, 1_000, 0b1, `=`, `<<`) and numbers with more than 15
- *   significant digits make the file "not sure".
+ *   (yes/no/on/off, 0777, 1:30, 2024-01-01, 1_000, 0b1, `=`, `<<`) and integers beyond 2^53 (or
+ *   with more than 15 digits) make the file "not sure".
  * - Mapping keys must be strings (quoted, or plain that resolve to a string); not `<<` nor `__proto__`; a
  *   duplicate key is js-yaml's error. Complex keys (a list or mapping as a key) are refused.
  * - Before parsing, the text is screened: tags (`!`), anchors and aliases (`&`, `*`), explicit keys (`?`),
@@ -37,7 +37,9 @@ const CORE_TAGS: CoreTag[] = (new Schema({ schema: 'core' }).tags as unknown as 
 
 /** Plain scalars YAML 1.1 (or a lenient reader) would read as something else than the core schema does. */
 const DOUBTFUL = [
-  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/, // YAML 1.1 booleans
+  // YAML 1.1 booleans. Not `y`/`n`: tiles use `y` as a key everywhere, and `yaml` reads them as strings
+  // like every 1.2 reader (only a %YAML 1.1 directive would change that, and directives fall back).
+  /^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$/,
   /^[-+]?0[0-9_]/, // 1.1 octal (0777) or a zero-padded number
   /^[-+]?0b/i, // binary
   /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/, // sexagesimal

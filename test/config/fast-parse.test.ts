@@ -157,7 +157,7 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['a: No\n', false],
   ['a: on\n', false],
   ['a: OFF\n', false],
-  ['a: y\n', false],
+  ['a: y\nx: 1\ny: 2\nn: N\n', true],
   ['a: 0777\n', false],
   ['a: 1:30\n', false],
   ['a: 2024-01-01\n', false],
@@ -269,6 +269,10 @@ test('a `${VAR}` file, a Project document or a file with a problem takes the yam
   assert.is(fastProcessFile(FILE, bad), undefined);
   const issues = processFile(FILE, bad, ENV, { isProjectFile: false }).issues;
   assert.ok(issues.length > 0 && issues[0]!.line === 7, JSON.stringify(issues));
+  // A typical dashboard (tiles with x and y keys, flow series) takes the fast path.
+  const typical = DASH('  tags: [team:a]\n  tiles:\n    - name: T\n      x: 0\n      y: 0\n      w: 6\n      h: 3\n      series:\n        - { type: time, aggFn: count, where: "level:error", groupBy: [host] }\n');
+  assert.ok(fastProcessFile(FILE, Buffer.from(typical)) !== undefined, typical);
+  same(Buffer.from(typical), () => typical);
   // A `$schema` comment alone keeps the fast path.
   assert.ok(fastProcessFile(FILE, Buffer.from('# yaml-language-server: $schema=x.json\n' + DASH(''))) !== undefined);
 });
