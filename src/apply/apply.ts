@@ -189,6 +189,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   };
   // Never two creates of one name in one run: a second item with a name already being created waits out.
   const creating = new Set<string>();
+  /** Creates confirmed by the service whose journal entries are being synced. */
+  const recording: Array<Promise<void>> = [];
   await mapPool(creates, opts.concurrency, async (item) => {
     if (stopped()) return notStarted(item);
     const name = (item.body as DashboardCreate).name;
@@ -206,9 +208,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       const { dashboard, recovered } = outcome;
       const tiles = new Map((dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
       createdTiles.set(item.name, { id: dashboard.id, tiles });
-      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) });
-      result.created.push({ name: item.name, id: dashboard.id });
-      deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+      // The slot goes to the next create while the journal syncs (group commit); the create is reported only
+      // once its entry is on disk, and every one is before this stage ends.
+      recording.push(
+        Promise.resolve(deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) })).then(() => {
+          result.created.push({ name: item.name, id: dashboard.id });
+          deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+        }),
+      );
     } else if (outcome.kind === 'unknown') {
       createErrors.set(item.name, `outcome unknown: ${outcome.why}`);
       result.unknown.push({ kind: 'Dashboard', name: item.name, error: outcome.why });
@@ -220,6 +227,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
     done++;
   });
+  await Promise.all(recording);
 
   // Two runners with two folders share no lock: list once more, and say so loudly when a name now has more
   // than one dashboard. Where the service can delete, the copy this run made goes unless it is the first
