@@ -432,13 +432,9 @@ async function createOnce(deps: ApplyDeps, item: PlanItem, o: { maxAttempts: num
       continue;
     }
     if (applied) {
-      // Applied. Find it by name; a server that commits after it answers gets one settle window.
+      // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
       try {
-        let found = await listNamed(deps, body.name);
-        if (found.length === 0 && !deps.signal?.aborted) {
-          await sleep(o.settleMs, deps.signal);
-          found = await listNamed(deps, body.name);
-        }
+        const found = await listNamed(deps, body.name);
         if (found.length === 1) {
           deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
           return { kind: 'created', dashboard: found[0]!, recovered: true };

@@ -50,6 +50,8 @@ export class LockedError extends CliError {
 
 /** A lock file whose content cannot be read is treated as being written until it is this old. */
 const UNREADABLE_GRACE_MS = 5_000;
+/** A lock file this young whose content cannot be read is being written: read it again. */
+const BEING_WRITTEN_MS = 1_000;
 /** Between tries while waiting for the lock. */
 const POLL_MS = 100;
 
@@ -74,6 +76,13 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
     if (held.kind === 'gone') continue;
     if (held.kind === 'owner' && held.owner.host === env.host && !env.isAlive(held.owner.pid, held.owner.since)) {
       if (takeOver(path, held.text, env)) tookOverFrom = held.owner;
+      continue;
+    }
+    if (held.kind === 'unreadable' && env.now().getTime() - held.mtimeMs < BEING_WRITTEN_MS) {
+      // Created a moment ago and not written yet: its holder is writing it. Read it again shortly, so that
+      // the refusal can name the holder.
+      await env.sleep(10, opts.signal);
+      if (opts.signal?.aborted) throw opts.signal.reason;
       continue;
     }
     if (held.kind === 'unreadable' && env.now().getTime() - held.mtimeMs > UNREADABLE_GRACE_MS) {

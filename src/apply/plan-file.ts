@@ -15,6 +15,8 @@ const SCHEMA = fileURLToPath(new URL('../../schemas/plan.schema.json', import.me
 
 /** The first problem of a value that should be a saved plan, as `pointer: message`; undefined when it is one. */
 export async function planShapeProblem(value: unknown): Promise<string | undefined> {
+  // Checked without recursion before anything walks it (the schema, the digest, the comparison).
+  if (depthOf(value) > MAX_PLAN_DEPTH) return `the top level nests deeper than ${MAX_PLAN_DEPTH} levels`;
   const { Ajv2020 } = await import('ajv/dist/2020.js');
   const ajv = new Ajv2020({ allErrors: false, strict: false });
   const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
@@ -24,6 +26,22 @@ export async function planShapeProblem(value: unknown): Promise<string | undefin
   const where = e.instancePath === '' ? 'the top level' : e.instancePath.slice(1).replace(/\//g, '.');
   const what = e.keyword === 'required' ? `must have ${(e.params as { missingProperty: string }).missingProperty}` : e.keyword === 'additionalProperties' ? `has an unknown member ${(e.params as { additionalProperty: string }).additionalProperty}` : (e.message ?? 'is invalid');
   return `${where} ${what}`;
+}
+
+/** Deeper than any plan steward writes (a dashboard body is about 10 levels below the top). */
+const MAX_PLAN_DEPTH = 64;
+
+function depthOf(root: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > MAX_PLAN_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
 }
 
 /** Items as they are bound: what the service said of them (plan --server-validate) is advice, not bound. */

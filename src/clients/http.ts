@@ -315,6 +315,8 @@ export function createHttp(opts: HttpOptions): Http {
     const signal = combineSignals(opts.signal, req.signal);
     const maxTries = isIdempotent(method) ? policy.limit : 1;
     const ctx = { method, path: shownPath, host };
+    // --debug: what is sent (redacted, cut at TRACE_BODY_LIMIT), which is what one needs to read a 400.
+    if (req.json !== undefined) trace(`http ${method} ${url} request body: ${traceBody(JSON.stringify(req.json))}`);
 
     for (let attempt = 1; ; attempt++) {
       let waited = 0;
@@ -368,6 +370,7 @@ export function createHttp(opts: HttpOptions): Http {
         `http ${tag} → ${status} ${result.statusText} (${timing})` +
           (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
       );
+      if (result.body.length > 0) trace(`http ${tag} response body: ${traceBody(result.body.toString('utf8'))}`);
       if (!retry) {
         throw statusError(ctx, result, attempt, requestId, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
       }
@@ -646,4 +649,16 @@ function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;
+}
+
+/** The most of a body a --debug trace shows. */
+const TRACE_BODY_LIMIT = 4096;
+
+/**
+ * A body for a one-line trace: control characters (line breaks, ESC: a server's text must not drive the
+ * terminal) shown as escapes, cut at TRACE_BODY_LIMIT characters.
+ */
+function traceBody(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
 }

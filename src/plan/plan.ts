@@ -5,18 +5,16 @@ import type { LiveAlert } from '../clients/api-types.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
+import { planAlert } from './alerts.ts';
 import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import {
-  KNOWN_AFTER_APPLY,
   type Action,
   type Orphan,
-  type AlertBody,
   type LiveDashboardInput,
   type Plan,
   type PlanItem,
   type StateFile,
-  type TileReference,
 } from './types.ts';
 
 const { compare } = fastJsonPatch;
@@ -46,7 +44,7 @@ export interface PlanInput {
   newId?: () => string;
 }
 
-interface DashboardMatch {
+export interface DashboardMatch {
   item: PlanItem;
   live: LiveDashboardInput | undefined;
 }
@@ -353,153 +351,4 @@ function describePatch(patch: Operation[]): string {
 
 function unescape(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-function planAlert(
-  a: Resource<'Alert'>,
-  file: string,
-  dashboards: Map<string, DashboardMatch>,
-  state: StateFile,
-  reassert: boolean,
-  caps: Partial<ObservabilityCapabilities>,
-  liveAlerts: readonly LiveAlert[] | undefined,
-  markerTag: string,
-): PlanItem {
-  const spec = a.doc.spec;
-  const base = { kind: 'Alert' as const, name: a.name, file, ...(a.doc.metadata.id !== undefined ? { id: a.doc.metadata.id } : {}) };
-  let reference: TileReference | undefined;
-
-  if (spec.source === 'tile' && spec.tile) {
-    const m = dashboards.get(spec.tile.dashboard);
-    const unresolved = (why: string): PlanItem => ({
-      ...base,
-      action: 'blocked',
-      reason: 'unresolved-reference',
-      message: `tile ${spec.tile!.dashboard} / "${spec.tile!.name}" cannot be resolved: ${why}`,
-      wayOut: ['resolve the dashboard first (see its item), then plan again'],
-      patch: [],
-    });
-    if (!m) return unresolved('no such dashboard');
-    if (m.item.action === 'create') {
-      reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: KNOWN_AFTER_APPLY, tileId: KNOWN_AFTER_APPLY };
-    } else if (m.live && m.item.action === 'update' && !(m.live.tiles ?? []).some((t) => t && t.name === spec.tile!.name)) {
-      // A tile this plan's update adds: the service assigns its id during apply.
-      reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: m.live.id, tileId: KNOWN_AFTER_APPLY };
-    } else if (m.live) {
-      const tile = (m.live.tiles ?? []).find((t) => t && t.name === spec.tile!.name);
-      if (!tile || typeof tile.id !== 'string') return unresolved(`live dashboard ${m.live.id} has no tile named "${spec.tile.name}"`);
-      reference = { dashboard: spec.tile.dashboard, tile: spec.tile.name, dashboardId: m.live.id, tileId: tile.id };
-    } else {
-      return unresolved(`the dashboard is ${m.item.reason ?? m.item.action}`);
-    }
-  }
-
-  // Where alerts are read live, the marker in `note` says steward owns the alert (orphans, prune).
-  const body = alertBody(spec, reference, caps, liveAlerts ? markerTag : undefined);
-  if (liveAlerts) return planLiveAlert(a, base, body, reference, liveAlerts, caps);
-  const id = a.doc.metadata.id!;
-  const record = state.alerts[id];
-  const patch = compare((record?.sent ?? {}) as object, body as object);
-  const common = { ...base, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
-  if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
-  if (patch.length === 0 && !reassert) {
-    return { ...base, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt, patch, digest: normalDigest(body), ...(reference ? { reference } : {}) };
-  }
-  if (patch.length === 0) return { ...common, action: 'update', message: `re-asserted (--reassert-alerts); last applied ${record.appliedAt}` };
-  return { ...common, action: 'update', message: `differs from what was last applied (${record.appliedAt})` };
-}
-
-type AlertSpec = Resource<'Alert'>['doc']['spec'];
-
-/**
- * The body steward sends for an alert: every member, every time (the current server replaces an alert on
- * PUT, so a member left out is lost). Profiles with a `channels` list get the complete list.
- */
-function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: Partial<ObservabilityCapabilities>, note: string | undefined): AlertBody {
-  const channels = (spec.channels ?? (spec.channel ? [spec.channel] : [])).map((c) => ({ type: c.type, webhookId: c.webhookId ?? '' }));
-  return {
-    name: spec.name,
-    ...(spec.message !== undefined ? { message: spec.message } : {}),
-    threshold: spec.threshold,
-    ...(spec.thresholdMax !== undefined ? { thresholdMax: spec.thresholdMax } : {}),
-    thresholdType: spec.thresholdType as AlertBody['thresholdType'],
-    interval: spec.interval,
-    source: spec.source as AlertBody['source'],
-    ...(reference ? { dashboardId: reference.dashboardId, tileId: reference.tileId } : {}),
-    ...(spec.savedSearchId !== undefined ? { savedSearchId: spec.savedSearchId } : {}),
-    ...(spec.groupBy !== undefined ? { groupBy: spec.groupBy } : {}),
-    ...(spec.numConsecutiveWindows !== undefined ? { numConsecutiveWindows: spec.numConsecutiveWindows } : {}),
-    ...(spec.scheduleOffsetMinutes !== undefined ? { scheduleOffsetMinutes: spec.scheduleOffsetMinutes } : {}),
-    ...(spec.scheduleStartAt !== undefined ? { scheduleStartAt: spec.scheduleStartAt } : {}),
-    ...(caps.alertChannels ? { channels } : { channel: channels[0]! }),
-    ...(note !== undefined ? { note } : {}),
-  };
-}
-
-/** The comparable members of a live alert, in the shape of the body steward sends. */
-export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityCapabilities>): AlertBody {
-  const l = live as LiveAlert & Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const rawChannels = Array.isArray(l['channels']) ? (l['channels'] as Array<Record<string, unknown>>) : l['channel'] ? [l['channel'] as Record<string, unknown>] : [];
-  const channels = rawChannels.filter((c) => c && typeof c === 'object').map((c) => ({ type: 'webhook' as const, webhookId: String(c['webhookId'] ?? '') }));
-  const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
-  const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
-  return {
-    name: str(l['name']) ?? '',
-    ...(str(l['message']) !== undefined && l['message'] !== '' ? { message: str(l['message'])! } : {}),
-    threshold: typeof l['threshold'] === 'number' ? (l['threshold'] as number) : NaN,
-    ...(typeof l['thresholdMax'] === 'number' ? { thresholdMax: l['thresholdMax'] as number } : {}),
-    thresholdType: String(l['thresholdType'] ?? '') as AlertBody['thresholdType'],
-    interval: String(l['interval'] ?? ''),
-    source: String(l['source'] ?? '') as AlertBody['source'],
-    ...(dashboardId !== undefined && l['source'] === 'tile' ? { dashboardId, tileId: str(l['tileId']) ?? '' } : {}),
-    ...(savedSearchId !== undefined && l['source'] !== 'tile' ? { savedSearchId } : {}),
-    ...(str(l['groupBy']) !== undefined && l['groupBy'] !== '' ? { groupBy: str(l['groupBy'])! } : {}),
-    ...(typeof l['numConsecutiveWindows'] === 'number' ? { numConsecutiveWindows: l['numConsecutiveWindows'] as number } : {}),
-    ...(typeof l['scheduleOffsetMinutes'] === 'number' ? { scheduleOffsetMinutes: l['scheduleOffsetMinutes'] as number } : {}),
-    ...(str(l['scheduleStartAt']) !== undefined ? { scheduleStartAt: str(l['scheduleStartAt'])! } : {}),
-    ...(caps.alertChannels ? { channels } : { channel: channels[0] ?? { type: 'webhook', webhookId: '' } }),
-    ...(str(l['note']) !== undefined && l['note'] !== '' ? { note: str(l['note'])! } : {}),
-  };
-}
-
-/** An alert where the service can be read: matched by metadata.id or name, created, updated or unchanged. */
-function planLiveAlert(
-  a: Resource<'Alert'>,
-  base: { kind: 'Alert'; name: string; file: string; id?: string },
-  body: AlertBody,
-  reference: TileReference | undefined,
-  liveAlerts: readonly LiveAlert[],
-  caps: Partial<ObservabilityCapabilities>,
-): PlanItem {
-  const pin = a.doc.metadata.id;
-  const ref = reference ? { reference } : {};
-  let live: LiveAlert | undefined;
-  if (pin !== undefined) {
-    live = liveAlerts.find((l) => l.id === pin);
-    if (!live) {
-      return { ...base, action: 'blocked', reason: 'unresolved-reference', message: `metadata.id names alert ${pin}, which does not exist on this service`, wayOut: ['remove metadata.id to create the alert from the file', 'or set metadata.id to an existing alert'], patch: [] };
-    }
-  } else {
-    const found = liveAlerts.filter((l) => l.name === a.doc.spec.name);
-    if (found.length > 1) {
-      const ids = found.map((f) => f.id).sort();
-      return { ...base, action: 'blocked', reason: 'ambiguous', candidates: ids, message: `${found.length} live alerts are named "${a.doc.spec.name}" (${ids.join(', ')})`, wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra alerts'], patch: [] };
-    }
-    live = found[0];
-  }
-  if (!live) {
-    if (!caps.createAlert) return { ...base, action: 'blocked', reason: 'unresolved-reference', message: 'no live alert has this name, and this service cannot create alerts', patch: [] };
-    return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: compare({}, body as object), ...ref };
-  }
-  const before = normalizeLiveAlert(live, caps);
-  // Ids this apply assigns cannot be compared yet: the alert is sent again once they are known.
-  const comparable = { ...body };
-  if (comparable.dashboardId === KNOWN_AFTER_APPLY || comparable.tileId === KNOWN_AFTER_APPLY) {
-    const patch = compare(before as object, body as object);
-    return { ...base, id: live.id, action: 'update', message: 'bound to a tile this apply creates', before, after: body, body, patch, ...ref };
-  }
-  const patch = compare(before as object, comparable as object);
-  if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', patch, digest: normalDigest(body), ...ref };
-  return { ...base, id: live.id, action: 'update', message: `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
 }

@@ -69,15 +69,21 @@ export function escapeMarkdown(s: string): string {
 
 /**
  * Markdown text that may hold steward's own `code spans` (a way out that names a command): the spans are
- * kept (nothing is live inside one), the text around them is escaped as `escapeMarkdown`. Values steward
- * quotes inside a span are the user's and the server's too, but a span shows them literally.
+ * kept verbatim (nothing is live inside one: no HTML, links or mentions), the text around them is escaped as
+ * `escapeMarkdown`. The spans are only kept when finding them left to right is exactly how CommonMark finds
+ * them: single backticks, an even number of them, none after a backslash. Anything else (a name holding
+ * a backtick run, an escaped backtick, an odd count) could make a renderer pair them differently and
+ * unescape what lies between, so the whole text is then escaped, backticks included.
  */
 export function escapeMarkdownKeepingCode(s: string): string {
   const one = escapeTerminal(s);
+  const ticks = one.match(/`+/g) ?? [];
+  const exact = ticks.every((t) => t.length === 1) && ticks.length % 2 === 0 && !one.includes('\\`');
+  if (!exact) return escapeMarkdown(one);
   let out = '';
   let last = 0;
   for (const m of one.matchAll(/`[^`]+`/g)) {
-    out += escapeMarkdown(one.slice(last, m.index)) + m[0].replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    out += escapeMarkdown(one.slice(last, m.index)) + m[0];
     last = m.index! + m[0].length;
   }
   return out + escapeMarkdown(one.slice(last));

@@ -45,6 +45,10 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
     if (spec.source === 'saved_search') out.push({ pointer: '/spec/source', message: 'the seed API calls it search; saved_search is hyperdx and clickstack-cloud' });
     if (spec.channels !== undefined) out.push({ pointer: '/spec/channels', atKey: true, message: 'channels needs observability.api: hyperdx (the seed API takes one channel)' });
     if (channels.some((c) => c.webhook !== undefined)) out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
+    // The seed's ids are 24 lowercase hex characters; the live profiles take whatever id the service assigned.
+    if (spec.channel?.webhookId !== undefined && !/^[0-9a-f]{24}$/.test(spec.channel.webhookId)) {
+      out.push({ pointer: '/spec/channel/webhookId', message: `the string "${spec.channel.webhookId}" is not valid: must be 24 lowercase hex characters (an id the service assigned)` });
+    }
     for (const k of ['savedSearchId', 'thresholdMax', 'groupBy', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'scheduleStartAt'] as const) {
       if (spec[k] !== undefined) out.push({ pointer: `/spec/${k}`, atKey: true, message: `${k} needs observability.api: hyperdx or clickstack-cloud (the seed API does not take it)` });
     }

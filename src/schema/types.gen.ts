@@ -519,7 +519,7 @@ export interface StewardAlert {
     channel?: {
       type: 'webhook';
       /**
-       * A service-assigned id: 24 lowercase hex characters.
+       * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
        */
       webhookId?: string;
       /**
@@ -541,7 +541,7 @@ export interface StewardAlert {
       {
         type: 'webhook';
         /**
-         * A service-assigned id: 24 lowercase hex characters.
+         * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
          */
         webhookId?: string;
         /**
@@ -552,7 +552,7 @@ export interface StewardAlert {
       ...{
         type: 'webhook';
         /**
-         * A service-assigned id: 24 lowercase hex characters.
+         * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
          */
         webhookId?: string;
         /**

@@ -124,6 +124,12 @@ test('files that are not steward plans: items [null], items [1], an alert update
       assert.not.match(a.stderr, 'bug');
       assert.is(a.stderr.trim().split('\n').length, 1, a.stderr);
     }
+    // A hand-made plan nested 100,000 levels deep: refused in one line, no stack overflow.
+    writeFileSync(join(x.dir, 'plan.json'), `{"formatVersion":1,"items":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`);
+    const deep = await steward(['apply', 'plan.json'], { cwd: x.dir, env: x.env });
+    assert.is(deep.code, 1, deep.stderr);
+    assert.match(deep.stderr, 'is not a steward plan');
+    assert.not.match(deep.stderr, 'bug');
     assert.equal(x.emu.requests(), [], 'refused before any request');
   });
 });

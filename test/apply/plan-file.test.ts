@@ -49,6 +49,12 @@ test('seeded ids repeat for the same seed and differ within one plan', () => {
   for (const id of first) assert.match(id, /^[0-9a-f]{24}$/);
 });
 
+test('a plan nested thousands of levels deep is refused without walking it recursively', async () => {
+  let deep: unknown = {};
+  for (let i = 0; i < 20_000; i++) deep = { a: deep };
+  assert.match((await planShapeProblem({ items: [{ body: deep }] }))!, 'nests deeper than 64 levels');
+});
+
 test('shape problems name where', async () => {
   assert.is(await planShapeProblem(null), 'the top level must be object');
   assert.match((await planShapeProblem({ formatVersion: 1 }))!, 'the top level must have');

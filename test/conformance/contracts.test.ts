@@ -38,7 +38,7 @@ test('the cut keeps the paths asked for and every component they reach, nothing 
   assert.is(cut.tags, undefined);
 });
 
-test('the ClickHouse Cloud fix turns every "oneOf [X, null]" into anyOf and touches nothing else', () => {
+test('the ClickHouse Cloud fixes turn every "oneOf [X, null]" into anyOf and every string enum of a number into numbers, and touch nothing else', () => {
   const name: ContractName = 'clickhouse-cloud-2026-07-31';
   const original = JSON.parse(readFileSync(contractPath(name), 'utf8'));
   const { file, fixes, cleanup } = prepareSpec(name);
@@ -46,8 +46,16 @@ test('the ClickHouse Cloud fix turns every "oneOf [X, null]" into anyOf and touc
     assert.equal(fixes, SPEC_FIXES[CONTRACT_FILES[name].fixture]);
     const fixed = JSON.parse(readFileSync(file, 'utf8'));
     let nullableOneOf = 0;
+    let numericEnum = 0;
     const walk = (a: any, b: any): void => {
       if (a === null || typeof a !== 'object') return assert.equal(b, a);
+      if (a.type === 'number' && Array.isArray(a.enum) && a.enum.every((v: unknown) => typeof v === 'string')) {
+        numericEnum++;
+        assert.equal(b.enum, a.enum.map(Number));
+        const { enum: _e, ...ra } = a;
+        const { enum: _f, ...rb } = b;
+        return walk(ra, rb);
+      }
       if (Array.isArray(a?.oneOf) && a.oneOf.some((x: any) => x?.type === 'null')) {
         nullableOneOf++;
         assert.equal(b.anyOf, a.oneOf);
@@ -61,6 +69,7 @@ test('the ClickHouse Cloud fix turns every "oneOf [X, null]" into anyOf and touc
     };
     walk(original, fixed);
     assert.ok(nullableOneOf > 10, String(nullableOneOf));
+    assert.ok(numericEnum >= 1, String(numericEnum));
   } finally {
     cleanup();
   }

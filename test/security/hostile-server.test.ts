@@ -20,6 +20,7 @@ import {
   escapeMarkdown,
   escapeMarkdownCode,
   escapeMarkdownHtml,
+  escapeMarkdownKeepingCode,
   escapeTerminal,
 } from '../../src/render/escape.ts';
 
@@ -100,6 +101,26 @@ for (const s of HOSTILE_STRINGS) {
     assert.not.match(escapeMarkdownCode(s), /[`|\n]/);
     assert.not.match(escapeMarkdownHtml(s), /[<>\n]|@everyone|https:\/\//);
     assert.not.match(escapeHtml(s), /[<>"']/);
+  });
+}
+
+/** Markdown with steward's code spans around commands and a hostile name inside the sentence. */
+const KEEPING_CODE: Array<{ name: string; text: string; spans: string[] }> = [
+  { name: 'plain commands are kept as code', text: 'run `steward import --id 65f5` to write <its> file', spans: ['`steward import --id 65f5`'] },
+  { name: 'a name with a double backtick', text: 'dashboard "``x" differs: run `steward import` then <img src=x> [click](https://evil.example)', spans: [] },
+  { name: 'a name with an escaped backtick', text: 'dashboard "\\`" @everyone run `steward apply` <b>', spans: [] },
+  { name: 'an odd number of backticks', text: 'dashboard "`" <img src=x> run `steward apply`', spans: [] },
+];
+
+for (const c of KEEPING_CODE) {
+  test(`escapeMarkdownKeepingCode: ${c.name}`, () => {
+    const out = escapeMarkdownKeepingCode(c.text);
+    const kept = out.match(/(?<!\\)`[^`]+(?<!\\)`/g) ?? [];
+    assert.equal(kept, c.spans, out);
+    // Outside the kept spans nothing is live: no raw HTML, no link syntax, no mention, no unescaped backtick.
+    let rest = out;
+    for (const k of kept) rest = rest.replace(k, '');
+    assert.not.match(rest, /[<>]|(?<!\\)\[|@everyone|https:\/\/|(?<!\\)`/, rest);
   });
 }
 

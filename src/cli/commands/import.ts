@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, UsageError, ValidationError } from '../../errors.ts';
+import { CliError, UsageError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
@@ -113,6 +113,8 @@ export const importCommand = defineCommand<ImportArgs>({
     // Live dashboard id → the metadata.name a file gives it (declared, or written by this import).
     const dashboardKey = new Map<string, string>();
     for (const d of live) if (declared.has(d.name) && (nameCount.get(d.name) ?? 0) === 1) dashboardKey.set(d.id, declared.get(d.name)!);
+    // What this import accepted, so an imported alert's reference to an imported dashboard resolves when it is checked.
+    const accepted: ReturnType<typeof processFile>['resources'] = [];
     for (const d of chosen) {
       // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
       if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
@@ -180,6 +182,7 @@ export const importCommand = defineCommand<ImportArgs>({
       if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
         throw new CliError(`refusing to write ${relative(ctx.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`);
       }
+      accepted.push(...back);
       const shown = relative(ctx.cwd, file) || file;
       if (existsSync(file) && !args.force) {
         lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
@@ -238,11 +241,24 @@ export const importCommand = defineCommand<ImportArgs>({
         }
         const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
         if (r.text === undefined) {
-          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${r.skipped}`));
+          // Not an error: the alert stays on the service as it is, steward just cannot describe it (yet).
+          lines.push(escapeTerminal(`  ! not imported: alert "${name}" (${a.id}): ${r.skipped}`));
           continue;
         }
         const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
-        if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+        // As for dashboards: an alert steward would refuse is skipped in one line, the rest imported, exit 1.
+        // Schema problems, then what validate's cross-file checks say about this alert (a saved_search alert the
+        // server sent without savedSearchId, a between without thresholdMax), with the project and this import.
+        const alertErrors = [
+          ...check.issues.filter((i) => i.severity === 'error'),
+          ...(check.issues.some((i) => i.severity === 'error')
+            ? []
+            : checkSemantics([...loaded.resources, ...accepted, ...check.resources], { api: project.spec.observability?.api }).filter((p) => p.severity === 'error' && p.file === file)),
+        ];
+        if (alertErrors.length > 0) {
+          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${alertErrors[0]!.pointer ? `${alertErrors[0]!.pointer}: ` : ''}${alertErrors[0]!.message}${alertErrors.length > 1 ? ` (and ${alertErrors.length - 1} more)` : ''}`));
+          continue;
+        }
         if (existsSync(file) && !args.force) {
           lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
           continue;

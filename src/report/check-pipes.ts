@@ -1,0 +1,215 @@
+/** ClickPipe (ingest pipe) checks: presence, state, declared fields, source kind. Pure. */
+import jsonpatch from 'fast-json-patch';
+import type { CloudServiceSpec } from '../schema/kinds.ts';
+import { isSecretKey } from './redact.ts';
+import type { Finding, FindingObject, ObservedPipe, PatchOperation } from './types.ts';
+import { cmp, groupBy, isIn, isObject, same } from './check-helpers.ts';
+
+/**
+ * Pipe states that mean "on its way somewhere": a pipe in one of them is in progress (`pipe.in-progress`,
+ * info), not drift. From the API's list: Provisioning, Setup, Snapshot (initial load), Modifying, Resync,
+ * Stopping, Pausing; Starting and Resuming are not in it but read the same way if a server sends them.
+ * Completed is not transitional: a one-shot object-storage pipe stays Completed, so declare it if you expect it.
+ */
+export const TRANSITIONAL_PIPE_STATES: readonly string[] = ['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Starting', 'Stopping', 'Pausing', 'Resuming'];
+
+/** Every pipe state the real API names (2026-07 OpenAPI), plus Starting/Resuming. Others are "unknown". */
+export const KNOWN_PIPE_STATES: readonly string[] = [
+  'Unknown', 'Provisioning', 'Running', 'Degraded', 'Stopping', 'Stopped', 'Failed', 'Completed', 'InternalError',
+  'Setup', 'Snapshot', 'Paused', 'Pausing', 'Modifying', 'Resync', 'Starting', 'Resuming',
+];
+
+/** States reported as `pipe.state` (warning) even when the file declares no state. */
+export const UNHEALTHY_PIPE_STATES: readonly string[] = ['Failed', 'InternalError', 'Degraded'];
+
+/** Source kinds the real API names; a pipe whose source holds none of these gets `pipe.unknown-source-kind`. */
+export const KNOWN_SOURCE_KINDS: readonly string[] = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb'];
+
+export const DEFAULT_REPORT_UNLISTED_PIPES = true;
+
+/** The pipe fields a file may declare and that are compared as a subset. */
+const DECLARED_PIPE_FIELDS = ['scaling', 'destination', 'source', 'settings'] as const;
+
+type PipeExpectations = NonNullable<CloudServiceSpec['pipes']>;
+type ExpectedPipe = NonNullable<PipeExpectations['expected']>[number];
+
+/** The source members present on a pipe (non-null objects), sorted. */
+export function sourceKinds(p: ObservedPipe): string[] {
+  const src = p.source;
+  if (!isObject(src)) return [];
+  return Object.keys(src)
+    .filter((k) => isObject(src[k]))
+    .sort();
+}
+
+
+export function checkPipes(exp: PipeExpectations, list: readonly ObservedPipe[]): Finding[] {
+  const out: Finding[] = [];
+  const live = [...list].sort((a, b) => cmp(a.name, b.name) || cmp(a.id ?? '', b.id ?? ''));
+  const byName = groupBy(live, (p) => p.name);
+  const expected = exp.expected ?? [];
+  const declared = new Set(expected.map((e) => e.name));
+
+  for (const [name, pipes] of byName) {
+    if (pipes.length > 1) {
+      out.push({
+        id: 'pipe.duplicate-name',
+        severity: 'warning',
+        object: { kind: 'pipe', name },
+        actual: { ids: pipes.map((p) => p.id ?? null) },
+        message: `${pipes.length} pipes are named "${name}"; ${declared.has(name) ? 'the checks use the first by id' : 'names should be unique'}`,
+      });
+    }
+  }
+
+  for (const e of expected) {
+    const p = byName.get(e.name)?.[0];
+    if (!p) {
+      out.push({
+        id: 'pipe.missing',
+        severity: 'error',
+        object: { kind: 'pipe', name: e.name },
+        expected: e,
+        actual: null,
+        message: `pipe "${e.name}" is not on the service`,
+      });
+      continue;
+    }
+    out.push(...checkPipeState(p, e.state), ...checkPipeFields(p, e), ...checkSourceKind(p));
+  }
+
+  const reportUnlisted = exp.reportUnlisted ?? DEFAULT_REPORT_UNLISTED_PIPES;
+  for (const [name, pipes] of byName) {
+    if (declared.has(name)) continue;
+    for (const p of pipes) {
+      if (reportUnlisted) {
+        out.push({
+          id: 'pipe.unlisted',
+          severity: 'warning',
+          object: pipeObject(p),
+          actual: { state: p.state ?? null, sourceKinds: sourceKinds(p) },
+          message: `pipe "${name}"${p.state !== undefined ? ` (${p.state})` : ''} is on the service but no file lists it`,
+        });
+      }
+      out.push(...checkSourceKind(p));
+    }
+  }
+  return out;
+}
+
+function pipeObject(p: ObservedPipe): FindingObject {
+  return p.id !== undefined ? { kind: 'pipe', name: p.name, id: p.id } : { kind: 'pipe', name: p.name };
+}
+
+function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Finding[] {
+  const actual = typeof p.state === 'string' ? p.state : undefined;
+  if (expectedState !== undefined && same(actual, expectedState)) return [];
+  const obj = pipeObject(p);
+  if (isIn(TRANSITIONAL_PIPE_STATES, actual)) {
+    return [
+      {
+        id: 'pipe.in-progress',
+        severity: 'info',
+        object: obj,
+        ...(expectedState !== undefined ? { expected: expectedState } : {}),
+        actual,
+        message: `pipe "${p.name}" is ${actual}, in progress${expectedState !== undefined ? ` (expected ${expectedState} once it settles)` : ''}`,
+      },
+    ];
+  }
+  const unknown = actual !== undefined && !isIn(KNOWN_PIPE_STATES, actual);
+  const shown = actual === undefined ? 'reports no state' : `is ${actual}${unknown ? ' (a state steward does not know)' : ''}`;
+  if (expectedState !== undefined) {
+    return [{ id: 'pipe.state', severity: 'error', object: obj, expected: expectedState, actual: actual ?? null, message: `pipe "${p.name}" ${shown}; expected ${expectedState}` }];
+  }
+  if (isIn(UNHEALTHY_PIPE_STATES, actual) || unknown) {
+    return [{ id: 'pipe.state', severity: 'warning', object: obj, actual, message: `pipe "${p.name}" ${shown} (the file declares no state)` }];
+  }
+  return [];
+}
+
+/**
+ * Subset match: only what the file declares is compared, recursively through objects; arrays and scalars are
+ * compared whole. Credential fields are never compared (nor shown): they are dropped from the declaration first.
+ */
+function checkPipeFields(p: ObservedPipe, e: ExpectedPipe): Finding[] {
+  const want: Record<string, unknown> = {};
+  const have: Record<string, unknown> = {};
+  for (const field of DECLARED_PIPE_FIELDS) {
+    const declared = withoutSecrets(e[field], [field]);
+    if (declared === undefined) continue;
+    want[field] = declared;
+    const picked = pickSubset(field === 'settings' ? settingsAsDeclared(p.settings, declared) : p[field], declared);
+    if (picked !== undefined) have[field] = picked;
+  }
+  if (Object.keys(want).length === 0) return [];
+  const patch = jsonpatch.compare(have, want) as PatchOperation[];
+  if (patch.length === 0) return [];
+  const paths = patch.map((op) => op.path);
+  return [
+    {
+      id: 'pipe.field-drift',
+      severity: 'warning',
+      object: pipeObject(p),
+      expected: want,
+      actual: have,
+      patch,
+      message: `pipe "${p.name}" differs from its file at ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`,
+    },
+  ];
+}
+
+/**
+ * The seed names ClickPipe engine settings `engine_*`; ClickHouse Cloud (and its docs) say `clickhouse_*`
+ * (`engine_max_threads` is `clickhouse_max_threads`). A file may use either spelling with either cloud
+ * profile: a declared setting the server sent under the other spelling is read under the file's, so the
+ * comparison (and a finding's patch) speaks the file's language.
+ */
+function settingsAsDeclared(live: unknown, declared: unknown): unknown {
+  if (!isObject(live) || !isObject(declared)) return live;
+  const out: Record<string, unknown> = { ...live };
+  for (const k of Object.keys(declared)) {
+    if (Object.prototype.hasOwnProperty.call(live, k)) continue;
+    const other = k.startsWith('engine_') ? `clickhouse_${k.slice(7)}` : k.startsWith('clickhouse_') ? `engine_${k.slice(11)}` : undefined;
+    if (other !== undefined && Object.prototype.hasOwnProperty.call(live, other)) out[k] = live[other];
+  }
+  return out;
+}
+
+/** The part of `live` that `declared` names; undefined where live has nothing. */
+function pickSubset(live: unknown, declared: unknown): unknown {
+  if (!isObject(declared) || !isObject(live)) return live === undefined ? undefined : live;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(declared)) {
+    if (!Object.prototype.hasOwnProperty.call(live, k)) continue;
+    const v = pickSubset(live[k], declared[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function withoutSecrets(value: unknown, parents: string[]): unknown {
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (isSecretKey(k, parents)) continue;
+    out[k] = withoutSecrets(v, [...parents, k]);
+  }
+  return out;
+}
+
+function checkSourceKind(p: ObservedPipe): Finding[] {
+  const kinds = sourceKinds(p);
+  const unknown = kinds.filter((k) => !KNOWN_SOURCE_KINDS.includes(k));
+  if (kinds.length === 0 || unknown.length < kinds.length) return [];
+  return [
+    {
+      id: 'pipe.unknown-source-kind',
+      severity: 'info',
+      object: pipeObject(p),
+      expected: KNOWN_SOURCE_KINDS,
+      actual: unknown,
+      message: `pipe "${p.name}" reads from ${unknown.join(', ')}, a source kind steward does not know; its source is not checked`,
+    },
+  ];
+}
