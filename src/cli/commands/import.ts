@@ -253,7 +253,8 @@ export const importCommand = defineCommand<ImportArgs>({
           ...check.issues.filter((i) => i.severity === 'error'),
           ...(check.issues.some((i) => i.severity === 'error')
             ? []
-            : checkSemantics([...loaded.resources, ...accepted, ...check.resources], { api: project.spec.observability?.api }).filter((p) => p.severity === 'error' && p.file === file)),
+            : // The project's dashboards only: an imported alert keeps the metadata.name its declaring file has.
+              checkSemantics([...loaded.resources.filter((x) => x.kind === 'Dashboard'), ...accepted, ...check.resources], { api: project.spec.observability?.api }).filter((p) => p.severity === 'error' && p.file === file)),
         ];
         if (alertErrors.length > 0) {
           lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${alertErrors[0]!.pointer ? `${alertErrors[0]!.pointer}: ` : ''}${alertErrors[0]!.message}${alertErrors.length > 1 ? ` (and ${alertErrors.length - 1} more)` : ''}`));
