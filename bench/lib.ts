@@ -12,6 +12,8 @@ export interface RunFigures {
   peakRssMiB: number;
   code: number | null;
   stdout: string;
+  /** Bytes written to stdout in all (kept or not). */
+  stdoutBytes: number;
   stderr: string;
 }
 
@@ -30,7 +32,10 @@ export function timeNode(args: string[], opts: { cwd?: string; env?: Record<stri
     let stdout = '';
     let stderr = '';
     const keep = opts.keepStdout ?? Infinity;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    let stdoutBytes = 0;
+    child.stdout.on('data', (b: Buffer) => {
+      stdoutBytes += b.length;
+      const d = b.toString('utf8');
       if (stdout.length < keep) stdout += d.slice(0, keep - stdout.length);
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -39,7 +44,7 @@ export function timeNode(args: string[], opts: { cwd?: string; env?: Record<stri
       const ms = performance.now() - t0;
       // Worker threads print it too when they end (the preload runs in them): the largest is the process's.
       const kb = Array.from(stderr.matchAll(/STEWARD_BENCH_MAXRSS_KB=(\d+)/g), (m) => Number(m[1]));
-      resolve({ ms, peakRssMiB: kb.length ? Math.max(...kb) / 1024 : NaN, code, stdout, stderr });
+      resolve({ ms, peakRssMiB: kb.length ? Math.max(...kb) / 1024 : NaN, code, stdout, stdoutBytes, stderr });
     });
   });
 }

@@ -87,7 +87,7 @@ interface EmulatorChild {
   stop(): Promise<void>;
 }
 
-async function startChild(latencyMs: number, data: string): Promise<EmulatorChild> {
+export async function startChild(latencyMs: number, data: string): Promise<EmulatorChild> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve', JSON.stringify({ latencyMs, data })], {
     execArgv: ['--import', import.meta.resolve('tsx')],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -122,7 +122,7 @@ async function startChild(latencyMs: number, data: string): Promise<EmulatorChil
 }
 
 /** The bodies apply would POST for the files in `dir`: steward's own load and plan against nothing live. */
-async function createBodies(dir: string): Promise<unknown[]> {
+export async function createBodies(dir: string): Promise<unknown[]> {
   const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }] = await Promise.all([
     import('../src/config/fs.ts'),
     import('../src/config/load.ts'),

@@ -107,7 +107,7 @@ export function normalizeApply(rows: ApplyBenchRow[]): TableRow[] {
       ...(r.failed ? [`${r.failed} failed creates, ${r.applies} applies`] : []),
       `${r.created}/${r.dashboards} on the server${r.distinct === r.created ? '' : `, ${r.created - r.distinct} duplicates`}${r.ok ? '' : ' WRONG'}`,
       `peak ${r.peakInFlight} in flight`,
-      ...(r.journalMs > 0 ? [`journal appends ${r.journalMs} ms`] : []),
+      ...(r.journalMs > 0 ? [`journal waits ${r.journalMs} ms`] : []),
     ].join(', '),
   }));
 }

@@ -129,9 +129,10 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   deps = {
     ...deps,
     journal: {
-      append: (entry) => {
+      // Awaited at every write: a file journal resolves only once the entry is synced (group commit).
+      append: async (entry) => {
         try {
-          inner.append(entry);
+          await inner.append(entry);
         } catch (e) {
           journalFailures.push({ entry, error: errorLine(e) });
         }
@@ -188,6 +189,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   };
   // Never two creates of one name in one run: a second item with a name already being created waits out.
   const creating = new Set<string>();
+  /** Creates confirmed by the service whose journal entries are being synced. */
+  const recording: Array<Promise<void>> = [];
   await mapPool(creates, opts.concurrency, async (item) => {
     if (stopped()) return notStarted(item);
     const name = (item.body as DashboardCreate).name;
@@ -205,9 +208,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       const { dashboard, recovered } = outcome;
       const tiles = new Map((dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
       createdTiles.set(item.name, { id: dashboard.id, tiles });
-      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) });
-      result.created.push({ name: item.name, id: dashboard.id });
-      deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+      // The slot goes to the next create while the journal syncs (group commit); the create is reported only
+      // once its entry is on disk, and every one is before this stage ends.
+      recording.push(
+        Promise.resolve(deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) })).then(() => {
+          result.created.push({ name: item.name, id: dashboard.id });
+          deps.emit({ type: 'created', item, id: dashboard.id, recovered });
+        }),
+      );
     } else if (outcome.kind === 'unknown') {
       createErrors.set(item.name, `outcome unknown: ${outcome.why}`);
       result.unknown.push({ kind: 'Dashboard', name: item.name, error: outcome.why });
@@ -219,6 +227,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
     done++;
   });
+  await Promise.all(recording);
 
   // Two runners with two folders share no lock: list once more, and say so loudly when a name now has more
   // than one dashboard. Where the service can delete, the copy this run made goes unless it is the first
@@ -256,7 +265,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       }
       const tiles = new Map((dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
       createdTiles.set(item.name, { id: item.id!, tiles });
-      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.update', name: item.name, id: item.id!, confirmedBy: 'response' });
       result.updated.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'updated', item });
     } catch (e) {
@@ -306,7 +315,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         }
         const { alert, recovered } = made;
         alertsCreated.set(item.name, alert.id);
-        deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.create', name: item.name, id: alert.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response' });
+        await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.create', name: item.name, id: alert.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response' });
         result.created.push({ name: item.name, id: alert.id });
         deps.emit({ type: 'created', item, id: alert.id, recovered });
         done++;
@@ -323,7 +332,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         result.state.alerts[item.id!] = { sent: bound.body, ...(response !== undefined ? { response } : {}), appliedAt: deps.now().toISOString() };
         unsaved.set(item.id!, item);
       }
-      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
       result.updated.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'updated', item });
     } catch (e) {
@@ -349,7 +358,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       } catch (e) {
         if (!answered2xx(e)) throw e;
       }
-      deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
+      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
       result.deleted.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'deleted', item });
     } catch (e) {
@@ -497,7 +506,7 @@ async function checkAlertDuplicates(deps: ApplyDeps, items: PlanItem[], mine: Ma
     if (removeOwn && deps.client.deleteAlert && ids[0] !== id && ids.includes(id)) {
       try {
         await deps.client.deleteAlert(id, {});
-        deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'alert.delete', name: item.name, id, confirmedBy: 'response' });
+        await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'alert.delete', name: item.name, id, confirmedBy: 'response' });
         removed = id;
         result.created = result.created.filter((c) => c.id !== id);
       } catch (e) {
@@ -539,7 +548,7 @@ async function checkDuplicates(
     if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] !== mine && ids.includes(mine)) {
       try {
         await deps.client.deleteDashboard(mine, {});
-        deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'dashboard.delete', name: item.name, id: mine, confirmedBy: 'response' });
+        await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'dashboard.delete', name: item.name, id: mine, confirmedBy: 'response' });
         removed = mine;
         result.created = result.created.filter((c) => c.id !== mine);
         // Alerts of this plan bind to the copy that stays.

@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 
@@ -18,15 +18,23 @@ export interface JournalEntry {
 }
 
 export interface Journal {
-  append(entry: JournalEntry): void;
+  /**
+   * Records a confirmed write. A file journal resolves once the entry is on disk (its fdatasync done); a
+   * write may be reported as recorded only after that. Rejects when it cannot be written or synced.
+   */
+  append(entry: JournalEntry): void | Promise<void>;
   close(): void;
 }
 
 /**
- * Opens the journal for appending. Each entry is one JSON line, written and flushed to disk before the
- * next write is sent, so a crash leaves at most a half line at the very end (readers skip it).
+ * Opens the journal for appending. Each entry is one JSON line, written at once (lines keep the order of
+ * the confirmations) and synced by group commit: the entries written in the same turn of the event loop, and
+ * those written while a sync is running, share one fdatasync, which runs off the main thread (issue 15: one
+ * fdatasync per write cost 3-4 s of a 9 s apply of 1,000 creates). `append` resolves after the sync that
+ * covers its entry, so nothing is reported recorded before it is on disk. A crash leaves at most a half line
+ * at the very end (readers skip it) and loses only entries whose `append` had not resolved.
  */
-export function openJournal(path: string): Journal {
+export function openJournal(path: string, opts: { onSync?: (entries: number) => void } = {}): Journal {
   let fd: number;
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -35,13 +43,58 @@ export function openJournal(path: string): Journal {
   } catch (e) {
     throw new CliError(`cannot open the journal ${path}: ${(e as Error).message}`, { cause: e });
   }
+  type Waiter = { resolve: () => void; reject: (e: unknown) => void };
+  /** Entries written and not yet covered by a sync that has started. */
+  let waiting: Waiter[] = [];
+  let syncing = false;
+  let scheduled = false;
+  let closing = false;
+  let closed = false;
+  const closeNow = () => {
+    if (closed) return;
+    closed = true;
+    closeSync(fd);
+  };
+  const sync = () => {
+    scheduled = false;
+    if (syncing || waiting.length === 0) {
+      if (!syncing && closing) closeNow();
+      return;
+    }
+    syncing = true;
+    const batch = waiting;
+    waiting = [];
+    fdatasync(fd, (err) => {
+      syncing = false;
+      opts.onSync?.(batch.length);
+      for (const w of batch) if (err) w.reject(err);
+      else w.resolve();
+      // Entries written while this sync ran: the next one covers them.
+      sync();
+    });
+  };
   return {
     append(entry) {
-      writeSync(fd, JSON.stringify(entry) + '\n');
-      fdatasyncSync(fd);
+      if (closed || closing) return Promise.reject(new Error('the journal is closed'));
+      try {
+        writeSync(fd, JSON.stringify(entry) + '\n');
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        if (!scheduled && !syncing) {
+          scheduled = true;
+          // The end of this turn: every entry confirmed in it shares the sync.
+          setImmediate(sync);
+        }
+      });
     },
     close() {
-      closeSync(fd);
+      // A sync still running or due (an append nobody waited for) ends first; then the file is closed.
+      closing = true;
+      if (!syncing && waiting.length === 0) closeNow();
+      else if (!syncing && !scheduled) sync();
     },
   };
 }

@@ -3,7 +3,25 @@ import { resolveCloud, resolveObservability } from '../config/connection.ts';
 import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
 import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
+import { constants as bufferConstants } from 'node:buffer';
+import { CliError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
+
+/**
+ * The largest response body a client reads (issue 15): 64 MiB unless STEWARD_MAX_RESPONSE_MIB says more (a
+ * list of 10,000 dashboards of 12 tiles is about 34 MiB, so a service of 20,000 or more needs it raised). At
+ * most what Node can decode into one string for JSON.parse; beyond the heap, Node's own heap limit
+ * (NODE_OPTIONS=--max-old-space-size) is what to raise.
+ */
+export function maxResponseBytes(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env['STEWARD_MAX_RESPONSE_MIB'];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const mib = Number(raw);
+  const most = Math.floor(bufferConstants.MAX_STRING_LENGTH / 1048576);
+  if (!Number.isFinite(mib) || mib <= 0) throw new CliError(`STEWARD_MAX_RESPONSE_MIB is "${raw.slice(0, 20)}": expected a number of MiB above 0 (like 256)`);
+  if (mib > most) throw new CliError(`STEWARD_MAX_RESPONSE_MIB is ${mib}: at most ${most} (the largest JSON text Node can read in one piece)`);
+  return Math.floor(mib * 1048576);
+}
 
 export interface Clock {
   now(): Date;
@@ -35,6 +53,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
   let obs: ObservabilityClient | undefined;
   let cloud: CloudClient | undefined;
   const concurrency = opts.concurrency ?? project.concurrency;
+  const maxBytes = maxResponseBytes(ctx.env);
   return {
     clock: { now: () => new Date() },
     observability() {
@@ -49,6 +68,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           requestsPerMinute: c.requestsPerMinute,
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
+          ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
           credentialHint: c.keyId !== undefined ? `the key in ${c.tokenEnv}` : `the token in ${c.tokenEnv}`,
           secrets: configured,
           trace,
@@ -71,6 +91,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           requestsPerMinute: c.requestsPerMinute,
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
+          ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
           credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
           secrets: configured,
           trace,

@@ -405,7 +405,7 @@ export function createHttp(opts: HttpOptions): Http {
     const unknownNote = init.outcomeUnknown ? outcomeNote(ctx.method) : '';
     if (r.overLimit) {
       throw new ApiResponseError(
-        `${head}: response larger than ${formatBytes(maxBytes)} (maxResponseBytes); refused${unknownNote}`,
+        `${head}: response larger than ${formatBytes(maxBytes)} (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused${unknownNote}`,
         { ...init, problems: [{ field: '', message: 'response too large' }] },
       );
     }

@@ -43,6 +43,8 @@ export interface CachedResource {
   name: string;
   index: number;
   doc: unknown;
+  /** Dashboards: [marker tag, digest of the normalized desired form] (src/plan/normalize.ts), so a warm plan need not normalize. */
+  nd?: [string, string];
 }
 
 export interface CacheStats {
@@ -60,7 +62,7 @@ export interface ParseCache {
   /** The cached documents of a key, or undefined. */
   get(key: string): CachedResource[] | undefined;
   /** Stores the resources of a file that had no problem at all. Values JSON cannot carry are not stored. */
-  set(key: string, resources: readonly AnyResource[]): void;
+  set(key: string, resources: readonly AnyResource[], digests?: ReadonlyArray<[string, string] | undefined>): void;
   /**
    * Writes the pack when it changed. `partial`: this load read only some of the project's files (explicit
    * paths), so entries it did not use are kept; otherwise they are dropped. Never throws.
@@ -90,7 +92,8 @@ export function codeIdentity(): string | null {
     const require = createRequire(import.meta.url);
     h.update(readFileSync(new URL('../../package.json', import.meta.url)));
     h.update(readFileSync(require.resolve('yaml/package.json')));
-    for (const m of ['./resources', './source', './interpolate', './cache', '../schema/validator', '../schema/validators.gen', '../schema/kinds']) {
+    h.update(readFileSync(require.resolve('js-yaml/package.json')));
+    for (const m of ['./resources', './source', './fast-parse', '../plan/normalize', '../plan/fingerprint', './interpolate', './cache', '../schema/validator', '../schema/validators.gen', '../schema/kinds']) {
       h.update(`\u0000${m}\u0000`);
       h.update(readFileSync(new URL(m + ext, import.meta.url)));
     }
@@ -166,8 +169,8 @@ export function openParseCache(
       used.set(key, e);
       return e;
     },
-    set(key, resources) {
-      const e: CachedResource[] = resources.map((r) => ({ kind: r.kind, name: r.name, index: r.index, doc: r.doc }));
+    set(key, resources, digests) {
+      const e: CachedResource[] = resources.map((r, i) => ({ kind: r.kind, name: r.name, index: r.index, doc: r.doc, ...(digests?.[i] ? { nd: digests[i] } : {}) }));
       if (!e.every((r) => isJsonSafe(r.doc))) return;
       // Kept as text: later stages may change the loaded objects, the cache must not follow them.
       used.set(key, JSON.stringify(e));
@@ -235,6 +238,7 @@ function isEntry(e: unknown): e is CachedResource[] {
         Number.isInteger(r.index) &&
         typeof doc === 'object' &&
         doc !== null &&
+        (r.nd === undefined || (Array.isArray(r.nd) && r.nd.length === 2 && r.nd.every((x) => typeof x === 'string'))) &&
         doc.metadata?.name === r.name
       );
     })

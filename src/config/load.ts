@@ -1,6 +1,8 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
+import { desiredDigest, rememberDesiredDigest } from '../plan/normalize.ts';
+import type { DashboardSpec } from '../schema/kinds.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { offsetInScalar } from '../templates/position.ts';
@@ -116,6 +118,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   // never served from an entry made before it.
   const variables = variablePolicy(project?.spec);
   const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { variables }) : undefined;
+  const markerTag = project?.markerTag;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   files.forEach((file, slot) => {
@@ -128,7 +131,11 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     const isProjectFile = file === projectFile;
     const key = cache && !isProjectFile ? cache.keyOf(bytes) : undefined;
     const hit = key !== undefined ? cache!.get(key) : undefined;
-    if (hit) outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
+    if (hit) {
+      outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
+      // The digest of each dashboard's normalized form, made when the file was parsed: plan skips normalizing it.
+      for (const r of hit) if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
+    }
     else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
   const results = await processFiles(jobs, deps.env, opts.parallel, variables);
@@ -136,7 +143,14 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     const out = results.outputs[i]!;
     outputs[job.slot] = out;
     // A file with any problem is never cached: its positions are always computed afresh.
-    if (cache && job.key !== undefined && out.issues.length === 0) cache.set(job.key, out.resources);
+    if (cache && job.key !== undefined && out.issues.length === 0) {
+      const digests = out.resources.map((r): [string, string] | undefined => {
+        if (r.kind !== 'Dashboard' || markerTag === undefined) return undefined;
+        const d = desiredDigest(r.doc.spec as DashboardSpec, markerTag);
+        return d === undefined ? undefined : [markerTag, d];
+      });
+      cache.set(job.key, out.resources, digests);
+    }
   });
   cache?.save({ partial: explicitFiles !== undefined });
   for (const out of outputs) {

@@ -3,7 +3,8 @@ import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../sch
 import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
-import { issueAt, locate, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
+import { fastLoadAll } from './fast-parse.ts';
+import { issueAt, locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
 
 /** A validated document of one kind, with where it came from. */
 export interface Resource<K extends ResourceKind = ResourceKind> {
@@ -41,7 +42,13 @@ const isConnectionPath = (path: readonly (string | number)[]) =>
  * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.
  * Never throws for bad input; returns what is valid and every problem with its position.
  */
-export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; variables?: VariablePolicy }): FileResult {
+export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; variables?: VariablePolicy; fast?: boolean }): FileResult {
+  // Most files are plain and valid: js-yaml reads them without positions. Anything else (a problem, a
+  // "${VAR}", a form the fast path is not sure of) is read below with `yaml`, positions and all.
+  if (opts.fast !== false && !opts.isProjectFile && !mayFormReference(bytes)) {
+    const fast = fastProcessFile(file, bytes);
+    if (fast) return fast;
+  }
   const parsed = parseYamlFile(file, bytes);
   const out: FileResult = { file, resources: [], projects: [], issues: [...parsed.issues] };
   if (parsed.issues.some((i) => i.severity === 'error')) return out;
@@ -121,6 +128,38 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   return out;
 }
 
+/**
+ * The fast path: the file's resources when js-yaml reads it exactly as `yaml` would (see fast-parse.ts) and
+ * every document is a valid resource; undefined on anything else, so every problem is found, with its
+ * position, by the `yaml` path.
+ */
+export function fastProcessFile(file: string, bytes: Uint8Array): FileResult | undefined {
+  if (bytes.byteLength > MAX_FILE_BYTES) return undefined;
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\u0000')) return undefined;
+  const docs = fastLoadAll(text);
+  if (!docs) return undefined;
+  const resources: AnyResource[] = [];
+  for (const [index, value] of docs.entries()) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const kind = (value as { kind?: unknown }).kind;
+    if (typeof kind !== 'string' || kind === 'Project' || !(ALL_KINDS as readonly string[]).includes(kind)) return undefined;
+    if (validateKind(kind as Kind, value).length > 0) return undefined;
+    const doc = value as DocumentOf<ResourceKind>;
+    resources.push({ kind, name: doc.metadata.name, file, index, doc } as AnyResource);
+  }
+  return { file, resources, projects: [], issues: [] };
+}
+
+/** Strict (a bad byte throws) and BOM-stripping, as parseYamlFile decodes. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const ESCAPED_DOLLARS = ['\\x24', '\\u0024', '\\U00000024'].map((e) => Buffer.from(e));
 
 /**
@@ -130,6 +169,20 @@ const ESCAPED_DOLLARS = ['\\x24', '\\u0024', '\\U00000024'].map((e) => Buffer.fr
  */
 function mayHoldReference(bytes: Uint8Array): boolean {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buf.indexOf(0x24) !== -1 || ESCAPED_DOLLARS.some((e) => buf.indexOf(e) !== -1);
+}
+
+const DOLLAR_BRACE = Buffer.from('${');
+
+/**
+ * Whether any scalar of the file can hold "${" (narrower than mayHoldReference: a `$schema` comment is
+ * fine). Only a "${" in the text, an escape that makes a "$", or a "$" with any backslash (a double-quoted
+ * line continuation can join "$" and "{") can; otherwise interpolation changes nothing.
+ */
+function mayFormReference(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.indexOf(DOLLAR_BRACE) !== -1) return true;
+  if (buf.indexOf(0x5c) === -1) return false;
   return buf.indexOf(0x24) !== -1 || ESCAPED_DOLLARS.some((e) => buf.indexOf(e) !== -1);
 }
 

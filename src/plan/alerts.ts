@@ -9,6 +9,7 @@ import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { Resource } from '../config/resources.ts';
 import type { DashboardMatch } from './plan.ts';
 import { KNOWN_AFTER_APPLY, type AlertBody, type PlanItem, type StateFile, type TileReference } from './types.ts';
+import { normalDigest } from './normalize.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -59,7 +60,10 @@ export function planAlert(
   const patch = compare((record?.sent ?? {}) as object, body as object);
   const common = { ...base, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
   if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
-  if (patch.length === 0 && !reassert) return { ...common, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt };
+  // A noop carries a digest, not the bodies (issue 15: apply never reads a noop's body).
+  if (patch.length === 0 && !reassert) {
+    return { ...base, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt, patch, digest: normalDigest(body), ...(reference ? { reference } : {}) };
+  }
   if (patch.length === 0) return { ...common, action: 'update', message: `re-asserted (--reassert-alerts); last applied ${record.appliedAt}` };
   return { ...common, action: 'update', message: `differs from what was last applied (${record.appliedAt})` };
 }
@@ -155,6 +159,6 @@ function planLiveAlert(
     return { ...base, id: live.id, action: 'update', message: 'bound to a tile this apply creates', before, after: body, body, patch, ...ref };
   }
   const patch = compare(before as object, comparable as object);
-  if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', before, after: body, patch, ...ref };
+  if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', patch, digest: normalDigest(body), ...ref };
   return { ...base, id: live.id, action: 'update', message: `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
 }

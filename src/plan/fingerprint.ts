@@ -49,13 +49,24 @@ export function canonicalJson(value: unknown): string {
 /**
  * A digest of everything a plan was computed from on the service side: the live dashboards (whole, in id
  * order) and the alert records. Apply recomputes it before writing; any difference means the plan is stale.
+ *
+ * The live side is hashed as the JSON it was parsed from says it (`JSON.stringify`, keys in the order the
+ * server sent them), not a key-sorted canonical form: 5-10x cheaper on a large service (issue 15), and still
+ * exact: any change of a value changes the text. A server that reorders the keys of an unchanged dashboard
+ * between two reads would make a plan stale (a refusal, never a wrong write). Only `JSON.stringify` runs per
+ * dashboard; the sort by id keeps the server's list order out of it.
  */
 export function fingerprintLive(live: readonly LiveDashboardInput[], state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>): string {
   const h = createHash('sha256');
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const sorted = [...live].sort(byId);
-  h.update(canonicalJson(sorted));
-  h.update('\u0000');
+  // In slices: one string of a 100,000-dashboard list would pass V8's maximum string length.
+  h.update('live/2[');
+  for (let i = 0; i < sorted.length; i += 1000) {
+    h.update(JSON.stringify(sorted.slice(i, i + 1000)));
+    h.update('\u0000');
+  }
+  h.update(']\u0000');
   h.update(canonicalJson(state.alerts));
   // Profiles that read alerts: the live alerts are part of what the plan was computed from.
   if (liveAlerts) {

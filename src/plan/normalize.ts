@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
+import { canonicalJson } from './fingerprint.ts';
 import type { LiveDashboardInput, LiveTileInput } from './types.ts';
 
 /** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
@@ -173,4 +175,42 @@ export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashb
     }
   }
   return copy;
+}
+
+/**
+ * A digest of a normalized form (sha256 of its canonical JSON), or undefined where JSON cannot say the value
+ * exactly (NaN, infinities, -0, undefined members): equal digests then mean equal forms, and a plan can call
+ * a dashboard unchanged without diffing it (issue 15). Unequal digests prove nothing; the full diff decides.
+ */
+export function normalDigest(n: unknown): string | undefined {
+  const stack: unknown[] = [n];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v) || Object.is(v, -0)) return undefined;
+      continue;
+    }
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+    else return undefined;
+  }
+  return `sha256:${createHash('sha256').update(canonicalJson(n)).digest('hex')}`;
+}
+
+/** Digests of desired specs already computed (or read from the parse cache), per spec object and marker tag. */
+const desiredDigests = new WeakMap<object, { markerTag: string; digest: string }>();
+
+/** Records the digest of a spec's normalized form (the parse cache stores them beside the documents). */
+export function rememberDesiredDigest(spec: object, markerTag: string, digest: string): void {
+  desiredDigests.set(spec, { markerTag, digest });
+}
+
+/** The digest of `normalizeDesired(spec, markerTag)`, computed once per spec object. */
+export function desiredDigest(spec: DashboardSpec, markerTag: string): string | undefined {
+  const hit = desiredDigests.get(spec);
+  if (hit && hit.markerTag === markerTag) return hit.digest;
+  const digest = normalDigest(normalizeDesired(spec, markerTag));
+  if (digest !== undefined) desiredDigests.set(spec, { markerTag, digest });
+  return digest;
 }

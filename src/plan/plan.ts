@@ -6,7 +6,7 @@ import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
 import { planAlert } from './alerts.ts';
-import { alignConfigs, dropUncomparableSeries, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
+import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import {
   type Action,
@@ -189,7 +189,8 @@ function planDashboard(
   caps: Partial<ObservabilityCapabilities>,
   newId: () => string,
 ): DashboardMatch {
-  const desired = normalizeDesired(d.doc.spec, markerTag);
+  let desiredForm: NormalDashboard | undefined;
+  const desiredOf = () => (desiredForm ??= normalizeDesired(d.doc.spec, markerTag));
   const base = { kind: 'Dashboard' as const, name: d.name, file };
   const pin = d.doc.metadata.id;
   let live: LiveDashboardInput | undefined;
@@ -205,7 +206,7 @@ function planDashboard(
           id: pin,
           message: `metadata.id pins live dashboard ${pin}, which does not exist`,
           wayOut: ['remove metadata.id to create the dashboard anew', 'or set metadata.id to an existing dashboard'],
-          after: desired,
+          after: desiredOf(),
           patch: [],
         },
       };
@@ -223,7 +224,7 @@ function planDashboard(
           candidates: ids,
           message: `${found.length} live dashboards are named "${d.doc.spec.name}" (${ids.join(', ')})`,
           wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra dashboards by hand'],
-          after: desired,
+          after: desiredOf(),
           patch: [],
         },
       };
@@ -238,14 +239,21 @@ function planDashboard(
         ...base,
         action: 'create',
         message: 'no live dashboard has this name',
-        after: desired,
-        patch: compare({}, desired as object),
+        after: desiredOf(),
+        patch: compare({}, desiredOf() as object),
         body: createBody(d, markerTag),
       },
     };
   }
 
   const { normal: liveNormal, ignored: ignoredList } = normalizeLive(live, markerTag);
+  // Equal normalized forms: unchanged, without aligning or diffing (most dashboards of a large project).
+  // Alignment only narrows differences, so equal forms always give an empty patch.
+  const wanted = desiredDigest(d.doc.spec, markerTag);
+  if (wanted !== undefined && wanted === normalDigest(liveNormal)) {
+    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', patch: [], digest: wanted, ignoredFields: ignoredList.length ? ignoredList : undefined } };
+  }
+  const desired = desiredOf();
   const ignoredSet = new Set(ignoredList);
   const aligned = alignConfigs(dropUncomparableSeries(desired, live), liveNormal, ignoredSet);
   const before = aligned.before;
@@ -254,7 +262,7 @@ function planDashboard(
   const ignored = [...ignoredSet].sort();
   const ignoredFields = ignored.length ? ignored : undefined;
   if (patch.length === 0) {
-    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', before, after, patch, ignoredFields } };
+    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', patch, digest: normalDigest(after), ignoredFields } };
   }
   if (caps.updateDashboard) {
     return {

@@ -88,6 +88,12 @@ export interface PlanItem {
   reference?: TileReference;
   /** Alerts in sync: when the body was last applied. */
   inSyncAsOf?: string;
+  /**
+   * Unchanged (noop) items: the digest of the normalized form both sides share (sha256 of its canonical
+   * JSON), in place of before, after and body, which a noop does not need (issue 15: plans without dead
+   * weight). Absent where JSON cannot say the form exactly.
+   */
+  digest?: string;
   /** Live fields normalization left out of the comparison. */
   ignoredFields?: string[];
   /** plan --server-validate: what the service said of the body. */

@@ -107,7 +107,7 @@ function oneLine(r: Run, c: Case, what: RegExp) {
 const SAYS: Record<HostileMode, RegExp> = {
   'html-502': /→ 502 Bad Gateway: 502 Bad Gateway: nginx\/1\.25\.3/,
   'truncated-json': /response is not valid JSON \(200, application\/json, \d+ bytes\)/,
-  'body-100mb': /response larger than 64 MiB \(maxResponseBytes\); refused/,
+  'body-100mb': /response larger than 64 MiB \(maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it\); refused/,
   'wrong-types': /(data|result)(\[0\])?\.id: must be string/,
   'never-ends': /no complete response within 250 ms \(timeout\)/,
   'stalls-after-headers': /no complete response within 250 ms \(timeout\)|the connection stalled/,

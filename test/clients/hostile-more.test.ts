@@ -59,7 +59,7 @@ test('a 100 MB body against the default limit (64 MiB): refused, the transfer cu
     // WHEN a client with the default options lists dashboards (in a child, so its memory is its own)
     const r = await runChild(server.url, 'observability');
     // THEN one clear line, and the server did not get to send the 100 MB
-    assert.equal(r.error, { name: 'ApiResponseError', message: 'GET /api/v2/dashboards: response larger than 64 MiB (maxResponseBytes); refused' });
+    assert.equal(r.error, { name: 'ApiResponseError', message: 'GET /api/v2/dashboards: response larger than 64 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused' });
     assert.ok(stats.sent < 90 * MiB, `the server sent ${(stats.sent / MiB).toFixed(0)} MiB`);
     // AND the process grew by less than twice the limit (what arrived is held once, never copied again:
     // before that was fixed, a refused body was also concatenated, and the growth was 160-180 MiB)
@@ -77,7 +77,7 @@ test('a 100 MB body announced by content-length: refused from the headers, nothi
     const t0 = performance.now();
     const e = (await rejects(() => createCloudClient({ url: server.url, keyId: KEY_ID, keySecret: KEY_SECRET }).listBackups('o', 's'))) as ApiResponseError;
     assert.instance(e, ApiResponseError);
-    assert.is(e.message, 'GET /v1/organizations/o/services/s/backups: response larger than 64 MiB (maxResponseBytes); refused');
+    assert.is(e.message, 'GET /v1/organizations/o/services/s/backups: response larger than 64 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused');
     assert.ok(performance.now() - t0 < 2000);
     assert.ok(process.memoryUsage().rss - before < 32 * MiB, 'nothing like the body was buffered');
     assert.ok(stats.sent < 32 * MiB, `the server sent ${(stats.sent / MiB).toFixed(0)} MiB`);

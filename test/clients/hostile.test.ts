@@ -102,7 +102,7 @@ test('a response over the size limit (declared length) is refused without readin
   try {
     const e = (await rejects(() => quick(server.url, { maxResponseBytes: 64 * 1024 }).listDashboards())) as ApiResponseError;
     assert.instance(e, ApiResponseError);
-    assert.is(e.message, 'GET /api/v2/dashboards: response larger than 64 KiB (maxResponseBytes); refused');
+    assert.is(e.message, 'GET /api/v2/dashboards: response larger than 64 KiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused');
   } finally {
     await server.close();
   }
@@ -129,7 +129,7 @@ test('a chunked response over the size limit is aborted while streaming', async 
   try {
     const e = (await rejects(() => quick(server.url, { maxResponseBytes: 1024 * 1024 }).listDashboards())) as ApiResponseError;
     assert.instance(e, ApiResponseError);
-    assert.match(e.message, /response larger than 1 MiB \(maxResponseBytes\); refused/);
+    assert.match(e.message, /response larger than 1 MiB \(maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it\); refused/);
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(sent < 20 * 1024 * 1024, `server managed to send ${sent} bytes`);
   } finally {

@@ -1,0 +1,135 @@
+/**
+ * The fast parse path (issue 15): js-yaml reads a file's documents about 17x faster than `yaml`, but keeps
+ * no positions and differs from `yaml` in corners (YAML 1.1 forms, merge keys, tags, anchors, non-string
+ * keys). So it is used only where it reads a file exactly as `yaml` would, and says "not sure" everywhere
+ * else: the caller then parses with `yaml` (src/config/source.ts), which also gives every position.
+ *
+ * How sameness is kept:
+ * - Plain scalars are resolved by `yaml`'s own core-schema resolvers (null, bool, int, float), in `yaml`'s
+ *   order, so `1.0`, `0x1F`, `~`, `.inf` are the values `yaml` gives. Forms that YAML 1.1 reads otherwise
+ *   (yes/no/on/off, 0777, 1:30, 2024-01-01, 1_000, 0b1, `=`, `<<`) and integers beyond 2^53 (or
+ *   with more than 15 digits) make the file "not sure".
+ * - Mapping keys must be strings (quoted, or plain that resolve to a string); not `<<` nor `__proto__`; a
+ *   duplicate key is js-yaml's error. Complex keys (a list or mapping as a key) are refused.
+ * - Before parsing, the text is screened: tags (`!`), anchors and aliases (`&`, `*`), explicit keys (`?`),
+ *   directives (`%`), document ends (`...`), tabs, carriage returns, the Unicode line breaks (U+0085,
+ *   U+2028, U+2029), and lines over 1,000 characters (`yaml` limits implicit keys to 1,024) are "not sure".
+ * - Every document must be a non-empty value and the count of documents must match the `---` markers, so
+ *   document indexes are `yaml`'s.
+ * The differential test (test/config/fast-parse.test.ts) runs both parsers over the fuzz arbitraries, the
+ * examples and a table of tricky cases, and requires the same values (and key order) wherever this path
+ * answers.
+ */
+import { defineMappingTag, defineScalarTag, defineSequenceTag, loadAll, NOT_RESOLVED, Schema as JsSchema, strTag } from 'js-yaml';
+import { isScalar, Schema } from 'yaml';
+
+/** Thrown inside js-yaml by a resolver that is not sure; any throw means "use yaml". */
+class NotSure extends Error {}
+
+interface CoreTag {
+  test: RegExp;
+  resolve: (str: string, onError: (msg: string) => void, opts: { intAsBigInt: boolean }) => unknown;
+}
+
+/** `yaml`'s core-schema scalar tags that resolve plain scalars, in its order (the first match wins there). */
+const CORE_TAGS: CoreTag[] = (new Schema({ schema: 'core' }).tags as unknown as Array<Partial<CoreTag> & { default?: boolean | string }>)
+  .filter((t): t is CoreTag & { default: true } => t.default === true && t.test instanceof RegExp && typeof t.resolve === 'function');
+
+/** Plain scalars YAML 1.1 (or a lenient reader) would read as something else than the core schema does. */
+const DOUBTFUL = [
+  // YAML 1.1 booleans. Not `y`/`n`: tiles use `y` as a key everywhere, and `yaml` reads them as strings
+  // like every 1.2 reader (only a %YAML 1.1 directive would change that, and directives fall back).
+  /^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$/,
+  /^[-+]?0[0-9_]/, // 1.1 octal (0777) or a zero-padded number
+  /^[-+]?0b/i, // binary
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/, // sexagesimal
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/, // timestamps
+  /^[-+.]?[0-9][0-9_.eE+-]*_/, // digits with underscores
+  /^(?:=|<<)$/, // value and merge keys
+];
+
+const NO_OPTIONS = { intAsBigInt: false };
+const onError = () => {
+  throw new NotSure();
+};
+
+function resolvePlain(source: string): unknown {
+  for (const d of DOUBTFUL) if (d.test(source)) throw new NotSure();
+  for (const tag of CORE_TAGS) {
+    if (!tag.test.test(source)) continue;
+    const r = tag.resolve(source, onError, NO_OPTIONS);
+    const value = isScalar(r) ? r.value : r;
+    // Beyond 15 significant digits a number is rounded; where exactly may differ between readers.
+    if (typeof value === 'number' && Number.isFinite(value) && Number.isInteger(value) && (Math.abs(value) > Number.MAX_SAFE_INTEGER || significantDigits(source) > 15)) throw new NotSure();
+    return value;
+  }
+  return NOT_RESOLVED;
+}
+
+function significantDigits(source: string): number {
+  if (/^0[xo]/.test(source)) return 0;
+  return source.replace(/^[-+]/, '').split(/[eE]/)[0]!.replace('.', '').replace(/^0+/, '').length;
+}
+
+const coreTag = defineScalarTag<unknown>('tag:steward/core', {
+  implicit: true,
+  implicitFirstChars: null,
+  resolve: (source) => resolvePlain(source),
+  identify: () => false,
+});
+
+const mapTag = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2002:map', {
+  create: () => ({}),
+  identify: () => false,
+  addPair: (map, key, value) => {
+    if (typeof key !== 'string' || key === '__proto__' || key === '<<') throw new NotSure();
+    map[key] = value;
+    return '';
+  },
+  has: (map, key) => typeof key === 'string' && Object.prototype.hasOwnProperty.call(map, key),
+  keys: (map) => Object.keys(map),
+  get: (map, key) => map[String(key)],
+});
+
+const seqTag = defineSequenceTag<unknown[]>('tag:yaml.org,2002:seq', {
+  create: () => [],
+  addItem: (list, item) => void list.push(item),
+  identify: () => false,
+});
+
+const SCHEMA = new JsSchema([strTag, seqTag, mapTag, coreTag]);
+
+/** Token starts js-yaml and yaml could read differently, or that carry what this path does not keep. */
+const SCREEN = /(?:^|[\s[\]{},])(?:[!&*]|\?(?:\s|$))|^%|^\.\.\.(?:\s|$)|\r(?!\n)|<<|__proto__/m;
+const DOC_START = /^---(?=\s|$)/gm;
+const MAX_LINE = 1000;
+
+/** Nesting at which js-yaml stops; `yaml` allows MAX_DEPTH (64), so deeper files are left to it. */
+const FAST_MAX_DEPTH = 48;
+
+/**
+ * The documents of `text` (a decoded file without BOM) as `yaml` would give them, or undefined when this
+ * path is not sure (then parse with `yaml`). Never throws.
+ */
+export function fastLoadAll(text: string): unknown[] | undefined {
+  if (SCREEN.test(text)) return undefined;
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    if (end - start > MAX_LINE) return undefined;
+    start = end + 1;
+  }
+  let docs: unknown[];
+  try {
+    docs = loadAll(text, { schema: SCHEMA, maxAliases: 0, maxDepth: FAST_MAX_DEPTH, json: false });
+  } catch {
+    return undefined;
+  }
+  if (docs.length === 0 || docs.some((d) => d === null || d === undefined)) return undefined;
+  // Each `---` starts a document; text before the first marker (other than comments) is one more.
+  const markers = text.match(DOC_START)?.length ?? 0;
+  const firstContent = /^(?:[ \t]*(?:#.*)?\n)*(.*)/.exec(text)?.[1] ?? '';
+  const expected = /^---(?:\s|$)/.test(firstContent) ? markers : markers + 1;
+  if (docs.length !== expected) return undefined;
+  return docs;
+}

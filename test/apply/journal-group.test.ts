@@ -1,0 +1,56 @@
+/**
+ * The journal's group commit (issue 15): entries confirmed in the same turn share one fdatasync, and an
+ * append resolves only after the sync that covers its entry; close waits for a sync still due.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openJournal, parseJournal, type JournalEntry } from '../../src/apply/journal.ts';
+
+const entry = (i: number): JournalEntry => ({ at: '2026-11-24T12:00:00.000Z', run: 'r', op: 'dashboard.create', name: `d${i}`, id: `id${i}`, confirmedBy: 'response' });
+
+function withDir(f: (dir: string) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'steward-journal-'));
+  return f(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+test('entries of one turn share one sync; each append resolves after the sync that covers it', () =>
+  withDir(async (dir) => {
+    const path = join(dir, 'journal.jsonl');
+    const synced: number[] = [];
+    let covered = 0;
+    const j = openJournal(path, { onSync: (n) => (synced.push(n), (covered += n)) });
+    const resolvedAfter: number[] = [];
+    const all = Array.from({ length: 10 }, (_, i) => Promise.resolve(j.append(entry(i))).then(() => resolvedAfter.push(covered)));
+    await Promise.all(all);
+    assert.equal(synced, [10]);
+    // Every append resolved only once its sync had run.
+    assert.ok(resolvedAfter.every((c) => c >= 10));
+    // Entries written while a sync runs go to the next one (never to none).
+    const a = j.append(entry(10));
+    await new Promise((r) => setImmediate(r));
+    const b = j.append(entry(11));
+    await Promise.all([a, b]);
+    assert.is(synced.reduce((x, y) => x + y, 0), 12);
+    j.close();
+    assert.equal(parseJournal(readFileSync(path, 'utf8')).map((e) => e.name), Array.from({ length: 12 }, (_, i) => `d${i}`));
+  }));
+
+test('close waits for a sync still due; an append after close is refused', () =>
+  withDir(async (dir) => {
+    const path = join(dir, 'journal.jsonl');
+    let syncs = 0;
+    const j = openJournal(path, { onSync: () => syncs++ });
+    const pending = j.append(entry(1));
+    j.close();
+    await pending;
+    assert.is(syncs, 1);
+    assert.is(parseJournal(readFileSync(path, 'utf8')).length, 1);
+    let refused = false;
+    await Promise.resolve(j.append(entry(2))).catch(() => (refused = true));
+    assert.ok(refused);
+  }));
+
+test.run();

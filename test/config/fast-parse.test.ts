@@ -1,0 +1,290 @@
+/**
+ * The differential test of the fast parse path (src/config/fast-parse.ts, issue 15): wherever js-yaml
+ * answers, the values (and their key order) are exactly what the `yaml` path gives, and the `yaml` path finds
+ * no problem in that file. Over the fuzz arbitraries (valid documents of every kind, mutated values and
+ * mutated text), every example file and a table of tricky cases.
+ *
+ *   node --import tsx node_modules/uvu/bin.js test config/fast-parse
+ *   FUZZ_RUNS=20000 node --import tsx test/config/fast-parse.test.ts   a longer run
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { parseAllDocuments, stringify } from 'yaml';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fastLoadAll } from '../../src/config/fast-parse.ts';
+import { fastProcessFile, processFile } from '../../src/config/resources.ts';
+import { anyResourceDoc, budget, renderDocs, renderStyle } from '../fuzz/arbitraries.ts';
+import { mutateText, mutateValue, textMutation, valueMutation } from '../fuzz/mutate.ts';
+
+const runs = budget({ valid: 150, values: 100, text: 150, json: 400 });
+const FILE = '/repo/dashboards/fast.yaml';
+const ENV = {};
+
+let answered = 0;
+let fellBack = 0;
+
+/** Both paths on one file: where the fast path answers, it must equal the `yaml` path exactly. */
+function same(bytes: Uint8Array, context: () => string): boolean {
+  const fast = fastProcessFile(FILE, bytes);
+  if (!fast) {
+    fellBack++;
+    return false;
+  }
+  answered++;
+  const slow = processFile(FILE, bytes, ENV, { isProjectFile: false, fast: false });
+  assert.equal(slow.issues, [], `the fast path accepted a file the yaml path has problems with:\n${context()}`);
+  assert.is(fast.resources.length, slow.resources.length, context());
+  fast.resources.forEach((r, i) => {
+    const s = slow.resources[i]!;
+    assert.ok(isDeepStrictEqual(r, s), `values differ:\nfast ${JSON.stringify(r)}\nyaml ${JSON.stringify(s)}\n${context()}`);
+    // Key order too: plans, hashes and JSON output follow it.
+    assert.is(JSON.stringify(r), JSON.stringify(s), context());
+  });
+  return true;
+}
+
+test('fuzz: valid documents of every kind, in every render style', () => {
+  fc.assert(
+    fc.property(fc.array(anyResourceDoc, { minLength: 1, maxLength: 4 }), renderStyle, (docs, style) => {
+      const yaml = renderDocs(docs, { ...style, lineWidth: 0 });
+      same(Buffer.from(yaml), () => yaml);
+    }),
+    runs.valid,
+  );
+});
+
+test('fuzz: mutated values', () => {
+  fc.assert(
+    fc.property(anyResourceDoc, fc.array(valueMutation, { minLength: 1, maxLength: 4 }), renderStyle, (doc, muts, style) => {
+      let yaml: string;
+      try {
+        yaml = renderDocs([mutateValue(doc, muts)], style);
+      } catch {
+        return;
+      }
+      same(Buffer.from(yaml), () => yaml.slice(0, 2000));
+    }),
+    runs.values,
+  );
+});
+
+test('fuzz: mutated text (truncation, stray characters, duplicate keys, anchors, broken UTF-8)', () => {
+  fc.assert(
+    fc.property(fc.array(anyResourceDoc, { minLength: 1, maxLength: 3 }), renderStyle, fc.array(textMutation, { minLength: 1, maxLength: 5 }), (docs, style, muts) => {
+      const bytes = mutateText(renderDocs(docs, style), muts);
+      same(bytes, () => JSON.stringify(bytes.toString('utf8').slice(0, 2000)));
+    }),
+    runs.text,
+  );
+});
+
+/** Any JSON value under a key, written by yaml in block or flow style: the YAML layer alone. */
+test('fuzz: any JSON value, written in block or flow style, reads the same', () => {
+  const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('yes', 'on', '1', 'null', 'true', '~', '<<', 'a b', '-x', 'k: v', '#c'));
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.string({ unit: fc.constantFrom(...'ab :-#\'"[]{},.\n\t0123456789eE+x_'.split('')), maxLength: 12 }),
+    fc.constantFrom('yes', 'No', 'on', 'y', '0777', '1:30', '2024-01-01', '1_000', '0b1', '=', '~', 'null', 'NULL', 'True', '.inf', '-.Inf', '.nan', '0x1f', '0o17', '1e3', '1.', '.5', '-0', '+1', '12345678901234567890', '- a', ': b', '? c', '| d', '> e', '%f', '@g', '`h', '!i', '&j', '*k'),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(key, tie('v'), { maxKeys: 4 })),
+  })).v;
+  fc.assert(
+    fc.property(fc.dictionary(key, value, { minKeys: 1, maxKeys: 5 }), fc.constantFrom(-1, 1, 2), fc.constantFrom(0, 20, 80), (doc, flowLevel, lineWidth) => {
+      let text: string;
+      try {
+        text = stringify(doc, { flowLevel, lineWidth } as never);
+      } catch {
+        return;
+      }
+      const docs = fastLoadAll(text);
+      if (docs === undefined) {
+        fellBack++;
+        return;
+      }
+      answered++;
+      const slowDocs = yamlValues(text);
+      assert.ok(slowDocs !== undefined, `yaml has problems with a text the fast path read: ${JSON.stringify(text)}`);
+      assert.ok(isDeepStrictEqual(docs, slowDocs), `values differ for ${JSON.stringify(text)}:\nfast ${JSON.stringify(docs)}\nyaml ${JSON.stringify(slowDocs)}`);
+      assert.is(JSON.stringify(docs), JSON.stringify(slowDocs), text);
+    }),
+    runs.json,
+  );
+});
+
+test('the fuzz runs exercised both paths', () => {
+  console.log(`  fast path answered ${answered} fuzz files, ${fellBack} fell back`);
+  assert.ok(answered > 20, `the fast path answered only ${answered} files`);
+  assert.ok(fellBack > 20, `only ${fellBack} files fell back`);
+});
+
+test('every example resource file reads the same on both paths, and most take the fast path', () => {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(name) && !/^steward\.ya?ml$/.test(name)) files.push(p);
+    }
+  };
+  walk(new URL('../../examples', import.meta.url).pathname);
+  assert.ok(files.length > 5);
+  let fast = 0;
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    if (same(bytes, () => f)) fast++;
+    // Whichever path reads it, processFile gives the yaml path's answer.
+    const a = processFile(f, bytes, ENV, { isProjectFile: false });
+    const b = processFile(f, bytes, ENV, { isProjectFile: false, fast: false });
+    assert.is(JSON.stringify(a), JSON.stringify(b), f);
+  }
+  assert.ok(fast > 0, 'no example took the fast path');
+});
+
+const DASH = (extra: string) => `apiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: d\nspec:\n  name: D\n${extra}`;
+
+/** [text, whether the fast path must answer] — every case must also read the same where it answers. */
+const TRICKY: Array<[string, boolean | undefined]> = [
+  ['a: 1\nb: 1.0\nc: 0x1F\nd: ~\ne: .inf\nf: true\ng: "1"\nh: [1, 2, {x: z}]\ni: -.5\nj: 1e3\nk: .NaN\nl: 0o17\nm: +12\n', true],
+  ['a: yes\n', false],
+  ['a: No\n', false],
+  ['a: on\n', false],
+  ['a: OFF\n', false],
+  ['a: y\nx: 1\ny: 2\nn: N\n', true],
+  ['a: 0777\n', false],
+  ['a: 1:30\n', false],
+  ['a: 2024-01-01\n', false],
+  ['a: 2024-01-01T10:00:00Z\n', false],
+  ['a: 1_000\n', false],
+  ['a: 0b101\n', false],
+  ['a: 12345678901234567890\n', false],
+  ['a: 0.1234567890123456789\n', true],
+  ['a: 1.698030648985039e-41\nb: 999999.9999999988\n', true],
+  ['a: 0xFFFFFFFFFFFFFFFF\n', false],
+  ['a: 9007199254740993\n', false],
+  ['base: &b {x: 1}\nc:\n  <<: *b\n', false],
+  ['<<: {x: 1}\n', false],
+  ['a: &x 1\nb: *x\n', false],
+  ['a: !!str 1\n', false],
+  ['a: !custom x\n', false],
+  ['a: !!binary aGVsbG8=\n', false],
+  ['a: 1\na: 2\n', false],
+  ['1: x\n', false],
+  ['true: x\n', false],
+  ['null: x\n', false],
+  ['~: x\n', false],
+  ['"1": x\n', true],
+  ['[a, b]: 1\n', false],
+  ['{a: 1}: 2\n', false],
+  ['? a\n: 1\n', false],
+  ['__proto__: {x: 1}\n', false],
+  ['%YAML 1.1\n---\na: yes\n', false],
+  ['%YAML 1.2\n---\na: 1\n', false],
+  ['a: 1\n...\n', false],
+  ['---\n---\na: 1\n', false],
+  ['a: 1\n---\n', false],
+  ['---\na: 1\n---\nb: 2\n', true],
+  ['# comment\n---\na: 1\n', true],
+  ['a: 1\n---\nb: 2\n', true],
+  ['--- a: 1\n', false],
+  ['a: b: c\n', false],
+  ['a:\tb\n', undefined],
+  ['a:\n\tb: 1\n', false],
+  ['a: "x\ty"\nb: |\n  \tz\n', undefined],
+  ['a: b\r\nc: |\r\n  x\r\n  y\r\n', undefined],
+  ['a: b\rc: d\n', false],
+  ['a: "x\u2028y"\nb: x\u2029y\nc: \u0085z\n', undefined],
+  [`${'k'.repeat(1100)}: 1\n`, false],
+  [`k: ${'v'.repeat(1100)}\n`, false],
+  ['a: |\n  x\n  y\nb: >-\n  p\n  q\n\n  r\nc: |+\n  keep\n\nd: >\n  folded\n    more\n  back\n', true],
+  ['a: |2\n   indented\n', true],
+  ['a: x\n  y\n  z\n', true],
+  ["a: 'it''s'\nb: \"\\u00e9\\x41\\N\\_\\t\"\nc: \"multi\n  line\"\n", true],
+  ['a: "a\\\n  b"\n', true],
+  ['a: plain # comment\nb: x#y\n', true],
+  ['a: -0\nb: +.inf\nc: -.Inf\n', true],
+  ['a: 1.\nb: .5\nc: 5.e3\n', true],
+  ['a: nullish\nb: truex\nc: 0x\nd: 0o8\ne: .\nf: -x\n', true],
+  ['a: [1, [2, [3]], {b: [x]}]\n', true],
+  ['a:\n- 1\n- 2\n', true],
+  ['a: \n', true],
+  ['a:\n  - \n', true],
+  ['{a: [1, 2,], b: {c: d,}}\n', true],
+  ['a: "\\ud83d\\ude00"\n', undefined],
+  ['a: "\\x00"\n', undefined],
+  ['a: "😀 שלום"\n', true],
+  ['a: - b\n', undefined],
+  ['a: [b\n', false],
+  ['a: {b: c\n', false],
+  ['  a: 1\n b: 2\n', false],
+  ['- a\nb: c\n', false],
+  ['a: "x" y\n', false],
+  ['a: \'x\n', false],
+  ['"a\n b": 1\n', undefined],
+  ['a:\n  b: 1\n c: 2\n', false],
+  ['a: @x\n', false],
+  ['a: `x\n', false],
+  [`a: ${'['.repeat(70)}${']'.repeat(70)}\n`, false],
+  ['a: 1\n\u00a0b: 2\n', undefined],
+  ['a: "\u0085"\n', undefined],
+  ['\ufeffa: 1\n', undefined],
+];
+
+test('tricky cases: the fast path answers only where it reads exactly as yaml does', () => {
+  for (const [text, expectFast] of TRICKY) {
+    const docs = fastLoadAll(text);
+    if (expectFast !== undefined) assert.is(docs !== undefined, expectFast, `fast path ${expectFast ? 'should' : 'should not'} answer: ${JSON.stringify(text).slice(0, 200)}`);
+    if (docs === undefined) continue;
+    // Compare raw values with yaml's (the docs need not be steward resources here).
+    const slowDocs = yamlValues(text);
+    assert.ok(slowDocs !== undefined, `yaml has problems with a text the fast path read: ${JSON.stringify(text).slice(0, 200)}`);
+    assert.ok(isDeepStrictEqual(docs, slowDocs), `values differ for ${JSON.stringify(text)}:\nfast ${JSON.stringify(docs)}\nyaml ${JSON.stringify(slowDocs)}`);
+    assert.is(JSON.stringify(docs), JSON.stringify(slowDocs));
+  }
+});
+
+test('tricky cases inside a valid dashboard: processFile gives the yaml path answer either way', () => {
+  for (const extra of ['  tags: [yes, "no", 0777]\n', '  tags: [a, b]\n', '  tags: &t [a]\n', '  tags: ["x\\ty"]\n', '  tags:\n    - 1_000\n']) {
+    const bytes = Buffer.from(DASH(extra));
+    same(bytes, () => DASH(extra));
+    const a = processFile(FILE, bytes, ENV, { isProjectFile: false });
+    const b = processFile(FILE, bytes, ENV, { isProjectFile: false, fast: false });
+    assert.is(JSON.stringify(a), JSON.stringify(b), extra);
+  }
+});
+
+test('a `${VAR}` file, a Project document or a file with a problem takes the yaml path (positions kept)', () => {
+  const withVar = Buffer.from(DASH('  tags: ["${TAG}"]\n'));
+  const r = processFile(FILE, withVar, { TAG: 'team:a' }, { isProjectFile: false });
+  assert.equal(r.issues, []);
+  assert.equal((r.resources[0]!.doc.spec as { tags?: string[] }).tags, ['team:a']);
+  const bad = Buffer.from(DASH('  tiles: 3\n'));
+  assert.is(fastProcessFile(FILE, bad), undefined);
+  const issues = processFile(FILE, bad, ENV, { isProjectFile: false }).issues;
+  assert.ok(issues.length > 0 && issues[0]!.line === 7, JSON.stringify(issues));
+  // A typical dashboard (tiles with x and y keys, flow series) takes the fast path.
+  const typical = DASH('  tags: [team:a]\n  tiles:\n    - name: T\n      x: 0\n      y: 0\n      w: 6\n      h: 3\n      series:\n        - { type: time, aggFn: count, where: "level:error", groupBy: [host] }\n');
+  assert.ok(fastProcessFile(FILE, Buffer.from(typical)) !== undefined, typical);
+  same(Buffer.from(typical), () => typical);
+  // A `$schema` comment alone keeps the fast path.
+  assert.ok(fastProcessFile(FILE, Buffer.from('# yaml-language-server: $schema=x.json\n' + DASH(''))) !== undefined);
+});
+
+
+/** The values `yaml` gives for a text, as source.ts parses it; undefined when it reports any problem. */
+function yamlValues(text: string): unknown[] | undefined {
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const docs = parseAllDocuments(t, { prettyErrors: false, uniqueKeys: true, strict: true, logLevel: 'error' });
+  const list = Array.isArray(docs) ? docs : [];
+  if (list.some((d) => d.errors.length > 0 || d.warnings.length > 0)) return undefined;
+  return list.map((d) => d.toJS({ maxAliasCount: 100 }));
+}
+
+test.run();

@@ -1,0 +1,45 @@
+/**
+ * The live fingerprint (issue 15: hashed from the JSON as the server sent it, not a key-sorted canonical
+ * form): any change of any value makes it differ (a stale plan is refused), the list's order does not.
+ */
+import fc from 'fast-check';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fingerprintLive } from '../../src/plan/fingerprint.ts';
+import type { LiveDashboardInput } from '../../src/plan/types.ts';
+
+const STATE = { formatVersion: 1 as const, alerts: {} };
+const dash = (id: string, extra: Record<string, unknown> = {}): LiveDashboardInput =>
+  ({ id, name: `d${id}`, tags: ['managed-by:steward'], tiles: [{ id: 't1', name: 'a', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line' } }], ...extra }) as unknown as LiveDashboardInput;
+
+test('equal lists give equal fingerprints whatever their order; a parsed copy too', () => {
+  const a = [dash('1'), dash('2'), dash('3')];
+  const b = [a[2]!, a[0]!, a[1]!];
+  assert.is(fingerprintLive(a, STATE), fingerprintLive(b, STATE));
+  assert.is(fingerprintLive(a, STATE), fingerprintLive(JSON.parse(JSON.stringify(a)), STATE));
+});
+
+test('any change of any value, anywhere, gives another fingerprint', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.jsonValue(), fc.constantFrom('name', 'tags', 'tiles', 'extra'), (v1, v2, key) => {
+      fc.pre(JSON.stringify(v1) !== JSON.stringify(v2));
+      const a = [dash('1'), dash('2', { [key]: v1 })];
+      const b = [dash('1'), dash('2', { [key]: v2 })];
+      assert.is.not(fingerprintLive(a, STATE), fingerprintLive(b, STATE));
+    }),
+    { numRuns: 200 },
+  );
+  // A dashboard more or less, an alert record or a live alert changed.
+  assert.is.not(fingerprintLive([dash('1')], STATE), fingerprintLive([dash('1'), dash('2')], STATE));
+  assert.is.not(fingerprintLive([dash('1')], STATE), fingerprintLive([dash('1')], { formatVersion: 1, alerts: { x: { id: 'a' } } } as never));
+  assert.is.not(fingerprintLive([dash('1')], STATE, [{ id: 'a' }]), fingerprintLive([dash('1')], STATE, [{ id: 'b' }]));
+});
+
+test('more than one slice of dashboards (the hash runs in slices of 1,000)', () => {
+  const many = Array.from({ length: 2500 }, (_, i) => dash(String(i).padStart(5, '0')));
+  const changed = many.map((d, i) => (i === 1700 ? dash(d.id, { name: 'other' }) : d));
+  assert.is.not(fingerprintLive(many, STATE), fingerprintLive(changed, STATE));
+  assert.is(fingerprintLive(many, STATE), fingerprintLive([...many].reverse(), STATE));
+});
+
+test.run();
