@@ -147,7 +147,8 @@ function overrideRateLimitWindow(): void {
   const take = proto.take;
   proto.take = function (this: RateLimiter, key: string, nowMs: number) {
     const self = this as unknown as { windowMs: unknown };
-    if (typeof self.windowMs !== 'number') throw new Error('bench/apply.ts: the emulator RateLimiter has no numeric windowMs any more; update overrideRateLimitWindow');
+    if (typeof self.windowMs !== 'number')
+      throw new Error('bench/apply.ts: the emulator RateLimiter has no numeric windowMs any more; update overrideRateLimitWindow');
     if (windowOverrideMs !== undefined) self.windowMs = windowOverrideMs;
     return take.call(this, key, nowMs);
   };
@@ -173,7 +174,10 @@ async function serve(): Promise<void> {
           send({ op: 'started', url: emu.url, token: emu.credentials.token });
         } else if (m.op === 'check') {
           if (!emu) throw new Error('no emulator running');
-          const names = emu.state().dashboards.map((d) => d.name).filter((n) => n.startsWith(m.prefix));
+          const names = emu
+            .state()
+            .dashboards.map((d) => d.name)
+            .filter((n) => n.startsWith(m.prefix));
           const log = emu.requests();
           const statuses: Record<string, number> = {};
           for (const e of log) statuses[e.status] = (statuses[e.status] ?? 0) + 1;
@@ -292,7 +296,10 @@ async function makeFixture(n: number, tiles: number): Promise<Fixture> {
     ].join('\n'),
   );
   for (let i = 0; i < n; i++) writeFileSync(join(dir, 'dashboards', `d${i}.yaml`), dashboardYaml(i, tiles));
-  const loaded = await loadWorkspace({ fs: nodeFileSystem, env: { STEWARD_OBS_URL: 'http://127.0.0.1:1', STEWARD_OBS_TOKEN: 'x' }, cwd: dir }, { requireProject: true });
+  const loaded = await loadWorkspace(
+    { fs: nodeFileSystem, env: { STEWARD_OBS_URL: 'http://127.0.0.1:1', STEWARD_OBS_TOKEN: 'x' }, cwd: dir },
+    { requireProject: true },
+  );
   const errors = loaded.issues.filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new Error(`bench fixture does not load: ${errors[0]!.message}`);
   return { dir, resources: loaded.resources, markerTag: loaded.project!.markerTag };
@@ -343,13 +350,19 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
     const errors = new Map<string, number>();
     const t0 = performance.now();
     // Apply until the plan has nothing left to create, as a person re-running a failed CI job would.
-    for (; applies < 5; ) {
+    for (; applies < 5;) {
       const live = await client.listDashboards();
       const plan = computePlan({ resources: fx.resources, live, state, markerTag: fx.markerTag, now: new Date(), projectDir: fx.dir });
       if (plan.summary.create + plan.summary.update === 0) break;
       applies++;
       const r: ApplyResult = await applyPlan(
-        { client, journal, saveState: (s) => writeState(join(work, '.steward/state.json'), s), now: () => new Date(), emit: (e) => void (e.type === 'create-rate-limited' && resent++) },
+        {
+          client,
+          journal,
+          saveState: (s) => writeState(join(work, '.steward/state.json'), s),
+          now: () => new Date(),
+          emit: (e) => void (e.type === 'create-rate-limited' && resent++),
+        },
         plan,
         state,
         { concurrency: c.concurrency, runId: randomUUID(), freshLive: live },
@@ -460,9 +473,23 @@ async function runProductionCases(n: number, tiles: number, latencyMs: number, d
   const base = { group: 'rate limit' as const, latencyMs, journal: 'file' as const, serverRpm: rpm, serverWindowMs: 60_000, bound };
   try {
     for (const c of [...new Set([1, defaultC])]) {
-      rows.push(await runCase(emu, fx, n, { ...base, name: `production-like: client ${rpm}/min = server ${rpm}/min (60 s window), concurrency ${c}`, concurrency: c, clientRpm: rpm }));
+      rows.push(
+        await runCase(emu, fx, n, {
+          ...base,
+          name: `production-like: client ${rpm}/min = server ${rpm}/min (60 s window), concurrency ${c}`,
+          concurrency: c,
+          clientRpm: rpm,
+        }),
+      );
     }
-    rows.push(await runCase(emu, fx, n, { ...base, name: `production-like: client ${2 * rpm}/min > server ${rpm}/min (60 s window), concurrency ${defaultC}`, concurrency: defaultC, clientRpm: 2 * rpm }));
+    rows.push(
+      await runCase(emu, fx, n, {
+        ...base,
+        name: `production-like: client ${2 * rpm}/min > server ${rpm}/min (60 s window), concurrency ${defaultC}`,
+        concurrency: defaultC,
+        clientRpm: 2 * rpm,
+      }),
+    );
   } finally {
     await emu.close();
     rmSync(fx.dir, { recursive: true, force: true });

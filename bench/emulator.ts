@@ -130,15 +130,24 @@ export async function runEmulatorBench(options: EmulatorBenchOptions = {}): Prom
     const { url } = (await next()) as { url: string };
 
     // Warm-up (JIT, sockets), and one dashboard to GET.
-    const created = JSON.parse((await new Promise<string>((resolve, reject) => {
-      const body = dashboard(0, tiles);
-      const req = request(url + '/api/v2/dashboards', { method: 'POST', agent, headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' } }, (res) => {
-        let s = '';
-        res.setEncoding('utf8').on('data', (c: string) => (s += c)).on('end', () => resolve(s));
-      });
-      req.on('error', reject);
-      req.end(body);
-    }))) as { data: { id: string } };
+    const created = JSON.parse(
+      await new Promise<string>((resolve, reject) => {
+        const body = dashboard(0, tiles);
+        const req = request(
+          url + '/api/v2/dashboards',
+          { method: 'POST', agent, headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' } },
+          (res) => {
+            let s = '';
+            res
+              .setEncoding('utf8')
+              .on('data', (c: string) => (s += c))
+              .on('end', () => resolve(s));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      }),
+    ) as { data: { id: string } };
     const path = `/api/v2/dashboards/${created.data.id}`;
     await Promise.all(Array.from({ length: concurrency * 20 }, () => call(agent, url, 'GET', path, 'dev-token')));
 
@@ -206,7 +215,10 @@ export async function runEmulatorBench(options: EmulatorBenchOptions = {}): Prom
       const log = await new Promise<string>((resolve, reject) => {
         request(url + '/__emulator/requests', { agent }, (res) => {
           let s = '';
-          res.setEncoding('utf8').on('data', (c: string) => (s += c)).on('end', () => resolve(s));
+          res
+            .setEncoding('utf8')
+            .on('data', (c: string) => (s += c))
+            .on('end', () => resolve(s));
         })
           .on('error', reject)
           .end();
@@ -249,7 +261,11 @@ export async function runEmulatorBench(options: EmulatorBenchOptions = {}): Prom
 
 /** Rows as a Markdown table. */
 export function formatBenchRows(rows: BenchRow[]): string {
-  return ['| measure | value | detail |', '|---|---:|---|', ...rows.map((r) => `| ${r.name} | ${r.value.toLocaleString('en-US')} ${r.unit} | ${r.detail} |`)].join('\n');
+  return [
+    '| measure | value | detail |',
+    '|---|---:|---|',
+    ...rows.map((r) => `| ${r.name} | ${r.value.toLocaleString('en-US')} ${r.unit} | ${r.detail} |`),
+  ].join('\n');
 }
 
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];

@@ -64,7 +64,8 @@ export function dashboardYaml(i: number, tiles = 12): string {
 }
 
 /** The project file benchmarks write: the dashboards, and the observability API from the environment. */
-export const BENCH_PROJECT = 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["dashboards/*.yaml"]\n  observability: { url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN } }\n';
+export const BENCH_PROJECT =
+  'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["dashboards/*.yaml"]\n  observability: { url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN } }\n';
 
 export function writeDashboards(dir: string, n: number, tiles = 12): void {
   mkdirSync(join(dir, 'dashboards'), { recursive: true });

@@ -130,7 +130,14 @@ export async function createBodies(dir: string): Promise<unknown[]> {
   ]);
   const env = { STEWARD_OBS_URL: 'http://unused', STEWARD_OBS_TOKEN: 'unused' };
   const loaded = await loadWorkspace({ fs: nodeFileSystem, env, cwd: dir }, { requireProject: true, cache: false, parallel: { workerUrl: BUILT_WORKER } });
-  const plan = computePlan({ resources: loaded.resources, live: [], state: { formatVersion: 1, alerts: {} }, markerTag: loaded.project!.markerTag, now: new Date(), projectDir: dir });
+  const plan = computePlan({
+    resources: loaded.resources,
+    live: [],
+    state: { formatVersion: 1, alerts: {} },
+    markerTag: loaded.project!.markerTag,
+    now: new Date(),
+    projectDir: dir,
+  });
   return plan.items.filter((i) => i.action === 'create').map((i) => i.body);
 }
 
@@ -176,7 +183,13 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
         { name: 'steward, first run (fills the cache)', args: steward(), before: dropCache },
         { name: 'steward, warm cache', args: steward() },
         ...(kase === 'noop'
-          ? [{ name: 'refresh-per-resource (1 GET per dashboard, concurrency 4, no rate limit)', args: [PEER], rounds: n >= 10_000 ? (options.largePeerRepeats ?? 1) : repeats }]
+          ? [
+              {
+                name: 'refresh-per-resource (1 GET per dashboard, concurrency 4, no rate limit)',
+                args: [PEER],
+                rounds: n >= 10_000 ? (options.largePeerRepeats ?? 1) : repeats,
+              },
+            ]
           : []),
       ];
 
@@ -208,7 +221,16 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
             const rs = runs.get(s)!;
             const ms = median(rs.map((x) => x.ms));
             const requests = Math.max(...rs.map((x) => x.requests));
-            rows.push({ n, case: kase, strategy: s.name, ms, peakRssMiB: Math.max(...rs.map((x) => x.rss)), requests, at100PerMinute: boundAtRealLimit(requests), ratio: ms / warm });
+            rows.push({
+              n,
+              case: kase,
+              strategy: s.name,
+              ms,
+              peakRssMiB: Math.max(...rs.map((x) => x.rss)),
+              requests,
+              at100PerMinute: boundAtRealLimit(requests),
+              ratio: ms / warm,
+            });
           }
         } finally {
           await emu.stop();
@@ -240,28 +262,41 @@ export interface StageRow {
  * Where the time of one plan goes, stage by stage, in this process (median of `repeats`): loading cold and
  * warm, the list call and its validation, computePlan, and the renderers, for all-noop and all-create plans.
  */
-export async function runPlanStages(options: { sizes?: number[]; latencyMs?: number; repeats?: number; log?: (line: string) => void } = {}): Promise<StageRow[]> {
+export async function runPlanStages(
+  options: { sizes?: number[]; latencyMs?: number; repeats?: number; log?: (line: string) => void } = {},
+): Promise<StageRow[]> {
   const sizes = options.sizes ?? [1000, 10_000];
   const repeats = options.repeats ?? 3;
   const log = options.log ?? (() => {});
-  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { fingerprintLive }, { createObservabilityClient }, { checkResponse }, { renderPlanText }, { renderPlanMarkdown }, { PARALLEL_MIN_FILES }] =
-    await Promise.all([
-      import('../src/config/fs.ts'),
-      import('../src/config/load.ts'),
-      import('../src/plan/plan.ts'),
-      import('../src/plan/fingerprint.ts'),
-      import('../src/clients/observability.ts'),
-      import('../src/clients/validate.ts'),
-      import('../src/render/plan-text.ts'),
-      import('../src/render/plan-markdown.ts'),
-      import('../src/config/parse-pool.ts'),
-    ]);
+  const [
+    { nodeFileSystem },
+    { loadWorkspace },
+    { computePlan },
+    { fingerprintLive },
+    { createObservabilityClient },
+    { checkResponse },
+    { renderPlanText },
+    { renderPlanMarkdown },
+    { PARALLEL_MIN_FILES },
+  ] = await Promise.all([
+    import('../src/config/fs.ts'),
+    import('../src/config/load.ts'),
+    import('../src/plan/plan.ts'),
+    import('../src/plan/fingerprint.ts'),
+    import('../src/clients/observability.ts'),
+    import('../src/clients/validate.ts'),
+    import('../src/render/plan-text.ts'),
+    import('../src/render/plan-markdown.ts'),
+    import('../src/config/parse-pool.ts'),
+  ]);
   const rows: StageRow[] = [];
-  const time = <T>(f: () => T | Promise<T>) => async (): Promise<{ ms: number; value: T }> => {
-    const t0 = performance.now();
-    const value = await f();
-    return { ms: performance.now() - t0, value };
-  };
+  const time =
+    <T>(f: () => T | Promise<T>) =>
+    async (): Promise<{ ms: number; value: T }> => {
+      const t0 = performance.now();
+      const value = await f();
+      return { ms: performance.now() - t0, value };
+    };
   const stage = async <T>(n: number, name: string, f: () => T | Promise<T>, detail: (v: T) => string = () => '') => {
     const runs: Array<{ ms: number; value: T }> = [];
     for (let i = 0; i < repeats; i++) runs.push(await time(f)());
@@ -281,22 +316,73 @@ export async function runPlanStages(options: { sizes?: number[]; latencyMs?: num
       const emu = await startChild(options.latencyMs ?? 20, seedFile);
       try {
         const env: Record<string, string> = { ...emu.env, XDG_CACHE_HOME: join(dir, '.xdg') };
-        const load = (cache: boolean) => loadWorkspace({ fs: nodeFileSystem, env, cwd: dir }, { requireProject: true, cache, parallel: { workerUrl: BUILT_WORKER } });
-        await stage(n, `load, no cache (workers above ${PARALLEL_MIN_FILES} files)`, () => load(false), (l) => `${l.stats.parsed} files parsed${l.stats.workers ? ` on ${l.stats.workers} workers` : ' in one thread'}`);
+        const load = (cache: boolean) =>
+          loadWorkspace({ fs: nodeFileSystem, env, cwd: dir }, { requireProject: true, cache, parallel: { workerUrl: BUILT_WORKER } });
+        await stage(
+          n,
+          `load, no cache (workers above ${PARALLEL_MIN_FILES} files)`,
+          () => load(false),
+          (l) => `${l.stats.parsed} files parsed${l.stats.workers ? ` on ${l.stats.workers} workers` : ' in one thread'}`,
+        );
         await load(true);
-        const loaded = await stage(n, 'load, warm cache (glob, read, sha256, pack)', () => load(true), (l) => `${l.stats.cache?.hits} hits`);
+        const loaded = await stage(
+          n,
+          'load, warm cache (glob, read, sha256, pack)',
+          () => load(true),
+          (l) => `${l.stats.cache?.hits} hits`,
+        );
         const client = createObservabilityClient({ url: env['STEWARD_OBS_URL']!, token: env['STEWARD_OBS_TOKEN']! });
-        const live = await stage(n, 'list call: 20 ms + transfer + JSON.parse + response check', () => client.listDashboards(), (l) => `${l.length} dashboards`);
+        const live = await stage(
+          n,
+          'list call: 20 ms + transfer + JSON.parse + response check',
+          () => client.listDashboards(),
+          (l) => `${l.length} dashboards`,
+        );
         await stage(n, '  of which the ajv response check', () => checkResponse('observability.dashboards', { data: live }));
         const input = { resources: loaded.resources, state: { formatVersion: 1 as const, alerts: {} }, markerTag: loaded.project!.markerTag, projectDir: dir };
-        const noop = await stage(n, 'computePlan, all noop', () => computePlan({ ...input, live, now: new Date() }), (p) => `${p.summary.noop} noop`);
+        const noop = await stage(
+          n,
+          'computePlan, all noop',
+          () => computePlan({ ...input, live, now: new Date() }),
+          (p) => `${p.summary.noop} noop`,
+        );
         await stage(n, '  of which fingerprintLive', () => fingerprintLive(live, input.state));
-        const create = await stage(n, 'computePlan, all create', () => computePlan({ ...input, live: [], now: new Date() }), (p) => `${p.summary.create} create`);
-        await stage(n, 'JSON (--format json), all noop', () => JSON.stringify(noop, null, 2) + '\n', (t) => `${(t.length / 1048576).toFixed(1)} MiB`);
-        await stage(n, 'JSON (--format json), all create', () => JSON.stringify(create, null, 2) + '\n', (t) => `${(t.length / 1048576).toFixed(1)} MiB`);
-        await stage(n, 'text renderer, all noop', () => renderPlanText(noop, { color: false, columns: 100 }), (t) => `${t.split('\n').length} lines`);
-        await stage(n, 'text renderer, all create', () => renderPlanText(create, { color: false, columns: 100 }), (t) => `${t.split('\n').length} lines, ${(t.length / 1048576).toFixed(1)} MiB`);
-        await stage(n, 'Markdown renderer, all create', () => renderPlanMarkdown(create), (t) => `${t.length} characters`);
+        const create = await stage(
+          n,
+          'computePlan, all create',
+          () => computePlan({ ...input, live: [], now: new Date() }),
+          (p) => `${p.summary.create} create`,
+        );
+        await stage(
+          n,
+          'JSON (--format json), all noop',
+          () => JSON.stringify(noop, null, 2) + '\n',
+          (t) => `${(t.length / 1048576).toFixed(1)} MiB`,
+        );
+        await stage(
+          n,
+          'JSON (--format json), all create',
+          () => JSON.stringify(create, null, 2) + '\n',
+          (t) => `${(t.length / 1048576).toFixed(1)} MiB`,
+        );
+        await stage(
+          n,
+          'text renderer, all noop',
+          () => renderPlanText(noop, { color: false, columns: 100 }),
+          (t) => `${t.split('\n').length} lines`,
+        );
+        await stage(
+          n,
+          'text renderer, all create',
+          () => renderPlanText(create, { color: false, columns: 100 }),
+          (t) => `${t.split('\n').length} lines, ${(t.length / 1048576).toFixed(1)} MiB`,
+        );
+        await stage(
+          n,
+          'Markdown renderer, all create',
+          () => renderPlanMarkdown(create),
+          (t) => `${t.length} characters`,
+        );
       } finally {
         await emu.stop();
       }
@@ -336,8 +422,16 @@ if (isMain && process.argv[2] === '--serve') {
   const createSizes = list(arg('--create-sizes'));
   const repeats = arg('--repeats');
   if (process.argv.includes('--stages')) {
-    const stages = await runPlanStages({ ...(sizes ? { sizes } : {}), ...(repeats ? { repeats: Number(repeats) } : {}), log: (line) => process.stderr.write(line + '\n') });
-    process.stdout.write(table(stages.map((r) => ({ N: r.n.toLocaleString('en-US'), stage: r.stage, 'median ms': Math.round(r.ms), 'min ms': Math.round(r.minMs), detail: r.detail }))) + '\n');
+    const stages = await runPlanStages({
+      ...(sizes ? { sizes } : {}),
+      ...(repeats ? { repeats: Number(repeats) } : {}),
+      log: (line) => process.stderr.write(line + '\n'),
+    });
+    process.stdout.write(
+      table(
+        stages.map((r) => ({ N: r.n.toLocaleString('en-US'), stage: r.stage, 'median ms': Math.round(r.ms), 'min ms': Math.round(r.minMs), detail: r.detail })),
+      ) + '\n',
+    );
     process.exit(0);
   }
   const rows = await runPlanBench({

@@ -69,7 +69,11 @@ export async function runReportBench(opts: ReportBenchOptions = {}): Promise<Rep
   }
 
   // The emulator enforces the same per-minute limit on its side, so a client that overruns it sees 429s.
-  const emu = await startEmulator({ data: { organizations: [{ id: ORG, services: seedServices }] }, latencyMs, ...(rpm > 0 ? { rateLimitPerMinute: rpm } : {}) });
+  const emu = await startEmulator({
+    data: { organizations: [{ id: ORG, services: seedServices }] },
+    latencyMs,
+    ...(rpm > 0 ? { rateLimitPerMinute: rpm } : {}),
+  });
   try {
     const client = createCloudClient({ url: emu.url, keyId: 'dev-key', keySecret: 'dev-secret', concurrency, ...(rpm > 0 ? { requestsPerMinute: rpm } : {}) });
     // The same reader steward report uses (src/cli/commands/report-deps.ts).

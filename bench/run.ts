@@ -176,7 +176,6 @@ export function normalizeAny(benchmark: string, result: unknown): TableRow[] {
 // ---------------------------------------------------------------------------------------------------------
 // The benchmarks.
 
-
 export function benchmarks(): Benchmark[] {
   const list: Benchmark[] = [
     {
@@ -248,7 +247,10 @@ export async function runBenchmarks(opts: RunOptions = {}): Promise<TableRow[]> 
   const quick = opts.quick ?? false;
   const log = opts.log ?? (() => {});
   const all = benchmarks();
-  const only = opts.only?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const only = opts.only
+    ?.flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (only?.length) {
     const unknown = only.filter((n) => !all.some((b) => b.name === n));
     if (unknown.length) throw new Error(`no benchmark named ${unknown.join(', ')}; there are: ${all.map((b) => b.name).join(', ')}`);
@@ -271,7 +273,9 @@ export function formatTable(rows: TableRow[]): string {
   const num = (x: number) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '-');
   const lines = ['| benchmark | case | figure | unit | peer / bound | ratio | notes |', '|---|---|---:|---|---|---:|---|'];
   for (const r of rows) {
-    lines.push(`| ${r.benchmark} | ${esc(r.case)} | ${num(r.figure)} | ${r.unit} | ${esc(r.peer)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${esc(r.notes)} |`);
+    lines.push(
+      `| ${r.benchmark} | ${esc(r.case)} | ${num(r.figure)} | ${r.unit} | ${esc(r.peer)} | ${r.ratio === undefined ? '' : r.ratio.toFixed(2)} | ${esc(r.notes)} |`,
+    );
   }
   return lines.join('\n');
 }

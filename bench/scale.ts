@@ -135,10 +135,18 @@ async function serve(seedFile: string): Promise<void> {
 }
 
 /** Runs the CLI with the peak-RSS probe; returns its figures, stdout and stderr. */
-function runSteward(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; ms: number; peakRssMiB: number; stdout: string; stderr: string }> {
+function runSteward(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; ms: number; peakRssMiB: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PROBE, BIN, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', PROBE, BIN, ...args], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -146,7 +154,13 @@ function runSteward(args: string[], cwd: string, env: Record<string, string>): P
     child.on('error', reject);
     child.on('close', (code) => {
       const m = /STEWARD_BENCH_MAXRSS_KB=(\d+)/.exec(stderr);
-      resolve({ code, ms: performance.now() - t0, peakRssMiB: m ? Number(m[1]) / 1024 : NaN, stdout, stderr: stderr.replace(/\n?STEWARD_BENCH_MAXRSS_KB=\d+\n/, '') });
+      resolve({
+        code,
+        ms: performance.now() - t0,
+        peakRssMiB: m ? Number(m[1]) / 1024 : NaN,
+        stdout,
+        stderr: stderr.replace(/\n?STEWARD_BENCH_MAXRSS_KB=\d+\n/, ''),
+      });
     });
   });
 }
@@ -160,7 +174,8 @@ function verify(state: EmulatorState, dir: string, o: Required<Omit<ScaleOptions
   for (let i = 0; i < o.dashboards; i++) {
     const n = byName.get(dashboardName(i))?.length ?? 0;
     if (n !== 1) problems.push(`dashboard "${dashboardName(i)}" exists ${n} times`);
-    else if (byName.get(dashboardName(i))![0]!.tiles.length !== o.tiles) problems.push(`dashboard "${dashboardName(i)}" has ${byName.get(dashboardName(i))![0]!.tiles.length} tiles`);
+    else if (byName.get(dashboardName(i))![0]!.tiles.length !== o.tiles)
+      problems.push(`dashboard "${dashboardName(i)}" has ${byName.get(dashboardName(i))![0]!.tiles.length} tiles`);
   }
   const alerts = new Map(state.alerts.map((a) => [a.id, a]));
   for (let i = 0; i < o.alerts; i++) {
@@ -172,14 +187,36 @@ function verify(state: EmulatorState, dir: string, o: Required<Omit<ScaleOptions
     }
     const d = byName.get(dashboardName(want.dashboard))?.[0];
     const tile = d?.tiles.find((t) => t.name === want.tile);
-    const got = { name: a.name, message: a.message, threshold: a.threshold, thresholdType: a.thresholdType, interval: a.interval, source: a.source, webhookId: a.channel?.webhookId, dashboard: a.dashboard, tileId: a.tileId };
-    const expected = { name: want.name, message: want.message, threshold: want.threshold, thresholdType: want.thresholdType, interval: want.interval, source: want.source, webhookId: WEBHOOK, dashboard: d?.id, tileId: tile?.id };
-    if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push(`alert ${alertId(i)} differs from its file: ${JSON.stringify(got)} ≠ ${JSON.stringify(expected)}`);
+    const got = {
+      name: a.name,
+      message: a.message,
+      threshold: a.threshold,
+      thresholdType: a.thresholdType,
+      interval: a.interval,
+      source: a.source,
+      webhookId: a.channel?.webhookId,
+      dashboard: a.dashboard,
+      tileId: a.tileId,
+    };
+    const expected = {
+      name: want.name,
+      message: want.message,
+      threshold: want.threshold,
+      thresholdType: want.thresholdType,
+      interval: want.interval,
+      source: want.source,
+      webhookId: WEBHOOK,
+      dashboard: d?.id,
+      tileId: tile?.id,
+    };
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      problems.push(`alert ${alertId(i)} differs from its file: ${JSON.stringify(got)} ≠ ${JSON.stringify(expected)}`);
   }
   const journal = parseJournal(readFileSync(join(dir, '.steward/journal.jsonl'), 'utf8'));
   const creates = journal.filter((j) => j.op === 'dashboard.create').length;
   const updates = journal.filter((j) => j.op === 'alert.update').length;
-  if (creates !== o.dashboards || updates !== o.alerts) problems.push(`journal: ${creates} creates and ${updates} updates, not ${o.dashboards} and ${o.alerts}`);
+  if (creates !== o.dashboards || updates !== o.alerts)
+    problems.push(`journal: ${creates} creates and ${updates} updates, not ${o.dashboards} and ${o.alerts}`);
   const records = Object.keys((JSON.parse(readFileSync(join(dir, '.steward/state.json'), 'utf8')) as { alerts: object }).alerts).length;
   if (records !== o.alerts) problems.push(`state file: ${records} alert records, not ${o.alerts}`);
   return problems.slice(0, 20);
@@ -194,10 +231,11 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleRe
   const project = join(dir, 'project');
   writeProject(project, o);
   const child = fork(fileURLToPath(import.meta.url), ['--serve', seedFile], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = <T extends ChildMessage>(): Promise<T> => new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve(m as T));
-    child.once('exit', (code) => reject(new Error(`the emulator exited (${code})`)));
-  });
+  const next = <T extends ChildMessage>(): Promise<T> =>
+    new Promise((resolve, reject) => {
+      child.once('message', (m) => resolve(m as T));
+      child.once('exit', (code) => reject(new Error(`the emulator exited (${code})`)));
+    });
   try {
     const { url } = await next<{ url: string }>();
     const env = { STEWARD_OBS_URL: url, STEWARD_OBS_TOKEN: 'dev-token' };
@@ -206,7 +244,10 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleRe
     const step = async (name: string, args: string[], expectCode: number) => {
       const r = await runSteward(args, project, env);
       steps.push({ step: name, exitCode: r.code, ms: r.ms, peakRssMiB: r.peakRssMiB });
-      const summary = r.stdout.split('\n').filter((l) => (args[0] === 'plan' ? /^steward plan:/ : /^Apply /).test(l)).pop();
+      const summary = r.stdout
+        .split('\n')
+        .filter((l) => (args[0] === 'plan' ? /^steward plan:/ : /^Apply /).test(l))
+        .pop();
       if (summary) summaries.push(`${name}: ${summary}`);
       if (r.code !== expectCode) throw new Error(`${name} exited ${r.code}, expected ${expectCode}:\n${r.stderr.slice(0, 2000)}\n${r.stdout.slice(-2000)}`);
     };
@@ -233,7 +274,11 @@ if (process.argv[2] === '--serve') {
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const [d, a, t] = process.argv.slice(2).map(Number);
   const r = await runScaleBench({ ...(d ? { dashboards: d } : {}), ...(a ? { alerts: a } : {}), ...(t ? { tiles: t } : {}) });
-  process.stdout.write(`${r.dashboards} dashboards of ${r.tiles} tiles, ${r.alerts} alerts\n\n${scaleTable(r)}\n\nemulator peak RSS: ${r.emulatorPeakRssMiB.toFixed(0)} MiB\n${r.summaries.join('\n')}\n`);
-  process.stdout.write(r.problems.length === 0 ? 'nothing lost or duplicated: every dashboard once, every alert equal to its file\n' : `PROBLEMS:\n${r.problems.join('\n')}\n`);
+  process.stdout.write(
+    `${r.dashboards} dashboards of ${r.tiles} tiles, ${r.alerts} alerts\n\n${scaleTable(r)}\n\nemulator peak RSS: ${r.emulatorPeakRssMiB.toFixed(0)} MiB\n${r.summaries.join('\n')}\n`,
+  );
+  process.stdout.write(
+    r.problems.length === 0 ? 'nothing lost or duplicated: every dashboard once, every alert equal to its file\n' : `PROBLEMS:\n${r.problems.join('\n')}\n`,
+  );
   process.exitCode = r.problems.length === 0 ? 0 : 1;
 }

@@ -25,8 +25,7 @@ export const KIND_SCHEMAS = {
 const root = new URL('../', import.meta.url);
 
 export async function generateTypes(): Promise<string> {
-  let out =
-    '/* eslint-disable */\n// Generated from schemas/*.schema.json by `npm run generate`. Do not edit by hand.\n\n';
+  let out = '/* eslint-disable */\n// Generated from schemas/*.schema.json by `npm run generate`. Do not edit by hand.\n\n';
   for (const [kind, file] of Object.entries(KIND_SCHEMAS)) {
     const schema = JSON.parse(readFileSync(new URL(`schemas/${file}`, root), 'utf8'));
     const ts = await compile(schema, `${kind}Document`, {

@@ -11,7 +11,9 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('../test/fuzz/', import.meta.url));
-const files = readdirSync(dir).filter((f) => f.endsWith('.test.ts') && f !== 'regressions.test.ts').sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.test.ts') && f !== 'regressions.test.ts')
+  .sort();
 const runs = process.env['FUZZ_RUNS'] ?? '20000';
 let failed = 0;
 const lines: string[] = [];

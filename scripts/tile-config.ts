@@ -24,7 +24,8 @@ export function tileConfigDefs(rootUrl: URL): Record<string, unknown> {
   const all = spec.components.schemas;
   const names = closure(all, ROOTS);
   const inAllOf = new Set<string>();
-  for (const n of names) for (const part of (all[n]!['allOf'] as Json[] | undefined) ?? []) if (typeof part['$ref'] === 'string') inAllOf.add(refName(part['$ref']));
+  for (const n of names)
+    for (const part of (all[n]!['allOf'] as Json[] | undefined) ?? []) if (typeof part['$ref'] === 'string') inAllOf.add(refName(part['$ref']));
   const defs: Record<string, unknown> = {};
   for (const n of [...names].sort()) {
     const s = convert(all[n]!) as Json;
@@ -77,7 +78,12 @@ function convert(node: unknown, inline = false): unknown {
   }
   if (inline && out['properties'] !== undefined && out['additionalProperties'] === undefined) out['additionalProperties'] = false;
   const disc = src['discriminator'] as { propertyName: string; mapping?: Record<string, string> } | undefined;
-  if (disc?.mapping && Object.keys(disc.mapping).length > 0 && Array.isArray(src['oneOf']) && (src['oneOf'] as Json[]).every((m) => typeof m['$ref'] === 'string')) {
+  if (
+    disc?.mapping &&
+    Object.keys(disc.mapping).length > 0 &&
+    Array.isArray(src['oneOf']) &&
+    (src['oneOf'] as Json[]).every((m) => typeof m['$ref'] === 'string')
+  ) {
     const mapping = disc.mapping ?? {};
     const mapped = new Set(Object.values(mapping).map(refName));
     const rest = (src['oneOf'] as Json[]).map((m) => refName(String(m['$ref']))).filter((n) => !mapped.has(n));
@@ -100,7 +106,8 @@ function convert(node: unknown, inline = false): unknown {
   }
   if (src['nullable'] === true) {
     if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
-    else if (out['$ref'] !== undefined) return { anyOf: [{ $ref: out['$ref'] }, { type: 'null' }], ...(out['description'] ? { description: out['description'] } : {}) };
+    else if (out['$ref'] !== undefined)
+      return { anyOf: [{ $ref: out['$ref'] }, { type: 'null' }], ...(out['description'] ? { description: out['description'] } : {}) };
   }
   return out;
 }
@@ -110,7 +117,11 @@ function allowSourceName(s: Json): void {
   const visit = (o: Json) => {
     const props = o['properties'] as Json | undefined;
     if (props && props['sourceId'] !== undefined) {
-      props['source'] = { type: 'string', minLength: 1, description: 'The data source by name (as the service lists it), resolved per environment: use it instead of sourceId.' };
+      props['source'] = {
+        type: 'string',
+        minLength: 1,
+        description: 'The data source by name (as the service lists it), resolved per environment: use it instead of sourceId.',
+      };
       const req = o['required'] as string[] | undefined;
       if (req?.includes('sourceId')) {
         o['required'] = req.filter((r) => r !== 'sourceId');

@@ -4,16 +4,7 @@
  */
 
 export type ErrorCode =
-  | 'config'
-  | 'validation'
-  | 'api'
-  | 'api-not-found'
-  | 'api-unauthorized'
-  | 'api-conflict'
-  | 'api-response'
-  | 'stale-plan'
-  | 'usage'
-  | 'internal';
+  'config' | 'validation' | 'api' | 'api-not-found' | 'api-unauthorized' | 'api-conflict' | 'api-response' | 'stale-plan' | 'usage' | 'internal';
 
 export class CliError extends Error {
   readonly code: ErrorCode;

@@ -108,7 +108,21 @@ export interface ApplyResult {
 
 /** The result of an apply that had nothing to do. */
 export function emptyResult(plan: Plan, state: StateFile): ApplyResult {
-  return { created: [], updated: [], deleted: [], failed: [], skipped: [], unknown: [], duplicates: [], notRecorded: [], notDone: [], interrupted: false, unchanged: plan.summary.noop, blocked: plan.summary.blocked, state };
+  return {
+    created: [],
+    updated: [],
+    deleted: [],
+    failed: [],
+    skipped: [],
+    unknown: [],
+    duplicates: [],
+    notRecorded: [],
+    notDone: [],
+    interrupted: false,
+    unchanged: plan.summary.noop,
+    blocked: plan.summary.blocked,
+    state,
+  };
 }
 
 export class StalePlanError extends CliError {
@@ -154,7 +168,10 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   const creates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'create');
   const dashboardUpdates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'update');
   // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
-  const deletes = [...plan.items.filter((i) => i.kind === 'Alert' && i.action === 'delete'), ...plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete')];
+  const deletes = [
+    ...plan.items.filter((i) => i.kind === 'Alert' && i.action === 'delete'),
+    ...plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete'),
+  ];
   // Alerts: updates (PUT) and, where the service can, creates (POST); both carry the full body.
   const updates = plan.items.filter((i) => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
   // Where alerts are read live the service is the record: no state file is written.
@@ -206,12 +223,24 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     const outcome = await createOnce(deps, item, { maxAttempts: opts.maxCreateAttempts ?? 2, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
     if (outcome.kind === 'created') {
       const { dashboard, recovered } = outcome;
-      const tiles = new Map((dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
+      const tiles = new Map(
+        (dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
+      );
       createdTiles.set(item.name, { id: dashboard.id, tiles });
       // The slot goes to the next create while the journal syncs (group commit); the create is reported only
       // once its entry is on disk, and every one is before this stage ends.
       recording.push(
-        Promise.resolve(deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.create', name: item.name, id: dashboard.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response', tiles: Object.fromEntries(tiles) })).then(() => {
+        Promise.resolve(
+          deps.journal.append({
+            at: deps.now().toISOString(),
+            run: opts.runId,
+            op: 'dashboard.create',
+            name: item.name,
+            id: dashboard.id,
+            confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response',
+            tiles: Object.fromEntries(tiles),
+          }),
+        ).then(() => {
           result.created.push({ name: item.name, id: dashboard.id });
           deps.emit({ type: 'created', item, id: dashboard.id, recovered });
         }),
@@ -263,9 +292,18 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         if (!answered2xx(e)) throw e;
         dashboard = (await deps.client.listDashboards({})).find((d) => d.id === item.id);
       }
-      const tiles = new Map((dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
+      const tiles = new Map(
+        (dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
+      );
       createdTiles.set(item.name, { id: item.id!, tiles });
-      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.update', name: item.name, id: item.id!, confirmedBy: 'response' });
+      await deps.journal.append({
+        at: deps.now().toISOString(),
+        run: opts.runId,
+        op: 'dashboard.update',
+        name: item.name,
+        id: item.id!,
+        confirmedBy: 'response',
+      });
       result.updated.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'updated', item });
     } catch (e) {
@@ -315,7 +353,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         }
         const { alert, recovered } = made;
         alertsCreated.set(item.name, alert.id);
-        await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.create', name: item.name, id: alert.id, confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response' });
+        await deps.journal.append({
+          at: deps.now().toISOString(),
+          run: opts.runId,
+          op: 'alert.create',
+          name: item.name,
+          id: alert.id,
+          confirmedBy: recovered ? 'list-after-unknown-outcome' : 'response',
+        });
         result.created.push({ name: item.name, id: alert.id });
         deps.emit({ type: 'created', item, id: alert.id, recovered });
         done++;
@@ -345,7 +390,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   });
   // Alerts too: two runners that created one alert each are told so, and where the service can delete,
   // the later copy goes.
-  if (alertsCreated.size > 0 && deps.client.listAlerts && !stopped()) await checkAlertDuplicates(deps, updates, alertsCreated, result, opts.removeOwnDuplicates ?? false, opts.runId);
+  if (alertsCreated.size > 0 && deps.client.listAlerts && !stopped())
+    await checkAlertDuplicates(deps, updates, alertsCreated, result, opts.removeOwnDuplicates ?? false, opts.runId);
   // Deletes last (prune): nothing in this plan depends on them.
   await mapPool(deletes, opts.concurrency, async (item) => {
     if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
@@ -358,7 +404,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       } catch (e) {
         if (!answered2xx(e)) throw e;
       }
-      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete', name: item.name, id: item.id!, confirmedBy: 'response' });
+      await deps.journal.append({
+        at: deps.now().toISOString(),
+        run: opts.runId,
+        op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete',
+        name: item.name,
+        id: item.id!,
+        confirmedBy: 'response',
+      });
       result.deleted.push({ name: item.name, id: item.id! });
       deps.emit({ type: 'deleted', item });
     } catch (e) {
@@ -377,7 +430,12 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
   }
   for (const { entry, error } of journalFailures) {
-    result.notRecorded.push({ kind: entry.op.startsWith('alert') ? 'Alert' : 'Dashboard', name: entry.name, id: entry.id, error: `${entry.op} not in the journal: ${error}` });
+    result.notRecorded.push({
+      kind: entry.op.startsWith('alert') ? 'Alert' : 'Dashboard',
+      name: entry.name,
+      id: entry.id,
+      error: `${entry.op} not in the journal: ${error}`,
+    });
   }
   result.interrupted = stopped();
   return result;
@@ -395,10 +453,7 @@ function isAbort(e: unknown): boolean {
 /** The request timeout the client uses by default (src/config/connection.ts): the least settle window. */
 export const DEFAULT_SETTLE_MS = 30_000;
 
-type CreateOutcome =
-  | { kind: 'created'; dashboard: LiveDashboard; recovered: boolean }
-  | { kind: 'unknown'; why: string }
-  | { kind: 'failed'; error: string };
+type CreateOutcome = { kind: 'created'; dashboard: LiveDashboard; recovered: boolean } | { kind: 'unknown'; why: string } | { kind: 'failed'; error: string };
 
 /**
  * POST is not idempotent. A 2xx is applied whatever its body: never sent again (when the body does not say
@@ -439,8 +494,15 @@ async function createOnce(deps: ApplyDeps, item: PlanItem, o: { maxAttempts: num
           deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
           return { kind: 'created', dashboard: found[0]!, recovered: true };
         }
-        if (found.length > 1) return { kind: 'failed', error: `answered 2xx without its id, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand` };
-        return { kind: 'unknown', why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" is listed; not re-sent` };
+        if (found.length > 1)
+          return {
+            kind: 'failed',
+            error: `answered 2xx without its id, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
+          };
+        return {
+          kind: 'unknown',
+          why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" is listed; not re-sent`,
+        };
       } catch (le) {
         return { kind: 'unknown', why: `answered 2xx (applied) without its id, and listing failed: ${errorLine(le)}; not re-sent` };
       }
@@ -458,7 +520,10 @@ async function createOnce(deps: ApplyDeps, item: PlanItem, o: { maxAttempts: num
         const found = await listNamed(deps, body.name);
         if (found.length === 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
         if (found.length > 1) {
-          return { kind: 'failed', error: `after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand` };
+          return {
+            kind: 'failed',
+            error: `after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
+          };
         }
         absent++;
       }
@@ -488,12 +553,20 @@ function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
-async function checkAlertDuplicates(deps: ApplyDeps, items: PlanItem[], mine: Map<string, string>, result: ApplyResult, removeOwn: boolean, runId: string): Promise<void> {
+async function checkAlertDuplicates(
+  deps: ApplyDeps,
+  items: PlanItem[],
+  mine: Map<string, string>,
+  result: ApplyResult,
+  removeOwn: boolean,
+  runId: string,
+): Promise<void> {
   let live: LiveAlert[];
   try {
     live = await deps.client.listAlerts!({});
   } catch (e) {
-    for (const [name] of mine) result.unknown.push({ kind: 'Alert', name, error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}` });
+    for (const [name] of mine)
+      result.unknown.push({ kind: 'Alert', name, error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}` });
     return;
   }
   for (const item of items) {
@@ -534,7 +607,11 @@ async function checkDuplicates(
   } catch (e) {
     for (const item of creates) {
       if (!result.created.some((c) => c.name === item.name)) continue;
-      result.unknown.push({ kind: 'Dashboard', name: item.name, error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}` });
+      result.unknown.push({
+        kind: 'Dashboard',
+        name: item.name,
+        error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}`,
+      });
     }
     return;
   }
@@ -553,7 +630,12 @@ async function checkDuplicates(
         result.created = result.created.filter((c) => c.id !== mine);
         // Alerts of this plan bind to the copy that stays.
         const kept = same[0]!;
-        createdTiles.set(item.name, { id: kept.id, tiles: new Map((kept.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string])) });
+        createdTiles.set(item.name, {
+          id: kept.id,
+          tiles: new Map(
+            (kept.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
+          ),
+        });
       } catch (e) {
         result.failed.push({ kind: 'Dashboard', name: item.name, error: `could not remove this run's copy ${mine}: ${errorLine(e)}` });
       }
@@ -569,7 +651,11 @@ async function checkDuplicates(
  * waits the settle window, lists the alerts and adopts the one with the name; none found is "outcome
  * unknown, not re-sent". A 2xx is applied whatever its body: its id is found by listing.
  */
-async function createAlertOnce(deps: ApplyDeps, body: AlertBody, settleMs: number): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
+async function createAlertOnce(
+  deps: ApplyDeps,
+  body: AlertBody,
+  settleMs: number,
+): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
   if (!deps.client.createAlert) throw new CliError('this service cannot create alerts');
   try {
     const alert = await deps.client.createAlert(body, {});
@@ -582,7 +668,10 @@ async function createAlertOnce(deps: ApplyDeps, body: AlertBody, settleMs: numbe
     if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
     const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
     if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
-    if (found.length > 1) throw new CliError(`${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`);
+    if (found.length > 1)
+      throw new CliError(
+        `${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
+      );
     return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
   }
 }
@@ -603,7 +692,8 @@ function bindAlert(item: PlanItem, created: Map<string, { id: string; tiles: Map
   const ref = item.reference;
   if (ref && (body.dashboardId === KNOWN_AFTER_APPLY || body.tileId === KNOWN_AFTER_APPLY)) {
     const err = createErrors.get(ref.dashboard);
-    if (err !== undefined) return { ok: false, reason: `dashboard ${ref.dashboard} was not ${body.dashboardId === KNOWN_AFTER_APPLY ? 'created' : 'updated'} (${err})` };
+    if (err !== undefined)
+      return { ok: false, reason: `dashboard ${ref.dashboard} was not ${body.dashboardId === KNOWN_AFTER_APPLY ? 'created' : 'updated'} (${err})` };
     const c = created.get(ref.dashboard);
     if (!c) return { ok: false, reason: `dashboard ${ref.dashboard} is not in this plan's creates or updates` };
     const tileId = c.tiles.get(ref.tile);

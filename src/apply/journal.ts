@@ -67,8 +67,9 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
     fdatasync(fd, (err) => {
       syncing = false;
       opts.onSync?.(batch.length);
-      for (const w of batch) if (err) w.reject(err);
-      else w.resolve();
+      for (const w of batch)
+        if (err) w.reject(err);
+        else w.resolve();
       // Entries written while this sync ran: the next one covers them.
       sync();
     });

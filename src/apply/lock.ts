@@ -68,7 +68,10 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (e) {
-    throw new CliError(`cannot create the folder of the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { code: 'config', cause: e });
+    throw new CliError(`cannot create the folder of the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+      code: 'config',
+      cause: e,
+    });
   }
   for (;;) {
     if (tryCreate(path, owner)) break;
@@ -150,7 +153,14 @@ function readOwner(path: string): Held {
   }
   try {
     const o = JSON.parse(text) as Partial<LockOwner>;
-    if (o && typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.since === 'string' && typeof o.command === 'string' && typeof o.nonce === 'string') {
+    if (
+      o &&
+      typeof o.pid === 'number' &&
+      typeof o.host === 'string' &&
+      typeof o.since === 'string' &&
+      typeof o.command === 'string' &&
+      typeof o.nonce === 'string'
+    ) {
       return { kind: 'owner', owner: o as LockOwner, text };
     }
   } catch {
@@ -170,7 +180,8 @@ function takeOver(path: string, staleText: string, env: LockEnv): boolean {
   try {
     fd = openSync(guard, 'wx', 0o644);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new CliError(`cannot create ${guard}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { code: 'config', cause: e });
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new CliError(`cannot create ${guard}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { code: 'config', cause: e });
     // Somebody is taking it over; a guard left by a crash is removed once old.
     try {
       if (env.now().getTime() - statSync(guard).mtimeMs > UNREADABLE_GRACE_MS) unlinkSync(guard);

@@ -24,7 +24,12 @@ export async function planShapeProblem(value: unknown): Promise<string | undefin
   const e = (validate.errors ?? []).find((x) => x.keyword !== 'if') ?? validate.errors?.[0];
   if (!e) return 'does not match the plan schema';
   const where = e.instancePath === '' ? 'the top level' : e.instancePath.slice(1).replace(/\//g, '.');
-  const what = e.keyword === 'required' ? `must have ${(e.params as { missingProperty: string }).missingProperty}` : e.keyword === 'additionalProperties' ? `has an unknown member ${(e.params as { additionalProperty: string }).additionalProperty}` : (e.message ?? 'is invalid');
+  const what =
+    e.keyword === 'required'
+      ? `must have ${(e.params as { missingProperty: string }).missingProperty}`
+      : e.keyword === 'additionalProperties'
+        ? `has an unknown member ${(e.params as { additionalProperty: string }).additionalProperty}`
+        : (e.message ?? 'is invalid');
   return `${where} ${what}`;
 }
 
@@ -89,7 +94,9 @@ export function checkBinding(plan: Plan, here: Omit<PlanBinding, 'idSeed' | 'opt
     throw new PlanMismatchError('plan was changed after it was made: its digest does not match its items; make it again with `steward plan --out`');
   }
   if (b.project !== here.project || b.file !== here.file) {
-    throw new PlanMismatchError(`plan was made for another project (${b.project || '(unnamed)'}, ${b.file}), not ${here.project || '(unnamed)'} (${here.file})`);
+    throw new PlanMismatchError(
+      `plan was made for another project (${b.project || '(unnamed)'}, ${b.file}), not ${here.project || '(unnamed)'} (${here.file})`,
+    );
   }
   if ((b.env ?? undefined) !== (here.env ?? undefined)) {
     throw new PlanMismatchError(`plan was made for ${b.env ? `--env ${b.env}` : 'no --env'}, not ${here.env ? `--env ${here.env}` : 'no --env'}`);

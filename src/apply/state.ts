@@ -20,7 +20,10 @@ export function readState(path: string): StateFile {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`state file ${path} is not valid JSON (${(e as Error).message}); restore it from version control or the CI artifact, or move it away to start without records`, { code: 'config', cause: e });
+    throw new CliError(
+      `state file ${path} is not valid JSON (${(e as Error).message}); restore it from version control or the CI artifact, or move it away to start without records`,
+      { code: 'config', cause: e },
+    );
   }
   const s = parsed as Partial<StateFile>;
   if (!s || typeof s !== 'object' || s.formatVersion !== 1 || typeof s.alerts !== 'object' || s.alerts === null) {
@@ -58,6 +61,9 @@ export function checkStateWritable(path: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
   } catch (e) {
-    throw new CliError(`the state file ${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was changed: fix its permissions or spec.state, then apply again`, { code: 'config', cause: e });
+    throw new CliError(
+      `the state file ${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was changed: fix its permissions or spec.state, then apply again`,
+      { code: 'config', cause: e },
+    );
   }
 }

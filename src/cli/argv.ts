@@ -54,9 +54,7 @@ export function closest(word: string, candidates: readonly string[]): string | u
 }
 
 const merge = (a: OptionInfo, b: OptionInfo | undefined): OptionInfo =>
-  b
-    ? { names: [...a.names, ...b.names], takesValue: [...a.takesValue, ...b.takesValue], booleans: [...a.booleans, ...b.booleans] }
-    : a;
+  b ? { names: [...a.names, ...b.names], takesValue: [...a.takesValue, ...b.takesValue], booleans: [...a.booleans, ...b.booleans] } : a;
 
 /**
  * Rewrites single-dash long flags and checks commands and option names. `-h` and `-v`-style one-letter

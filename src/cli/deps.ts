@@ -42,7 +42,10 @@ export interface Deps {
  */
 export function createDeps(ctx: CommandContext, project: Project, opts: { debug: boolean; concurrency?: number }): Deps {
   const trace = opts.debug ? (line: string) => ctx.io.stderr(`[http] ${line}\n`) : undefined;
-  const onWait = waitNotifier((line) => ctx.io.stderr(line), () => Date.now());
+  const onWait = waitNotifier(
+    (line) => ctx.io.stderr(line),
+    () => Date.now(),
+  );
   const secrets = new Set<string>();
   // Each client redacts every credential the project names, not only its own: a server (or a proxy in
   // front of both APIs) may echo any of them.

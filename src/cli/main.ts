@@ -116,13 +116,20 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     .usage('steward <command> [options]\n\nDashboards and alerts as code: validate YAML, plan against the live service, apply, and review cloud drift.')
     .option('config', { type: 'string', describe: 'Project file (default: steward.yaml in this folder or above)', global: true })
     .option('env', { type: 'string', describe: 'Environment overlay from spec.environments', global: true })
-    .option('color', { type: 'boolean', default: true, describe: 'Colour output: --color forces it (as does FORCE_COLOR=1), --no-color or NO_COLOR turns it off; by default only on a terminal', global: true })
+    .option('color', {
+      type: 'boolean',
+      default: true,
+      describe: 'Colour output: --color forces it (as does FORCE_COLOR=1), --no-color or NO_COLOR turns it off; by default only on a terminal',
+      global: true,
+    })
     .option('debug', { type: 'boolean', default: false, describe: 'HTTP trace (secrets redacted) and stack traces', global: true })
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .epilogue('Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  apply: 3 blocked items left, 130 interrupted;\n  report --fail-on: 2 findings reach that severity.\nDocs: README.md')
+    .epilogue(
+      'Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  apply: 3 blocked items left, 130 interrupted;\n  report --fail-on: 2 findings reach that severity.\nDocs: README.md',
+    )
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
     .fail((msg, err) => {
@@ -136,16 +143,21 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
   }
 
   // yargs runs the default command for anything it does not know; name it instead of exiting 0.
-  parser.command('$0', false as never, () => {}, (args) => {
-    const first = (args._ as unknown[])[0];
-    const known = commands.map((c) => c.command.split(' ')[0]).join(', ');
-    throw new CliError(
-      first === undefined
-        ? `name a command (${known}); see steward --help`
-        : `unknown command "${String(first)}"; the commands are: ${known}. See steward --help`,
-      { code: 'usage' },
-    );
-  });
+  parser.command(
+    '$0',
+    false as never,
+    () => {},
+    (args) => {
+      const first = (args._ as unknown[])[0];
+      const known = commands.map((c) => c.command.split(' ')[0]).join(', ');
+      throw new CliError(
+        first === undefined
+          ? `name a command (${known}); see steward --help`
+          : `unknown command "${String(first)}"; the commands are: ${known}. See steward --help`,
+        { code: 'usage' },
+      );
+    },
+  );
 
   try {
     if (!checked.ok) throw new CliError(checked.message, { code: 'usage' });

@@ -96,11 +96,7 @@ export interface CloudClient {
   /** @throws {ApiError} see `Http.request`. */
   listIngestPipes(organizationId: string, serviceId: string, opts?: CallOptions): Promise<IngestPipe[]>;
   /** @throws {ApiError} see `Http.request`. */
-  listReversePrivateEndpoints(
-    organizationId: string,
-    serviceId: string,
-    opts?: CallOptions,
-  ): Promise<ReversePrivateEndpoint[]>;
+  listReversePrivateEndpoints(organizationId: string, serviceId: string, opts?: CallOptions): Promise<ReversePrivateEndpoint[]>;
   /** Backups, newest first as the server orders them (not re-sorted here). @throws {ApiError} */
   listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<Backup[]>;
   /** @throws {NotFoundError} when the backup does not exist; other ApiErrors as `Http.request`. */
@@ -130,11 +126,9 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
     http,
     profile,
     listIngestPipes: (org, svc, o) => get<IngestPipe[]>(shapes.pipes, `${service(org, svc)}${paths.pipes}`, o),
-    listReversePrivateEndpoints: (org, svc, o) =>
-      get<ReversePrivateEndpoint[]>(shapes.endpoints, `${service(org, svc)}${paths.endpoints}`, o),
+    listReversePrivateEndpoints: (org, svc, o) => get<ReversePrivateEndpoint[]>(shapes.endpoints, `${service(org, svc)}${paths.endpoints}`, o),
     listBackups: (org, svc, o) => get<Backup[]>(shapes.backups, `${service(org, svc)}${paths.backups}`, o),
-    getBackup: (org, svc, id, o) =>
-      get<Backup>(shapes.backup, `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`, o),
+    getBackup: (org, svc, id, o) => get<Backup>(shapes.backup, `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`, o),
   };
 }
 

@@ -73,9 +73,7 @@ function messageOf(o: Record<string, unknown>): string | undefined {
   }
   const errors = o['errors'];
   if (Array.isArray(errors) && errors.length > 0) {
-    const parts = errors
-      .slice(0, 3)
-      .map((e) => (typeof e === 'string' ? e : isObject(e) ? messageOf(e) ?? JSON.stringify(e) : String(e)));
+    const parts = errors.slice(0, 3).map((e) => (typeof e === 'string' ? e : isObject(e) ? (messageOf(e) ?? JSON.stringify(e)) : String(e)));
     return parts.join('; ') + (errors.length > 3 ? ` (and ${errors.length - 3} more)` : '');
   }
   return undefined;

@@ -127,10 +127,7 @@ export class ApiTransportError extends ApiError {
   readonly failure: TransportFailure;
   /** The underlying error code (ECONNRESET, ETIMEDOUT, ENOTFOUND…), when there was one. */
   readonly transportCode: string | undefined;
-  constructor(
-    message: string,
-    init: ApiErrorInit & { failure: TransportFailure; transportCode?: string | undefined },
-  ) {
+  constructor(message: string, init: ApiErrorInit & { failure: TransportFailure; transportCode?: string | undefined }) {
     super(message, init, 'api');
     this.failure = init.failure;
     this.transportCode = init.transportCode;

@@ -27,26 +27,14 @@ import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { redact } from './redact.ts';
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
-import {
-  backoffMs,
-  isIdempotent,
-  retryPolicy,
-  RETRY_CODES,
-  RETRY_STATUSES,
-  serverWait,
-  type RetryOptions,
-  type ServerWait,
-} from './retry.ts';
+import { backoffMs, isIdempotent, retryPolicy, RETRY_CODES, RETRY_STATUSES, serverWait, type RetryOptions, type ServerWait } from './retry.ts';
 
 export type { HttpMethod } from './errors.ts';
 export type { RetryOptions } from './retry.ts';
 export type { Sleep } from './limiter.ts';
 
 /** How requests authenticate. */
-export type HttpAuth =
-  | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'none' };
+export type HttpAuth = { type: 'bearer'; token: string } | { type: 'basic'; username: string; password: string } | { type: 'none' };
 
 /** Receives one line per request attempt (already redacted). `--debug` plugs stderr in here. */
 export type TraceSink = (line: string) => void;
@@ -366,15 +354,19 @@ export function createHttp(opts: HttpOptions): Http {
         limiter.pauseUntil(now() + hinted.ms);
       }
       const wait = retry ? Math.max(hinted?.ms ?? 0, backoffMs(attempt, policy, random)) : 0;
-      trace(
-        `http ${tag} → ${status} ${result.statusText} (${timing})` +
-          (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
-      );
+      trace(`http ${tag} → ${status} ${result.statusText} (${timing})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''));
       if (result.body.length > 0) trace(`http ${tag} response body: ${traceBody(result.body.toString('utf8'))}`);
       if (!retry) {
         throw statusError(ctx, result, attempt, requestId, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
       }
-      told(wait, status === 429 ? 'rate limited (429)' : hinted ? `the server asked to wait (${status}, ${hinted.header})` : `${status} ${result.statusText}, retrying ${method} ${shownPath}`);
+      told(
+        wait,
+        status === 429
+          ? 'rate limited (429)'
+          : hinted
+            ? `the server asked to wait (${status}, ${hinted.header})`
+            : `${status} ${result.statusText}, retrying ${method} ${shownPath}`,
+      );
       await sleepOrAbort(wait, signal, ctx, attempt);
     }
   }
@@ -393,12 +385,7 @@ export function createHttp(opts: HttpOptions): Http {
     }
   }
 
-  function parseSuccess(
-    ctx: Ctx,
-    r: Extract<Attempt, { kind: 'response' }>,
-    attempt: number,
-    validate: HttpRequest['validate'],
-  ): unknown {
+  function parseSuccess(ctx: Ctx, r: Extract<Attempt, { kind: 'response' }>, attempt: number, validate: HttpRequest['validate']): unknown {
     // A write answered 2xx was applied; if its body is unusable, the caller does not know what it got.
     const init: ApiErrorInit = { ...ctx, status: r.status, attempts: attempt, outcomeUnknown: ctx.method !== 'GET' };
     const head = `${ctx.method} ${ctx.path}`;
@@ -422,10 +409,10 @@ export function createHttp(opts: HttpOptions): Http {
         const ct = headerValue(r.headers, 'content-type') ?? 'no content type';
         // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
         const excerpt = clean(summarizeErrorBody(clean(r.body.toString('utf8')), ct).message);
-        throw new ApiResponseError(
-          `${head}: response is not valid JSON (${r.status}, ${ct}, ${r.bytes} bytes): ${excerpt}${unknownNote}`,
-          { ...init, problems: [{ field: '', message: 'not valid JSON' }] },
-        );
+        throw new ApiResponseError(`${head}: response is not valid JSON (${r.status}, ${ct}, ${r.bytes} bytes): ${excerpt}${unknownNote}`, {
+          ...init,
+          problems: [{ field: '', message: 'not valid JSON' }],
+        });
       }
     }
     // Before anything recursive sees it (the shape check, normalization): too deep is a bad response.
@@ -505,12 +492,7 @@ export function createHttp(opts: HttpOptions): Http {
     return new ApiError(msg, init);
   }
 
-  function transportError(
-    ctx: Ctx,
-    r: Extract<Attempt, { kind: 'transport' }>,
-    attempts: number,
-    signal: AbortSignal | undefined,
-  ): ApiError {
+  function transportError(ctx: Ctx, r: Extract<Attempt, { kind: 'transport' }>, attempts: number, signal: AbortSignal | undefined): ApiError {
     if (r.failure === 'aborted') return abortedError(ctx, attempts, r.sent, r.error, signal);
     const outcomeUnknown = mayHaveApplied(ctx.method, r);
     const code = r.code && !r.code.startsWith('ERR_GOT') ? ` (${r.code})` : '';
@@ -564,10 +546,15 @@ function abortedError(ctx: Ctx, attempts: number, sent: boolean, cause: unknown,
   const reason: unknown = signal?.reason ?? cause;
   const exitCode = reason instanceof CliError ? reason.exitCode : 130;
   const outcomeUnknown = ctx.method !== 'GET' && sent;
-  return new ApiTransportError(
-    `${ctx.method} ${ctx.path} on ${ctx.host}: interrupted${outcomeUnknown ? outcomeNote(ctx.method) : ''}`,
-    { ...ctx, attempts, outcomeUnknown, failure: 'aborted', transportCode: codeOf(cause), cause: reason, exitCode },
-  );
+  return new ApiTransportError(`${ctx.method} ${ctx.path} on ${ctx.host}: interrupted${outcomeUnknown ? outcomeNote(ctx.method) : ''}`, {
+    ...ctx,
+    attempts,
+    outcomeUnknown,
+    failure: 'aborted',
+    transportCode: codeOf(cause),
+    cause: reason,
+    exitCode,
+  });
 }
 
 /** A write whose request may have reached the server: anything but a failure before connecting. */
@@ -659,6 +646,8 @@ const TRACE_BODY_LIMIT = 4096;
  * terminal) shown as escapes, cut at TRACE_BODY_LIMIT characters.
  */
 function traceBody(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
 }

@@ -13,14 +13,7 @@ import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts
 import { checkResponse, type ResponseShape } from './validate.ts';
 
 export type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
-export type {
-  AlertChannel,
-  LiveAlertChannel,
-  LiveSeries,
-  LiveTile,
-  SeriesCreate,
-  TileCreate,
-} from './api-types.ts';
+export type { AlertChannel, LiveAlertChannel, LiveSeries, LiveTile, SeriesCreate, TileCreate } from './api-types.ts';
 
 export interface ObservabilityClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'auth'> {
   /** Base URL of the service (`https://obs.example.com`); the profile's paths are appended. */

@@ -77,10 +77,7 @@ export function serverWait(status: number, headers: IncomingHttpHeaders, nowMs: 
   const retryAfter = parseRetryAfter(header(headers, 'retry-after'), nowMs);
   if (retryAfter !== undefined) return { ms: retryAfter, header: 'Retry-After' };
   const structured = parseStructuredRateLimit(header(headers, 'ratelimit'));
-  const remaining =
-    parseNumber(header(headers, 'ratelimit-remaining')) ??
-    parseNumber(header(headers, 'x-ratelimit-remaining')) ??
-    structured.remaining;
+  const remaining = parseNumber(header(headers, 'ratelimit-remaining')) ?? parseNumber(header(headers, 'x-ratelimit-remaining')) ?? structured.remaining;
   if (status !== 429 && remaining !== 0) return undefined;
   for (const name of ['ratelimit-reset', 'x-ratelimit-reset'] as const) {
     const ms = parseResetHeader(header(headers, name), nowMs);

@@ -93,7 +93,18 @@ export function codeIdentity(): string | null {
     h.update(readFileSync(new URL('../../package.json', import.meta.url)));
     h.update(readFileSync(require.resolve('yaml/package.json')));
     h.update(readFileSync(require.resolve('js-yaml/package.json')));
-    for (const m of ['./resources', './source', './fast-parse', '../plan/normalize', '../plan/fingerprint', './interpolate', './cache', '../schema/validator', '../schema/validators.gen', '../schema/kinds']) {
+    for (const m of [
+      './resources',
+      './source',
+      './fast-parse',
+      '../plan/normalize',
+      '../plan/fingerprint',
+      './interpolate',
+      './cache',
+      '../schema/validator',
+      '../schema/validators.gen',
+      '../schema/kinds',
+    ]) {
       h.update(`\u0000${m}\u0000`);
       h.update(readFileSync(new URL(m + ext, import.meta.url)));
     }
@@ -170,7 +181,13 @@ export function openParseCache(
       return e;
     },
     set(key, resources, digests) {
-      const e: CachedResource[] = resources.map((r, i) => ({ kind: r.kind, name: r.name, index: r.index, doc: r.doc, ...(digests?.[i] ? { nd: digests[i] } : {}) }));
+      const e: CachedResource[] = resources.map((r, i) => ({
+        kind: r.kind,
+        name: r.name,
+        index: r.index,
+        doc: r.doc,
+        ...(digests?.[i] ? { nd: digests[i] } : {}),
+      }));
       if (!e.every((r) => isJsonSafe(r.doc))) return;
       // Kept as text: later stages may change the loaded objects, the cache must not follow them.
       used.set(key, JSON.stringify(e));
@@ -327,7 +344,11 @@ export function machineKey(env: Env): Buffer | undefined {
 /** Whether git tracks `file` in `dir` (false when git is missing or `dir` is not in a repository). */
 function gitTracks(dir: string, file: string, env: Env): boolean {
   try {
-    execFileSync('git', ['-C', dir, 'ls-files', '--error-unmatch', '--', file], { stdio: 'ignore', timeout: 5000, env: { PATH: env['PATH'] ?? '/usr/bin:/bin' } });
+    execFileSync('git', ['-C', dir, 'ls-files', '--error-unmatch', '--', file], {
+      stdio: 'ignore',
+      timeout: 5000,
+      env: { PATH: env['PATH'] ?? '/usr/bin:/bin' },
+    });
     return true;
   } catch {
     return false;

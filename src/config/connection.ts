@@ -38,14 +38,20 @@ type Section = 'observability' | 'cloud';
 
 /** Where a connection field was set: the environment overlay when it sets it, else the base spec. */
 function pointerOf(project: Project, section: Section, key: string): string {
-  const overlay = project.envName ? (project.spec.environments?.[project.envName] as Record<string, Record<string, unknown> | undefined> | undefined) : undefined;
+  const overlay = project.envName
+    ? (project.spec.environments?.[project.envName] as Record<string, Record<string, unknown> | undefined> | undefined)
+    : undefined;
   return overlay?.[section]?.[key] !== undefined ? `/spec/environments/${project.envName}/${section}/${key}` : `/spec/${section}/${key}`;
 }
 
 function resolveUrl(project: Project, section: Section, env: Env): string {
   const raw = project.spec[section]?.url;
   if (raw === undefined) {
-    throw new ConfigError(`spec.${section}.url is not set: steward needs the ${section} API's address`, project.locate(`/spec/${section === 'cloud' ? 'cloud' : 'observability'}`), `/spec/${section}`);
+    throw new ConfigError(
+      `spec.${section}.url is not set: steward needs the ${section} API's address`,
+      project.locate(`/spec/${section === 'cloud' ? 'cloud' : 'observability'}`),
+      `/spec/${section}`,
+    );
   }
   const ptr = pointerOf(project, section, 'url');
   const r = interpolateString(raw, env);
@@ -73,7 +79,10 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
 
 /** This machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (a URL's hostname keeps IPv6 in brackets). */
 export function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const h = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   if (/^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h)) return true;
@@ -83,7 +92,12 @@ export function isLoopback(hostname: string): boolean {
 function resolveSecret(project: Project, section: Section, key: string, what: string, env: Env): { value: string; name: string } {
   const ref = (project.spec[section] as Record<string, { env: string } | undefined> | undefined)?.[key];
   const ptr = pointerOf(project, section, key);
-  if (!ref) throw new ConfigError(`spec.${section}.${key} is not set: name the environment variable that holds the ${what}, like ${key}: { env: STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()} }`, project.locate(`/spec/${section}`), `/spec/${section}`);
+  if (!ref)
+    throw new ConfigError(
+      `spec.${section}.${key} is not set: name the environment variable that holds the ${what}, like ${key}: { env: STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()} }`,
+      project.locate(`/spec/${section}`),
+      `/spec/${section}`,
+    );
   const value = env[ref.env];
   if (value === undefined || value === '') {
     throw new ConfigError(`environment variable ${ref.env} is not set: it holds the ${what}`, project.locate(ptr), ptr);
@@ -123,7 +137,11 @@ export function resolveObservability(project: Project, env: Env): ObservabilityC
 function resolvePlain(project: Project, section: Section, key: string, what: string, env: Env): string {
   const raw = (project.spec[section] as Record<string, unknown> | undefined)?.[key];
   if (typeof raw !== 'string') {
-    throw new ConfigError(`spec.${section}.${key} is not set: the ${what} is part of every ClickStack path`, project.locate(`/spec/${section}`), `/spec/${section}`);
+    throw new ConfigError(
+      `spec.${section}.${key} is not set: the ${what} is part of every ClickStack path`,
+      project.locate(`/spec/${section}`),
+      `/spec/${section}`,
+    );
   }
   const ptr = pointerOf(project, section, key);
   const r = interpolateString(raw, env);

@@ -50,8 +50,14 @@ export function credentialValues(names: readonly string[], env: Env): string[] {
     const v = env[n];
     if (v !== undefined && v !== '') values.push(v);
   }
-  const ids = names.filter((n) => /KEY_?ID$/i.test(n)).map((n) => env[n]).filter((v): v is string => !!v);
-  const secrets = names.filter((n) => /SECRET$/i.test(n)).map((n) => env[n]).filter((v): v is string => !!v);
+  const ids = names
+    .filter((n) => /KEY_?ID$/i.test(n))
+    .map((n) => env[n])
+    .filter((v): v is string => !!v);
+  const secrets = names
+    .filter((n) => /SECRET$/i.test(n))
+    .map((n) => env[n])
+    .filter((v): v is string => !!v);
   for (const id of ids) for (const s of secrets) values.push(Buffer.from(`${id}:${s}`, 'utf8').toString('base64'));
   return values;
 }
@@ -67,7 +73,8 @@ export interface VariablePolicy {
 
 /** The policy a project spec (plain data, maybe not yet schema-checked) sets. */
 export function variablePolicy(spec: unknown): VariablePolicy {
-  const prefix = isObject(spec) && typeof spec['resourceVariablePrefix'] === 'string' && spec['resourceVariablePrefix'] !== '' ? spec['resourceVariablePrefix'] : undefined;
+  const prefix =
+    isObject(spec) && typeof spec['resourceVariablePrefix'] === 'string' && spec['resourceVariablePrefix'] !== '' ? spec['resourceVariablePrefix'] : undefined;
   return { deny: credentialVariables(spec), ...(prefix !== undefined ? { allowPrefix: prefix } : {}) };
 }
 

@@ -32,8 +32,9 @@ interface CoreTag {
 }
 
 /** `yaml`'s core-schema scalar tags that resolve plain scalars, in its order (the first match wins there). */
-const CORE_TAGS: CoreTag[] = (new Schema({ schema: 'core' }).tags as unknown as Array<Partial<CoreTag> & { default?: boolean | string }>)
-  .filter((t): t is CoreTag & { default: true } => t.default === true && t.test instanceof RegExp && typeof t.resolve === 'function');
+const CORE_TAGS: CoreTag[] = (new Schema({ schema: 'core' }).tags as unknown as Array<Partial<CoreTag> & { default?: boolean | string }>).filter(
+  (t): t is CoreTag & { default: true } => t.default === true && t.test instanceof RegExp && typeof t.resolve === 'function',
+);
 
 /** Plain scalars YAML 1.1 (or a lenient reader) would read as something else than the core schema does. */
 const DOUBTFUL = [
@@ -60,7 +61,13 @@ function resolvePlain(source: string): unknown {
     const r = tag.resolve(source, onError, NO_OPTIONS);
     const value = isScalar(r) ? r.value : r;
     // Beyond 15 significant digits a number is rounded; where exactly may differ between readers.
-    if (typeof value === 'number' && Number.isFinite(value) && Number.isInteger(value) && (Math.abs(value) > Number.MAX_SAFE_INTEGER || significantDigits(source) > 15)) throw new NotSure();
+    if (
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      Number.isInteger(value) &&
+      (Math.abs(value) > Number.MAX_SAFE_INTEGER || significantDigits(source) > 15)
+    )
+      throw new NotSure();
     return value;
   }
   return NOT_RESOLVED;
@@ -113,7 +120,7 @@ const FAST_MAX_DEPTH = 48;
  */
 export function fastLoadAll(text: string): unknown[] | undefined {
   if (SCREEN.test(text)) return undefined;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const nl = text.indexOf('\n', start);
     const end = nl === -1 ? text.length : nl;
     if (end - start > MAX_LINE) return undefined;

@@ -36,8 +36,7 @@ export const nodeFileSystem: FileSystem = {
       return undefined;
     }
   },
-  glob: async (patterns, cwd) =>
-    (await glob(patterns, { cwd, absolute: true, onlyFiles: true, dot: false, expandDirectories: false })).sort(),
+  glob: async (patterns, cwd) => (await glob(patterns, { cwd, absolute: true, onlyFiles: true, dot: false, expandDirectories: false })).sort(),
   writeFileAtomic: (path, data) => writeFileAtomic(path, data),
 };
 

@@ -68,12 +68,7 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
  * a reference takes the type its value reads as (`threshold: ${T}` with T=50 is the number 50); quoted
  * scalars stay strings. `skip(path)` leaves subtrees alone (connection settings are resolved when used).
  */
-export function interpolateDocument(
-  src: SourceDoc,
-  env: Env,
-  skip: (path: readonly (string | number)[]) => boolean = () => false,
-  rule?: ReadRule,
-): Issue[] {
+export function interpolateDocument(src: SourceDoc, env: Env, skip: (path: readonly (string | number)[]) => boolean = () => false, rule?: ReadRule): Issue[] {
   const issues: Issue[] = [];
   visit(src.doc, {
     Scalar(_key, node, ancestors) {

@@ -99,13 +99,23 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
       const unusable = outsideProblem(pattern) ?? globProblem(pattern);
       if (unusable) {
         const pointer = `/spec/resources/${i}`;
-        issues.push({ ...project!.locate(pointer), pointer, message: `pattern "${pattern.length > 60 ? pattern.slice(0, 60) + '…' : pattern}" cannot be used as a glob: ${unusable}`, severity: 'error' });
+        issues.push({
+          ...project!.locate(pointer),
+          pointer,
+          message: `pattern "${pattern.length > 60 ? pattern.slice(0, 60) + '…' : pattern}" cannot be used as a glob: ${unusable}`,
+          severity: 'error',
+        });
         continue;
       }
       const matched = await deps.fs.glob([pattern], project!.dir);
       // Only patterns the user wrote: the defaults (dashboards/, alerts/, cloud/) may well be unused.
       if (matched.length === 0 && project!.spec.resources !== undefined) {
-        issues.push({ ...project!.locate('/spec/resources'), pointer: '/spec/resources', message: `pattern "${pattern}" matches no file`, severity: 'warning' });
+        issues.push({
+          ...project!.locate('/spec/resources'),
+          pointer: '/spec/resources',
+          message: `pattern "${pattern}" matches no file`,
+          severity: 'warning',
+        });
       }
       files.push(...matched);
     }
@@ -134,9 +144,9 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     if (hit) {
       outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
       // The digest of each dashboard's normalized form, made when the file was parsed: plan skips normalizing it.
-      for (const r of hit) if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
-    }
-    else jobs.push({ file, bytes, isProjectFile, slot, key });
+      for (const r of hit)
+        if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
+    } else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
   const results = await processFiles(jobs, deps.env, opts.parallel, variables);
   jobs.forEach((job, i) => {
@@ -171,7 +181,10 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     const src = docs.get(index);
     if (src && offset !== undefined && !atKey) {
       // A problem inside a string (a template's reference): at that character when the text shows it as is.
-      const text = deps.fs.readFile(file).toString('utf8').replace(/^\uFEFF/, '');
+      const text = deps.fs
+        .readFile(file)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
       const at = offsetInScalar(src.doc, text, pointerSegments(pointer), offset);
       if (at !== undefined) return src.lineCounter.linePos(at);
     }
@@ -240,7 +253,9 @@ function globProblem(pattern: string): string | undefined {
     return undefined;
   } catch (e) {
     const m = e instanceof Error ? e.message : String(e);
-    return /too large|exceeds maximum/i.test(m) ? `it is too long (${pattern.length} characters); split it into shorter patterns` : m.split('\n')[0]!.slice(0, 120);
+    return /too large|exceeds maximum/i.test(m)
+      ? `it is too long (${pattern.length} characters); split it into shorter patterns`
+      : m.split('\n')[0]!.slice(0, 120);
   }
 }
 
@@ -285,12 +300,17 @@ function readResourceFile(fs: FileSystem, file: string, roots: readonly string[]
   const st = fs.stat(file);
   if (!st) return refuse('no such file');
   if (!st.isFile) return refuse(st.isDirectory ? 'is a folder, not a file' : 'is not a regular file (a device, fifo or socket); not read');
-  if (st.size > MAX_FILE_BYTES) return refuse(`file is ${(st.size / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`);
+  if (st.size > MAX_FILE_BYTES)
+    return refuse(`file is ${(st.size / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`);
   try {
     return { bytes: fs.readFile(file, { maxBytes: MAX_FILE_BYTES }) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return refuse(code === 'ENOTREG' ? 'is not a regular file (a device, fifo or socket); not read' : `cannot read it: ${code === 'EACCES' ? 'permission denied' : String(code ?? 'error')}`);
+    return refuse(
+      code === 'ENOTREG'
+        ? 'is not a regular file (a device, fifo or socket); not read'
+        : `cannot read it: ${code === 'EACCES' ? 'permission denied' : String(code ?? 'error')}`,
+    );
   }
 }
 

@@ -62,7 +62,10 @@ export interface BatchAnswer {
 /** The worker side: one batch in, its outputs out (in order). */
 export function processBatch(m: BatchMessage, env: Env, variables?: VariablePolicy): BatchAnswer {
   const outputs = m.files.map((file, i) => {
-    const r = processFile(file, m.bytes.subarray(m.offsets[i], m.offsets[i + 1]), env, { isProjectFile: m.isProjectFile[i] ?? false, ...(variables ? { variables } : {}) });
+    const r = processFile(file, m.bytes.subarray(m.offsets[i], m.offsets[i + 1]), env, {
+      isProjectFile: m.isProjectFile[i] ?? false,
+      ...(variables ? { variables } : {}),
+    });
     return { resources: r.resources, issues: r.issues };
   });
   return { id: m.id, outputs };
@@ -80,7 +83,12 @@ function inProcess(job: ParseJob, env: Env, variables?: VariablePolicy): ParseOu
  * bug in processFile surfaces as it would without workers. (Under tsx on Node 20 a worker cannot load the
  * .ts entry and everything runs here: tests and benchmarks point `workerUrl` at the built one.)
  */
-export async function processFiles(jobs: readonly ParseJob[], env: Env, opts: ParallelOptions = {}, variables?: VariablePolicy): Promise<{ outputs: ParseOutput[]; workers: number }> {
+export async function processFiles(
+  jobs: readonly ParseJob[],
+  env: Env,
+  opts: ParallelOptions = {},
+  variables?: VariablePolicy,
+): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
   const count = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));

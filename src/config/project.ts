@@ -72,7 +72,9 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
   if (r.projects.length !== 1) {
     const second = r.projects[1];
     throw new ConfigError(
-      r.projects.length === 0 ? 'no Project document: steward.yaml must hold one document with kind: Project' : 'more than one Project document in the project file',
+      r.projects.length === 0
+        ? 'no Project document: steward.yaml must hold one document with kind: Project'
+        : 'more than one Project document in the project file',
       second ? { file, ...locate(second.src, ['kind']) } : { file, line: 1, col: 1 },
     );
   }
@@ -129,6 +131,11 @@ export function readOrThrow(fs: FileSystem, file: string): Buffer {
     return fs.readFile(file, { maxBytes: MAX_FILE_BYTES });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : code === 'ENOTREG' ? 'not a regular file' : String(code ?? e)}`, undefined, '', e);
+    throw new ConfigError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : code === 'ENOTREG' ? 'not a regular file' : String(code ?? e)}`,
+      undefined,
+      '',
+      e,
+    );
   }
 }

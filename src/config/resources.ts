@@ -35,14 +35,18 @@ export interface FileResult {
 /** Connection settings are interpolated when a command connects, so `validate` needs nothing set. */
 const isConnectionPath = (path: readonly (string | number)[]) =>
   path[0] === 'spec' &&
-  ((path[1] === 'observability' || path[1] === 'cloud') ||
-    (path[1] === 'environments' && (path[3] === 'observability' || path[3] === 'cloud')));
+  (path[1] === 'observability' || path[1] === 'cloud' || (path[1] === 'environments' && (path[3] === 'observability' || path[3] === 'cloud')));
 
 /**
  * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.
  * Never throws for bad input; returns what is valid and every problem with its position.
  */
-export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { isProjectFile: boolean; variables?: VariablePolicy; fast?: boolean }): FileResult {
+export function processFile(
+  file: string,
+  bytes: Uint8Array,
+  env: Env,
+  opts: { isProjectFile: boolean; variables?: VariablePolicy; fast?: boolean },
+): FileResult {
   // Most files are plain and valid: js-yaml reads them without positions. Anything else (a problem, a
   // "${VAR}", a form the fast path is not sure of) is read below with `yaml`, positions and all.
   if (opts.fast !== false && !opts.isProjectFile && !mayFormReference(bytes)) {
@@ -60,7 +64,10 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
   // when the project sets a prefix, resource documents read only variables with it (the Project document,
   // which is trusted, is not held to the prefix; see credentials.ts).
   const policy = opts.variables ?? variablePolicy(undefined);
-  const rule: { deny: Set<string>; allowPrefix?: string } = { deny: new Set(policy.deny), ...(policy.allowPrefix !== undefined ? { allowPrefix: policy.allowPrefix } : {}) };
+  const rule: { deny: Set<string>; allowPrefix?: string } = {
+    deny: new Set(policy.deny),
+    ...(policy.allowPrefix !== undefined ? { allowPrefix: policy.allowPrefix } : {}),
+  };
   if (expand && opts.isProjectFile) {
     for (const src of parsed.docs) {
       if (!isProject(src)) continue;
@@ -94,7 +101,12 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
       severity: 'error',
     });
     if (typeof value !== 'object' || Array.isArray(value)) {
-      out.issues.push(at('', `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} (${String(value).length} characters; the text is not shown)`}`));
+      out.issues.push(
+        at(
+          '',
+          `expected a mapping with apiVersion, kind, metadata and spec; found ${Array.isArray(value) ? 'a list' : `${typeof value} (${String(value).length} characters; the text is not shown)`}`,
+        ),
+      );
       continue;
     }
     const kind = (value as { kind?: unknown }).kind;
@@ -123,7 +135,14 @@ export function processFile(file: string, bytes: Uint8Array, env: Env, opts: { i
     }
   }
   if (!sawDocument && out.issues.length === 0) {
-    out.issues.push({ file, line: 1, col: 1, pointer: '', message: 'file has no documents: expected at least one with apiVersion, kind, metadata and spec', severity: 'error' });
+    out.issues.push({
+      file,
+      line: 1,
+      col: 1,
+      pointer: '',
+      message: 'file has no documents: expected at least one with apiVersion, kind, metadata and spec',
+      severity: 'error',
+    });
   }
   return out;
 }

@@ -34,7 +34,13 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   const issues: Issue[] = [];
   const at = (line: number, col: number, message: string): Issue => ({ file, line, col, pointer: '', message, severity: 'error' });
   if (bytes.byteLength > MAX_FILE_BYTES) {
-    issues.push(at(1, 1, `file is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`));
+    issues.push(
+      at(
+        1,
+        1,
+        `file is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`,
+      ),
+    );
     return { file, docs: [], issues };
   }
   let text: string;
@@ -64,7 +70,9 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
     // of its own. That is the depth limit's case, said once, at the first place it happened.
     const overflow = problems.find((e) => /Maximum call stack/i.test(e.message));
     if (overflow) {
-      issues.push(issueAt(file, lineCounter, overflow.pos[0], '', `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`));
+      issues.push(
+        issueAt(file, lineCounter, overflow.pos[0], '', `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`),
+      );
       return;
     }
     // After an unquoted ${VAR} inside { } the parser reports every later token of that line too (seven
@@ -84,7 +92,15 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
     if (doc.errors.length > 0) return;
     const deep = findTooDeep(doc.contents);
     if (deep) {
-      issues.push(issueAt(file, lineCounter, deep.range?.[0] ?? 0, '', `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`));
+      issues.push(
+        issueAt(
+          file,
+          lineCounter,
+          deep.range?.[0] ?? 0,
+          '',
+          `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`,
+        ),
+      );
       return;
     }
     docs.push({ file, index, doc, lineCounter });

@@ -330,7 +330,14 @@ function prodPipes(): JsonObject[] {
             enableFailoverSlots: false,
           },
           tableMappings: [
-            { sourceSchemaName: 'public', sourceTable: 'orders', targetTable: 'public_orders', excludedColumns: [], useCustomSortingKey: false, sortingKeys: [] },
+            {
+              sourceSchemaName: 'public',
+              sourceTable: 'orders',
+              targetTable: 'public_orders',
+              excludedColumns: [],
+              useCustomSortingKey: false,
+              sortingKeys: [],
+            },
             {
               sourceSchemaName: 'public',
               sourceTable: 'order_items',

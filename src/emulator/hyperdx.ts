@@ -79,7 +79,12 @@ export function seriesToConfig(series: JsonObject[], asRatio: boolean | undefine
   if (type === 'markdown') return { displayType: 'markdown', markdown: String(first['content'] ?? '') };
   if (type === 'search') {
     const fields = Array.isArray(first['fields']) ? (first['fields'] as JsonValue[]).map(String) : [];
-    const out: JsonObject = { displayType: 'search', sourceId: String(first['sourceId'] ?? ''), select: fields.join(', '), where: String(first['where'] ?? '') };
+    const out: JsonObject = {
+      displayType: 'search',
+      sourceId: String(first['sourceId'] ?? ''),
+      select: fields.join(', '),
+      where: String(first['where'] ?? ''),
+    };
     out['whereLanguage'] = (first['whereLanguage'] as JsonValue) ?? 'lucene';
     return out;
   }
@@ -99,7 +104,8 @@ export function seriesToConfig(series: JsonObject[], asRatio: boolean | undefine
   const groupBy = Array.isArray(first['groupBy']) ? (first['groupBy'] as JsonValue[]).map(String) : [];
   if (groupBy.length > 0 && displayType !== 'number') config['groupBy'] = groupBy.join(', ');
   if (first['numberFormat'] !== undefined) config['numberFormat'] = first['numberFormat']!;
-  if (type === 'table' && first['sortOrder'] !== undefined) config['orderBy'] = `${String(first['aggFn'] ?? 'count')} ${String(first['sortOrder']).toUpperCase()}`;
+  if (type === 'table' && first['sortOrder'] !== undefined)
+    config['orderBy'] = `${String(first['aggFn'] ?? 'count')} ${String(first['sortOrder']).toUpperCase()}`;
   if (asRatio !== undefined && displayType !== 'number') config['asRatio'] = asRatio;
   return config;
 }
@@ -223,7 +229,13 @@ export class HxStore {
       .map((t) => (isObject(t) && isObject(t['config']) && t['config']['displayType'] === 'heatmap' ? t['config']['sourceId'] : undefined))
       .filter((id): id is string => typeof id === 'string' && kinds.get(id) !== 'trace');
     if (heatmapOff.length > 0) {
-      return [{ path: '', message: `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${[...new Set(heatmapOff)].join(', ')}`, rule: true }];
+      return [
+        {
+          path: '',
+          message: `Heatmap tiles require a Trace source. The following source IDs are not Trace sources: ${[...new Set(heatmapOff)].join(', ')}`,
+          rule: true,
+        },
+      ];
     }
     const containers = new Set((Array.isArray(body['containers']) ? body['containers'] : []).map((c) => (isObject(c) ? c['id'] : undefined)));
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
@@ -374,7 +386,13 @@ export class HxStore {
       if (!tile) return [{ path: 'tileId', message: `dashboard ${dashboardId} has no tile with the id ${tileId}`, rule: true }];
       const displayType = isObject(tile['config']) ? tile['config']['displayType'] : undefined;
       if (!ALERTABLE_DISPLAY_TYPES.has(String(displayType))) {
-        return [{ path: 'tileId', message: `tile ${tileId} is a ${String(displayType ?? 'config-less')} tile; alerts need a line, stacked_bar or number tile`, rule: true }];
+        return [
+          {
+            path: 'tileId',
+            message: `tile ${tileId} is a ${String(displayType ?? 'config-less')} tile; alerts need a line, stacked_bar or number tile`,
+            rule: true,
+          },
+        ];
       }
     } else if (typeof body['savedSearchId'] !== 'string' || body['savedSearchId'] === '') {
       return [{ path: 'savedSearchId', message: 'Required when source is saved_search', rule: true }];
@@ -408,7 +426,14 @@ export class HxStore {
     const problems = this.alertProblems(body, false);
     if (problems.length > 0) throw new SpecViolation(problems);
     const now = this.opts.now().toISOString();
-    const a = orderAlert({ id: this.freshId(), ...this.alertFromBody(body as Record<string, unknown>), state: 'OK', teamId: HX_TEAM_ID, createdAt: now, updatedAt: now });
+    const a = orderAlert({
+      id: this.freshId(),
+      ...this.alertFromBody(body as Record<string, unknown>),
+      state: 'OK',
+      teamId: HX_TEAM_ID,
+      createdAt: now,
+      updatedAt: now,
+    });
     this.alerts.set(a.id, a);
     return clone(a);
   }
@@ -562,7 +587,8 @@ export function persistedHxState(saved: Record<string, unknown>, file: string): 
   };
   const dashboards = take<HxDashboard>('dashboards');
   for (const d of dashboards) {
-    if (!Array.isArray(d.tiles) || !Array.isArray(d.filters)) throw new EmulatorError(`persisted state ${file}: dashboard ${d.id} has no tiles or filters list`);
+    if (!Array.isArray(d.tiles) || !Array.isArray(d.filters))
+      throw new EmulatorError(`persisted state ${file}: dashboard ${d.id} has no tiles or filters list`);
   }
   return { dashboards, alerts: take<HxAlert>('alerts') };
 }
@@ -636,7 +662,14 @@ export function defaultHyperdxSeed(organizations: import('./types.ts').SeedOrgan
         createdAt: '-120d',
         updatedAt: '-60d',
       },
-      { id: HX_WEBHOOK_IDS['slack-sre'], name: 'slack-sre', service: 'slack', url: 'https://hooks.slack.com/services/T000/B000/example', createdAt: '-120d', updatedAt: '-120d' },
+      {
+        id: HX_WEBHOOK_IDS['slack-sre'],
+        name: 'slack-sre',
+        service: 'slack',
+        url: 'https://hooks.slack.com/services/T000/B000/example',
+        createdAt: '-120d',
+        updatedAt: '-120d',
+      },
     ],
     alerts: [
       {

@@ -112,8 +112,14 @@ function checkOptions(o: EmulatorOptions): void {
   check(o.api === undefined || (API_PROFILES as readonly string[]).includes(o.api), `api: must be one of ${API_PROFILES.join(', ')}, got ${String(o.api)}`);
   const share = (v: number | undefined, name: string) =>
     check(v === undefined || (Number.isFinite(v) && v >= 0 && v <= 1), `${name}: must be a number from 0 to 1, got ${String(v)}`);
-  check(o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535), `port: must be an integer from 0 to 65535, got ${String(o.port)}`);
-  check(o.alertUpdate === undefined || o.alertUpdate === 'merge' || o.alertUpdate === 'replace', `alertUpdate: must be merge or replace, got ${String(o.alertUpdate)}`);
+  check(
+    o.port === undefined || (Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535),
+    `port: must be an integer from 0 to 65535, got ${String(o.port)}`,
+  );
+  check(
+    o.alertUpdate === undefined || o.alertUpdate === 'merge' || o.alertUpdate === 'replace',
+    `alertUpdate: must be merge or replace, got ${String(o.alertUpdate)}`,
+  );
   check(o.latencyMs === undefined || (Number.isFinite(o.latencyMs) && o.latencyMs >= 0), `latencyMs: must be a number >= 0, got ${String(o.latencyMs)}`);
   check(
     o.rateLimitPerMinute === undefined || (Number.isInteger(o.rateLimitPerMinute) && o.rateLimitPerMinute >= 1),
@@ -169,10 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new Store(baseline, { newId, now, alertUpdate });
   const clickstack = api === 'clickstack-cloud' ? clickstackHome(baseline) : undefined;
 
-  const persister =
-    options.persist === undefined
-      ? undefined
-      : new Persister(options.persist, () => (hx ? { api, ...hx.mutable() } : store.observability()));
+  const persister = options.persist === undefined ? undefined : new Persister(options.persist, () => (hx ? { api, ...hx.mutable() } : store.observability()));
   if (persister) {
     const saved = persister.load();
     if (saved) {
@@ -239,7 +242,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const onError = (err: NodeJS.ErrnoException) => {
       reject(
         new EmulatorError(
-          err.code === 'EADDRINUSE' ? `port ${options.port ?? 0} on ${host} is already in use` : `cannot listen on ${host}:${options.port ?? 0}: ${err.message}`,
+          err.code === 'EADDRINUSE'
+            ? `port ${options.port ?? 0} on ${host} is already in use`
+            : `cannot listen on ${host}:${options.port ?? 0}: ${err.message}`,
           { cause: err },
         ),
       );
@@ -324,6 +329,7 @@ function clickstackHome(state: EmulatorState): { organizationId: string; service
     }
   }
   const org = state.organizations.find((o) => o.services.length > 0);
-  if (!org) throw new EmulatorError('seed.organizations: the clickstack-cloud profile needs at least one organization with a service (its ClickStack lives there)');
+  if (!org)
+    throw new EmulatorError('seed.organizations: the clickstack-cloud profile needs at least one organization with a service (its ClickStack lives there)');
   return { organizationId: org.id, serviceId: org.services[0]!.id };
 }

@@ -1,22 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type {
-  Alert,
-  Dashboard,
-  EmulatorState,
-  JsonObject,
-  OrganizationState,
-  ServiceState,
-  Tile,
-} from './types.ts';
-import {
-  BadRequest,
-  OBJECT_ID_PATTERN,
-  parseChannel,
-  parseDashboardInput,
-  parseInterval,
-  parseSource,
-  parseThresholdType,
-} from './validate.ts';
+import type { Alert, Dashboard, EmulatorState, JsonObject, OrganizationState, ServiceState, Tile } from './types.ts';
+import { BadRequest, OBJECT_ID_PATTERN, parseChannel, parseDashboardInput, parseInterval, parseSource, parseThresholdType } from './validate.ts';
 
 /** A problem with the emulator's options or seed data: the message says what and where. */
 export class EmulatorError extends Error {
@@ -126,11 +110,7 @@ function cloudObjects(v: unknown, where: string, serviceId: string, anchor: Date
       else if (status !== 'done' && status !== 'error' && status !== 'in_progress') {
         throw new EmulatorError(`${w}.status: must be one of done, error, in_progress; got ${JSON.stringify(status)}`);
       }
-      if (
-        resolved['durationInSeconds'] === undefined &&
-        typeof resolved['startedAt'] === 'string' &&
-        typeof resolved['finishedAt'] === 'string'
-      ) {
+      if (resolved['durationInSeconds'] === undefined && typeof resolved['startedAt'] === 'string' && typeof resolved['finishedAt'] === 'string') {
         resolved['durationInSeconds'] = Math.round((Date.parse(resolved['finishedAt']) - Date.parse(resolved['startedAt'])) / 1000);
       }
     }

@@ -155,9 +155,7 @@ export class Exchange {
   /** An error body in the shape of the API the path belongs to. */
   error(status: number, message: string, fault?: Fault): void {
     const body =
-      this.api === 'cloud'
-        ? `{"status":${status},"error":${JSON.stringify(message)},"requestId":"${this.cfg.requestId()}"}`
-        : JSON.stringify({ message });
+      this.api === 'cloud' ? `{"status":${status},"error":${JSON.stringify(message)},"requestId":"${this.cfg.requestId()}"}` : JSON.stringify({ message });
     this.send(status, body, fault);
   }
 
@@ -301,7 +299,14 @@ async function observability(cfg: HandlerConfig, ex: Exchange): Promise<void> {
  * The cloud resources under a service: the seed's names (`ingestpipes...`) and the real API's (`clickpipes...`)
  * over the same data, backups, and (clickstack-cloud) the ClickStack paths.
  */
-const CLOUD_RESOURCES = new Set(['ingestpipesReversePrivateEndpoints', 'ingestpipes', 'clickpipesReversePrivateEndpoints', 'clickpipes', 'backups', 'clickstack']);
+const CLOUD_RESOURCES = new Set([
+  'ingestpipesReversePrivateEndpoints',
+  'ingestpipes',
+  'clickpipesReversePrivateEndpoints',
+  'clickpipes',
+  'backups',
+  'clickstack',
+]);
 /** The path parameter the real spec names for one object of each list. */
 const CLOUD_ITEM_PARAM: Record<string, string> = {
   backups: 'backupId',
@@ -425,8 +430,7 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
   if (path === '/__emulator' || path.startsWith('/__emulator/')) {
     return admin(cfg, new Exchange(cfg, req, res, method, path, 'none', false));
   }
-  const api: Api =
-    path === '/api/v2' || path.startsWith('/api/v2/') ? 'observability' : path === '/v1' || path.startsWith('/v1/') ? 'cloud' : 'none';
+  const api: Api = path === '/api/v2' || path.startsWith('/api/v2/') ? 'observability' : path === '/v1' || path.startsWith('/v1/') ? 'cloud' : 'none';
   const ex = new Exchange(cfg, req, res, method, path, api, true);
   if (api === 'none') return ex.error(404, `not found: ${method} ${path} (the APIs live under /api/v2 and /v1)`);
 
@@ -440,11 +444,7 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
     ex.headers['ratelimit-reset'] = r.resetSeconds;
     if (!r.ok) {
       ex.headers['retry-after'] = r.resetSeconds;
-      return ex.error(
-        429,
-        `Too Many Requests: at most ${cfg.limiter.limit} requests a minute per credential; retry after ${r.resetSeconds} s`,
-        'rate-limit',
-      );
+      return ex.error(429, `Too Many Requests: at most ${cfg.limiter.limit} requests a minute per credential; retry after ${r.resetSeconds} s`, 'rate-limit');
     }
   }
   if (cfg.failRate > 0 && cfg.failRng.next() < cfg.failRate) {
@@ -458,7 +458,10 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
   if (api === 'cloud') return cloud(cfg, ex, query);
   if (cfg.api === 'hyperdx') return hxResource(cfg, cfg.hx!, ex, path.split('/').slice(3), query);
   if (cfg.api === 'clickstack-cloud') {
-    return ex.error(404, `not found: ${method} ${path} (this emulator serves the clickstack-cloud profile: /v1/organizations/{organizationId}/services/{serviceId}/clickstack/...)`);
+    return ex.error(
+      404,
+      `not found: ${method} ${path} (this emulator serves the clickstack-cloud profile: /v1/organizations/{organizationId}/services/{serviceId}/clickstack/...)`,
+    );
   }
   return observability(cfg, ex);
 }

@@ -103,7 +103,8 @@ export function bodyProblems(spec: SpecName, schema: string, body: unknown): Bod
   const seen = new Set<string>();
   const out: BodyProblem[] = [];
   for (const e of errors) {
-    const path = e.keyword === 'required' ? dotPath(`${e.instancePath}/${String((e.params as Record<string, unknown>)['missingProperty'])}`) : dotPath(e.instancePath);
+    const path =
+      e.keyword === 'required' ? dotPath(`${e.instancePath}/${String((e.params as Record<string, unknown>)['missingProperty'])}`) : dotPath(e.instancePath);
     const message = e.keyword === 'required' ? 'Required' : describe(e);
     const key = `${path} ${message}`;
     if (seen.has(key)) continue;

@@ -47,18 +47,7 @@ function strArray(v: unknown, path: string): string[] {
 }
 
 /** Series members in the order seed 000 lists them; all strings except `groupBy`. */
-const SERIES_FIELDS = [
-  'type',
-  'dataSource',
-  'aggFn',
-  'field',
-  'where',
-  'whereLanguage',
-  'groupBy',
-  'sourceId',
-  'metricName',
-  'metricDataType',
-] as const;
+const SERIES_FIELDS = ['type', 'dataSource', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'sourceId', 'metricName', 'metricDataType'] as const;
 
 /** Series in canonical key order with only the fields seed 000 lists; unknown members are dropped. */
 function parseSeries(v: unknown, path: string): Series {
@@ -134,17 +123,7 @@ export interface AlertUpdate {
 }
 
 /** The members of an update request, in the order seed 000 lists them. */
-export const ALERT_UPDATE_FIELDS = [
-  'threshold',
-  'interval',
-  'thresholdType',
-  'source',
-  'dashboardId',
-  'tileId',
-  'channel',
-  'name',
-  'message',
-] as const;
+export const ALERT_UPDATE_FIELDS = ['threshold', 'interval', 'thresholdType', 'source', 'dashboardId', 'tileId', 'channel', 'name', 'message'] as const;
 
 export function parseChannel(v: unknown, path: string): Channel {
   if (!isObject(v)) throw new BadRequest(`${path}: must be an object, got ${describe(v)}`);

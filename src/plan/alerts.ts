@@ -62,7 +62,15 @@ export function planAlert(
   if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
   // A noop carries a digest, not the bodies (issue 15: apply never reads a noop's body).
   if (patch.length === 0 && !reassert) {
-    return { ...base, action: 'noop', message: `in sync as of ${record.appliedAt}`, inSyncAsOf: record.appliedAt, patch, digest: normalDigest(body), ...(reference ? { reference } : {}) };
+    return {
+      ...base,
+      action: 'noop',
+      message: `in sync as of ${record.appliedAt}`,
+      inSyncAsOf: record.appliedAt,
+      patch,
+      digest: normalDigest(body),
+      ...(reference ? { reference } : {}),
+    };
   }
   if (patch.length === 0) return { ...common, action: 'update', message: `re-asserted (--reassert-alerts); last applied ${record.appliedAt}` };
   return { ...common, action: 'update', message: `differs from what was last applied (${record.appliedAt})` };
@@ -99,7 +107,11 @@ function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: 
 export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityCapabilities>): AlertBody {
   const l = live as LiveAlert & Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const rawChannels = Array.isArray(l['channels']) ? (l['channels'] as Array<Record<string, unknown>>) : l['channel'] ? [l['channel'] as Record<string, unknown>] : [];
+  const rawChannels = Array.isArray(l['channels'])
+    ? (l['channels'] as Array<Record<string, unknown>>)
+    : l['channel']
+      ? [l['channel'] as Record<string, unknown>]
+      : [];
   const channels = rawChannels.filter((c) => c && typeof c === 'object').map((c) => ({ type: 'webhook' as const, webhookId: String(c['webhookId'] ?? '') }));
   const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
   const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
@@ -137,18 +149,40 @@ function planLiveAlert(
   if (pin !== undefined) {
     live = liveAlerts.find((l) => l.id === pin);
     if (!live) {
-      return { ...base, action: 'blocked', reason: 'unresolved-reference', message: `metadata.id names alert ${pin}, which does not exist on this service`, wayOut: ['remove metadata.id to create the alert from the file', 'or set metadata.id to an existing alert'], patch: [] };
+      return {
+        ...base,
+        action: 'blocked',
+        reason: 'unresolved-reference',
+        message: `metadata.id names alert ${pin}, which does not exist on this service`,
+        wayOut: ['remove metadata.id to create the alert from the file', 'or set metadata.id to an existing alert'],
+        patch: [],
+      };
     }
   } else {
     const found = liveAlerts.filter((l) => l.name === a.doc.spec.name);
     if (found.length > 1) {
       const ids = found.map((f) => f.id).sort();
-      return { ...base, action: 'blocked', reason: 'ambiguous', candidates: ids, message: `${found.length} live alerts are named "${a.doc.spec.name}" (${ids.join(', ')})`, wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra alerts'], patch: [] };
+      return {
+        ...base,
+        action: 'blocked',
+        reason: 'ambiguous',
+        candidates: ids,
+        message: `${found.length} live alerts are named "${a.doc.spec.name}" (${ids.join(', ')})`,
+        wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra alerts'],
+        patch: [],
+      };
     }
     live = found[0];
   }
   if (!live) {
-    if (!caps.createAlert) return { ...base, action: 'blocked', reason: 'unresolved-reference', message: 'no live alert has this name, and this service cannot create alerts', patch: [] };
+    if (!caps.createAlert)
+      return {
+        ...base,
+        action: 'blocked',
+        reason: 'unresolved-reference',
+        message: 'no live alert has this name, and this service cannot create alerts',
+        patch: [],
+      };
     return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: compare({}, body as object), ...ref };
   }
   const before = normalizeLiveAlert(live, caps);

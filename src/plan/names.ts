@@ -87,7 +87,12 @@ function resolveSlots(
       const name = slot.holder[nameKey] as string;
       const found = byName.get(name) ?? [];
       if (found.length === 1 && typeof found[0]!.id !== 'string') {
-        problems.push({ file: r.file, index: r.index, pointer: slot.pointer, message: `the service lists the ${what} "${name}" without an id: give ${idKey} instead` });
+        problems.push({
+          file: r.file,
+          index: r.index,
+          pointer: slot.pointer,
+          message: `the service lists the ${what} "${name}" without an id: give ${idKey} instead`,
+        });
         continue;
       }
       if (found.length === 1) {

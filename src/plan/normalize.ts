@@ -34,7 +34,13 @@ const SERIES_KNOWN = new Set<string>(SERIES_FIELDS);
  * Equal meaning gives equal output: absent and empty arrays, asRatio false and absent, tag order.
  */
 export function normalizeDesired(spec: DashboardSpec, markerTag: string): NormalDashboard {
-  const out = shape(spec.name, spec.tags ?? [], (spec.tiles ?? []).map((t) => toTileInput(t)), markerTag, undefined);
+  const out = shape(
+    spec.name,
+    spec.tags ?? [],
+    (spec.tiles ?? []).map((t) => toTileInput(t)),
+    markerTag,
+    undefined,
+  );
   const filters = normalizeFilters(spec.filters as unknown[] | undefined, undefined);
   if (filters) out.filters = filters;
   return out;
@@ -59,7 +65,12 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
-    Object.defineProperty(out, k, { value: v && typeof v === 'object' && !Array.isArray(v) ? compact(v as Record<string, unknown>) : v, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, {
+      value: v && typeof v === 'object' && !Array.isArray(v) ? compact(v as Record<string, unknown>) : v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -8,14 +8,7 @@ import type { AnyResource, Resource } from '../config/resources.ts';
 import { planAlert } from './alerts.ts';
 import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
-import {
-  type Action,
-  type Orphan,
-  type LiveDashboardInput,
-  type Plan,
-  type PlanItem,
-  type StateFile,
-} from './types.ts';
+import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -144,7 +137,14 @@ export function computePlan(input: PlanInput): Plan {
     if (targeted || claimedAlerts.has(l.id) || (l as { note?: unknown }).note !== markerTag) continue;
     const name = typeof l.name === 'string' ? l.name : l.id;
     if (caps.deleteAlert && input.prune) {
-      items.push({ kind: 'Alert', name, action: 'delete', id: l.id, message: `live alert "${name}" (${l.id}) carries ${markerTag} but no file declares it: deleted (prune)`, patch: [] });
+      items.push({
+        kind: 'Alert',
+        name,
+        action: 'delete',
+        id: l.id,
+        message: `live alert "${name}" (${l.id}) carries ${markerTag} but no file declares it: deleted (prune)`,
+        patch: [],
+      });
     } else orphans.push({ kind: 'Alert', name, id: l.id });
   }
 
@@ -251,7 +251,18 @@ function planDashboard(
   // Alignment only narrows differences, so equal forms always give an empty patch.
   const wanted = desiredDigest(d.doc.spec, markerTag);
   if (wanted !== undefined && wanted === normalDigest(liveNormal)) {
-    return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', patch: [], digest: wanted, ignoredFields: ignoredList.length ? ignoredList : undefined } };
+    return {
+      live,
+      item: {
+        ...base,
+        action: 'noop',
+        id: live.id,
+        message: 'matches the live dashboard',
+        patch: [],
+        digest: wanted,
+        ignoredFields: ignoredList.length ? ignoredList : undefined,
+      },
+    };
   }
   const desired = desiredOf();
   const ignoredSet = new Set(ignoredList);

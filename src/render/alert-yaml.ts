@@ -33,7 +33,11 @@ export function renderAlertYaml(
     const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
     const tileId = str(l['tileId']);
     const where = dashboardId && tileId ? opts.tileOf(dashboardId, tileId) : undefined;
-    if (!where) return { skipped: `it watches a tile of dashboard ${dashboardId ?? '(none)'}, which no file of this project declares: import that dashboard too (--all imports both)`, warnings };
+    if (!where)
+      return {
+        skipped: `it watches a tile of dashboard ${dashboardId ?? '(none)'}, which no file of this project declares: import that dashboard too (--all imports both)`,
+        warnings,
+      };
     spec['tile'] = { dashboard: where.dashboard, name: where.tile };
   }
   const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
@@ -41,7 +45,11 @@ export function renderAlertYaml(
   if (str(l['groupBy'])) spec['groupBy'] = l['groupBy'];
   for (const k of ['numConsecutiveWindows', 'scheduleOffsetMinutes'] as const) if (typeof l[k] === 'number') spec[k] = l[k];
   if (str(l['scheduleStartAt'])) spec['scheduleStartAt'] = l['scheduleStartAt'];
-  const raw = Array.isArray(l['channels']) ? (l['channels'] as Array<Record<string, unknown>>) : l['channel'] && typeof l['channel'] === 'object' ? [l['channel'] as Record<string, unknown>] : [];
+  const raw = Array.isArray(l['channels'])
+    ? (l['channels'] as Array<Record<string, unknown>>)
+    : l['channel'] && typeof l['channel'] === 'object'
+      ? [l['channel'] as Record<string, unknown>]
+      : [];
   const channels = raw
     .filter((c) => c && typeof c === 'object')
     .map((c) => {
@@ -59,7 +67,13 @@ export function renderAlertYaml(
   else spec['channel'] = channels[0];
   // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
   const escape = (v: unknown): unknown =>
-    typeof v === 'string' ? v.replaceAll('${', () => '$${') : Array.isArray(v) ? v.map(escape) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)])) : v;
+    typeof v === 'string'
+      ? v.replaceAll('${', () => '$${')
+      : Array.isArray(v)
+        ? v.map(escape)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)]))
+          : v;
   const doc = new Document({ apiVersion: 'steward/v1', kind: 'Alert', metadata: { name: opts.metadataName }, spec: escape(spec) });
   const specNode = doc.get('spec') as YAMLMap;
   const tile = specNode.get('tile');

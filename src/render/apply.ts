@@ -68,14 +68,21 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   for (const f of r.failed) lines.push(paint(31, escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
   for (const u of r.unknown) lines.push(paint(31, escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
   for (const d of r.duplicates) {
-    const after = d.removed ? `; this run removed its copy ${d.removed}` : d.kept ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)` : '; delete the extra ones by hand';
-    lines.push(paint(31, escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)));
+    const after = d.removed
+      ? `; this run removed its copy ${d.removed}`
+      : d.kept
+        ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)`
+        : '; delete the extra ones by hand';
+    lines.push(
+      paint(31, escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),
+    );
   }
   for (const n of r.notRecorded) lines.push(paint(31, escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`)));
   for (const s of r.skipped) lines.push(paint(33, escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
   for (const n of r.notDone) lines.push(paint(33, escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
-  if (r.duplicates.length) lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');
+  if (r.duplicates.length)
+    lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');
   if (!ok && !r.interrupted) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
   if (r.interrupted) lines.push('What was confirmed is recorded; run `steward apply` again to finish.');
   if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? '' : 's'} need a person: run \`steward plan\` to see them and the way out.`);

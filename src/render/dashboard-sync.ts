@@ -52,12 +52,18 @@ export function undoChange(text: string, index: number, change: Change): string 
 export function keepFormatting(before: string, after: string): string {
   const a = before.split('\n');
   const b = after.split('\n');
-  const norm = (l: string) => l.replace(/([[{])\s+/g, '$1').replace(/\s+([\]}])/g, '$1').replace(/\s+#/g, ' #').replace(/\s+$/, '');
+  const norm = (l: string) =>
+    l
+      .replace(/([[{])\s+/g, '$1')
+      .replace(/\s+([\]}])/g, '$1')
+      .replace(/\s+#/g, ' #')
+      .replace(/\s+$/, '');
   const n = a.length;
   const m = b.length;
   if (n * m > 4_000_000) return after;
   const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = norm(a[i]!) === norm(b[j]!) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = norm(a[i]!) === norm(b[j]!) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   // Lines that did change follow the file's own style for flow lists and maps where it has one.
   const unpadded = (open: string, close: string) => before.includes(open) && !before.includes(`${open} `) && !before.includes(` ${close}`);
   const seqs = unpadded('[', ']');
@@ -177,7 +183,10 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => deepEqual(x, (b as unknown[])[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** The spec of a rendered Dashboard document (renderDashboardYaml's text). */

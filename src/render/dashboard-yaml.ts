@@ -31,7 +31,9 @@ const SERIES_KEYS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where'
  */
 function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): void {
   for (let round = 0; round < 20; round++) {
-    const unknown = validateKind('Dashboard', doc).filter((p) => p.atKey && /^unknown key/.test(p.message) && /^\/spec\/(tiles\/\d+\/config|filters\/\d+)\//.test(p.pointer));
+    const unknown = validateKind('Dashboard', doc).filter(
+      (p) => p.atKey && /^unknown key/.test(p.message) && /^\/spec\/(tiles\/\d+\/config|filters\/\d+)\//.test(p.pointer),
+    );
     if (unknown.length === 0) return;
     const count = new Map<string, number>();
     for (const p of unknown) count.set(p.pointer, (count.get(p.pointer) ?? 0) + 1);
@@ -44,7 +46,10 @@ function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): v
     for (const [ptr, n] of count) {
       const cut = ptr.lastIndexOf('/');
       if (n < most.get(ptr.slice(0, cut))!) continue;
-      const segs = ptr.split('/').slice(1).map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const segs = ptr
+        .split('/')
+        .slice(1)
+        .map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
       const key = segs.pop()!;
       let holder: unknown = doc;
       for (const seg of segs) holder = holder && typeof holder === 'object' ? (holder as Record<string, unknown>)[seg] : undefined;
@@ -99,54 +104,72 @@ export function renderDashboardYaml(
     return { source: name, ...rest };
   };
   const withoutNulls = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(withoutNulls) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, withoutNulls(x)])) : v;
+    Array.isArray(v)
+      ? v.map(withoutNulls)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== null && x !== undefined)
+              .map(([k, x]) => [k, withoutNulls(x)]),
+          )
+        : v;
   const warnings: string[] = [];
   const tags = [...new Set((live.tags ?? []).filter((t): t is string => typeof t === 'string' && t !== opts.markerTag))];
   const seen = new Map<string, number>();
-  const tiles = (live.tiles ?? []).filter((t) => t && typeof t === 'object').map((t) => {
-    const out: Record<string, unknown> = {};
-    let name = typeof t.name === 'string' && t.name !== '' ? t.name : 'Untitled tile';
-    const n = (seen.get(name) ?? 0) + 1;
-    seen.set(name, n);
-    if (n > 1) {
-      warnings.push(`two tiles are named "${name}": the second is written as "${name} (${n})" (steward matches tiles by name)`);
-      name = `${name} (${n})`;
-    }
-    for (const k of TILE_KEYS) {
-      if (k === 'name') out['name'] = name;
-      else if (k === 'series') {
-        if (Array.isArray(t.series) && t.series.length > 0) {
-          out['series'] = t.series.map((s) => {
-            const o: Record<string, unknown> = {};
-            for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
-            return o;
-          });
-        } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
-          out['config'] = named(withoutNulls(t['config']) as Record<string, unknown>);
-        } else if (t['config'] !== undefined) {
-          warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
-        }
-      } else if (k === 'asRatio') {
-        if (t.asRatio === true) out['asRatio'] = true;
-      } else if (typeof t[k] === 'number') out[k] = t[k];
-    }
-    return out;
-  });
+  const tiles = (live.tiles ?? [])
+    .filter((t) => t && typeof t === 'object')
+    .map((t) => {
+      const out: Record<string, unknown> = {};
+      let name = typeof t.name === 'string' && t.name !== '' ? t.name : 'Untitled tile';
+      const n = (seen.get(name) ?? 0) + 1;
+      seen.set(name, n);
+      if (n > 1) {
+        warnings.push(`two tiles are named "${name}": the second is written as "${name} (${n})" (steward matches tiles by name)`);
+        name = `${name} (${n})`;
+      }
+      for (const k of TILE_KEYS) {
+        if (k === 'name') out['name'] = name;
+        else if (k === 'series') {
+          if (Array.isArray(t.series) && t.series.length > 0) {
+            out['series'] = t.series.map((s) => {
+              const o: Record<string, unknown> = {};
+              for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
+              return o;
+            });
+          } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
+            out['config'] = named(withoutNulls(t['config']) as Record<string, unknown>);
+          } else if (t['config'] !== undefined) {
+            warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
+          }
+        } else if (k === 'asRatio') {
+          if (t.asRatio === true) out['asRatio'] = true;
+        } else if (typeof t[k] === 'number') out[k] = t[k];
+      }
+      return out;
+    });
   const spec: Record<string, unknown> = { name: live.name };
   if (tags.length) spec['tags'] = tags;
   const filters = (live as { filters?: unknown }).filters;
   if (opts.configForm && Array.isArray(filters) && filters.length > 0) {
     // Filter ids are the service's own (plan ignores them); everything else is written.
-    spec['filters'] = filters.filter((f): f is Record<string, unknown> => !!f && typeof f === 'object').map((f) => {
-      const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
-      return named(rest);
-    });
+    spec['filters'] = filters
+      .filter((f): f is Record<string, unknown> => !!f && typeof f === 'object')
+      .map((f) => {
+        const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
+        return named(rest);
+      });
   }
   if (tiles.length) spec['tiles'] = tiles;
   dropUnknownMembers({ apiVersion: 'steward/v1', kind: 'Dashboard', metadata: { name: opts.metadataName }, spec }, warnings);
   // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
   const escape = (v: unknown): unknown =>
-    typeof v === 'string' ? v.replaceAll('${', () => '$${') : Array.isArray(v) ? v.map(escape) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)])) : v;
+    typeof v === 'string'
+      ? v.replaceAll('${', () => '$${')
+      : Array.isArray(v)
+        ? v.map(escape)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)]))
+          : v;
   const doc = new Document({
     apiVersion: 'steward/v1',
     kind: 'Dashboard',

@@ -64,7 +64,12 @@ function defuseLinks(s: string): string {
 export function escapeMarkdown(s: string): string {
   const html = escapeTerminal(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   // Inline syntax anywhere; what only counts at the start of a line (lists, quotes, headings), there.
-  return defuseLinks(html.replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`).replace(/^([-+#=])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2'));
+  return defuseLinks(
+    html
+      .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`)
+      .replace(/^([-+#=])/, '\\$1')
+      .replace(/^(\d+)([.)])/, '$1\\$2'),
+  );
 }
 
 /**

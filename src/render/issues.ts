@@ -29,7 +29,5 @@ export function renderIssuesGithub(issues: Issue[]): string {
 }
 
 export function sortIssues(issues: Issue[]): Issue[] {
-  return [...issues].sort(
-    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col || (a.message < b.message ? -1 : 1),
-  );
+  return [...issues].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col || (a.message < b.message ? -1 : 1));
 }

@@ -8,7 +8,7 @@ export function short(v: unknown, max = 80): string {
 
 /** A value in full, as JSON on one line. */
 function show(v: unknown): string {
-  return v === undefined ? 'undefined' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  return v === undefined ? 'undefined' : typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
 }
 
 export function pointerToPath(p: string): string {
@@ -108,15 +108,15 @@ export function wordDiff(a: string, b: string): string {
     const n = xm.length;
     const m = ym.length;
     const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = xm[i] === ym[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--) lcs[i]![j] = xm[i] === ym[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
     let i = 0;
     let j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && xm[i] === ym[j]) {
         parts.push({ op: '=', t: xm[i++]! });
         j++;
-      }
-      else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) parts.push({ op: '+', t: ym[j++]! });
+      } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) parts.push({ op: '+', t: ym[j++]! });
       else parts.push({ op: '-', t: xm[i++]! });
     }
   } else {

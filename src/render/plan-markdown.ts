@@ -33,12 +33,16 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   head.push('');
   if (plan.summary.blocked > 0) {
-    const reasons = Object.entries(plan.summary.blockedByReason).map(([r, n]) => `${n} ${r}`).join(', ');
+    const reasons = Object.entries(plan.summary.blockedByReason)
+      .map(([r, n]) => `${n} ${r}`)
+      .join(', ');
     head.push(`> [!WARNING]\n> ${plan.summary.blocked} blocked (${reasons}): these need a person; \`steward apply\` skips them.`);
     head.push('');
   }
   if (plan.orphans?.length) {
-    head.push(`> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${escapeMarkdownCode(o.id)}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`);
+    head.push(
+      `> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${escapeMarkdownCode(o.id)}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`,
+    );
     head.push('');
   }
   const templates = fanOut(plan);

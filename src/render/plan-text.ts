@@ -20,7 +20,13 @@ export interface TextOptions {
 /** A one-line count of the plan, e.g. "2 to create, 3 to update, 1 blocked, 4 unchanged". */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  const parts = [`${s.create} to create`, `${s.update} to update`, ...(s.delete ? [`${s.delete} to delete`] : []), `${s.blocked} blocked`, `${s.noop} unchanged`];
+  const parts = [
+    `${s.create} to create`,
+    `${s.update} to update`,
+    ...(s.delete ? [`${s.delete} to delete`] : []),
+    `${s.blocked} blocked`,
+    `${s.noop} unchanged`,
+  ];
   return parts.join(', ') + (plan.targeted && plan.targetedOf !== undefined ? `; targeted: ${plan.items.length} of ${plan.targetedOf} items` : '');
 }
 
@@ -31,7 +37,11 @@ export function summaryLine(plan: Plan): string {
 export function liveCounts(plan: Plan): string {
   const { dashboards, managed, unmanaged } = plan.live;
   const declared = dashboards - managed - unmanaged;
-  const parts = [`${managed} carr${managed === 1 ? 'ies' : 'y'} ${plan.markerTag}`, ...(declared > 0 ? [`${declared} declared in files without it`] : []), `${unmanaged} unmanaged`];
+  const parts = [
+    `${managed} carr${managed === 1 ? 'ies' : 'y'} ${plan.markerTag}`,
+    ...(declared > 0 ? [`${declared} declared in files without it`] : []),
+    `${unmanaged} unmanaged`,
+  ];
   return `${dashboards} dashboard${dashboards === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 
@@ -62,25 +72,40 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
       // Names, files and messages hold the user's and the server's text: escaped for the terminal.
       out.push(`  ${sym} ${bold(t(it.name))}${it.file ? dim(`  ${t(it.file)}`) : ''}`);
       out.push(`      ${label}${t(it.message)}`);
-      for (const line of itemDetail(it, width - 8)) out.push(`      ${line.startsWith('+') ? paint(32, line) : line.startsWith('-') ? paint(31, line) : line.startsWith('~') ? paint(33, line) : line}`);
+      for (const line of itemDetail(it, width - 8))
+        out.push(`      ${line.startsWith('+') ? paint(32, line) : line.startsWith('-') ? paint(31, line) : line.startsWith('~') ? paint(33, line) : line}`);
     }
-    if (!opts.showUnchanged && unchanged > 0) out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
+    if (!opts.showUnchanged && unchanged > 0)
+      out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
   }
 
   if (plan.orphans?.length) {
     out.push('', bold('Orphans (kept)'));
     for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
-    out.push(dim(`  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`));
+    out.push(
+      dim(
+        `  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`,
+      ),
+    );
   }
   if (plan.ignoredFields.length > 0) {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));
   }
   out.push('');
-  if (plan.summary.blocked > 0) out.push(paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`));
+  if (plan.summary.blocked > 0)
+    out.push(
+      paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`),
+    );
   const deletes = plan.summary.delete ?? 0;
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');
   else {
-    const what = [plan.summary.create && `create ${plan.summary.create}`, plan.summary.update && `update ${plan.summary.update}`, deletes && `delete ${deletes}`].filter(Boolean).join(' and ');
+    const what = [
+      plan.summary.create && `create ${plan.summary.create}`,
+      plan.summary.update && `update ${plan.summary.update}`,
+      deletes && `delete ${deletes}`,
+    ]
+      .filter(Boolean)
+      .join(' and ');
     out.push(opts.next === 'applying' ? `This apply will ${what}.` : `Run \`${t(opts.next ?? 'steward apply')}\` to ${what}.`);
   }
   return out.join('\n') + '\n';
@@ -123,4 +148,3 @@ function rawDetail(it: PlanItem, width: number): string[] {
   }
   return lines;
 }
-

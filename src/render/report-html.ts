@@ -22,7 +22,9 @@ export function renderReportHtml(report: Report): string {
       (s.readFailures ? ` · <strong>${plural(s.readFailures, 'read')} failed: the review is incomplete</strong>` : '') +
       `</p>`,
   );
-  body.push(`<table data-testid="summary" class="summary"><thead><tr><th>service</th><th>errors</th><th>warnings</th><th>info</th><th>backups</th><th>pipes</th><th>endpoints</th></tr></thead><tbody>`);
+  body.push(
+    `<table data-testid="summary" class="summary"><thead><tr><th>service</th><th>errors</th><th>warnings</th><th>info</th><th>backups</th><th>pipes</th><th>endpoints</th></tr></thead><tbody>`,
+  );
   for (const svc of report.services) {
     const c = countBySeverity(svc.findings);
     body.push(
@@ -89,14 +91,18 @@ function serviceSection(svc: ServiceReport): string {
   if (svc.readFailures.length) out.push(`<p class="error">${plural(svc.readFailures.length, 'read')} failed: this part of the review is incomplete.</p>`);
 
   out.push(`<h3>Findings</h3>`);
-  out.push(`<table data-testid="findings-table" class="findings"><thead><tr><th>severity</th><th>check</th><th>object</th><th>message</th><th>expected</th><th>actual</th></tr></thead><tbody>`);
+  out.push(
+    `<table data-testid="findings-table" class="findings"><thead><tr><th>severity</th><th>check</th><th>object</th><th>message</th><th>expected</th><th>actual</th></tr></thead><tbody>`,
+  );
   if (svc.findings.length === 0) out.push(`<tr><td colspan="6" class="empty">No findings.</td></tr>`);
   for (const f of svc.findings) out.push(findingRow(f, svc));
   out.push(`</tbody></table>`);
 
   // A finding colours its backup only on the chart it is about (a size jump on sizes, a slow backup on durations).
   const flaggedOn = (which: 'size' | 'duration') =>
-    new Set(svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id && chartOfFinding(f.id) === which).map((f) => f.object.id!));
+    new Set(
+      svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id && chartOfFinding(f.id) === which).map((f) => f.object.id!),
+    );
   out.push(`<h3>Backups</h3>`);
   out.push(`<div class="charts">`);
   out.push(
@@ -120,7 +126,10 @@ function serviceSection(svc: ServiceReport): string {
       unit: durationUnit,
       flagged: flaggedOn('duration'),
       finding: 'slow',
-      limit: svc.backupLimits.maxDurationMinutes !== undefined ? { value: svc.backupLimits.maxDurationMinutes * 60, label: `limit ${formatDuration(svc.backupLimits.maxDurationMinutes * 60)}` } : undefined,
+      limit:
+        svc.backupLimits.maxDurationMinutes !== undefined
+          ? { value: svc.backupLimits.maxDurationMinutes * 60, label: `limit ${formatDuration(svc.backupLimits.maxDurationMinutes * 60)}` }
+          : undefined,
     }),
   );
   out.push(`</div>`);
@@ -132,7 +141,9 @@ function serviceSection(svc: ServiceReport): string {
 }
 
 function findingRow(f: Finding, svc: ServiceReport): string {
-  const patch = f.patch?.length ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(f.patch.map((op) => JSON.stringify(op)).join('\n'))}</pre></details>` : '';
+  const patch = f.patch?.length
+    ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(f.patch.map((op) => JSON.stringify(op)).join('\n'))}</pre></details>`
+    : '';
   return (
     `<tr data-testid="finding" data-severity="${f.severity}" data-finding-id="${esc(f.id)}">` +
     `<td><span class="badge ${f.severity}">${f.severity}</span></td>` +
@@ -236,9 +247,15 @@ function chart(c: ChartSpec): string {
   parts.push(`</svg>`);
   const legend = [
     `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt" cx="5" cy="5" r="4"/></svg> backup</span>`,
-    c.flagged.size > 0 ? `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt flagged" cx="5" cy="5" r="4"/></svg> ${esc(c.finding)} (a finding)</span>` : '',
-    pts.some((p) => p.status === 'in_progress') ? `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt in_progress" cx="5" cy="5" r="3.5"/></svg> in progress</span>` : '',
-    failedAt.length + failed.length > 0 ? `<span><svg aria-hidden="true" width="10" height="10"><rect class="pt error" x="1" y="1" width="8" height="8"/></svg> failed</span>` : '',
+    c.flagged.size > 0
+      ? `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt flagged" cx="5" cy="5" r="4"/></svg> ${esc(c.finding)} (a finding)</span>`
+      : '',
+    pts.some((p) => p.status === 'in_progress')
+      ? `<span><svg aria-hidden="true" width="10" height="10"><circle class="pt in_progress" cx="5" cy="5" r="3.5"/></svg> in progress</span>`
+      : '',
+    failedAt.length + failed.length > 0
+      ? `<span><svg aria-hidden="true" width="10" height="10"><rect class="pt error" x="1" y="1" width="8" height="8"/></svg> failed</span>`
+      : '',
     c.limit ? `<span><svg aria-hidden="true" width="16" height="10"><line class="limit" x1="0" x2="16" y1="5" y2="5"/></svg> limit</span>` : '',
   ].filter(Boolean);
   return `${head}${parts.join('')}<div class="legend" data-testid="${c.testid}-legend">${legend.join(' ')}</div></figure>`;
@@ -256,17 +273,21 @@ function backupsTable(svc: ServiceReport): string {
 }
 
 function pipesTable(svc: ServiceReport): string {
-  if (svc.pipes.length === 0) return `<h3>Ingest pipes</h3><p class="empty">No pipes${svc.readFailures.some((f) => f.part === 'pipes') ? ' (the list could not be read)' : ''}.</p>`;
+  if (svc.pipes.length === 0)
+    return `<h3>Ingest pipes</h3><p class="empty">No pipes${svc.readFailures.some((f) => f.part === 'pipes') ? ' (the list could not be read)' : ''}.</p>`;
   const rows = svc.pipes.map(
-    (p) => `<tr><td>${esc(p.name)}</td><td>${esc(p.state ?? '')}</td><td>${esc(p.sourceKinds.join(', '))}</td><td>${p.listed ? 'yes' : 'no'}</td><td><code>${esc(p.id ?? '')}</code></td></tr>`,
+    (p) =>
+      `<tr><td>${esc(p.name)}</td><td>${esc(p.state ?? '')}</td><td>${esc(p.sourceKinds.join(', '))}</td><td>${p.listed ? 'yes' : 'no'}</td><td><code>${esc(p.id ?? '')}</code></td></tr>`,
   );
   return `<h3>Ingest pipes</h3><table data-testid="pipes-table"><thead><tr><th>name</th><th>state</th><th>source</th><th>in a file</th><th>id</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function endpointsTable(svc: ServiceReport): string {
-  if (svc.endpoints.length === 0) return `<h3>Reverse private endpoints</h3><p class="empty">No endpoints${svc.readFailures.some((f) => f.part === 'endpoints') ? ' (the list could not be read)' : ''}.</p>`;
+  if (svc.endpoints.length === 0)
+    return `<h3>Reverse private endpoints</h3><p class="empty">No endpoints${svc.readFailures.some((f) => f.part === 'endpoints') ? ' (the list could not be read)' : ''}.</p>`;
   const rows = svc.endpoints.map(
-    (e) => `<tr><td>${esc(e.description)}</td><td>${esc(e.status ?? '')}</td><td>${esc(e.type ?? '')}</td><td>${e.listed ? 'yes' : 'no'}</td><td><code>${esc(e.id ?? '')}</code></td></tr>`,
+    (e) =>
+      `<tr><td>${esc(e.description)}</td><td>${esc(e.status ?? '')}</td><td>${esc(e.type ?? '')}</td><td>${e.listed ? 'yes' : 'no'}</td><td><code>${esc(e.id ?? '')}</code></td></tr>`,
   );
   return `<h3>Reverse private endpoints</h3><table data-testid="endpoints-table"><thead><tr><th>description</th><th>status</th><th>type</th><th>in a file</th><th>id</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

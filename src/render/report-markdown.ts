@@ -104,8 +104,26 @@ function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
     const gib = chart(sizes, (v) => Math.round((v / 1024 ** 3) * 100) / 100);
     const minutes = chart(durations, (v) => Math.round((v / 60) * 10) / 10);
     out.push('<details><summary>Backup charts</summary>', '');
-    out.push('```mermaid', 'xychart-beta', '  title "Backup size (GiB; failed backups have no size)"', `  x-axis [${gib.labels.join(', ')}]`, '  y-axis "GiB"', `  bar [${gib.values.join(', ')}]`, '```', '');
-    out.push('```mermaid', 'xychart-beta', '  title "Backup duration (minutes; failed backups at the time they ran)"', `  x-axis [${minutes.labels.join(', ')}]`, '  y-axis "minutes"', `  line [${minutes.values.join(', ')}]`, '```', '');
+    out.push(
+      '```mermaid',
+      'xychart-beta',
+      '  title "Backup size (GiB; failed backups have no size)"',
+      `  x-axis [${gib.labels.join(', ')}]`,
+      '  y-axis "GiB"',
+      `  bar [${gib.values.join(', ')}]`,
+      '```',
+      '',
+    );
+    out.push(
+      '```mermaid',
+      'xychart-beta',
+      '  title "Backup duration (minutes; failed backups at the time they ran)"',
+      `  x-axis [${minutes.labels.join(', ')}]`,
+      '  y-axis "minutes"',
+      `  line [${minutes.values.join(', ')}]`,
+      '```',
+      '',
+    );
     out.push('</details>', '');
   }
   return out;

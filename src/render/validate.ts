@@ -25,13 +25,7 @@ export function renderValidate(r: ValidateResult, format: ValidateFormat, opts: 
   const warnings = r.issues.length - errors.length;
   const files = new Set(errors.map((i) => i.file)).size;
   if (format === 'json') {
-    return (
-      JSON.stringify(
-        { formatVersion: 1, valid: errors.length === 0, files: r.files, resources: r.counts, issues: sortIssues(r.issues) },
-        null,
-        2,
-      ) + '\n'
-    );
+    return JSON.stringify({ formatVersion: 1, valid: errors.length === 0, files: r.files, resources: r.counts, issues: sortIssues(r.issues) }, null, 2) + '\n';
   }
   const verdict =
     errors.length === 0

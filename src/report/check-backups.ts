@@ -4,7 +4,6 @@ import { formatBytes, formatDuration, formatTime, round1 } from './format.ts';
 import { backupStart, orderBackups, parseTime } from './order.ts';
 import type { BackupSummary, Finding, FindingObject, ObservedBackup } from './types.ts';
 
-
 type BackupStatus = BackupSummary['status'];
 
 /**
@@ -31,7 +30,9 @@ function backupEnd(b: ObservedBackup): number | undefined {
   const finished = parseTime(b.finishedAt);
   if (finished !== undefined) return finished;
   const start = parseTime(b.startedAt);
-  return start !== undefined && typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds) ? start + b.durationInSeconds * 1000 : undefined;
+  return start !== undefined && typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds)
+    ? start + b.durationInSeconds * 1000
+    : undefined;
 }
 
 /** The backups as the report's charts and tables show them, oldest first. */

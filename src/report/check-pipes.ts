@@ -11,12 +11,37 @@ import { cmp, groupBy, isIn, isObject, same } from './check-helpers.ts';
  * Stopping, Pausing; Starting and Resuming are not in it but read the same way if a server sends them.
  * Completed is not transitional: a one-shot object-storage pipe stays Completed, so declare it if you expect it.
  */
-export const TRANSITIONAL_PIPE_STATES: readonly string[] = ['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Starting', 'Stopping', 'Pausing', 'Resuming'];
+export const TRANSITIONAL_PIPE_STATES: readonly string[] = [
+  'Provisioning',
+  'Setup',
+  'Snapshot',
+  'Modifying',
+  'Resync',
+  'Starting',
+  'Stopping',
+  'Pausing',
+  'Resuming',
+];
 
 /** Every pipe state the real API names (2026-07 OpenAPI), plus Starting/Resuming. Others are "unknown". */
 export const KNOWN_PIPE_STATES: readonly string[] = [
-  'Unknown', 'Provisioning', 'Running', 'Degraded', 'Stopping', 'Stopped', 'Failed', 'Completed', 'InternalError',
-  'Setup', 'Snapshot', 'Paused', 'Pausing', 'Modifying', 'Resync', 'Starting', 'Resuming',
+  'Unknown',
+  'Provisioning',
+  'Running',
+  'Degraded',
+  'Stopping',
+  'Stopped',
+  'Failed',
+  'Completed',
+  'InternalError',
+  'Setup',
+  'Snapshot',
+  'Paused',
+  'Pausing',
+  'Modifying',
+  'Resync',
+  'Starting',
+  'Resuming',
 ];
 
 /** States reported as `pipe.state` (warning) even when the file declares no state. */
@@ -41,7 +66,6 @@ export function sourceKinds(p: ObservedPipe): string[] {
     .filter((k) => isObject(src[k]))
     .sort();
 }
-
 
 export function checkPipes(exp: PipeExpectations, list: readonly ObservedPipe[]): Finding[] {
   const out: Finding[] = [];
@@ -120,7 +144,16 @@ function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Fin
   const unknown = actual !== undefined && !isIn(KNOWN_PIPE_STATES, actual);
   const shown = actual === undefined ? 'reports no state' : `is ${actual}${unknown ? ' (a state steward does not know)' : ''}`;
   if (expectedState !== undefined) {
-    return [{ id: 'pipe.state', severity: 'error', object: obj, expected: expectedState, actual: actual ?? null, message: `pipe "${p.name}" ${shown}; expected ${expectedState}` }];
+    return [
+      {
+        id: 'pipe.state',
+        severity: 'error',
+        object: obj,
+        expected: expectedState,
+        actual: actual ?? null,
+        message: `pipe "${p.name}" ${shown}; expected ${expectedState}`,
+      },
+    ];
   }
   if (isIn(UNHEALTHY_PIPE_STATES, actual) || unknown) {
     return [{ id: 'pipe.state', severity: 'warning', object: obj, actual, message: `pipe "${p.name}" ${shown} (the file declares no state)` }];

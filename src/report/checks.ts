@@ -1,18 +1,19 @@
 import type { CloudServiceSpec } from '../schema/kinds.ts';
-import type {
-  Finding,
-  FindingObject,
-  ObservedService,
-  ReadPart,
-  Severity,
-} from './types.ts';
+import type { Finding, FindingObject, ObservedService, ReadPart, Severity } from './types.ts';
 import { checkBackups } from './check-backups.ts';
 import { checkEndpoints } from './check-endpoints.ts';
 import { checkPipes } from './check-pipes.ts';
 
 export { backupDuration, backupStatus, summarizeBackups } from './check-backups.ts';
 export { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS, WAITING_ENDPOINT_STATUSES } from './check-endpoints.ts';
-export { DEFAULT_REPORT_UNLISTED_PIPES, KNOWN_PIPE_STATES, KNOWN_SOURCE_KINDS, TRANSITIONAL_PIPE_STATES, UNHEALTHY_PIPE_STATES, sourceKinds } from './check-pipes.ts';
+export {
+  DEFAULT_REPORT_UNLISTED_PIPES,
+  KNOWN_PIPE_STATES,
+  KNOWN_SOURCE_KINDS,
+  TRANSITIONAL_PIPE_STATES,
+  UNHEALTHY_PIPE_STATES,
+  sourceKinds,
+} from './check-pipes.ts';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const KIND_RANK: Record<FindingObject['kind'], number> = { service: 0, backup: 1, pipe: 2, endpoint: 3 };

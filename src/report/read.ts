@@ -1,14 +1,6 @@
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { newestBackup } from './order.ts';
-import type {
-  CloudReader,
-  ObservedBackup,
-  ObservedEndpoint,
-  ObservedPipe,
-  ObservedService,
-  ReadFailure,
-  ReadPart,
-} from './types.ts';
+import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe, ObservedService, ReadFailure, ReadPart } from './types.ts';
 
 /** A CloudService resource: its metadata.name and spec. */
 export interface CloudServiceTarget {

@@ -10,9 +10,19 @@ export { REDACTED };
 
 /** Keys whose values are credentials wherever they appear. */
 const SECRET_KEY_NAMES = new Set(
-  ['connectionString', 'caCertificate', 'credentials', 'credential', 'accessKey', 'accessKeyId', 'secretKey', 'privateKey', 'apiKey', 'sasToken', 'serviceAccountKey'].map(
-    (k) => k.toLowerCase(),
-  ),
+  [
+    'connectionString',
+    'caCertificate',
+    'credentials',
+    'credential',
+    'accessKey',
+    'accessKeyId',
+    'secretKey',
+    'privateKey',
+    'apiKey',
+    'sasToken',
+    'serviceAccountKey',
+  ].map((k) => k.toLowerCase()),
 );
 
 /** Any key containing one of these words is a credential (`keySecret`, `password`, `sessionToken`, …). */
@@ -96,7 +106,10 @@ function walk(value: unknown, parents: string[], scrub: (s: string) => string): 
 }
 
 function pathIsSecret(pointer: string): boolean {
-  const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   return segs.some((s, i) => isSecretKey(s, segs.slice(0, i)));
 }
 

@@ -36,36 +36,62 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
   const channels = spec.channels ?? (spec.channel ? [spec.channel] : []);
   channels.forEach((c, i) => {
     if ((c.webhookId === undefined) === (c.webhook === undefined)) {
-      out.push({ pointer: spec.channels ? `/spec/channels/${i}` : '/spec/channel', message: 'a webhook channel takes webhookId (the id) or webhook (its name), one of the two' });
+      out.push({
+        pointer: spec.channels ? `/spec/channels/${i}` : '/spec/channel',
+        message: 'a webhook channel takes webhookId (the id) or webhook (its name), one of the two',
+      });
     }
   });
   if (api === 'seed') {
-    if (doc.metadata.id === undefined) out.push({ pointer: '/metadata', message: 'missing required key "id": the seed API cannot create alerts, so metadata.id names the alert made once in the UI' });
-    if (spec.thresholdType !== 'above' && spec.thresholdType !== 'below') out.push({ pointer: '/spec/thresholdType', message: `thresholdType ${spec.thresholdType} needs observability.api: hyperdx or clickstack-cloud (the seed API takes above and below)` });
-    if (spec.source === 'saved_search') out.push({ pointer: '/spec/source', message: 'the seed API calls it search; saved_search is hyperdx and clickstack-cloud' });
-    if (spec.channels !== undefined) out.push({ pointer: '/spec/channels', atKey: true, message: 'channels needs observability.api: hyperdx (the seed API takes one channel)' });
-    if (channels.some((c) => c.webhook !== undefined)) out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
+    if (doc.metadata.id === undefined)
+      out.push({
+        pointer: '/metadata',
+        message: 'missing required key "id": the seed API cannot create alerts, so metadata.id names the alert made once in the UI',
+      });
+    if (spec.thresholdType !== 'above' && spec.thresholdType !== 'below')
+      out.push({
+        pointer: '/spec/thresholdType',
+        message: `thresholdType ${spec.thresholdType} needs observability.api: hyperdx or clickstack-cloud (the seed API takes above and below)`,
+      });
+    if (spec.source === 'saved_search')
+      out.push({ pointer: '/spec/source', message: 'the seed API calls it search; saved_search is hyperdx and clickstack-cloud' });
+    if (spec.channels !== undefined)
+      out.push({ pointer: '/spec/channels', atKey: true, message: 'channels needs observability.api: hyperdx (the seed API takes one channel)' });
+    if (channels.some((c) => c.webhook !== undefined))
+      out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
     // The seed's ids are 24 lowercase hex characters; the live profiles take whatever id the service assigned.
     if (spec.channel?.webhookId !== undefined && !/^[0-9a-f]{24}$/.test(spec.channel.webhookId)) {
-      out.push({ pointer: '/spec/channel/webhookId', message: `the string "${spec.channel.webhookId}" is not valid: must be 24 lowercase hex characters (an id the service assigned)` });
+      out.push({
+        pointer: '/spec/channel/webhookId',
+        message: `the string "${spec.channel.webhookId}" is not valid: must be 24 lowercase hex characters (an id the service assigned)`,
+      });
     }
     for (const k of ['savedSearchId', 'thresholdMax', 'groupBy', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'scheduleStartAt'] as const) {
-      if (spec[k] !== undefined) out.push({ pointer: `/spec/${k}`, atKey: true, message: `${k} needs observability.api: hyperdx or clickstack-cloud (the seed API does not take it)` });
+      if (spec[k] !== undefined)
+        out.push({ pointer: `/spec/${k}`, atKey: true, message: `${k} needs observability.api: hyperdx or clickstack-cloud (the seed API does not take it)` });
     }
     return out;
   }
   if (!LIVE_INTERVALS.includes(spec.interval)) {
     const hint = didYouMean(spec.interval, LIVE_INTERVALS);
-    out.push({ pointer: '/spec/interval', message: `interval ${spec.interval}: the ${api} API takes ${LIVE_INTERVALS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}` });
+    out.push({
+      pointer: '/spec/interval',
+      message: `interval ${spec.interval}: the ${api} API takes ${LIVE_INTERVALS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`,
+    });
   }
   if (spec.source === 'search') out.push({ pointer: '/spec/source', message: `the ${api} API calls it saved_search; did you mean "saved_search"?` });
   if (spec.source === 'saved_search' && spec.savedSearchId === undefined) out.push({ pointer: '/spec', message: 'a saved_search alert needs savedSearchId' });
-  if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined) out.push({ pointer: '/spec', message: `thresholdType ${spec.thresholdType} needs thresholdMax` });
+  if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined)
+    out.push({ pointer: '/spec', message: `thresholdType ${spec.thresholdType} needs thresholdMax` });
   if (spec.scheduleStartAt !== undefined && !(RFC3339.test(spec.scheduleStartAt) && !Number.isNaN(Date.parse(spec.scheduleStartAt)))) {
-    out.push({ pointer: '/spec/scheduleStartAt', message: `scheduleStartAt "${spec.scheduleStartAt}" is not an RFC 3339 time; expected one like 2026-02-08T10:00:00Z` });
+    out.push({
+      pointer: '/spec/scheduleStartAt',
+      message: `scheduleStartAt "${spec.scheduleStartAt}" is not an RFC 3339 time; expected one like 2026-02-08T10:00:00Z`,
+    });
   }
   if (spec.channel && spec.channels) out.push({ pointer: '/spec/channel', atKey: true, message: 'give channel or channels, not both' });
-  if (api === 'clickstack-cloud' && spec.channels && spec.channels.length > 1) out.push({ pointer: '/spec/channels', message: 'the ClickStack API takes one channel per alert' });
+  if (api === 'clickstack-cloud' && spec.channels && spec.channels.length > 1)
+    out.push({ pointer: '/spec/channels', message: 'the ClickStack API takes one channel per alert' });
   return out;
 }
 
@@ -80,15 +106,23 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
   const out: Array<{ pointer: string; message: string }> = [];
   const at = (k: string) => `/spec/tiles/${i}/${k}`;
   if (api === 'seed') {
-    if (t.config !== undefined) out.push({ pointer: at('config'), message: 'tiles in the config form need observability.api: hyperdx or clickstack-cloud (the seed API takes series)' });
+    if (t.config !== undefined)
+      out.push({ pointer: at('config'), message: 'tiles in the config form need observability.api: hyperdx or clickstack-cloud (the seed API takes series)' });
     return out;
   }
-  const bounds: Array<[keyof TileLike, number, number | undefined]> = [['x', 0, GRID_COLUMNS - 1], ['y', 0, undefined], ['w', 1, GRID_COLUMNS], ['h', 1, undefined]];
+  const bounds: Array<[keyof TileLike, number, number | undefined]> = [
+    ['x', 0, GRID_COLUMNS - 1],
+    ['y', 0, undefined],
+    ['w', 1, GRID_COLUMNS],
+    ['h', 1, undefined],
+  ];
   for (const [k, min, max] of bounds) {
     const v = t[k] as number;
-    if (v < min || (max !== undefined && v > max)) out.push({ pointer: at(k), message: `${k} is ${v}; the ${api} API takes ${max === undefined ? `${min} or more` : `${min} to ${max}`}` });
+    if (v < min || (max !== undefined && v > max))
+      out.push({ pointer: at(k), message: `${k} is ${v}; the ${api} API takes ${max === undefined ? `${min} or more` : `${min} to ${max}`}` });
   }
-  if (t.config === undefined && t.series === undefined) out.push({ pointer: `/spec/tiles/${i}`, message: `tile "${t.name}" has neither config nor series: say what it shows` });
+  if (t.config === undefined && t.series === undefined)
+    out.push({ pointer: `/spec/tiles/${i}`, message: `tile "${t.name}" has neither config nor series: say what it shows` });
   if (t.config !== undefined && t.series !== undefined) out.push({ pointer: at('series'), message: 'a tile takes config or series, not both' });
   if (api === 'clickstack-cloud') {
     // ClickHouse Cloud's spec (2026-07-31) types ClickStackSelectItem.level as a number whose enum lists only
@@ -96,7 +130,11 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
     const select = (t.config as { select?: unknown } | undefined)?.select;
     if (Array.isArray(select)) {
       select.forEach((item, j) => {
-        if (item && typeof item === 'object' && 'level' in item) out.push({ pointer: at(`config/select/${j}/level`), message: 'the ClickStack API (ClickHouse Cloud spec 2026-07-31) refuses every quantile level: use another aggFn, or observability.api: hyperdx' });
+        if (item && typeof item === 'object' && 'level' in item)
+          out.push({
+            pointer: at(`config/select/${j}/level`),
+            message: 'the ClickStack API (ClickHouse Cloud spec 2026-07-31) refuses every quantile level: use another aggFn, or observability.api: hyperdx',
+          });
       });
     }
   }
@@ -123,10 +161,34 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
       out,
     );
   }
-  duplicates(dashboards, (d) => d.doc.spec.name, '/spec/name', (n) => `two dashboards are named "${n}": the name is the live dashboard's identity, so each must be unique`, out);
-  duplicates(dashboards.filter((d) => d.doc.metadata.id), (d) => d.doc.metadata.id!, '/metadata/id', (id) => `two dashboards pin live id ${id}`, out);
-  duplicates(alerts.filter((a) => a.doc.metadata.id !== undefined), (a) => a.doc.metadata.id!, '/metadata/id', (id) => `two alerts set alert id ${id}: each live alert must be described once`, out);
-  duplicates(services, (s) => `${s.doc.spec.organizationId}/${s.doc.spec.serviceId}`, '/spec/serviceId', () => `two CloudService documents describe the same service`, out);
+  duplicates(
+    dashboards,
+    (d) => d.doc.spec.name,
+    '/spec/name',
+    (n) => `two dashboards are named "${n}": the name is the live dashboard's identity, so each must be unique`,
+    out,
+  );
+  duplicates(
+    dashboards.filter((d) => d.doc.metadata.id),
+    (d) => d.doc.metadata.id!,
+    '/metadata/id',
+    (id) => `two dashboards pin live id ${id}`,
+    out,
+  );
+  duplicates(
+    alerts.filter((a) => a.doc.metadata.id !== undefined),
+    (a) => a.doc.metadata.id!,
+    '/metadata/id',
+    (id) => `two alerts set alert id ${id}: each live alert must be described once`,
+    out,
+  );
+  duplicates(
+    services,
+    (s) => `${s.doc.spec.organizationId}/${s.doc.spec.serviceId}`,
+    '/spec/serviceId',
+    () => `two CloudService documents describe the same service`,
+    out,
+  );
 
   for (const d of dashboards) {
     const tiles = d.doc.spec.tiles ?? [];
@@ -134,11 +196,23 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     tiles.forEach((t, i) => {
       const first = seen.get(t.name);
       if (first !== undefined) {
-        out.push({ file: d.file, index: d.index, pointer: `/spec/tiles/${i}/name`, severity: 'error', message: `duplicate tile name "${t.name}" in this dashboard (tiles are matched by name; also tile ${first})` });
+        out.push({
+          file: d.file,
+          index: d.index,
+          pointer: `/spec/tiles/${i}/name`,
+          severity: 'error',
+          message: `duplicate tile name "${t.name}" in this dashboard (tiles are matched by name; also tile ${first})`,
+        });
       } else seen.set(t.name, i);
       for (const p of tileProfileProblems(t, i, api)) out.push({ file: d.file, index: d.index, severity: 'error', ...p });
       if (t.x + t.w > GRID_COLUMNS) {
-        out.push({ file: d.file, index: d.index, pointer: `/spec/tiles/${i}/w`, severity: 'warning', message: `tile "${t.name}" ends at column ${t.x + t.w}, beyond the ${GRID_COLUMNS}-column grid (x + w must be at most ${GRID_COLUMNS})` });
+        out.push({
+          file: d.file,
+          index: d.index,
+          pointer: `/spec/tiles/${i}/w`,
+          severity: 'warning',
+          message: `tile "${t.name}" ends at column ${t.x + t.w}, beyond the ${GRID_COLUMNS}-column grid (x + w must be at most ${GRID_COLUMNS})`,
+        });
       }
     });
   }
@@ -147,9 +221,23 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     for (const d of dashboards) {
       const tags = d.doc.spec.tags ?? [];
       tags.forEach((tag, i) => {
-        if (tag.length > MAX_TAG_LENGTH) out.push({ file: d.file, index: d.index, pointer: `/spec/tags/${i}`, severity: 'error', message: `tag "${tag}" is ${tag.length} characters; the ${api} API takes at most ${MAX_TAG_LENGTH}` });
+        if (tag.length > MAX_TAG_LENGTH)
+          out.push({
+            file: d.file,
+            index: d.index,
+            pointer: `/spec/tags/${i}`,
+            severity: 'error',
+            message: `tag "${tag}" is ${tag.length} characters; the ${api} API takes at most ${MAX_TAG_LENGTH}`,
+          });
       });
-      if (tags.length >= MAX_TAGS) out.push({ file: d.file, index: d.index, pointer: '/spec/tags', severity: 'error', message: `${tags.length} tags; the ${api} API takes at most ${MAX_TAGS - 1} besides steward's marker tag` });
+      if (tags.length >= MAX_TAGS)
+        out.push({
+          file: d.file,
+          index: d.index,
+          pointer: '/spec/tags',
+          severity: 'error',
+          message: `${tags.length} tags; the ${api} API takes at most ${MAX_TAGS - 1} besides steward's marker tag`,
+        });
     }
   }
 
@@ -166,13 +254,25 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     const dash = byName.get(ref.dashboard);
     if (!dash) {
       const hint = didYouMean(ref.dashboard, [...byName.keys()]);
-      out.push({ file: a.file, index: a.index, pointer: '/spec/tile/dashboard', severity: 'error', message: `unknown dashboard "${ref.dashboard}": no Dashboard has that metadata.name${hint ? `; did you mean "${hint}"?` : ''}` });
+      out.push({
+        file: a.file,
+        index: a.index,
+        pointer: '/spec/tile/dashboard',
+        severity: 'error',
+        message: `unknown dashboard "${ref.dashboard}": no Dashboard has that metadata.name${hint ? `; did you mean "${hint}"?` : ''}`,
+      });
       continue;
     }
     const names = (dash.doc.spec.tiles ?? []).map((t) => t.name);
     if (!names.includes(ref.name)) {
       const hint = didYouMean(ref.name, names);
-      out.push({ file: a.file, index: a.index, pointer: '/spec/tile/name', severity: 'error', message: `dashboard "${ref.dashboard}" has no tile named "${ref.name}"${hint ? `; did you mean "${hint}"?` : names.length ? ` (its tiles: ${names.join(', ')})` : ' (it has no tiles)'}` });
+      out.push({
+        file: a.file,
+        index: a.index,
+        pointer: '/spec/tile/name',
+        severity: 'error',
+        message: `dashboard "${ref.dashboard}" has no tile named "${ref.name}"${hint ? `; did you mean "${hint}"?` : names.length ? ` (its tiles: ${names.join(', ')})` : ' (it has no tiles)'}`,
+      });
     }
   }
 
@@ -201,7 +301,14 @@ function duplicates<T extends { file: string; index: number }>(
     const k = key(item);
     const prev = first.get(k);
     if (prev) {
-      out.push({ file: item.file, index: item.index, pointer: ptr(item), severity: 'error', message: message(k), related: { file: prev.file, index: prev.index, pointer: ptr(prev) } });
+      out.push({
+        file: item.file,
+        index: item.index,
+        pointer: ptr(item),
+        severity: 'error',
+        message: message(k),
+        related: { file: prev.file, index: prev.index, pointer: ptr(prev) },
+      });
     } else first.set(k, item);
   }
 }

@@ -24,7 +24,6 @@ export function validateKind(kind: Kind, value: unknown): SchemaProblem[] {
   return toProblems(validate.errors ?? [], value);
 }
 
-
 function toProblems(errors: ErrorObject[], root: unknown): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
@@ -73,7 +72,8 @@ const typeWord: Record<string, string> = { object: 'mapping', array: 'list' };
 let defsCache: Record<string, unknown> | undefined;
 /** The dashboard schema's `$defs`, read only when an error needs them (the compiled validators carry no copy). */
 function dashboardDefs(): Record<string, unknown> {
-  defsCache ??= (JSON.parse(readFileSync(new URL('../../schemas/dashboard.schema.json', import.meta.url), 'utf8')) as { $defs?: Record<string, unknown> }).$defs ?? {};
+  defsCache ??=
+    (JSON.parse(readFileSync(new URL('../../schemas/dashboard.schema.json', import.meta.url), 'utf8')) as { $defs?: Record<string, unknown> }).$defs ?? {};
   return defsCache;
 }
 
@@ -99,7 +99,10 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
   switch (e.keyword) {
     case 'additionalProperties':
     case 'unevaluatedProperties': {
-      const key = String((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (e.params as { unevaluatedProperty?: string }).unevaluatedProperty);
+      const key = String(
+        (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
+          (e.params as { unevaluatedProperty?: string }).unevaluatedProperty,
+      );
       const known = knownKeys(e.parentSchema);
       const hint = didYouMean(key, known);
       return {
@@ -116,7 +119,11 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
     }
     case 'type': {
       if (((e.parentSchema as { required?: string[] })?.required ?? []).join() === 'env') {
-        return { pointer: ptr, atKey: false, message: `secrets are never written in files: write { env: NAME } and set that environment variable (found ${describe(actual)})` };
+        return {
+          pointer: ptr,
+          atKey: false,
+          message: `secrets are never written in files: write { env: NAME } and set that environment variable (found ${describe(actual)})`,
+        };
       }
       const t = String((e.params as { type: string }).type)
         .split(',')
@@ -134,13 +141,21 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
       };
     }
     case 'const':
-      return { pointer: ptr, atKey: false, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, found ${describe(actual)}` };
+      return {
+        pointer: ptr,
+        atKey: false,
+        message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, found ${describe(actual)}`,
+      };
     case 'pattern': {
       const pattern = (e.params as { pattern: string }).pattern;
       return { pointer: ptr, atKey: false, message: `${describe(actual)} is not valid: must be ${PATTERN_HINTS[pattern] ?? `matching ${pattern}`}` };
     }
     case 'format':
-      return { pointer: ptr, atKey: false, message: `must be a ${(e.params as { format: string }).format === 'uuid' ? 'UUID' : (e.params as { format: string }).format}, found ${describe(actual)}` };
+      return {
+        pointer: ptr,
+        atKey: false,
+        message: `must be a ${(e.params as { format: string }).format === 'uuid' ? 'UUID' : (e.params as { format: string }).format}, found ${describe(actual)}`,
+      };
     case 'uniqueItems': {
       const { i, j } = e.params as { i: number; j: number };
       return { pointer: ptr, atKey: false, message: `must not repeat items: items ${j} and ${i} are the same` };

@@ -112,14 +112,16 @@ function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): Checked
   if (spec.key !== undefined) {
     const k = params[spec.key];
     if (!k) err('/spec/key', `key names parameter "${spec.key}", which the template does not declare${hintOf(spec.key, Object.keys(params))}`);
-    else if (k.type !== 'string' && k.type !== 'enum') err('/spec/key', `key parameter "${spec.key}" is a ${k.type}; the key names each stamp, so it must be a string or an enum`);
+    else if (k.type !== 'string' && k.type !== 'enum')
+      err('/spec/key', `key parameter "${spec.key}" is a ${k.type}; the key names each stamp, so it must be a string or an enum`);
   }
   if (!spec.dashboards?.length && !spec.alerts?.length) err('/spec', 'the template stamps nothing: give it dashboards or alerts');
   for (const [, list, word] of KINDS) {
     const entries = spec[list] ?? [];
     const seen = new Map<string, number>();
     entries.forEach((e, i) => {
-      if (entries.length > 1 && e.name === undefined) err(`/spec/${list}/${i}`, `this template holds ${entries.length} ${list}: give each a name (the stamped ${word} is named <template>/<key>/<name>)`);
+      if (entries.length > 1 && e.name === undefined)
+        err(`/spec/${list}/${i}`, `this template holds ${entries.length} ${list}: give each a name (the stamped ${word} is named <template>/<key>/<name>)`);
       if (e.name !== undefined) {
         const first = seen.get(e.name);
         if (first !== undefined) err(`/spec/${list}/${i}/name`, `two ${list} of this template are named "${e.name}" (also ${list} ${first})`);
@@ -139,11 +141,13 @@ function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): Checked
       for (const tok of found) {
         if (tok.type === 'bad') err(pointer, tok.message, false, tok.start);
         if (tok.type !== 'ref') continue;
-        if (tok.ns === 'self' && tok.name !== 'key' && tok.name !== 'name') err(pointer, `unknown reference $(self.${tok.name}): self has key and name`, false, tok.start);
+        if (tok.ns === 'self' && tok.name !== 'key' && tok.name !== 'name')
+          err(pointer, `unknown reference $(self.${tok.name}): self has key and name`, false, tok.start);
         if (tok.ns !== 'params') continue;
         const p = params[tok.name];
         if (!p) err(pointer, `unknown parameter "${tok.name}" in $(params.${tok.name})${hintOf(tok.name, declared)}`, false, tok.start);
-        else if (p.type === 'list' && !whole) err(pointer, `$(params.${tok.name}) is a list: it can only stand alone as a whole value, not inside text`, false, tok.start);
+        else if (p.type === 'list' && !whole)
+          err(pointer, `$(params.${tok.name}) is a list: it can only stand alone as a whole value, not inside text`, false, tok.start);
       }
       return;
     }
@@ -192,7 +196,14 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     if (r.kind === 'Template') {
       const first = templates.get(r.name);
       if (first) {
-        problems.push({ file: r.file, index: r.index, pointer: '/metadata/name', severity: 'error', message: `duplicate Template "${r.name}": metadata.name must be unique per kind`, related: { file: first.t.file, index: first.t.index, pointer: '/metadata/name' } });
+        problems.push({
+          file: r.file,
+          index: r.index,
+          pointer: '/metadata/name',
+          severity: 'error',
+          message: `duplicate Template "${r.name}": metadata.name must be unique per kind`,
+          related: { file: first.t.file, index: first.t.index, pointer: '/metadata/name' },
+        });
       } else templates.set(r.name, checkTemplate(r, problems));
     } else if (r.kind === 'TemplateInstance') instances.push(r);
     else out.push(r);
@@ -202,10 +213,18 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
   const instanceNames = new Map<string, Resource<'TemplateInstance'>>();
 
   for (const inst of instances) {
-    const iErr = (pointer: string, message: string, atKey = false) => problems.push({ file: inst.file, index: inst.index, pointer, atKey, message, severity: 'error' });
+    const iErr = (pointer: string, message: string, atKey = false) =>
+      problems.push({ file: inst.file, index: inst.index, pointer, atKey, message, severity: 'error' });
     const dup = instanceNames.get(inst.name);
     if (dup) {
-      problems.push({ file: inst.file, index: inst.index, pointer: '/metadata/name', severity: 'error', message: `duplicate TemplateInstance "${inst.name}": metadata.name must be unique per kind`, related: { file: dup.file, index: dup.index, pointer: '/metadata/name' } });
+      problems.push({
+        file: inst.file,
+        index: inst.index,
+        pointer: '/metadata/name',
+        severity: 'error',
+        message: `duplicate TemplateInstance "${inst.name}": metadata.name must be unique per kind`,
+        related: { file: dup.file, index: dup.index, pointer: '/metadata/name' },
+      });
       continue;
     }
     instanceNames.set(inst.name, inst);
@@ -213,7 +232,10 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     const ct = templates.get(spec.template);
     if (!ct) {
       const hint = didYouMean(spec.template, [...templates.keys()]);
-      iErr('/spec/template', `unknown template "${spec.template}": no Template has that metadata.name${hint ? `; did you mean "${hint}"?` : templates.size ? ` (templates: ${[...templates.keys()].join(', ')})` : ''}`);
+      iErr(
+        '/spec/template',
+        `unknown template "${spec.template}": no Template has that metadata.name${hint ? `; did you mean "${hint}"?` : templates.size ? ` (templates: ${[...templates.keys()].join(', ')})` : ''}`,
+      );
       continue;
     }
     ct.used = true;
@@ -229,7 +251,11 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     };
     unknown(shared, sharedPtr);
     if (spec.forEach && tspec.key === undefined) {
-      iErr('/spec/forEach', `template "${ct.t.name}" declares no key (spec.key), so the stamps of a forEach would all have one name: give the template a key parameter`, true);
+      iErr(
+        '/spec/forEach',
+        `template "${ct.t.name}" declares no key (spec.key), so the stamps of a forEach would all have one name: give the template a key parameter`,
+        true,
+      );
       continue;
     }
     // Shared values are checked once, not once per item.
@@ -268,7 +294,10 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
         key = String(values[tspec.key]);
         if (!NAME.test(key) || key.length > 100) {
           const own = Object.prototype.hasOwnProperty.call(item.over, tspec.key);
-          iErr(own ? itemPtr(tspec.key) : Object.prototype.hasOwnProperty.call(shared, tspec.key) ? sharedPtr(tspec.key) : item.pointer, `${JSON.stringify(key)} cannot name a stamp (it is the template's key, ${tspec.key}): use lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit`);
+          iErr(
+            own ? itemPtr(tspec.key) : Object.prototype.hasOwnProperty.call(shared, tspec.key) ? sharedPtr(tspec.key) : item.pointer,
+            `${JSON.stringify(key)} cannot name a stamp (it is the template's key, ${tspec.key}): use lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit`,
+          );
           continue;
         }
       }
@@ -278,7 +307,10 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
         (tspec[list] ?? []).forEach((entry: Entry, i) => {
           const entryPtr = `/spec/${list}/${i}`;
           const name = entry.name !== undefined ? `${base}/${entry.name}` : base;
-          const stamped = substitute({ metadata: entry.metadata, spec: entry.spec }, entryPtr, ct.tokens, value) as { metadata?: Record<string, unknown>; spec: unknown };
+          const stamped = substitute({ metadata: entry.metadata, spec: entry.spec }, entryPtr, ct.tokens, value) as {
+            metadata?: Record<string, unknown>;
+            spec: unknown;
+          };
           const doc = { apiVersion: 'steward/v1', kind, metadata: { name, ...(stamped.metadata ?? {}) }, spec: stamped.spec };
           const index = nextIndex--;
           const origin: Origin = {
@@ -309,7 +341,14 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     }
   }
   for (const ct of templates.values()) {
-    if (!ct.used) problems.push({ file: ct.t.file, index: ct.t.index, pointer: '/metadata/name', severity: 'warning', message: `template "${ct.t.name}" is never used: no TemplateInstance names it` });
+    if (!ct.used)
+      problems.push({
+        file: ct.t.file,
+        index: ct.t.index,
+        pointer: '/metadata/name',
+        severity: 'warning',
+        message: `template "${ct.t.name}" is never used: no TemplateInstance names it`,
+      });
   }
   return { resources: out, problems, origins };
 }

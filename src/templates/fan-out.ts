@@ -60,7 +60,13 @@ export function fanOutLine(f: FanOut): string {
   const parts: string[] = [];
   if (f.dashboards) parts.push(n(f.dashboards, 'dashboard'));
   if (f.alerts) parts.push(n(f.alerts, 'alert'));
-  if (f.tiles.length) parts.push(`${n(f.tiles.length, 'tile')} changed (${f.tiles.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}${f.tiles.length > 5 ? ', …' : ''})`);
+  if (f.tiles.length)
+    parts.push(
+      `${n(f.tiles.length, 'tile')} changed (${f.tiles
+        .slice(0, 5)
+        .map((t) => JSON.stringify(t))
+        .join(', ')}${f.tiles.length > 5 ? ', …' : ''})`,
+    );
   if (f.fields.length) parts.push(`${f.fields.join(', ')} changed`);
   const count = f.dashboards + f.alerts;
   const actions = ACTION_ORDER.filter((a) => f.actions[a]).map((a) => `${f.actions[a]} ${a === 'blocked' ? 'blocked' : `to ${a}`}`);

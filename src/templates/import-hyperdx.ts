@@ -31,7 +31,11 @@ const refName = (r: unknown) => (typeof r === 'string' ? r.slice(r.lastIndexOf('
 /** The keys the builder form of a displayType takes (its raw-SQL variant is not what templates use). */
 function builderKeys(displayType: string): Set<string> | undefined {
   const d = defs();
-  const branch = ((d['TileConfig']!['allOf'] ?? []) as Json[]).find((b) => ((b['if'] as Json)?.['properties'] as Json)?.['displayType'] && (((b['if'] as Json)['properties'] as Json)['displayType'] as Json)['const'] === displayType);
+  const branch = ((d['TileConfig']!['allOf'] ?? []) as Json[]).find(
+    (b) =>
+      ((b['if'] as Json)?.['properties'] as Json)?.['displayType'] &&
+      (((b['if'] as Json)['properties'] as Json)['displayType'] as Json)['const'] === displayType,
+  );
   let name = refName((branch?.['then'] as Json | undefined)?.['$ref']);
   if (!name) return undefined;
   const variants = (d[name]!['allOf'] ?? []) as Json[];
@@ -52,7 +56,11 @@ const keysOf = (def: string) => new Set(Object.keys((defs()[def]?.['properties']
 
 /** `Metrics` → `metricsSource`; `My Logs` → `myLogsSource`. */
 export function sourceParameter(source: string): string {
-  const words = source.replace(/[^A-Za-z0-9]+/g, ' ').trim().split(' ').filter(Boolean);
+  const words = source
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
   const camel = words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
   return `${/^[A-Za-z_]/.test(camel) ? camel : `s${camel}`}Source`;
 }
@@ -165,7 +173,8 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
   const parameters: Json = {
     service: { type: 'string', description: 'The service this stamp is for: names the stamp, and narrows every series to ServiceName.' },
   };
-  for (const [source, p] of sources) parameters[p] = { type: 'string', default: source, description: `Name of the ${source} source in HyperDX (Team Settings › Sources).` };
+  for (const [source, p] of sources)
+    parameters[p] = { type: 'string', default: source, description: `Name of the ${source} source in HyperDX (Team Settings › Sources).` };
   const title = typeof src['name'] === 'string' ? src['name'] : opts.name;
   const tags = [...((src['tags'] ?? []) as unknown[]).filter((t): t is string => typeof t === 'string'), 'service:$(params.service)'];
   const spec: Json = { name: `${literal(title) as string} ($(params.service))`, tags, ...(filters.length ? { filters } : {}), tiles };
@@ -176,7 +185,7 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
     spec: { key: 'service', parameters, dashboards: [{ spec }] },
   });
   // Readable like the examples: tags on one line, each parameter on one line.
-  const specNode = (((doc.get('spec') as YAMLMap).get('dashboards') as { items: YAMLMap[] }).items[0]!).get('spec') as YAMLMap;
+  const specNode = ((doc.get('spec') as YAMLMap).get('dashboards') as { items: YAMLMap[] }).items[0]!.get('spec') as YAMLMap;
   const tagsNode = specNode.get('tags');
   if (isSeq(tagsNode)) tagsNode.flow = true;
   const params = (doc.get('spec') as YAMLMap).get('parameters');

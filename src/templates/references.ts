@@ -43,7 +43,13 @@ export function scanReferences(s: string): Token[] {
     const body = s.slice(i + 2, close);
     const m = BODY.exec(body.trim());
     if (m) out.push({ type: 'ref', start: i, end: close + 1, ns: m[1] as 'params' | 'self', name: m[2]! });
-    else out.push({ type: 'bad', start: i, end: close + 1, message: `"$(${body})" is not a reference: write $(params.NAME), $(self.key) or $(self.name); $$( is a literal "$("` });
+    else
+      out.push({
+        type: 'bad',
+        start: i,
+        end: close + 1,
+        message: `"$(${body})" is not a reference: write $(params.NAME), $(self.key) or $(self.name); $$( is a literal "$("`,
+      });
     i = close + 1;
   }
   return out;

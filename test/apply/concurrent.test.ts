@@ -8,7 +8,11 @@ import { stewardSpawned, steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 
 const NAMES = ['Checkout overview', 'JVM runtime', 'Public API latency'];
-const names = (emu: { state(): { dashboards: Array<{ name: string }> } }) => emu.state().dashboards.map((d) => d.name).sort();
+const names = (emu: { state(): { dashboards: Array<{ name: string }> } }) =>
+  emu
+    .state()
+    .dashboards.map((d) => d.name)
+    .sort();
 
 test('two applies at once in one folder: one applies, the other refuses naming the holder; one dashboard per name', async () => {
   const x = await examplesWithEmulator({ latencyMs: 100 });
@@ -22,7 +26,10 @@ test('two applies at once in one folder: one applies, the other refuses naming t
     const refused = [a, b].find((r) => r.code === 1);
     if (refused) {
       assert.equal(codes, [0, 1]);
-      assert.match(refused.stderr, /another steward holds the lock .*state\.json\.lock: pid \d+ on this host, since \S+, running `steward apply --auto-approve`/);
+      assert.match(
+        refused.stderr,
+        /another steward holds the lock .*state\.json\.lock: pid \d+ on this host, since \S+, running `steward apply --auto-approve`/,
+      );
       assert.is(refused.stderr.trim().split('\n').length, 1, refused.stderr);
     } else {
       // The second started after the first had finished: nothing left to do.
@@ -42,7 +49,10 @@ test('with --lock-timeout the second waits, then finds nothing to do', async () 
     ]);
     assert.is(a.code, 0, a.stderr);
     assert.is(b.code, 0, b.stderr);
-    assert.ok([a, b].some((r) => r.stdout.includes('Nothing to apply.')), a.stdout + b.stdout);
+    assert.ok(
+      [a, b].some((r) => r.stdout.includes('Nothing to apply.')),
+      a.stdout + b.stdout,
+    );
     assert.equal(names(x.emu), NAMES);
   } finally {
     await x.cleanup();
@@ -57,7 +67,10 @@ test('a lock left by a killed apply is named and taken over', async () => {
     const { hostname } = await import('node:os');
     mkdirSync(join(x.dir, '.steward'), { recursive: true });
     // A pid that cannot be running: above the kernel's pid_max.
-    writeFileSync(join(x.dir, '.steward/state.json.lock'), JSON.stringify({ pid: 99_999_999, host: hostname(), since: '2026-11-20T10:00:00.000Z', command: 'steward apply plan.json', nonce: 'n' }));
+    writeFileSync(
+      join(x.dir, '.steward/state.json.lock'),
+      JSON.stringify({ pid: 99_999_999, host: hostname(), since: '2026-11-20T10:00:00.000Z', command: 'steward apply plan.json', nonce: 'n' }),
+    );
     const r = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stderr, 'took over a stale lock');
@@ -77,7 +90,10 @@ test('a lock whose pid now belongs to a process started after it (a reused pid) 
   try {
     mkdirSync(join(x.dir, '.steward'), { recursive: true });
     // This test process runs, but it started long after 2020: it cannot be the holder.
-    writeFileSync(join(x.dir, '.steward/state.json.lock'), JSON.stringify({ pid: process.pid, host: hostname(), since: '2020-01-01T00:00:00.000Z', command: 'steward apply', nonce: 'old' }));
+    writeFileSync(
+      join(x.dir, '.steward/state.json.lock'),
+      JSON.stringify({ pid: process.pid, host: hostname(), since: '2020-01-01T00:00:00.000Z', command: 'steward apply', nonce: 'old' }),
+    );
     const r = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stderr, `took over a stale lock`);
@@ -97,7 +113,10 @@ test('import writes files under the same lock: refused while an apply holds it, 
     const lockPath = join(x.dir, '.steward/state.json.lock');
     mkdirSync(join(x.dir, '.steward'), { recursive: true });
     // A live holder: this very process.
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), command: 'steward apply --auto-approve', nonce: 'held' }));
+    writeFileSync(
+      lockPath,
+      JSON.stringify({ pid: process.pid, host: hostname(), since: new Date().toISOString(), command: 'steward apply --auto-approve', nonce: 'held' }),
+    );
     const refused = await steward(['import', '--all', '--out', 'imported'], { cwd: x.dir, env: x.env });
     assert.is(refused.code, 1);
     assert.match(refused.stderr, `another steward holds the lock`);
@@ -125,9 +144,15 @@ test('two copies of the project at once (no shared lock): the later copy of each
     for (const c of copies) cpSync(join(EXAMPLES, 'hyperdx'), c.dir, { recursive: true });
     const env = { ...emu.env } as Record<string, string>;
     const runs = await Promise.all(copies.map((c) => stewardSpawned(['apply', '--auto-approve'], { cwd: c.dir, env })));
-    const names = emu.state().dashboards.map((d: { name: string }) => d.name).sort();
+    const names = emu
+      .state()
+      .dashboards.map((d: { name: string }) => d.name)
+      .sort();
     assert.equal(names, [...new Set(names)], `one dashboard per name: ${names.join(', ')}\n${runs.map((r) => r.stdout + r.stderr).join('\n')}`);
-    const alertNames = emu.state().alerts.map((a) => String((a as { name?: unknown }).name)).sort();
+    const alertNames = emu
+      .state()
+      .alerts.map((a) => String((a as { name?: unknown }).name))
+      .sort();
     assert.equal(alertNames, [...new Set(alertNames)], `one alert per name: ${alertNames.join(', ')}`);
     assert.ok(names.length > 0);
     const reported = runs.filter((r) => /dashboards are named/.test(r.stdout));
@@ -137,7 +162,10 @@ test('two copies of the project at once (no shared lock): the later copy of each
         assert.is(r.code, 1);
         assert.match(r.stdout, /2 dashboards are named "[^"]+" \(\S+, \S+\)/);
       }
-      assert.ok(runs.some((r) => r.stdout.includes("removed this run's copy")), 'the later runner removed its copy');
+      assert.ok(
+        runs.some((r) => r.stdout.includes("removed this run's copy")),
+        'the later runner removed its copy',
+      );
     }
   } finally {
     await emu.close();

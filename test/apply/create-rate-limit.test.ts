@@ -25,9 +25,24 @@ test('creates refused with 429 are sent again after the wait: one apply, no fail
   const emu = await startEmulator({ seed: 7, rateLimitPerMinute: 2, now: () => new Date(clock) });
   try {
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: emu.env, cwd: EXAMPLES }, {});
-    const client = createObservabilityClient({ url: emu.url, token: emu.env.STEWARD_OBS_TOKEN, concurrency: 4, sleep, now, random: () => 0.5, retry: { limit: 8 } });
+    const client = createObservabilityClient({
+      url: emu.url,
+      token: emu.env.STEWARD_OBS_TOKEN,
+      concurrency: 4,
+      sleep,
+      now,
+      random: () => 0.5,
+      retry: { limit: 8 },
+    });
     const live = await client.listDashboards();
-    const plan = computePlan({ resources: loaded.resources, live, state: { formatVersion: 1, alerts: {} }, markerTag: 'managed-by:steward', now: new Date(clock), projectDir: EXAMPLES });
+    const plan = computePlan({
+      resources: loaded.resources,
+      live,
+      state: { formatVersion: 1, alerts: {} },
+      markerTag: 'managed-by:steward',
+      now: new Date(clock),
+      projectDir: EXAMPLES,
+    });
     assert.is(plan.summary.create, 3);
     const events: ApplyEvent[] = [];
     const r = await applyPlan(
@@ -45,8 +60,14 @@ test('creates refused with 429 are sent again after the wait: one apply, no fail
     assert.ok(refused > 0, 'the server refused some creates');
     assert.is(posts.filter((e) => e.status === 200).length, 3);
     assert.is(events.filter((e) => e.type === 'create-rate-limited').length, refused);
-    assert.not.ok(events.some((e) => e.type === 'retry-create'), 'a refusal is not an unknown outcome: no list before sending again');
-    const names = emu.state().dashboards.map((d) => d.name).sort();
+    assert.not.ok(
+      events.some((e) => e.type === 'retry-create'),
+      'a refusal is not an unknown outcome: no list before sending again',
+    );
+    const names = emu
+      .state()
+      .dashboards.map((d) => d.name)
+      .sort();
     assert.equal(names, ['Checkout overview', 'JVM runtime', 'Public API latency']);
   } finally {
     await emu.close();

@@ -14,7 +14,12 @@ import { EXAMPLES } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 type Mode = { create: 'ok' | 'late' | '504-commits' | '504-never' | 'no-id' | 'empty-body'; alert?: 'ok' | 'no-id'; commitMs?: number };
-interface Dash { id: string; name: string; tags: string[]; tiles: Array<Record<string, unknown>> }
+interface Dash {
+  id: string;
+  name: string;
+  tags: string[];
+  tiles: Array<Record<string, unknown>>;
+}
 
 async function fakeBackend(mode: Mode) {
   const dashboards: Dash[] = [];
@@ -178,7 +183,10 @@ test('a create answered 2xx without its id is applied: never sent again, its id 
       assert.match(a.stdout, 'answered 2xx without the new id; found d');
       assert.is(posts(fake.log), 3, `${create}: 3 POSTs for 3 dashboards`);
       assert.equal(fake.dashboards.map((d) => d.name).sort(), NAMES);
-      const journal = readFileSync(join(p.dir, '.steward/journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const journal = readFileSync(join(p.dir, '.steward/journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.is(journal.filter((j) => j.op === 'dashboard.create').length, 3);
     } finally {
       await fake.close();
@@ -211,7 +219,11 @@ test('Ctrl-C while a create settles: not re-sent, reported unknown, exit 130, th
   const p = project(fake.url);
   try {
     const r = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--target', 'dashboard/api-latency', '--settle', '30s'], { cwd: p.dir, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--target', 'dashboard/api-latency', '--settle', '30s'], {
+        cwd: p.dir,
+        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...p.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => {
         stdout += d;

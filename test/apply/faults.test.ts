@@ -37,7 +37,16 @@ async function converge(seed: number) {
   };
   const emu = await startEmulator({ seed, failRate: 0.1, dropAfterCommit: 0.05, rateLimitPerMinute: 6, now: () => new Date(clock) });
   const loaded = await loadWorkspace({ fs: nodeFileSystem, env: emu.env, cwd: EXAMPLES }, {});
-  const client = createObservabilityClient({ url: emu.url, token: emu.env.STEWARD_OBS_TOKEN, requestsPerMinute: 600, concurrency: 4, sleep, now, random: mulberry(seed), retry: { limit: 8 } });
+  const client = createObservabilityClient({
+    url: emu.url,
+    token: emu.env.STEWARD_OBS_TOKEN,
+    requestsPerMinute: 600,
+    concurrency: 4,
+    sleep,
+    now,
+    random: mulberry(seed),
+    retry: { limit: 8 },
+  });
   let state: StateFile = { formatVersion: 1, alerts: {} };
   let applies = 0;
   try {
@@ -50,7 +59,12 @@ async function converge(seed: number) {
       }
       applies++;
       assert.ok(applies <= 3, `seed ${seed}: converged within three applies`);
-      const r = await applyPlan({ client, journal: memoryJournal(), saveState: (s) => (state = structuredClone(s)), now: () => new Date(clock), emit: () => {}, sleep }, plan, state, { concurrency: 4, runId: `run-${applies}`, freshLive: live, settleMs: 60_000 });
+      const r = await applyPlan(
+        { client, journal: memoryJournal(), saveState: (s) => (state = structuredClone(s)), now: () => new Date(clock), emit: () => {}, sleep },
+        plan,
+        state,
+        { concurrency: 4, runId: `run-${applies}`, freshLive: live, settleMs: 60_000 },
+      );
       state = r.state;
     }
     // Exactly one dashboard per file, and every alert at its desired values.
@@ -67,7 +81,13 @@ async function converge(seed: number) {
       assert.is(dash.tiles.find((t) => t.id === live['tileId'])?.name, a.doc.spec.tile!.name, `seed ${seed}: alert ${a.name} bound to its tile`);
     }
     const log = emu.requests();
-    return { applies, requests: log.length, s503: log.filter((e) => e.status === 503).length, s429: log.filter((e) => e.status === 429).length, drops: log.filter((e) => e.status === 0).length };
+    return {
+      applies,
+      requests: log.length,
+      s503: log.filter((e) => e.status === 503).length,
+      s429: log.filter((e) => e.status === 429).length,
+      drops: log.filter((e) => e.status === 0).length,
+    };
   } finally {
     await emu.close();
   }

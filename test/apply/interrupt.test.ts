@@ -17,7 +17,11 @@ import { examplesWithEmulator } from '../helpers/project.ts';
 function applyAndInterrupt(dir: string, env: Record<string, string>, after: number, signal: NodeJS.Signals = 'SIGINT') {
   const journalPath = join(dir, '.steward/journal.jsonl');
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--concurrency', '1'], { cwd: dir, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--concurrency', '1'], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -42,8 +46,15 @@ function applyAndInterrupt(dir: string, env: Record<string, string>, after: numb
 /** State and journal agree with the server: every journalled create exists, every managed dashboard was journalled, every journalled alert update is recorded. */
 function assertAgree(dir: string, emu: { state(): { dashboards: Array<{ id: string; name: string; tags?: string[] }> } }) {
   const journal = parseJournal(readFileSync(join(dir, '.steward/journal.jsonl'), 'utf8'));
-  const created = journal.filter((j) => j.op === 'dashboard.create').map((j) => j.id).sort();
-  const live = emu.state().dashboards.filter((d) => (d.tags ?? []).includes('managed-by:steward')).map((d) => d.id).sort();
+  const created = journal
+    .filter((j) => j.op === 'dashboard.create')
+    .map((j) => j.id)
+    .sort();
+  const live = emu
+    .state()
+    .dashboards.filter((d) => (d.tags ?? []).includes('managed-by:steward'))
+    .map((d) => d.id)
+    .sort();
   assert.equal(created, live, 'the journal holds exactly the dashboards the server has');
   const statePath = join(dir, '.steward/state.json');
   const recorded = existsSync(statePath) ? Object.keys(JSON.parse(readFileSync(statePath, 'utf8')).alerts).sort() : [];
@@ -51,7 +62,10 @@ function assertAgree(dir: string, emu: { state(): { dashboards: Array<{ id: stri
   assert.equal(recorded, updated, 'the state records every alert update the journal confirms');
 }
 
-for (const [stage, after] of [['during the creates', 1], ['during the alert updates', 4]] as const) {
+for (const [stage, after] of [
+  ['during the creates', 1],
+  ['during the alert updates', 4],
+] as const) {
   test(`Ctrl-C ${stage}: summary, exit 130, state and journal agree with the server, the next apply finishes`, async () => {
     const x = await examplesWithEmulator({ latencyMs: 120 });
     try {
@@ -62,7 +76,13 @@ for (const [stage, after] of [['during the creates', 1], ['during the alert upda
       assertAgree(x.dir, x.emu);
       const again = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
       assert.is(again.code, 0, again.stdout + again.stderr);
-      assert.equal(x.emu.state().dashboards.map((d: { name: string }) => d.name).sort(), ['Checkout overview', 'JVM runtime', 'Public API latency']);
+      assert.equal(
+        x.emu
+          .state()
+          .dashboards.map((d: { name: string }) => d.name)
+          .sort(),
+        ['Checkout overview', 'JVM runtime', 'Public API latency'],
+      );
       assertAgree(x.dir, x.emu);
     } finally {
       await x.cleanup();
@@ -151,7 +171,11 @@ test('Ctrl-C or end of input at the yes prompt: "apply cancelled, nothing was ch
       assert.is(r.code, 130, `${how}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, 'apply cancelled, nothing was changed');
       assert.not.match(r.stderr, 'bug');
-      assert.equal(x.emu.requests().filter((q) => q.method !== 'GET'), [], `${how}: nothing written`);
+      assert.equal(
+        x.emu.requests().filter((q) => q.method !== 'GET'),
+        [],
+        `${how}: nothing written`,
+      );
     }
   } finally {
     await x.cleanup();
@@ -183,7 +207,10 @@ test('a state file that cannot be written is refused before the first write', as
     const r = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.is(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stderr, 'state');
-    assert.equal(x.emu.requests().filter((q) => q.method !== 'GET'), []);
+    assert.equal(
+      x.emu.requests().filter((q) => q.method !== 'GET'),
+      [],
+    );
   } finally {
     await x.cleanup();
   }

@@ -9,7 +9,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openJournal, parseJournal, type JournalEntry } from '../../src/apply/journal.ts';
 
-const entry = (i: number): JournalEntry => ({ at: '2026-11-24T12:00:00.000Z', run: 'r', op: 'dashboard.create', name: `d${i}`, id: `id${i}`, confirmedBy: 'response' });
+const entry = (i: number): JournalEntry => ({
+  at: '2026-11-24T12:00:00.000Z',
+  run: 'r',
+  op: 'dashboard.create',
+  name: `d${i}`,
+  id: `id${i}`,
+  confirmedBy: 'response',
+});
 
 function withDir(f: (dir: string) => Promise<void>) {
   const dir = mkdtempSync(join(tmpdir(), 'steward-journal-'));
@@ -33,9 +40,15 @@ test('entries of one turn share one sync; each append resolves after the sync th
     await new Promise((r) => setImmediate(r));
     const b = j.append(entry(11));
     await Promise.all([a, b]);
-    assert.is(synced.reduce((x, y) => x + y, 0), 12);
+    assert.is(
+      synced.reduce((x, y) => x + y, 0),
+      12,
+    );
     j.close();
-    assert.equal(parseJournal(readFileSync(path, 'utf8')).map((e) => e.name), Array.from({ length: 12 }, (_, i) => `d${i}`));
+    assert.equal(
+      parseJournal(readFileSync(path, 'utf8')).map((e) => e.name),
+      Array.from({ length: 12 }, (_, i) => `d${i}`),
+    );
   }));
 
 test('close waits for a sync still due; an append after close is refused', () =>

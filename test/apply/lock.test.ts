@@ -110,7 +110,10 @@ test('a lock file caught between its create and its write is read again, so the 
   try {
     const path = join(p.dir, 'state.json.lock');
     writeFileSync(path, '');
-    setTimeout(() => writeFileSync(path, JSON.stringify({ pid: 77, host: 'runner-a', since: '2026-11-24T12:00:00.000Z', command: 'steward apply', nonce: 'n' })), 50);
+    setTimeout(
+      () => writeFileSync(path, JSON.stringify({ pid: 77, host: 'runner-a', since: '2026-11-24T12:00:00.000Z', command: 'steward apply', nonce: 'n' })),
+      50,
+    );
     const refused = await acquireLock(path, env(), { timeoutMs: 0 }).catch((e: Error) => e);
     assert.instance(refused, LockedError);
     assert.match((refused as Error).message, 'pid 77 on this host');

@@ -16,10 +16,25 @@ test('a state file that cannot be written: the alerts are "applied, not recorded
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: emu.env, cwd: EXAMPLES }, {});
     const client = createObservabilityClient({ url: emu.url, token: emu.env.STEWARD_OBS_TOKEN, requestsPerMinute: 6000 });
     const live = await client.listDashboards();
-    const plan = computePlan({ resources: loaded.resources, live, state: { formatVersion: 1, alerts: {} }, markerTag: 'managed-by:steward', now: new Date(), projectDir: EXAMPLES });
+    const plan = computePlan({
+      resources: loaded.resources,
+      live,
+      state: { formatVersion: 1, alerts: {} },
+      markerTag: 'managed-by:steward',
+      now: new Date(),
+      projectDir: EXAMPLES,
+    });
     const journal = memoryJournal();
     const r = await applyPlan(
-      { client, journal, saveState: () => { throw new Error('cannot write .steward/state.json: ENOSPC'); }, now: () => new Date(), emit: () => {} },
+      {
+        client,
+        journal,
+        saveState: () => {
+          throw new Error('cannot write .steward/state.json: ENOSPC');
+        },
+        now: () => new Date(),
+        emit: () => {},
+      },
       plan,
       { formatVersion: 1, alerts: {} },
       { concurrency: 2, runId: 'r', freshLive: live },
@@ -43,9 +58,26 @@ test('a journal that cannot be written does not cut the run short: every write i
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: emu.env, cwd: EXAMPLES }, {});
     const client = createObservabilityClient({ url: emu.url, token: emu.env.STEWARD_OBS_TOKEN, requestsPerMinute: 6000 });
     const live = await client.listDashboards();
-    const plan = computePlan({ resources: loaded.resources, live, state: { formatVersion: 1, alerts: {} }, markerTag: 'managed-by:steward', now: new Date(), projectDir: EXAMPLES });
-    const full = { append: () => { throw new Error('ENOSPC: no space left on device, write'); }, close: () => {} };
-    const r = await applyPlan({ client, journal: full, saveState: () => {}, now: () => new Date(), emit: () => {} }, plan, { formatVersion: 1, alerts: {} }, { concurrency: 2, runId: 'r', freshLive: live });
+    const plan = computePlan({
+      resources: loaded.resources,
+      live,
+      state: { formatVersion: 1, alerts: {} },
+      markerTag: 'managed-by:steward',
+      now: new Date(),
+      projectDir: EXAMPLES,
+    });
+    const full = {
+      append: () => {
+        throw new Error('ENOSPC: no space left on device, write');
+      },
+      close: () => {},
+    };
+    const r = await applyPlan(
+      { client, journal: full, saveState: () => {}, now: () => new Date(), emit: () => {} },
+      plan,
+      { formatVersion: 1, alerts: {} },
+      { concurrency: 2, runId: 'r', freshLive: live },
+    );
     assert.is(r.created.length, 3);
     assert.is(r.updated.length, 4);
     assert.is(r.notRecorded.length, 7);
@@ -57,7 +89,21 @@ test('a journal that cannot be written does not cut the run short: every write i
 });
 
 test('exit codes: 0 all done, 3 blocked items left, 1 anything failed or unknown, 130 interrupted', () => {
-  const base = { created: [], updated: [], deleted: [], failed: [], skipped: [], unknown: [], duplicates: [], notRecorded: [], notDone: [], interrupted: false, unchanged: 1, blocked: 0, state: { formatVersion: 1 as const, alerts: {} } };
+  const base = {
+    created: [],
+    updated: [],
+    deleted: [],
+    failed: [],
+    skipped: [],
+    unknown: [],
+    duplicates: [],
+    notRecorded: [],
+    notDone: [],
+    interrupted: false,
+    unchanged: 1,
+    blocked: 0,
+    state: { formatVersion: 1 as const, alerts: {} },
+  };
   assert.is(applyExitCode(base), 0);
   assert.is(applyExitCode({ ...base, blocked: 2 }), 3);
   assert.is(applyExitCode({ ...base, blocked: 2, unknown: [{ kind: 'Dashboard', name: 'x', error: 'e' }] }), 1);

@@ -79,7 +79,10 @@ test('a plan made against one server, applied to another: refused', async () => 
       const a = await steward(['apply', 'plan.json'], { cwd: x.dir, env: { ...x.env, STEWARD_OBS_URL: other.url } });
       assert.is(a.code, 1);
       assert.match(a.stderr, `plan was made for another server (${x.emu.url}), not ${other.url}`);
-      assert.equal(other.requests().filter((r) => r.method !== 'GET'), []);
+      assert.equal(
+        other.requests().filter((r) => r.method !== 'GET'),
+        [],
+      );
       assert.equal(other.requests(), [], 'refused before reading the other server');
     } finally {
       await other.close();
@@ -150,7 +153,13 @@ test('the same plan applied twice at once: one dashboard per name', async () => 
     assert.equal(codes, [0, 1], runs.map((r) => r.stdout + r.stderr).join('\n'));
     const second = runs.find((r) => r.code === 1)!;
     assert.match(second.stderr, 'this plan was applied already');
-    assert.equal(x.emu.state().dashboards.map((d: { name: string }) => d.name).sort(), ['Checkout overview', 'JVM runtime', 'Public API latency']);
+    assert.equal(
+      x.emu
+        .state()
+        .dashboards.map((d: { name: string }) => d.name)
+        .sort(),
+      ['Checkout overview', 'JVM runtime', 'Public API latency'],
+    );
   });
 });
 
@@ -161,7 +170,10 @@ test('a plan made with --target applies with the same narrowing', async () => {
     assert.is(p.code, 0, p.stderr);
     const a = await steward(['apply', 'plan.json'], { cwd: x.dir, env: x.env });
     assert.is(a.code, 0, a.stdout + a.stderr);
-    assert.equal(x.emu.state().dashboards.map((d: { name: string }) => d.name), ['JVM runtime']);
+    assert.equal(
+      x.emu.state().dashboards.map((d: { name: string }) => d.name),
+      ['JVM runtime'],
+    );
   } finally {
     await x.cleanup();
   }

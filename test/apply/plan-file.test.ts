@@ -6,15 +6,36 @@ import { bindingFile, firstDifference, planDigest, planShapeProblem, projectName
 import type { PlanBinding, PlanItem } from '../../src/plan/types.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
-const binding: PlanBinding = { project: 'p', file: 'steward.yaml', server: 'https://obs.example.com', idSeed: '0'.repeat(24), options: { targets: [], paths: [], prune: false, reassertAlerts: false } };
-const item = (over: Partial<PlanItem> = {}): PlanItem => ({ kind: 'Alert', name: 'a', action: 'update', id: 'x1', message: 'm', patch: [], body: { threshold: 1 }, ...over });
+const binding: PlanBinding = {
+  project: 'p',
+  file: 'steward.yaml',
+  server: 'https://obs.example.com',
+  idSeed: '0'.repeat(24),
+  options: { targets: [], paths: [], prune: false, reassertAlerts: false },
+};
+const item = (over: Partial<PlanItem> = {}): PlanItem => ({
+  kind: 'Alert',
+  name: 'a',
+  action: 'update',
+  id: 'x1',
+  message: 'm',
+  patch: [],
+  body: { threshold: 1 },
+  ...over,
+});
 
-test('the digest covers the items and every part of the binding, not the service\'s validation advice', () => {
+test("the digest covers the items and every part of the binding, not the service's validation advice", () => {
   const d = planDigest([item()], binding);
   assert.match(d, /^sha256:[0-9a-f]{64}$/);
   assert.is(planDigest([item({ serverValidation: { valid: true, errors: [] } })], binding), d);
   assert.is.not(planDigest([item({ body: { threshold: 2 } })], binding), d);
-  for (const b of [{ ...binding, server: 'https://other' }, { ...binding, project: 'q' }, { ...binding, file: 'x/steward.yaml' }, { ...binding, env: 'staging' }, { ...binding, options: { ...binding.options, prune: true } }]) {
+  for (const b of [
+    { ...binding, server: 'https://other' },
+    { ...binding, project: 'q' },
+    { ...binding, file: 'x/steward.yaml' },
+    { ...binding, env: 'staging' },
+    { ...binding, options: { ...binding.options, prune: true } },
+  ]) {
     assert.is.not(planDigest([item()], b), d);
   }
 });
@@ -28,7 +49,10 @@ test('firstDifference names the item and the fields', () => {
 });
 
 test('the project file is bound relative to the repository root, else absolutely; the name is read from the file', async () => {
-  const p = tmpProject({ 'repo/ops/steward.yaml': 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: acme }\nspec: {}\n', 'loose/steward.yaml': 'kind: Project\n' });
+  const p = tmpProject({
+    'repo/ops/steward.yaml': 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: acme }\nspec: {}\n',
+    'loose/steward.yaml': 'kind: Project\n',
+  });
   try {
     mkdirSync(join(p.dir, 'repo/.git'));
     assert.is(bindingFile(join(p.dir, 'repo/ops/steward.yaml')), 'ops/steward.yaml');

@@ -21,7 +21,10 @@ test('--quick --only apply: every case creates exactly its dashboards, one table
     assert.ok(Number.isFinite(r.figure) && r.figure > 0, `${r.case}: figure ${r.figure}`);
     assert.ok(r.ratio !== undefined && r.ratio > 0, `${r.case}: ratio ${r.ratio}`);
   }
-  assert.ok(rows.some((r) => /client .* > server/.test(r.case)), 'the over-limit case ran');
+  assert.ok(
+    rows.some((r) => /client .* > server/.test(r.case)),
+    'the over-limit case ran',
+  );
   const table = formatTable(rows);
   assert.is(table.split('\n').length, rows.length + 2);
   assert.match(table, '| benchmark | case | figure | unit | peer / bound | ratio | notes |');
@@ -37,7 +40,9 @@ test('the other row shapes normalize to the same columns', () => {
   assert.is(v[0]!.ratio, undefined);
   const e = normalizeNamed('emulator', [{ name: 'GET one', value: 9000, unit: 'req/s', detail: 'p50 1 ms' }]);
   assert.equal(e[0], { benchmark: 'emulator', case: 'GET one', figure: 9000, unit: 'req/s', peer: '', ratio: undefined, notes: 'p50 1 ms' });
-  const r = normalizeReport([{ services: 5, requests: 20, requestsPerMinute: 600, latencyMs: 20, concurrency: 4, boundMs: 1900, wallMs: 2000, ratio: 1.05, rejected: 0, failures: 0 }]);
+  const r = normalizeReport([
+    { services: 5, requests: 20, requestsPerMinute: 600, latencyMs: 20, concurrency: 4, boundMs: 1900, wallMs: 2000, ratio: 1.05, rejected: 0, failures: 0 },
+  ]);
   assert.is(r[0]!.ratio, 1.05);
   assert.match(r[0]!.peer, '1900 ms');
   // An unknown shape (bench/plan.ts is written elsewhere): case, the first usual number, the rest as notes.

@@ -18,7 +18,15 @@ test('plan → apply → plan is empty (--detailed-exitcode 0) for examples/', a
     assert.is(p.code, 0, p.stdout);
     assert.match(p.stdout, '0 to create, 0 to update, 0 blocked, 7 unchanged');
     const journal = parseJournal(readFileSync(join(x.dir, '.steward/journal.jsonl'), 'utf8'));
-    assert.equal(journal.map((j) => j.op).sort(), ['alert.update', 'alert.update', 'alert.update', 'alert.update', 'dashboard.create', 'dashboard.create', 'dashboard.create']);
+    assert.equal(journal.map((j) => j.op).sort(), [
+      'alert.update',
+      'alert.update',
+      'alert.update',
+      'alert.update',
+      'dashboard.create',
+      'dashboard.create',
+      'dashboard.create',
+    ]);
     const state = JSON.parse(readFileSync(join(x.dir, '.steward/state.json'), 'utf8'));
     assert.is(Object.keys(state.alerts).length, 4);
     // A second apply has nothing to do and writes nothing.
@@ -26,7 +34,10 @@ test('plan → apply → plan is empty (--detailed-exitcode 0) for examples/', a
     const again = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: fast });
     assert.is(again.code, 0);
     assert.match(again.stdout, 'Nothing to apply.');
-    assert.equal(x.emu.requests().map((r) => r.method), ['GET']);
+    assert.equal(
+      x.emu.requests().map((r) => r.method),
+      ['GET'],
+    );
   } finally {
     await x.cleanup();
   }
@@ -38,14 +49,22 @@ test('a stale saved plan is refused before any write', async () => {
     const p = await steward(['plan', '--out', 'plan.json'], { cwd: x.dir, env: x.env });
     assert.is(p.code, 0);
     // Someone creates a dashboard by hand in between.
-    const res = await fetch(`${x.emu.url}/api/v2/dashboards`, { method: 'POST', headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Made by hand' }) });
+    const res = await fetch(`${x.emu.url}/api/v2/dashboards`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Made by hand' }),
+    });
     assert.is(res.status, 200);
     x.emu.clearRequests();
     const a = await steward(['apply', 'plan.json'], { cwd: x.dir, env: x.env });
     assert.is(a.code, 1);
     assert.match(a.stderr, 'plan is stale');
     assert.match(a.stderr, 'run `steward plan` again');
-    assert.equal(x.emu.requests().map((r) => r.method), ['GET'], 'only the re-read, no write');
+    assert.equal(
+      x.emu.requests().map((r) => r.method),
+      ['GET'],
+      'only the re-read, no write',
+    );
   } finally {
     await x.cleanup();
   }
@@ -57,7 +76,10 @@ test('a saved plan applies without asking; apply without a plan and without a te
     const no = await steward(['apply'], { cwd: x.dir, env: x.env });
     assert.is(no.code, 1);
     assert.match(no.stderr, 'apply needs --auto-approve when not run in a terminal');
-    assert.equal(x.emu.requests().filter((r) => r.method !== 'GET'), []);
+    assert.equal(
+      x.emu.requests().filter((r) => r.method !== 'GET'),
+      [],
+    );
     await steward(['plan', '--out', 'plan.json'], { cwd: x.dir, env: x.env });
     const a = await steward(['apply', 'plan.json', '--format', 'json'], { cwd: x.dir, env: x.env });
     assert.is(a.code, 0, a.stderr);
@@ -90,7 +112,11 @@ test('killed in the middle of an apply: state and journal stay parseable and the
     const journalPath = join(x.dir, '.steward/journal.jsonl');
     // Kill it after its first confirmed write, with the others in flight.
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--concurrency', '1'], { cwd: x.dir, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...x.env }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--concurrency', '1'], {
+        cwd: x.dir,
+        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...x.env },
+        stdio: 'ignore',
+      });
       const timer = setInterval(() => {
         if (existsSync(journalPath) && readFileSync(journalPath, 'utf8').includes('\n')) {
           child.kill('SIGKILL');
@@ -110,7 +136,13 @@ test('killed in the middle of an apply: state and journal stay parseable and the
     assert.is(a.code, 0, a.stdout + a.stderr);
     const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
     assert.is(p.code, 0, p.stdout);
-    assert.equal(x.emu.state().dashboards.map((d: { name: string }) => d.name).sort(), ['Checkout overview', 'JVM runtime', 'Public API latency']);
+    assert.equal(
+      x.emu
+        .state()
+        .dashboards.map((d: { name: string }) => d.name)
+        .sort(),
+      ['Checkout overview', 'JVM runtime', 'Public API latency'],
+    );
   } finally {
     await x.cleanup();
   }

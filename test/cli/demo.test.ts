@@ -21,7 +21,8 @@ test('npm start runs the demo as a user would: exit 0, every step, nothing neede
       child.on('close', (code) => resolve({ code, out }));
     });
     assert.is(r.code, 0, r.out);
-    for (const step of ['steward validate', 'steward plan', 'steward apply --auto-approve', '(again: now nothing to do)', 'steward report']) assert.match(r.out, step);
+    for (const step of ['steward validate', 'steward plan', 'steward apply --auto-approve', '(again: now nothing to do)', 'steward report'])
+      assert.match(r.out, step);
     assert.match(r.out, 'pipe "sessions-from-kafka" is not on the service');
     assert.match(r.out, 'The drift report is in');
     assert.match(r.out, 'valid: 8 files, 8 resources');

@@ -12,11 +12,34 @@ import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { json, startServer } from '../clients/helpers.ts';
 
-const GOOD = { id: '65f5e4a3b9e77c001a567890', name: 'Good', tags: ['a'], tiles: [{ id: '65f5e4a3b9e77c001a901234', name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }] };
+const GOOD = {
+  id: '65f5e4a3b9e77c001a567890',
+  name: 'Good',
+  tags: ['a'],
+  tiles: [{ id: '65f5e4a3b9e77c001a901234', name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }],
+};
 const TAGGED = { id: '65f5e4a3b9e77c001a567891', name: 'Fifty tags', tags: Array.from({ length: 50 }, (_, i) => `t${i}`), tiles: [] };
 const ALERTS = [
-  { id: '65f5e4a3b9e77c001a123456', name: 'Saved search without id', source: 'saved_search', threshold: 1, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012' } },
-  { id: '65f5e4a3b9e77c001a123458', name: 'Fine', source: 'tile', dashboardId: GOOD.id, tileId: GOOD.tiles[0]!.id, threshold: 1, thresholdType: 'above', interval: '5m', channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012' } },
+  {
+    id: '65f5e4a3b9e77c001a123456',
+    name: 'Saved search without id',
+    source: 'saved_search',
+    threshold: 1,
+    thresholdType: 'above',
+    interval: '5m',
+    channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012' },
+  },
+  {
+    id: '65f5e4a3b9e77c001a123458',
+    name: 'Fine',
+    source: 'tile',
+    dashboardId: GOOD.id,
+    tileId: GOOD.tiles[0]!.id,
+    threshold: 1,
+    thresholdType: 'above',
+    interval: '5m',
+    channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012' },
+  },
 ];
 
 test('import --all skips, one line each, a dashboard with no room for the marker tag and alerts steward cannot say; writes the rest', async () => {

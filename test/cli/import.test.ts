@@ -6,7 +6,11 @@ import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/api/v2/dashboards`, { method: 'POST', headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/api/v2/dashboards`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 test('import round trip: live dashboards written as files plan as unchanged', async () => {
   const x = await examplesWithEmulator();
@@ -75,7 +79,10 @@ test('a path-traversal dashboard name cannot write outside --out; existing files
 test('a live name with ${...} is imported literally and plans as unchanged', async () => {
   const x = await examplesWithEmulator();
   try {
-    assert.is((await post(x.emu.url, { name: 'Cost ${REGION}', tags: ['managed-by:steward'], tiles: [{ name: 'Spend in ${REGION}', x: 0, y: 0, w: 6, h: 3 }] })).status, 200);
+    assert.is(
+      (await post(x.emu.url, { name: 'Cost ${REGION}', tags: ['managed-by:steward'], tiles: [{ name: 'Spend in ${REGION}', x: 0, y: 0, w: 6, h: 3 }] })).status,
+      200,
+    );
     const r = await steward(['import', '--name', 'Cost ${REGION}'], { cwd: x.dir, env: x.env });
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(readFileSync(join(x.dir, 'dashboards/cost-region.yaml'), 'utf8'), 'Cost $${REGION}');

@@ -15,12 +15,23 @@ test('plan of examples/ against a fresh emulator: every dashboard a create, ever
     assert.is(plan.formatVersion, 1);
     assert.equal(
       plan.items.map((i: { kind: string; name: string; action: string }) => `${i.kind}/${i.name}/${i.action}`),
-      ['Dashboard/api-latency/create', 'Dashboard/checkout-overview/create', 'Dashboard/jvm-runtime/create', 'Alert/api-latency-high/update', 'Alert/checkout-errors/update', 'Alert/gc-pause-long/update', 'Alert/jvm-heap-high/update'],
+      [
+        'Dashboard/api-latency/create',
+        'Dashboard/checkout-overview/create',
+        'Dashboard/jvm-runtime/create',
+        'Alert/api-latency-high/update',
+        'Alert/checkout-errors/update',
+        'Alert/gc-pause-long/update',
+        'Alert/jvm-heap-high/update',
+      ],
     );
     for (const a of plan.items.filter((i: { kind: string }) => i.kind === 'Alert')) assert.match(a.message, 'no record');
     // THEN the service saw reads only: one list of dashboards and nothing else
     const log = x.emu.requests();
-    assert.equal(log.map((e) => `${e.method} ${e.path}`), ['GET /api/v2/dashboards']);
+    assert.equal(
+      log.map((e) => `${e.method} ${e.path}`),
+      ['GET /api/v2/dashboards'],
+    );
     assert.not.ok(existsSync(join(x.dir, '.steward/state.json')), 'plan writes no state');
   } finally {
     await x.cleanup();
@@ -38,7 +49,10 @@ test('plan formats: json, markdown, github; --target narrows', async () => {
     const gh = await steward(['plan', '--format', 'github'], { cwd: x.dir, env: x.env });
     assert.match(gh.stdout, '::notice file=dashboards/jvm-runtime.yaml,title=steward create%3A Dashboard jvm-runtime::no live dashboard has this name');
     const one = await steward(['plan', '--target', 'dashboard/jvm-runtime', '--format', 'json'], { cwd: x.dir, env: x.env });
-    assert.equal(JSON.parse(one.stdout).items.map((i: { name: string }) => i.name), ['jvm-runtime']);
+    assert.equal(
+      JSON.parse(one.stdout).items.map((i: { name: string }) => i.name),
+      ['jvm-runtime'],
+    );
     const bad = await steward(['plan', '--target', 'dashboard/jvm'], { cwd: x.dir, env: x.env });
     assert.is(bad.code, 1);
     assert.match(bad.stderr, 'no Dashboard named "jvm"');
@@ -66,7 +80,10 @@ test('an unset connection variable is an error naming file:line; validate still 
     const { STEWARD_OBS_URL: _u, ...env } = x.env;
     const r = await steward(['plan'], { cwd: x.dir, env });
     assert.is(r.code, 1);
-    assert.is(r.stderr, 'steward.yaml:14:10  /spec/observability/url  environment variable STEWARD_OBS_URL is not set (use ${STEWARD_OBS_URL:-default} for a fallback)\n');
+    assert.is(
+      r.stderr,
+      'steward.yaml:14:10  /spec/observability/url  environment variable STEWARD_OBS_URL is not set (use ${STEWARD_OBS_URL:-default} for a fallback)\n',
+    );
     const v = await steward(['validate'], { cwd: x.dir });
     assert.is(v.code, 0);
   } finally {

@@ -39,8 +39,14 @@ test("report on examples/ against the emulator's default seed: the expected find
     assert.is(one('pipe.in-progress', 'orders-cdc').severity, 'info', 'Snapshot is in progress, not drift');
     assert.is(one('pipe.unlisted', 'audit-from-gcs').severity, 'warning');
     assert.is(one('endpoint.status', 'msk-analytics').actual, 'PendingAcceptance');
-    assert.not.ok(f.some((x) => x.id === 'backup.stale'), 'the newest finished backup is 6 h old');
-    assert.not.ok(f.some((x) => JSON.stringify(x.object).includes('events-from-kafka')), 'the matching pipe has no finding');
+    assert.not.ok(
+      f.some((x) => x.id === 'backup.stale'),
+      'the newest finished backup is 6 h old',
+    );
+    assert.not.ok(
+      f.some((x) => JSON.stringify(x.object).includes('events-from-kafka')),
+      'the matching pipe has no finding',
+    );
     assert.is(f.length, 10);
     // the service was read with GETs only
     assert.ok(x.emu.requests().every((q) => q.method === 'GET' && q.path.startsWith('/v1/')));

@@ -50,11 +50,17 @@ test('request schemas are closed: steward sends only what the contract names', (
       assert.is(node['additionalProperties'], false, `${name}${at} must set additionalProperties: false`);
     }
   }
-  assert.equal(checkRequest('dashboardCreate', { name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', groupBy: [] }] }] }), []);
+  assert.equal(
+    checkRequest('dashboardCreate', { name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', groupBy: [] }] }] }),
+    [],
+  );
   assert.equal(checkRequest('dashboardCreate', { name: 'x', tiles: [{ id: 'no', name: 't', x: 0, y: 0, w: 1, h: 1 }] }), [
     { field: 'tiles[0]', message: 'must NOT have additional properties' },
   ]);
-  assert.equal(checkRequest('alertUpdate', { threshold: 1, thresholdType: 'beyond' }).map((p) => p.field), ['thresholdType']);
+  assert.equal(
+    checkRequest('alertUpdate', { threshold: 1, thresholdType: 'beyond' }).map((p) => p.field),
+    ['thresholdType'],
+  );
   assert.equal(checkRequest('alertUpdate', { threshold: 1, thresholdType: 'between', thresholdMax: 2 }), []);
 });
 

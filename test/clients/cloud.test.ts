@@ -100,12 +100,7 @@ test('each list call: GET the contract path with Basic auth, returns result', as
     const base = `/v1/organizations/${ORG}/services/${SVC}`;
     assert.equal(
       server.requests.map((r) => `${r.method} ${r.url}`),
-      [
-        `GET ${base}/ingestpipes`,
-        `GET ${base}/ingestpipesReversePrivateEndpoints`,
-        `GET ${base}/backups`,
-        `GET ${base}/backups/${BACKUP.id}`,
-      ],
+      [`GET ${base}/ingestpipes`, `GET ${base}/ingestpipesReversePrivateEndpoints`, `GET ${base}/backups`, `GET ${base}/backups/${BACKUP.id}`],
     );
     const expected = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`;
     for (const r of server.requests) {
@@ -128,7 +123,15 @@ test('path segments are URL-encoded', async () => {
 });
 
 test('tolerant reader: a running backup without finishedAt, unknown fields, null members', async () => {
-  const running = { id: 'b2', status: 'in_progress', type: 'incremental', startedAt: '2026-01-02T00:00:00Z', sizeInBytes: null, durationInSeconds: 61, extra: { a: 1 } };
+  const running = {
+    id: 'b2',
+    status: 'in_progress',
+    type: 'incremental',
+    startedAt: '2026-01-02T00:00:00Z',
+    sizeInBytes: null,
+    durationInSeconds: 61,
+    extra: { a: 1 },
+  };
   const server = await startServer((_req, res) => json(res, 200, { ...envelope([running, BACKUP]), nextPage: null }));
   try {
     const list = await client(server).listBackups(ORG, SVC);
@@ -160,7 +163,13 @@ test('tolerant reader: unknown pipe source kinds and states, the newer settings 
 });
 
 test('tolerant reader: endpoints with types and statuses the contract does not list', async () => {
-  const gcp = { id: 'e2', type: 'GCP_PSC_SERVICE_ATTACHMENT', status: 'PendingAcceptance', gcpServiceAttachment: 'projects/p/regions/r/serviceAttachments/s', mskAuthentication: null };
+  const gcp = {
+    id: 'e2',
+    type: 'GCP_PSC_SERVICE_ATTACHMENT',
+    status: 'PendingAcceptance',
+    gcpServiceAttachment: 'projects/p/regions/r/serviceAttachments/s',
+    mskAuthentication: null,
+  };
   const server = await startServer((_req, res) => json(res, 200, envelope([gcp])));
   try {
     assert.equal(await client(server).listReversePrivateEndpoints(ORG, SVC), [gcp]);
@@ -214,14 +223,20 @@ test('404 and 401 in the cloud envelope', async () => {
     assert.match(e1.message, /→ 404 Not Found: Backup not found \(request id [-0-9a-f]+\)$/);
     const e2 = (await rejects(() => c.listBackups(ORG, SVC))) as UnauthorizedError;
     assert.instance(e2, UnauthorizedError);
-    assert.match(e2.message, /401 Unauthorized: Invalid credentials \(request id [-0-9a-f]+\); the credential was refused: check STEWARD_CLOUD_KEY_ID and STEWARD_CLOUD_KEY_SECRET$/);
+    assert.match(
+      e2.message,
+      /401 Unauthorized: Invalid credentials \(request id [-0-9a-f]+\); the credential was refused: check STEWARD_CLOUD_KEY_ID and STEWARD_CLOUD_KEY_SECRET$/,
+    );
   } finally {
     await server.close();
   }
 });
 
 test('a missing key id or secret is refused before any request', () => {
-  for (const [keyId, keySecret] of [['', 's'], ['k', '']]) {
+  for (const [keyId, keySecret] of [
+    ['', 's'],
+    ['k', ''],
+  ]) {
     try {
       createCloudClient({ url: 'http://127.0.0.1:9', keyId: keyId!, keySecret: keySecret!, credentialHint: 'STEWARD_CLOUD_KEY_SECRET' });
       assert.unreachable();

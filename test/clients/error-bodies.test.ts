@@ -102,9 +102,7 @@ for (const c of CASES) {
     const server = await startServer((_req, res) => raw(res, c.status, c.body, c.type));
     try {
       const client = createObservabilityClient({ url: server.url, token: TOKEN, retry: { limit: 1 } });
-      const e = (await rejects(() =>
-        c.method === 'PUT' ? client.updateAlert('abc', { threshold: 1 }) : client.listDashboards(),
-      )) as ApiError;
+      const e = (await rejects(() => (c.method === 'PUT' ? client.updateAlert('abc', { threshold: 1 }) : client.listDashboards()))) as ApiError;
       assert.instance(e, ApiError);
       if (typeof c.expect === 'string') assert.is(e.message, c.expect);
       else assert.match(e.message, c.expect);

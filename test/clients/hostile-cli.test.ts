@@ -48,7 +48,15 @@ function project(timeoutSeconds: number): { dir: string; cleanup: () => void } {
 
 /** Spawns the built CLI with a minimal env and the peak-RSS probe; the probe's line is removed from stderr. */
 function run(args: string[], dir: string, url: string): Promise<Run> {
-  const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', STEWARD_OBS_URL: url, STEWARD_CLOUD_URL: url, STEWARD_OBS_TOKEN: 'tok-hostile-1', STEWARD_CLOUD_KEY_ID: 'kid-hostile-1', STEWARD_CLOUD_KEY_SECRET: 'sec-hostile-1' };
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    NO_COLOR: '1',
+    STEWARD_OBS_URL: url,
+    STEWARD_CLOUD_URL: url,
+    STEWARD_OBS_TOKEN: 'tok-hostile-1',
+    STEWARD_CLOUD_KEY_ID: 'kid-hostile-1',
+    STEWARD_CLOUD_KEY_SECRET: 'sec-hostile-1',
+  };
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', PROBE, BIN, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -61,7 +69,14 @@ function run(args: string[], dir: string, url: string): Promise<Run> {
     child.on('close', (code) => {
       clearTimeout(timer);
       const m = /\n?STEWARD_BENCH_MAXRSS_KB=(\d+)\n/.exec(stderr);
-      resolve({ code, stdout, stderr: stderr.replace(/\n?STEWARD_BENCH_MAXRSS_KB=\d+\n/, ''), ms: performance.now() - t0, peakRssMiB: m ? Number(m[1]) / 1024 : NaN, dir });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr.replace(/\n?STEWARD_BENCH_MAXRSS_KB=\d+\n/, ''),
+        ms: performance.now() - t0,
+        peakRssMiB: m ? Number(m[1]) / 1024 : NaN,
+        dir,
+      });
     });
   });
 }
@@ -161,7 +176,10 @@ const cases: Case[] = [
     name: 'apply plan.json with truncated JSON on every POST',
     mode: 'truncated-json',
     scope: 'writes',
-    commands: [['plan', '--out', 'plan.json'], ['apply', 'plan.json']],
+    commands: [
+      ['plan', '--out', 'plan.json'],
+      ['apply', 'plan.json'],
+    ],
     check: (r, c) => {
       failedClearly(r, c);
       assert.match(r.stdout, /dashboard checkout-overview.*response is not valid JSON/);
@@ -177,7 +195,8 @@ const cases: Case[] = [
     check: (r, c) => {
       failedClearly(r, c);
       oneLine(r, c, /^error: 3 reads failed, so the review is incomplete \(see the read\.failed findings\)$/);
-      for (const part of ['ingest pipes', 'reverse private endpoints', 'backups']) assert.match(r.stdout, new RegExp(`read\\.failed  could not list ${part}: GET /v1/.*(${SAYS[mode].source})`));
+      for (const part of ['ingest pipes', 'reverse private endpoints', 'backups'])
+        assert.match(r.stdout, new RegExp(`read\\.failed  could not list ${part}: GET /v1/.*(${SAYS[mode].source})`));
       // The three files are whole (written through a temp file and a rename), and nothing else is left.
       const dir = join(r.dir, 'reports');
       assert.equal(readdirSync(dir).sort(), ['report.html', 'report.json', 'report.md']);

@@ -7,13 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  ApiResponseError,
-  ApiTransportError,
-  createCloudClient,
-  createObservabilityClient,
-  DEFAULT_MAX_RESPONSE_BYTES,
-} from '../../src/clients/index.ts';
+import { ApiResponseError, ApiTransportError, createCloudClient, createObservabilityClient, DEFAULT_MAX_RESPONSE_BYTES } from '../../src/clients/index.ts';
 import { fakeClock, KEY_ID, KEY_SECRET, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
 
 const MiB = 1024 * 1024;
@@ -41,7 +35,10 @@ async function bigBodyServer(total: number, opts: { declareLength?: boolean; env
   return { server, stats };
 }
 
-function runChild(url: string, which: 'observability' | 'cloud'): Promise<{ error?: { name: string; message: string }; ms: number; rssBefore: number; maxRss: number }> {
+function runChild(
+  url: string,
+  which: 'observability' | 'cloud',
+): Promise<{ error?: { name: string; message: string }; ms: number; rssBefore: number; maxRss: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, which], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -59,7 +56,10 @@ test('a 100 MB body against the default limit (64 MiB): refused, the transfer cu
     // WHEN a client with the default options lists dashboards (in a child, so its memory is its own)
     const r = await runChild(server.url, 'observability');
     // THEN one clear line, and the server did not get to send the 100 MB
-    assert.equal(r.error, { name: 'ApiResponseError', message: 'GET /api/v2/dashboards: response larger than 64 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused' });
+    assert.equal(r.error, {
+      name: 'ApiResponseError',
+      message: 'GET /api/v2/dashboards: response larger than 64 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused',
+    });
     assert.ok(stats.sent < 90 * MiB, `the server sent ${(stats.sent / MiB).toFixed(0)} MiB`);
     // AND the process grew by less than twice the limit (what arrived is held once, never copied again:
     // before that was fixed, a refused body was also concatenated, and the growth was 160-180 MiB)
@@ -77,7 +77,10 @@ test('a 100 MB body announced by content-length: refused from the headers, nothi
     const t0 = performance.now();
     const e = (await rejects(() => createCloudClient({ url: server.url, keyId: KEY_ID, keySecret: KEY_SECRET }).listBackups('o', 's'))) as ApiResponseError;
     assert.instance(e, ApiResponseError);
-    assert.is(e.message, 'GET /v1/organizations/o/services/s/backups: response larger than 64 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused');
+    assert.is(
+      e.message,
+      'GET /v1/organizations/o/services/s/backups: response larger than 64 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused',
+    );
     assert.ok(performance.now() - t0 < 2000);
     assert.ok(process.memoryUsage().rss - before < 32 * MiB, 'nothing like the body was buffered');
     assert.ok(stats.sent < 32 * MiB, `the server sent ${(stats.sent / MiB).toFixed(0)} MiB`);
@@ -100,7 +103,13 @@ const WRITE_CASES: Array<{ name: string; handler: Parameters<typeof startServer>
   },
   {
     name: 'a 502 HTML page',
-    handler: (_req, res) => raw(res, 502, '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', 'text/html'),
+    handler: (_req, res) =>
+      raw(
+        res,
+        502,
+        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+        'text/html',
+      ),
     expect: /^POST \/api\/v2\/dashboards → 502 Bad Gateway: 502 Bad Gateway: nginx/,
   },
   {
@@ -162,16 +171,35 @@ test('cloud reads: a never-ending body, a stall before the headers, truncated JS
     };
     servers.push(...Object.values(modes));
     const clock = fakeClock();
-    const client = (url: string) => createCloudClient({ url, keyId: KEY_ID, keySecret: KEY_SECRET, timeoutMs: 300, idleTimeoutMs: 200, retry: { limit: 3 }, sleep: clock.sleep, now: clock.now });
+    const client = (url: string) =>
+      createCloudClient({
+        url,
+        keyId: KEY_ID,
+        keySecret: KEY_SECRET,
+        timeoutMs: 300,
+        idleTimeoutMs: 200,
+        retry: { limit: 3 },
+        sleep: clock.sleep,
+        now: clock.now,
+      });
     const t0 = performance.now();
     const [never, stall, truncated] = await Promise.all([
       rejects(() => client(modes.never.url).listBackups('o', 's')),
       rejects(() => client(modes.stall.url).listIngestPipes('o', 's')),
       rejects(() => client(modes.truncated.url).listReversePrivateEndpoints('o', 's')),
     ]);
-    assert.match(never.message, /^GET \/v1\/organizations\/o\/services\/s\/backups on 127\.0\.0\.1:\d+: no complete response within 300 ms \(timeout\) \(gave up after 3 attempts\)$/);
-    assert.match(stall.message, /^GET \/v1\/organizations\/o\/services\/s\/ingestpipes on 127\.0\.0\.1:\d+: (the connection stalled: nothing received for 200 ms|no complete response within 300 ms \(timeout\)) \(gave up after 3 attempts\)$/);
-    assert.match(truncated.message, /^GET \/v1\/organizations\/o\/services\/s\/ingestpipesReversePrivateEndpoints: response is not valid JSON \(200, application\/json, \d+ bytes\)/);
+    assert.match(
+      never.message,
+      /^GET \/v1\/organizations\/o\/services\/s\/backups on 127\.0\.0\.1:\d+: no complete response within 300 ms \(timeout\) \(gave up after 3 attempts\)$/,
+    );
+    assert.match(
+      stall.message,
+      /^GET \/v1\/organizations\/o\/services\/s\/ingestpipes on 127\.0\.0\.1:\d+: (the connection stalled: nothing received for 200 ms|no complete response within 300 ms \(timeout\)) \(gave up after 3 attempts\)$/,
+    );
+    assert.match(
+      truncated.message,
+      /^GET \/v1\/organizations\/o\/services\/s\/ingestpipesReversePrivateEndpoints: response is not valid JSON \(200, application\/json, \d+ bytes\)/,
+    );
     assert.is(modes.never.requests.length, 3);
     assert.is(modes.truncated.requests.length, 1, 'an unreadable 200 is not retried');
     // Three tries of at most 300 ms each, in parallel: well under the few seconds a user would wait.

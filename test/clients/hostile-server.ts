@@ -7,9 +7,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startServer, type TestServer } from './helpers.ts';
 
 export type HostileMode = 'html-502' | 'truncated-json' | 'body-100mb' | 'wrong-types' | 'never-ends' | 'stalls-after-headers' | 'never-answers';
-export const HOSTILE_MODES: readonly HostileMode[] = ['html-502', 'truncated-json', 'body-100mb', 'wrong-types', 'never-ends', 'stalls-after-headers', 'never-answers'];
+export const HOSTILE_MODES: readonly HostileMode[] = [
+  'html-502',
+  'truncated-json',
+  'body-100mb',
+  'wrong-types',
+  'never-ends',
+  'stalls-after-headers',
+  'never-answers',
+];
 
-const NGINX_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
+const NGINX_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
 
 export interface HostileServer extends TestServer {
   /** The most bytes of one 100 MB body actually sent (the client should cut it short). */

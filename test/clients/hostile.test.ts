@@ -4,13 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  ApiError,
-  ApiResponseError,
-  ApiTransportError,
-  createCloudClient,
-  createObservabilityClient,
-} from '../../src/clients/index.ts';
+import { ApiError, ApiResponseError, ApiTransportError, createCloudClient, createObservabilityClient } from '../../src/clients/index.ts';
 import { fakeClock, json, raw, rejects, startServer, TOKEN, KEY_ID, KEY_SECRET } from './helpers.ts';
 
 function quick(url: string, extra: Record<string, unknown> = {}) {
@@ -183,9 +177,7 @@ test('a body cut short by the server (content-length not reached) is a transport
 test('a 200 with an empty body: ApiResponseError', async () => {
   const server = await startServer((_req, res) => raw(res, 200, '', 'application/json'));
   try {
-    const e = (await rejects(() =>
-      createCloudClient({ url: server.url, keyId: KEY_ID, keySecret: KEY_SECRET }).listBackups('o', 's'),
-    )) as ApiResponseError;
+    const e = (await rejects(() => createCloudClient({ url: server.url, keyId: KEY_ID, keySecret: KEY_SECRET }).listBackups('o', 's'))) as ApiResponseError;
     assert.instance(e, ApiResponseError);
     assert.is(e.message, 'GET /v1/organizations/o/services/s/backups: empty response body (200), expected JSON');
   } finally {

@@ -101,7 +101,10 @@ test('client: the rate limit spaces requests of one client (injected clock)', as
     await Promise.all(Array.from({ length: 5 }, (_, i) => http.request({ method: 'GET', path: `/r/${i}` })));
     assert.is(server.requests.length, 5);
     // 120/min → starts 500 ms apart: 0, 500, 1000, 1500, 2000.
-    assert.equal([...waits].sort((a, b) => a - b), [500, 1000, 1500, 2000]);
+    assert.equal(
+      [...waits].sort((a, b) => a - b),
+      [500, 1000, 1500, 2000],
+    );
   } finally {
     await server.close();
   }
@@ -111,8 +114,7 @@ test('client: two clients have separate limits', async () => {
   const server = await startServer((_req, res) => json(res, 200, { data: [] }));
   try {
     const clock = fakeClock(0);
-    const mk = () =>
-      createHttp({ prefixUrl: server.url, auth: { type: 'none' }, requestsPerMinute: 60, sleep: clock.sleep, now: clock.now });
+    const mk = () => createHttp({ prefixUrl: server.url, auth: { type: 'none' }, requestsPerMinute: 60, sleep: clock.sleep, now: clock.now });
     const a = mk();
     const b = mk();
     await a.request({ method: 'GET', path: '/a' });

@@ -1,12 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  ApiResponseError,
-  createObservabilityClient,
-  NotFoundError,
-  UnauthorizedError,
-  type LiveDashboard,
-} from '../../src/clients/index.ts';
+import { ApiResponseError, createObservabilityClient, NotFoundError, UnauthorizedError, type LiveDashboard } from '../../src/clients/index.ts';
 import { CliError } from '../../src/errors.ts';
 import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { json, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
@@ -257,7 +251,10 @@ test('a paged list whose server ignores offset (every page the same) is read onc
   try {
     const hooks = await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listWebhooks();
     assert.equal(hooks, [hook]);
-    assert.equal(server.requests.map((r) => r.url), ['/api/v2/webhooks?limit=100&offset=0', '/api/v2/webhooks?limit=100&offset=1']);
+    assert.equal(
+      server.requests.map((r) => r.url),
+      ['/api/v2/webhooks?limit=100&offset=0', '/api/v2/webhooks?limit=100&offset=1'],
+    );
   } finally {
     await server.close();
   }
@@ -267,12 +264,16 @@ test('a paged list that honours offset is read to its total', async () => {
   const all = Array.from({ length: 250 }, (_, i) => ({ id: `w${i}`, name: `hook ${i}` }));
   const server = await startServer((req, res) => {
     const q = new URL(req.url ?? '', 'http://x').searchParams;
-    const offset = Number(q.get('offset')), limit = Number(q.get('limit'));
+    const offset = Number(q.get('offset')),
+      limit = Number(q.get('limit'));
     json(res, 200, { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } });
   });
   try {
     const hooks = await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listWebhooks();
-    assert.equal(hooks.map((h) => h.id), all.map((h) => h.id));
+    assert.equal(
+      hooks.map((h) => h.id),
+      all.map((h) => h.id),
+    );
     assert.is(server.requests.length, 3);
   } finally {
     await server.close();
@@ -307,9 +308,7 @@ test('404 → NotFoundError with method, path, status and the server message', a
 
 test('401 and 403 → UnauthorizedError whose message names where the credential comes from', async () => {
   const server = await startServer((req, res) =>
-    req.method === 'GET'
-      ? json(res, 401, { message: 'Unauthorized access. API key is missing or invalid.' })
-      : raw(res, 403, 'Forbidden', 'text/plain'),
+    req.method === 'GET' ? json(res, 401, { message: 'Unauthorized access. API key is missing or invalid.' }) : raw(res, 403, 'Forbidden', 'text/plain'),
   );
   try {
     const e = (await rejects(() => client(server).listDashboards())) as UnauthorizedError;

@@ -38,9 +38,7 @@ test('redact: idempotent', () => {
 });
 
 test('trace: one line per attempt with method, URL, status, ms and attempt', async () => {
-  const server = await startServer((_req, res, rec) =>
-    rec.n === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { data: [] }),
-  );
+  const server = await startServer((_req, res, rec) => (rec.n === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { data: [] })));
   try {
     const lines: string[] = [];
     const clock = fakeClock();

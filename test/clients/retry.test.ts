@@ -1,20 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  ApiError,
-  ApiTransportError,
-  createHttp,
-  createObservabilityClient,
-  RateLimitedError,
-} from '../../src/clients/index.ts';
-import {
-  backoffMs,
-  parseResetHeader,
-  parseRetryAfter,
-  parseStructuredRateLimit,
-  retryPolicy,
-  serverWait,
-} from '../../src/clients/retry.ts';
+import { ApiError, ApiTransportError, createHttp, createObservabilityClient, RateLimitedError } from '../../src/clients/index.ts';
+import { backoffMs, parseResetHeader, parseRetryAfter, parseStructuredRateLimit, retryPolicy, serverWait } from '../../src/clients/retry.ts';
 import { fakeClock, json, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
 
 const DASH = { id: 'd1', name: 'One', tiles: [], tags: [] };
@@ -84,9 +71,18 @@ test('serverWait: Retry-After on any status; reset headers only on 429 or when n
 
 test('backoff: exponential with full jitter, capped', () => {
   const p = retryPolicy({ baseDelayMs: 100, maxDelayMs: 1000 });
-  assert.equal([1, 2, 3, 4, 5, 6].map((a) => backoffMs(a, p, () => 0.999999)), [99, 199, 399, 799, 999, 999]);
-  assert.equal([1, 2, 3].map((a) => backoffMs(a, p, () => 0)), [0, 0, 0]);
-  assert.is(backoffMs(2, p, () => 0.5), 100);
+  assert.equal(
+    [1, 2, 3, 4, 5, 6].map((a) => backoffMs(a, p, () => 0.999999)),
+    [99, 199, 399, 799, 999, 999],
+  );
+  assert.equal(
+    [1, 2, 3].map((a) => backoffMs(a, p, () => 0)),
+    [0, 0, 0],
+  );
+  assert.is(
+    backoffMs(2, p, () => 0.5),
+    100,
+  );
 });
 
 // ---- the rules against a real server ----
@@ -226,7 +222,10 @@ test('a POST is not retried on a dropped connection: one POST seen, ApiTransport
     assert.is(e.outcomeUnknown, true);
     assert.is(e.failure, 'reset');
     assert.is(e.method, 'POST');
-    assert.match(e.message, /^POST \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the connection was closed before the response was complete \(ECONNRESET\); outcome unknown/);
+    assert.match(
+      e.message,
+      /^POST \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: the connection was closed before the response was complete \(ECONNRESET\); outcome unknown/,
+    );
   } finally {
     await server.close();
   }
@@ -345,9 +344,7 @@ test('a 429 holds the other requests of the client too (shared pause)', async ()
 });
 
 test('after a success saying nothing remains, the next request waits for the reset', async () => {
-  const server = await startServer((_req, res) =>
-    json(res, 200, { data: [] }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' }),
-  );
+  const server = await startServer((_req, res) => json(res, 200, { data: [] }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' }));
   try {
     const clock = fakeClock();
     const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, sleep: clock.sleep, now: clock.now });

@@ -16,7 +16,8 @@ import type { DashboardSpec } from '../../src/schema/kinds.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const PROJECT = 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: shop }\nspec:\n  resources: ["dash/*.yaml"]\n';
-const dash = (name: string) => `apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: ${name} }\nspec:\n  name: ${name} board\n  tags: [team:shop]\n  tiles:\n    - { name: Errors, x: 0, y: 0, w: 6, h: 3 }\n`;
+const dash = (name: string) =>
+  `apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: ${name} }\nspec:\n  name: ${name} board\n  tags: [team:shop]\n  tiles:\n    - { name: Errors, x: 0, y: 0, w: 6, h: 3 }\n`;
 
 test('a warm load brings back each dashboard digest, equal to a fresh one', async () => {
   const xdg = mkdtempSync(join(tmpdir(), 'steward-xdg-'));

@@ -165,7 +165,10 @@ test('an entry of the wrong shape is a miss even under a valid checksum', () =>
     // A pack written by this code whose entry for dash/one.yaml names another document
     const c = openParseCache(fs, dir, withKey(env))!;
     const real = (await load(dir, env, false)).resources.filter((r) => r.name === 'one');
-    c.set(key, real.map((r) => ({ ...r, name: 'other' })));
+    c.set(
+      key,
+      real.map((r) => ({ ...r, name: 'other' })),
+    );
     c.save({ partial: false });
     const l = await load(dir, env);
     assert.equal(l.stats.cache, { hits: 0, misses: 3, stored: 3 });
@@ -178,10 +181,16 @@ test('a pack written by other code (another version or schema) is ignored', () =
     const loaded = await load(dir, env, false);
     const old = openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!;
     for (const f of ['dash/one.yaml', 'dash/two.yaml']) {
-      old.set(cacheKey(readFileSync(join(dir, f)), env), loaded.resources.filter((r) => r.file === join(dir, f)));
+      old.set(
+        cacheKey(readFileSync(join(dir, f)), env),
+        loaded.resources.filter((r) => r.file === join(dir, f)),
+      );
     }
     old.save({ partial: false });
-    assert.equal(openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env))?.length, 1);
+    assert.equal(
+      openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env))?.length,
+      1,
+    );
     assert.equal((await load(dir, env)).stats.cache, { hits: 0, misses: 3, stored: 3 });
   }));
 
@@ -243,14 +252,22 @@ test('a file system that cannot write has no cache; deleting the cache folder is
   }));
 
 test('a value JSON cannot carry (-0; .inf and .nan fail the schemas) keeps its file out of the cache', () =>
-  withProject({ 'steward.yaml': PROJECT, 'dash/one.yaml': dash('one'), 'dash/odd.yaml': 'apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  organizationId: 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31\n  serviceId: 9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d\n  backups: { minCount: -0 }\n' }, async (dir) => {
-    assert.equal((await load(dir, {})).stats.cache, { hits: 0, misses: 2, stored: 1 });
-    const again = await load(dir, {});
-    assert.equal(again.stats.cache, { hits: 1, misses: 1, stored: 0 });
-    const o = again.resources.find((r) => r.kind === 'CloudService');
-    assert.ok(o && o.kind === 'CloudService');
-    assert.ok(Object.is(o.doc.spec.backups?.minCount, -0), 'still -0, as parsed');
-  }));
+  withProject(
+    {
+      'steward.yaml': PROJECT,
+      'dash/one.yaml': dash('one'),
+      'dash/odd.yaml':
+        'apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  organizationId: 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31\n  serviceId: 9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d\n  backups: { minCount: -0 }\n',
+    },
+    async (dir) => {
+      assert.equal((await load(dir, {})).stats.cache, { hits: 0, misses: 2, stored: 1 });
+      const again = await load(dir, {});
+      assert.equal(again.stats.cache, { hits: 1, misses: 1, stored: 0 });
+      const o = again.resources.find((r) => r.kind === 'CloudService');
+      assert.ok(o && o.kind === 'CloudService');
+      assert.ok(Object.is(o.doc.spec.backups?.minCount, -0), 'still -0, as parsed');
+    },
+  ));
 
 test('cacheWanted: on by default, off with --no-cache or STEWARD_NO_CACHE', () => {
   assert.is(cacheWanted(undefined, {}), true);

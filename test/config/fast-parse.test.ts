@@ -73,10 +73,15 @@ test('fuzz: mutated values', () => {
 
 test('fuzz: mutated text (truncation, stray characters, duplicate keys, anchors, broken UTF-8)', () => {
   fc.assert(
-    fc.property(fc.array(anyResourceDoc, { minLength: 1, maxLength: 3 }), renderStyle, fc.array(textMutation, { minLength: 1, maxLength: 5 }), (docs, style, muts) => {
-      const bytes = mutateText(renderDocs(docs, style), muts);
-      same(bytes, () => JSON.stringify(bytes.toString('utf8').slice(0, 2000)));
-    }),
+    fc.property(
+      fc.array(anyResourceDoc, { minLength: 1, maxLength: 3 }),
+      renderStyle,
+      fc.array(textMutation, { minLength: 1, maxLength: 5 }),
+      (docs, style, muts) => {
+        const bytes = mutateText(renderDocs(docs, style), muts);
+        same(bytes, () => JSON.stringify(bytes.toString('utf8').slice(0, 2000)));
+      },
+    ),
     runs.text,
   );
 });
@@ -87,7 +92,44 @@ test('fuzz: any JSON value, written in block or flow style, reads the same', () 
   const scalar = fc.oneof(
     fc.string({ maxLength: 20 }),
     fc.string({ unit: fc.constantFrom(...'ab :-#\'"[]{},.\n\t0123456789eE+x_'.split('')), maxLength: 12 }),
-    fc.constantFrom('yes', 'No', 'on', 'y', '0777', '1:30', '2024-01-01', '1_000', '0b1', '=', '~', 'null', 'NULL', 'True', '.inf', '-.Inf', '.nan', '0x1f', '0o17', '1e3', '1.', '.5', '-0', '+1', '12345678901234567890', '- a', ': b', '? c', '| d', '> e', '%f', '@g', '`h', '!i', '&j', '*k'),
+    fc.constantFrom(
+      'yes',
+      'No',
+      'on',
+      'y',
+      '0777',
+      '1:30',
+      '2024-01-01',
+      '1_000',
+      '0b1',
+      '=',
+      '~',
+      'null',
+      'NULL',
+      'True',
+      '.inf',
+      '-.Inf',
+      '.nan',
+      '0x1f',
+      '0o17',
+      '1e3',
+      '1.',
+      '.5',
+      '-0',
+      '+1',
+      '12345678901234567890',
+      '- a',
+      ': b',
+      '? c',
+      '| d',
+      '> e',
+      '%f',
+      '@g',
+      '`h',
+      '!i',
+      '&j',
+      '*k',
+    ),
     fc.integer(),
     fc.double(),
     fc.boolean(),
@@ -112,7 +154,10 @@ test('fuzz: any JSON value, written in block or flow style, reads the same', () 
       answered++;
       const slowDocs = yamlValues(text);
       assert.ok(slowDocs !== undefined, `yaml has problems with a text the fast path read: ${JSON.stringify(text)}`);
-      assert.ok(isDeepStrictEqual(docs, slowDocs), `values differ for ${JSON.stringify(text)}:\nfast ${JSON.stringify(docs)}\nyaml ${JSON.stringify(slowDocs)}`);
+      assert.ok(
+        isDeepStrictEqual(docs, slowDocs),
+        `values differ for ${JSON.stringify(text)}:\nfast ${JSON.stringify(docs)}\nyaml ${JSON.stringify(slowDocs)}`,
+      );
       assert.is(JSON.stringify(docs), JSON.stringify(slowDocs), text);
     }),
     runs.json,
@@ -206,7 +251,7 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['a: |\n  x\n  y\nb: >-\n  p\n  q\n\n  r\nc: |+\n  keep\n\nd: >\n  folded\n    more\n  back\n', true],
   ['a: |2\n   indented\n', true],
   ['a: x\n  y\n  z\n', true],
-  ["a: 'it''s'\nb: \"\\u00e9\\x41\\N\\_\\t\"\nc: \"multi\n  line\"\n", true],
+  ['a: \'it\'\'s\'\nb: "\\u00e9\\x41\\N\\_\\t"\nc: "multi\n  line"\n', true],
   ['a: "a\\\n  b"\n', true],
   ['a: plain # comment\nb: x#y\n', true],
   ['a: -0\nb: +.inf\nc: -.Inf\n', true],
@@ -226,7 +271,7 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['  a: 1\n b: 2\n', false],
   ['- a\nb: c\n', false],
   ['a: "x" y\n', false],
-  ['a: \'x\n', false],
+  ["a: 'x\n", false],
   ['"a\n b": 1\n', undefined],
   ['a:\n  b: 1\n c: 2\n', false],
   ['a: @x\n', false],
@@ -240,7 +285,8 @@ const TRICKY: Array<[string, boolean | undefined]> = [
 test('tricky cases: the fast path answers only where it reads exactly as yaml does', () => {
   for (const [text, expectFast] of TRICKY) {
     const docs = fastLoadAll(text);
-    if (expectFast !== undefined) assert.is(docs !== undefined, expectFast, `fast path ${expectFast ? 'should' : 'should not'} answer: ${JSON.stringify(text).slice(0, 200)}`);
+    if (expectFast !== undefined)
+      assert.is(docs !== undefined, expectFast, `fast path ${expectFast ? 'should' : 'should not'} answer: ${JSON.stringify(text).slice(0, 200)}`);
     if (docs === undefined) continue;
     // Compare raw values with yaml's (the docs need not be steward resources here).
     const slowDocs = yamlValues(text);
@@ -270,13 +316,14 @@ test('a `${VAR}` file, a Project document or a file with a problem takes the yam
   const issues = processFile(FILE, bad, ENV, { isProjectFile: false }).issues;
   assert.ok(issues.length > 0 && issues[0]!.line === 7, JSON.stringify(issues));
   // A typical dashboard (tiles with x and y keys, flow series) takes the fast path.
-  const typical = DASH('  tags: [team:a]\n  tiles:\n    - name: T\n      x: 0\n      y: 0\n      w: 6\n      h: 3\n      series:\n        - { type: time, aggFn: count, where: "level:error", groupBy: [host] }\n');
+  const typical = DASH(
+    '  tags: [team:a]\n  tiles:\n    - name: T\n      x: 0\n      y: 0\n      w: 6\n      h: 3\n      series:\n        - { type: time, aggFn: count, where: "level:error", groupBy: [host] }\n',
+  );
   assert.ok(fastProcessFile(FILE, Buffer.from(typical)) !== undefined, typical);
   same(Buffer.from(typical), () => typical);
   // A `$schema` comment alone keeps the fast path.
   assert.ok(fastProcessFile(FILE, Buffer.from('# yaml-language-server: $schema=x.json\n' + DASH(''))) !== undefined);
 });
-
 
 /** The values `yaml` gives for a text, as source.ts parses it; undefined when it reports any problem. */
 function yamlValues(text: string): unknown[] | undefined {

@@ -37,7 +37,10 @@ test('finds steward.yaml from a subfolder, loads resources and types plain ${VAR
     // GIVEN a project whose connection URL variable is unset (validate must work offline)
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: { TILE_W: '6' }, cwd: join(p.dir, 'dash') }, {});
     // THEN it loads, the resource is interpolated and typed, the URL is left for connect time
-    assert.equal(loaded.issues.filter((i) => i.severity === 'error'), []);
+    assert.equal(
+      loaded.issues.filter((i) => i.severity === 'error'),
+      [],
+    );
     assert.is(loaded.project?.file, join(p.dir, 'steward.yaml'));
     const d = loaded.resources[0]!;
     assert.is(d.kind, 'Dashboard');
@@ -101,7 +104,8 @@ test('explicit files are validated without a project', async () => {
 });
 
 test('__proto__ and constructor keys never reach a prototype', () => {
-  const yaml = 'apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  organizationId: 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31\n  serviceId: 9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d\n  pipes:\n    expected:\n      - name: p\n        source: { __proto__: { polluted: yes }, constructor: { prototype: { polluted: yes } } }\n';
+  const yaml =
+    'apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  organizationId: 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31\n  serviceId: 9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d\n  pipes:\n    expected:\n      - name: p\n        source: { __proto__: { polluted: yes }, constructor: { prototype: { polluted: yes } } }\n';
   const r = processFile('x.yaml', Buffer.from(yaml), {}, { isProjectFile: false });
   assert.equal(r.issues, []);
   assert.is(({} as Record<string, unknown>)['polluted'], undefined);

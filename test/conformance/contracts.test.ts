@@ -23,7 +23,10 @@ test('the cut keeps the paths asked for and every component they reach, nothing 
     openapi: '3.1.0',
     tags: [{ name: 'x' }],
     security: [{ basic: [] }],
-    paths: { '/keep': { get: { responses: { 200: { $ref: '#/components/responses/Ok' } } } }, '/drop': { get: { responses: { 200: { $ref: '#/components/responses/Other' } } } } },
+    paths: {
+      '/keep': { get: { responses: { 200: { $ref: '#/components/responses/Ok' } } } },
+      '/drop': { get: { responses: { 200: { $ref: '#/components/responses/Other' } } } },
+    },
     components: {
       responses: { Ok: { content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } }, Other: {} },
       schemas: { A: { properties: { b: { $ref: '#/components/schemas/B' } } }, B: { properties: { a: { $ref: '#/components/schemas/A' } } }, C: {} },

@@ -62,14 +62,24 @@ test('a request the spec refuses is answered 4xx and recorded as a request viola
   const res = await fetch(`${s.url}/api/v2/dashboards`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ name: 'x', tags: [], tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', dataSource: 'events', aggFn: 'count' }] }] }),
+    body: JSON.stringify({
+      name: 'x',
+      tags: [],
+      tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', dataSource: 'events', aggFn: 'count' }] }],
+    }),
   });
   assert.is(res.status, 422);
   await res.text();
   await s.settle();
   const v = s.requestViolations();
-  assert.ok(v.some((x) => x.kind === 'request' && /sourceId/.test(x.message)), formatViolations(v));
-  assert.ok(v.some((x) => x.kind === 'error' && /UNPROCESSABLE_ENTITY/.test(x.message)), formatViolations(v));
+  assert.ok(
+    v.some((x) => x.kind === 'request' && /sourceId/.test(x.message)),
+    formatViolations(v),
+  );
+  assert.ok(
+    v.some((x) => x.kind === 'error' && /UNPROCESSABLE_ENTITY/.test(x.message)),
+    formatViolations(v),
+  );
 });
 
 test('missing credentials and unknown paths are violations too', async () => {
@@ -79,8 +89,14 @@ test('missing credentials and unknown paths are violations too', async () => {
   assert.is((await fetch(`${s.url}/api/v9/nothing`, { headers: auth })).status, 404);
   await s.settle();
   const [noAuth, noPath] = s.requests();
-  assert.ok(noAuth!.violations.some((x) => /security/.test(x.message)), formatViolations(s.violations()));
-  assert.ok(noPath!.violations.some((x) => x.kind === 'error' && /NO_PATH_MATCHED/.test(x.message)), formatViolations(s.violations()));
+  assert.ok(
+    noAuth!.violations.some((x) => /security/.test(x.message)),
+    formatViolations(s.violations()),
+  );
+  assert.ok(
+    noPath!.violations.some((x) => x.kind === 'error' && /NO_PATH_MATCHED/.test(x.message)),
+    formatViolations(s.violations()),
+  );
 });
 
 test('generated answers repeat under one seed and change with another', async () => {
@@ -94,7 +110,7 @@ test('generated answers repeat under one seed and change with another', async ()
   assert.is.not(a, await get(stat.server.url));
 });
 
-test('an answer of prism\'s that breaks the spec is a response violation, not a request one', async () => {
+test("an answer of prism's that breaks the spec is a response violation, not a request one", async () => {
   const s = bad.server;
   const res = await fetch(`${s.url}/thing`);
   assert.is(res.status, 500);
@@ -102,7 +118,10 @@ test('an answer of prism\'s that breaks the spec is a response violation, not a 
   await s.settle();
   assert.equal(s.requestViolations(), []);
   assert.is(s.requests()[0]!.status, 500);
-  assert.ok(s.violations().some((v) => v.kind === 'response' && /VIOLATIONS/.test(v.message)), formatViolations(s.violations()));
+  assert.ok(
+    s.violations().some((v) => v.kind === 'response' && /VIOLATIONS/.test(v.message)),
+    formatViolations(s.violations()),
+  );
 });
 
 test('stop() ends the process by its id', async () => {

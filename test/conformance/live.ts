@@ -90,8 +90,10 @@ export async function bindProject(server: PrismServer, p: LiveProfile, dir: stri
   const w = usable(webhooks);
   const sm: Record<string, string> = {};
   const wm: Record<string, string> = {};
-  const pick = (m: Record<string, string>, list: string[], n: string): string => (m[n] ??= list.length ? list[Object.keys(m).length % list.length]! : `id:${FALLBACK_ID}`);
-  const put = (key: string, idKey: string, v: string): string => (v.startsWith('id:') ? `${idKey}: ${JSON.stringify(v.slice(3))}` : `${key}: ${JSON.stringify(v)}`);
+  const pick = (m: Record<string, string>, list: string[], n: string): string =>
+    (m[n] ??= list.length ? list[Object.keys(m).length % list.length]! : `id:${FALLBACK_ID}`);
+  const put = (key: string, idKey: string, v: string): string =>
+    v.startsWith('id:') ? `${idKey}: ${JSON.stringify(v.slice(3))}` : `${key}: ${JSON.stringify(v)}`;
   // Templates (examples/hyperdx/templates) name the source through a parameter: its default and the value an
   // instance gives are bound the same way; where the binding is an id, the template's slots say sourceId.
   const param = (n: string): string => {
@@ -132,7 +134,9 @@ export function withMarkerTag(projectYaml: string, tag: string): string {
 export function sparseRefusal(p: LiveProfile): RegExp {
   const base = p.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const e = p.envelope;
-  return new RegExp(`^error: GET ${base}/(dashboards|alerts): (${e}|${e}\\[\\d+\\]\\.(id|name)|${e}\\[\\d+\\]\\.tiles\\[\\d+\\]\\.id): is required but missing( \\(and \\d+ more problems?\\))?\\n$`);
+  return new RegExp(
+    `^error: GET ${base}/(dashboards|alerts): (${e}|${e}\\[\\d+\\]\\.(id|name)|${e}\\[\\d+\\]\\.tiles\\[\\d+\\]\\.id): is required but missing( \\(and \\d+ more problems?\\))?\\n$`,
+  );
 }
 /** Apply against a canned answer: the created dashboard is the spec's example, without the file's tiles. */
 export const CANNED_TILE = /^the service returned dashboard .+ without a tile named ".+"$/;
@@ -177,7 +181,9 @@ export async function assertWrites(server: PrismServer, p: LiveProfile, example:
   const bound = await bindProject(server, p, example);
   const live = await readList(server, p, '/dashboards');
   const usableTag = (l: Named | undefined): string | undefined =>
-    Array.isArray(l?.tags) ? (l!.tags as unknown[]).find((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 32 && !/[\s"'#]/.test(t)) : undefined;
+    Array.isArray(l?.tags)
+      ? (l!.tags as unknown[]).find((t): t is string => typeof t === 'string' && t.length > 0 && t.length <= 32 && !/[\s"'#]/.test(t))
+      : undefined;
   // The files: what import wrote, or, where it wrote nothing, a one-tile file adopting the first live
   // dashboard that has an id and a name (plan then updates it to the file).
   // Only the dashboards import wrote: its alerts (import --all writes those too) may watch the orphan's tiles.
@@ -185,7 +191,12 @@ export async function assertWrites(server: PrismServer, p: LiveProfile, example:
   if (imported.length === 0) {
     const adopt = live.find((l) => typeof l.id === 'string' && typeof l.name === 'string' && l.name.trim() !== '');
     if (!adopt) return done;
-    imported = [['adopted.yaml', `apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: adopted }\nspec:\n  name: ${JSON.stringify(adopt.name)}\n  tiles:\n    - { name: Notes, x: 0, y: 0, w: 6, h: 2, config: { displayType: markdown, markdown: conformance } }\n`]];
+    imported = [
+      [
+        'adopted.yaml',
+        `apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: adopted }\nspec:\n  name: ${JSON.stringify(adopt.name)}\n  tiles:\n    - { name: Notes, x: 0, y: 0, w: 6, h: 2, config: { displayType: markdown, markdown: conformance } }\n`,
+      ],
+    ];
   }
   const docs = imported.map(([f, t]) => ({ f, t, doc: parse(t) as { spec: { name: string; tags?: string[]; tiles?: Array<{ h: number }> } } }));
   // The one to edit: the first with tiles. The orphan: another live dashboard with a usable tag, which becomes
@@ -254,7 +265,6 @@ ${p.api === 'hyperdx' ? '  channels:\n    - ' : '  channel: '}{ type: webhook, $
   assert.ok(has('Alert', 'create') || has('Alert', 'update') || has('Alert', 'noop'), plan.stdout.slice(0, 2000));
   return done;
 }
-
 
 /** Run 1's steps: the example project from validate to the validation of what import wrote. */
 export const STEPS: NonNullable<Parameters<typeof runConformance>[1]['steps']> = [

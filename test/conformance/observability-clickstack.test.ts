@@ -42,7 +42,10 @@ const BASE = CLICKSTACK.base;
 const STEPS_WITH_REPORT = [...STEPS, { name: 'report', args: ['report', '--out', 'reports', '--format', 'json'] }];
 
 const test = suite('conformance: clickstack-cloud profile vs ClickHouse Cloud 2026-07-31 and 2026-04-14');
-const handles = usePrism(test, MOCKS.map((m) => m.opts));
+const handles = usePrism(
+  test,
+  MOCKS.map((m) => m.opts),
+);
 const EXAMPLE = join(EXAMPLES, 'clickstack-cloud');
 const exercised = new Set<string>();
 
@@ -54,8 +57,15 @@ MOCKS.forEach((m, i) => {
     const sv = run.step('plan-server-validate')!;
     if (m.noValidate && sv.code !== 0) {
       // 2026-04-14 has no dashboard validation: the one refusal, in one line, and nothing else wrong.
-      assert.match(sv.stderr, new RegExp(`^error: POST ${BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/dashboards/validate → 405 Method Not Allowed: .*\\n$`), show(sv));
-      assert.ok(sv.violations.every((v) => /NO_METHOD_MATCHED/.test(v.message)), show(sv));
+      assert.match(
+        sv.stderr,
+        new RegExp(`^error: POST ${BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/dashboards/validate → 405 Method Not Allowed: .*\\n$`),
+        show(sv),
+      );
+      assert.ok(
+        sv.violations.every((v) => /NO_METHOD_MATCHED/.test(v.message)),
+        show(sv),
+      );
       run.steps.splice(run.steps.indexOf(sv), 1);
       run.violations.splice(0, run.violations.length, ...run.steps.flatMap((s) => s.violations));
     }
@@ -64,10 +74,15 @@ MOCKS.forEach((m, i) => {
     // report reads the real ClickPipes paths; with every member present, every read is accepted.
     const report = JSON.parse(run.step('report')!.stdout) as Report;
     const paths = run.step('report')!.requests.map((r) => r.path);
-    for (const l of ['/clickpipes', '/clickpipesReversePrivateEndpoints', '/backups']) assert.ok(paths.some((x) => x.endsWith(l)), paths.join('\n'));
+    for (const l of ['/clickpipes', '/clickpipesReversePrivateEndpoints', '/backups'])
+      assert.ok(
+        paths.some((x) => x.endsWith(l)),
+        paths.join('\n'),
+      );
     if (m.sparse) {
       for (const f of report.services[0]!.readFailures) assert.match(f.message, /result: is required but missing/, f.message);
-      for (const s of run.steps.filter((x) => !['import-validate', 'report'].includes(x.name) && x.code !== 0)) assert.match(s.stderr, sparseRefusal(CLICKSTACK), show(s));
+      for (const s of run.steps.filter((x) => !['import-validate', 'report'].includes(x.name) && x.code !== 0))
+        assert.match(s.stderr, sparseRefusal(CLICKSTACK), show(s));
       if (run.step('import')!.code === 0) assertImport(run, m.label, SKIP);
       return;
     }

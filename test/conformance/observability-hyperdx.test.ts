@@ -20,7 +20,19 @@ import { join } from 'node:path';
 import { EXAMPLES } from '../helpers/project.ts';
 import { usePrism, type PrismOptions } from '../helpers/prism.ts';
 import { runConformance } from './run.ts';
-import { assertApply, assertImport, assertNoViolations, assertWrites, bindProject, plannedDashboards, HYPERDX, readList, show, sparseRefusal, STEPS } from './live.ts';
+import {
+  assertApply,
+  assertImport,
+  assertNoViolations,
+  assertWrites,
+  bindProject,
+  plannedDashboards,
+  HYPERDX,
+  readList,
+  show,
+  sparseRefusal,
+  STEPS,
+} from './live.ts';
 
 const SPEC = 'hyperdx-2026-08-21';
 /**
@@ -71,7 +83,10 @@ MOCKS.forEach((m, i) => {
     assert.ok(creates > 0);
     const sv = run.step('plan-server-validate')!;
     assert.is(sv.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/dashboards/validate').length, creates, show(sv));
-    assert.not.ok(run.step('plan')!.requests.some((r) => r.method !== 'GET'), 'plan only reads');
+    assert.not.ok(
+      run.step('plan')!.requests.some((r) => r.method !== 'GET'),
+      'plan only reads',
+    );
     assertApply(run.step('apply')!, m.label);
     assert.is(run.step('apply')!.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/dashboards').length, creates);
     assertImport(run, m.label, SKIP);
@@ -85,10 +100,18 @@ test('sparse answers: a source listed without an id is not the whole list refuse
   const idless = sources.find((s) => typeof s.name === 'string' && typeof s.id !== 'string');
   if (!idless) return;
   const bound = await bindProject(server, HYPERDX, EXAMPLE);
-  const files = { ...bound.files, 'dashboards/jvm.yaml': bound.files['dashboards/jvm.yaml']!.replace(/sourceId: "[0-9a-f]+"|source: "[^"]*"/, `source: ${JSON.stringify(idless.name)}`) };
+  const files = {
+    ...bound.files,
+    'dashboards/jvm.yaml': bound.files['dashboards/jvm.yaml']!.replace(/sourceId: "[0-9a-f]+"|source: "[^"]*"/, `source: ${JSON.stringify(idless.name)}`),
+  };
   const run = await runConformance(server, { project: files, steps: ['plan'] });
   assertNoViolations(run, 'sparse');
-  assert.match(run.step('plan')!.stderr, new RegExp(`dashboards/jvm\\.yaml:\\d+:\\d+\\s+/spec/tiles/0/config/source\\s+error: the service lists the source ${JSON.stringify(idless.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} without an id: give sourceId instead`));
+  assert.match(
+    run.step('plan')!.stderr,
+    new RegExp(
+      `dashboards/jvm\\.yaml:\\d+:\\d+\\s+/spec/tiles/0/config/source\\s+error: the service lists the source ${JSON.stringify(idless.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} without an id: give sourceId instead`,
+    ),
+  );
 });
 
 test('an older server (2026-01-30) with the hyperdx profile: names and --server-validate stop in one line; with ids, plan reads cleanly and the config-form create is refused', async () => {
@@ -99,11 +122,17 @@ test('an older server (2026-01-30) with the hyperdx profile: names and --server-
   assert.is(named.step('plan')!.stderr, "error: GET /api/v2/sources → 404 Not Found: The route /api/v2/sources hasn't been found in the specification file\n");
   const bound = await bindProject(server, HYPERDX, EXAMPLE); // nothing listed: ids instead of names
   assert.not.match(Object.values(bound.files).join('\n'), /\bsource: (Logs|Traces|Metrics)\b|\bwebhook: /, 'names replaced by ids');
-  const run = await runConformance(server, { project: bound.files, steps: ['plan', { name: 'plan-server-validate', args: ['plan', '--server-validate'] }, 'apply'] });
+  const run = await runConformance(server, {
+    project: bound.files,
+    steps: ['plan', { name: 'plan-server-validate', args: ['plan', '--server-validate'] }, 'apply'],
+  });
   const plan = run.step('plan')!;
   assert.is(plan.code, 0, show(plan));
   assert.equal(plan.violations, []);
-  assert.equal(plan.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`), ['GET /api/v2/dashboards', 'GET /api/v2/alerts']);
+  assert.equal(
+    plan.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`),
+    ['GET /api/v2/dashboards', 'GET /api/v2/alerts'],
+  );
   assert.match(run.step('plan-server-validate')!.stderr, /^error: POST \/api\/v2\/dashboards\/validate → 405 Method Not Allowed: .*\n$/);
   const posts = run.step('apply')!.requests.filter((r) => r.method === 'POST');
   assert.is(posts.length, plannedDashboards(plan.stdout), show(run.step('apply')!));

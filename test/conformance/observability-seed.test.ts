@@ -37,7 +37,10 @@ function assertExamplesRun(run: ConformanceRun, label: string): void {
 
   const plan = run.step('plan')!;
   assert.is(plan.code, 0, `${label}: ${plan.stderr}`);
-  assert.equal(plan.requests.map((r) => `${r.method} ${r.path}`), ['GET /api/v2/dashboards']);
+  assert.equal(
+    plan.requests.map((r) => `${r.method} ${r.path}`),
+    ['GET /api/v2/dashboards'],
+  );
   assert.equal(plan.violations, [], formatViolations(plan.violations));
 
   // The known refusal: each of the three example dashboards is refused for its series' missing sourceId.
@@ -47,12 +50,19 @@ function assertExamplesRun(run: ConformanceRun, label: string): void {
   assert.is(posts.length, 3, apply.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join('\n'));
   for (const p of posts) {
     assert.is(p.status, 422);
-    assert.ok(p.violations.some((v) => SOURCE_ID.test(v.message)), formatViolations(p.violations));
+    assert.ok(
+      p.violations.some((v) => SOURCE_ID.test(v.message)),
+      formatViolations(p.violations),
+    );
     const other = p.violations.filter((v) => !SOURCE_ID.test(v.message) && !PRISM_REFUSAL.test(v.message));
     assert.equal(other, [], `only sourceId is refused under 2025-11-21:\n${formatViolations(other)}`);
   }
   const notPost = apply.requests.filter((r) => r.method !== 'POST');
-  assert.equal(notPost.flatMap((r) => r.violations), [], formatViolations(notPost.flatMap((r) => r.violations)));
+  assert.equal(
+    notPost.flatMap((r) => r.violations),
+    [],
+    formatViolations(notPost.flatMap((r) => r.violations)),
+  );
 
   // import reads without violations and never leaves a file that does not validate.
   const imp = run.step('import')!;
@@ -89,7 +99,11 @@ test('sparse answers: a listed dashboard without the members steward keys on is 
   for (const step of run.steps) {
     if (step.code === 0) continue;
     assert.is(step.code, 1);
-    assert.match(step.stderr, /^error: GET \/api\/v2\/dashboards: (data|data\[\d+\]\.(id|name)|data\[\d+\]\.tiles\[\d+\]\.id): is required but missing( \(and \d+ more problems?\))?\n/, step.stderr);
+    assert.match(
+      step.stderr,
+      /^error: GET \/api\/v2\/dashboards: (data|data\[\d+\]\.(id|name)|data\[\d+\]\.tiles\[\d+\]\.id): is required but missing( \(and \d+ more problems?\))?\n/,
+      step.stderr,
+    );
     assert.not.match(step.stderr, /\n\s+at /, 'no stack trace');
   }
 });
@@ -161,7 +175,10 @@ for (const [h, version] of [
     assert.is(posts.length, 3);
     for (const p of posts) {
       assert.ok(p.status !== undefined && p.status >= 400 && p.status < 500, String(p.status));
-      assert.ok(p.violations.some((v) => SOURCE_ID.test(v.message)), formatViolations(p.violations));
+      assert.ok(
+        p.violations.some((v) => SOURCE_ID.test(v.message)),
+        formatViolations(p.violations),
+      );
     }
   });
 }

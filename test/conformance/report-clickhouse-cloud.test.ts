@@ -21,7 +21,10 @@ const runs: { label: string; opts: PrismOptions; sparse?: boolean }[] = [
 ];
 
 const test = suite('conformance: report, cloud.api clickhouse-cloud');
-const handles = usePrism(test, runs.map((r) => r.opts));
+const handles = usePrism(
+  test,
+  runs.map((r) => r.opts),
+);
 
 const LISTS = ['/clickpipes', '/clickpipesReversePrivateEndpoints', '/backups'];
 
@@ -38,14 +41,21 @@ runs.forEach((run, i) => {
     assertNoViolations(s);
     // The three lists of the real API were read (and nothing under the seed's names).
     const paths = s.requests().map((r) => r.path);
-    for (const l of LISTS) assert.ok(paths.some((p) => p.endsWith(l)), `no GET ...${l} in ${paths.join(', ')}`);
+    for (const l of LISTS)
+      assert.ok(
+        paths.some((p) => p.endsWith(l)),
+        `no GET ...${l} in ${paths.join(', ')}`,
+      );
     assert.not.ok(paths.some((p) => /ingestpipes/.test(p)));
     const svc = report.services[0]!;
     if (!run.sparse) {
       assert.is(code, 0, stderr);
       assert.equal(svc.readFailures, [], JSON.stringify(svc.readFailures));
       // The newest backup with an id is fetched on its own.
-      assert.ok(paths.some((p) => /\/backups\/[^/]+$/.test(p)), paths.join(', '));
+      assert.ok(
+        paths.some((p) => /\/backups\/[^/]+$/.test(p)),
+        paths.join(', '),
+      );
       assert.ok(svc.pipes.length > 0 && svc.endpoints.length > 0 && svc.backups.length > 0);
     } else {
       // Loose spec: every member is optional, the envelope's `result` too. A body without it is the one
@@ -63,7 +73,10 @@ test('static answers: the example pipe and endpoint are found by name and checke
   const svc = report.services[0]!;
   assert.ok(svc.pipes.some((p) => p.name === 'my_postgres_pipe' && p.listed));
   assert.ok(svc.endpoints.some((e) => e.description === 'My reverse private endpoint' && e.listed));
-  assert.not.ok(svc.findings.some((f) => /is not on the service/.test(f.message)), JSON.stringify(svc.findings));
+  assert.not.ok(
+    svc.findings.some((f) => /is not on the service/.test(f.message)),
+    JSON.stringify(svc.findings),
+  );
 });
 
 test('the seed profile asks for paths the real API does not have (so prism refuses them)', async () => {
@@ -73,7 +86,10 @@ test('the seed profile asks for paths the real API does not have (so prism refus
   await s.settle();
   assert.is(code, 1);
   assert.ok(report.services[0]!.readFailures.some((f) => f.part === 'pipes'));
-  assert.ok(s.requestViolations().some((v) => /NO_PATH_MATCHED/.test(v.message) && /ingestpipes$/.test(v.path)), formatViolations(s.violations()));
+  assert.ok(
+    s.requestViolations().some((v) => /NO_PATH_MATCHED/.test(v.message) && /ingestpipes$/.test(v.path)),
+    formatViolations(s.violations()),
+  );
 });
 
 test.run();

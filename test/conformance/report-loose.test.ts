@@ -25,7 +25,10 @@ test('bodies without `result` (allowed: the envelope requires nothing): each rea
   assert.match(stderr, /3 reads failed, so the review is incomplete/);
   assert.not.match(stderr, /\n\s+at /, 'no stack trace');
   const svc = report.services[0]!;
-  assert.equal(svc.readFailures.map((f) => f.part), ['pipes', 'endpoints', 'backups']);
+  assert.equal(
+    svc.readFailures.map((f) => f.part),
+    ['pipes', 'endpoints', 'backups'],
+  );
   for (const f of svc.readFailures) assert.match(f.message, /: result: is required but missing$/);
 });
 
@@ -55,13 +58,19 @@ test('items without name, description, id, status or times: labelled, checked, n
     assert.is(code, 0, stderr);
     const svc = report.services[0]!;
     assert.equal(svc.readFailures, []);
-    assert.equal(svc.pipes.map((p) => p.name), ['(unnamed #1)', '(unnamed a7c1d0d6-0000-4000-8000-000000000001)']);
+    assert.equal(
+      svc.pipes.map((p) => p.name),
+      ['(unnamed #1)', '(unnamed a7c1d0d6-0000-4000-8000-000000000001)'],
+    );
     // The expected pipe and endpoint are missing; the unnamed ones are unlisted.
     assert.ok(svc.findings.some((f) => /pipe "my_postgres_pipe" is not on the service/.test(f.message)));
     assert.ok(svc.findings.some((f) => /reverse private endpoint "My reverse private endpoint" is not on the service/.test(f.message)));
     assert.ok(svc.findings.some((f) => /\(unnamed #1\)/.test(f.message)));
     // No backup has an id, so none is fetched on its own.
-    assert.not.ok(cloud.paths.some((p) => /\/backups\/./.test(p)), cloud.paths.join('\n'));
+    assert.not.ok(
+      cloud.paths.some((p) => /\/backups\/./.test(p)),
+      cloud.paths.join('\n'),
+    );
     assert.is(svc.backups.length, 2);
   } finally {
     await cloud.close();

@@ -60,7 +60,10 @@ test('steward emulator --port 0 prints its URL, credentials and env vars, serves
     const r = await obs(emu.url, 'GET', '/api/v2/dashboards');
     assert.is(r.status, 200);
     assert.equal(r.body, { data: [] });
-    assert.is((await cloud(emu.url, '/v1/organizations/6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31/services/9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d/backups', basic())).status, 200);
+    assert.is(
+      (await cloud(emu.url, '/v1/organizations/6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31/services/9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d/backups', basic())).status,
+      200,
+    );
   } finally {
     emu.child.kill('SIGTERM');
   }
@@ -70,7 +73,22 @@ test('steward emulator --port 0 prints its URL, credentials and env vars, serves
 });
 
 test('flags reach the server: credentials, alert update mode, faults', async () => {
-  const emu = await spawnEmulator(['--port', '0', '--token', 'tok', '--key-id', 'kid', '--key-secret', 'ks', '--alert-update', 'replace', '--rate-limit', '2', '--latency', '1']);
+  const emu = await spawnEmulator([
+    '--port',
+    '0',
+    '--token',
+    'tok',
+    '--key-id',
+    'kid',
+    '--key-secret',
+    'ks',
+    '--alert-update',
+    'replace',
+    '--rate-limit',
+    '2',
+    '--latency',
+    '1',
+  ]);
   try {
     assert.match(emu.stdout(), /export STEWARD_OBS_TOKEN=tok/);
     assert.match(emu.stdout(), /alert updates\s+replace/);
@@ -95,7 +113,10 @@ test('--api hyperdx and --api clickstack-cloud print their profile and the varia
     assert.ok(out.includes('export STEWARD_OBS_TOKEN=dev-token'));
     assert.not.match(out, /STEWARD_CLICKSTACK_/);
     const r = await obs(hx.url, 'GET', '/api/v2/webhooks');
-    assert.equal(r.body.data.map((w: { name: string }) => w.name), ['ops-pager', 'slack-sre']);
+    assert.equal(
+      r.body.data.map((w: { name: string }) => w.name),
+      ['ops-pager', 'slack-sre'],
+    );
   } finally {
     hx.child.kill('SIGTERM');
   }
@@ -118,7 +139,10 @@ test('--api hyperdx and --api clickstack-cloud print their profile and the varia
     }
     assert.ok(out.includes(`${cs.url}/v1/organizations/${org}/services/${svc}/clickstack`));
     const r = await cloud(cs.url, `/v1/organizations/${org}/services/${svc}/clickstack/sources`);
-    assert.equal(r.body.result.map((s: { name: string }) => s.name), ['Logs', 'Traces', 'Metrics']);
+    assert.equal(
+      r.body.result.map((s: { name: string }) => s.name),
+      ['Logs', 'Traces', 'Metrics'],
+    );
   } finally {
     cs.child.kill('SIGTERM');
   }
@@ -129,8 +153,14 @@ test('--print-seed follows --api', async () => {
   const hx = await steward(['emulator', '--api', 'hyperdx', '--print-seed']);
   assert.is(hx.code, 0);
   const data = JSON.parse(hx.stdout);
-  assert.equal(data.sources.map((s: { name: string }) => s.name), ['Logs', 'Traces', 'Metrics']);
-  assert.equal(data.webhooks.map((w: { name: string }) => w.name), ['ops-pager', 'slack-sre']);
+  assert.equal(
+    data.sources.map((s: { name: string }) => s.name),
+    ['Logs', 'Traces', 'Metrics'],
+  );
+  assert.equal(
+    data.webhooks.map((w: { name: string }) => w.name),
+    ['ops-pager', 'slack-sre'],
+  );
   assert.equal(data.dashboards, []);
   assert.ok(data.alerts.length >= 2);
   assert.is(data.organizations[0].id, '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31');
@@ -161,7 +191,21 @@ test('bad flags are a clear error with exit 1', async () => {
 test('--help explains every flag; --print-seed prints the default seed', async () => {
   const help = await steward(['emulator', '--help']);
   assert.is(help.code, 0);
-  for (const flag of ['--api', '--port', '--data', '--persist', '--alert-update', '--latency', '--rate-limit', '--fail-rate', '--drop-after-commit', '--seed', '--token', '--key-id', '--key-secret']) {
+  for (const flag of [
+    '--api',
+    '--port',
+    '--data',
+    '--persist',
+    '--alert-update',
+    '--latency',
+    '--rate-limit',
+    '--fail-rate',
+    '--drop-after-commit',
+    '--seed',
+    '--token',
+    '--key-id',
+    '--key-secret',
+  ]) {
     assert.ok(help.stdout.includes(flag), flag);
   }
   const seed = await steward(['emulator', '--print-seed']);

@@ -1,7 +1,15 @@
 /** The clickstack-cloud profile over real HTTP on 127.0.0.1: paths, envelope, auth, path parameters. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS, type Emulator, HX_SOURCE_IDS, HX_WEBHOOK_IDS, type HyperdxState, startEmulator } from '../../src/emulator/index.ts';
+import {
+  DEFAULT_ORGANIZATION_ID,
+  DEFAULT_SERVICE_IDS,
+  type Emulator,
+  HX_SOURCE_IDS,
+  HX_WEBHOOK_IDS,
+  type HyperdxState,
+  startEmulator,
+} from '../../src/emulator/index.ts';
 import { basic, BEARER, HEX24, obs, request, UUID_V4 } from './http.ts';
 
 const ORG = DEFAULT_ORGANIZATION_ID;
@@ -39,8 +47,14 @@ test('success answers are {status: 200, requestId, result}; deletes {status, req
     assert.is(sources.status, 200);
     assert.is(sources.body.status, 200);
     assert.match(sources.body.requestId, UUID_V4);
-    assert.equal(sources.body.result.map((s: { name: string }) => s.name), ['Logs', 'Traces', 'Metrics']);
-    assert.equal((await call(emu, 'GET', `${CS}/webhooks`)).body.result.map((w: { name: string }) => w.name), ['ops-pager', 'slack-sre']);
+    assert.equal(
+      sources.body.result.map((s: { name: string }) => s.name),
+      ['Logs', 'Traces', 'Metrics'],
+    );
+    assert.equal(
+      (await call(emu, 'GET', `${CS}/webhooks`)).body.result.map((w: { name: string }) => w.name),
+      ['ops-pager', 'slack-sre'],
+    );
     const alerts = (await call(emu, 'GET', `${CS}/alerts`)).body.result;
     assert.is(alerts.length, 2, 'no pagination on the ClickStack list');
     for (const a of alerts) assert.not.ok('channels' in a, 'the ClickStack alert has channel only');
@@ -81,9 +95,23 @@ test('errors use the cloud envelope: 400 body and path parameters, 401 auth, 404
       assert.match(x.body.requestId, UUID_V4);
     };
     await expect(call(emu, 'POST', `${CS}/dashboards`, { name: 'x' }), 400, /^Body validation failed: tiles: Required/);
-    await expect(call(emu, 'POST', `${CS}/dashboards`, { name: 'x', tiles: [{ ...tile, config: { ...tile.config, sourceId: '65f5e4a3b9e77c001a999999' } }] }), 400, /^Could not find the following source IDs/);
+    await expect(
+      call(emu, 'POST', `${CS}/dashboards`, { name: 'x', tiles: [{ ...tile, config: { ...tile.config, sourceId: '65f5e4a3b9e77c001a999999' } }] }),
+      400,
+      /^Could not find the following source IDs/,
+    );
     await expect(call(emu, 'POST', `${CS}/alerts`, { threshold: 1, interval: '2m', thresholdType: 'above' }), 400, /interval: must be one of/);
-    await expect(call(emu, 'POST', `${CS}/alerts`, { source: 'saved_search', savedSearchId: 's', interval: '1m', thresholdType: 'above', channel: { type: 'webhook', webhookId: HX_WEBHOOK_IDS['ops-pager'] } }), 400, /^threshold: Required/);
+    await expect(
+      call(emu, 'POST', `${CS}/alerts`, {
+        source: 'saved_search',
+        savedSearchId: 's',
+        interval: '1m',
+        thresholdType: 'above',
+        channel: { type: 'webhook', webhookId: HX_WEBHOOK_IDS['ops-pager'] },
+      }),
+      400,
+      /^threshold: Required/,
+    );
     await expect(call(emu, 'GET', `/v1/organizations/${ORG}/services/prod/clickstack/alerts`), 400, /^serviceId: must be a UUID/);
     await expect(call(emu, 'GET', `/v1/organizations/nope/services/${PROD}/clickstack/alerts`), 400, /^organizationId: must be a UUID/);
     await expect(call(emu, 'GET', `${CS}/alerts`, undefined, null), 401, /^Unauthorized/);

@@ -46,7 +46,11 @@ test('the schemas catch a wrong type (the validators are live)', () => {
 
 test('our test request bodies are valid CreateDashboardRequest / UpdateAlertRequest bodies', () => {
   assertValid(v.hyperdx('CreateDashboardRequest'), dashboardBody('A', 4), 'create body');
-  assertValid(v.hyperdx('UpdateAlertRequest'), { threshold: 1, interval: '5m', thresholdType: 'above', source: 'tile', channel: { type: 'webhook', webhookId: 'x' } }, 'update body');
+  assertValid(
+    v.hyperdx('UpdateAlertRequest'),
+    { threshold: 1, interval: '5m', thresholdType: 'above', source: 'tile', channel: { type: 'webhook', webhookId: 'x' } },
+    'update body',
+  );
 });
 
 test('dashboard answers match DashboardResponse / DashboardsListResponse', async () => {

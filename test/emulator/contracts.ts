@@ -129,8 +129,7 @@ export function contractValidators(): ContractValidators {
   };
   return {
     hyperdx: (name) => get(hx, `hyperdx.json#/components/schemas/${name}`),
-    cloud: (name) =>
-      get(cc, name.includes(' ') ? `cloud.json#/responses/${encodeURIComponent(name)}` : `cloud.json#/components/schemas/${name}`),
+    cloud: (name) => get(cc, name.includes(' ') ? `cloud.json#/responses/${encodeURIComponent(name)}` : `cloud.json#/components/schemas/${name}`),
     from: c.from,
   };
 }

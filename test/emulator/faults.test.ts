@@ -125,9 +125,11 @@ test('drop after commit: the client sees a socket error, yet the dashboard was s
     const outcome = await post(emu, 'Dropped');
     assert.is(outcome, 'ECONNRESET');
     let failed = false;
-    await fetch(`${emu.url}/api/v2/dashboards`, { method: 'POST', headers: { authorization: BEARER }, body: JSON.stringify(dashboardBody('Dropped too')) }).catch(
-      () => (failed = true),
-    );
+    await fetch(`${emu.url}/api/v2/dashboards`, {
+      method: 'POST',
+      headers: { authorization: BEARER },
+      body: JSON.stringify(dashboardBody('Dropped too')),
+    }).catch(() => (failed = true));
     assert.ok(failed, 'fetch rejects too');
     const list = await obs(emu, 'GET', '/api/v2/dashboards');
     assert.equal(

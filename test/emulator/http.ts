@@ -55,7 +55,15 @@ export function dashboardBody(name: string, n = 2, tags: string[] = ['team:payme
       h: 3,
       asRatio: false,
       series: [
-        { type: 'time', dataSource: 'events', sourceId: '65f5e4a3b9e77c001a0000f1', aggFn: 'count', where: `level:error tile:${i}`, whereLanguage: 'lucene', groupBy: [] },
+        {
+          type: 'time',
+          dataSource: 'events',
+          sourceId: '65f5e4a3b9e77c001a0000f1',
+          aggFn: 'count',
+          where: `level:error tile:${i}`,
+          whereLanguage: 'lucene',
+          groupBy: [],
+        },
       ],
     })),
   };

@@ -21,11 +21,27 @@ async function withHx(fn: (emu: Emulator<HyperdxState>) => Promise<void>, opts: 
 }
 
 function line(name: string, x = 0): Record<string, unknown> {
-  return { name, x, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'count', where: 'level:error', whereLanguage: 'lucene' }] } };
+  return {
+    name,
+    x,
+    y: 0,
+    w: 6,
+    h: 3,
+    config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'count', where: 'level:error', whereLanguage: 'lucene' }] },
+  };
 }
 
 function tileAlert(dashboardId: string, tileId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { source: 'tile', dashboardId, tileId, threshold: 10, interval: '5m', thresholdType: 'above', channels: [{ type: 'webhook', webhookId: PAGER }], ...extra };
+  return {
+    source: 'tile',
+    dashboardId,
+    tileId,
+    threshold: 10,
+    interval: '5m',
+    thresholdType: 'above',
+    channels: [{ type: 'webhook', webhookId: PAGER }],
+    ...extra,
+  };
 }
 
 test('the default seed: sources Logs/Traces/Metrics, webhooks ops-pager and slack-sre, two alerts, no dashboards', () =>
@@ -58,15 +74,25 @@ test('Bearer auth: missing or wrong token is 401 {message}; /v1/.../clickstack i
       assert.is(r.status, 401);
       assert.type(r.body.message, 'string');
     }
-    const cs = await request(emu, 'GET', '/v1/organizations/6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31/services/9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d/clickstack/dashboards', {
-      auth: 'Basic ' + Buffer.from('dev-key:dev-secret').toString('base64'),
-    });
+    const cs = await request(
+      emu,
+      'GET',
+      '/v1/organizations/6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31/services/9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d/clickstack/dashboards',
+      {
+        auth: 'Basic ' + Buffer.from('dev-key:dev-secret').toString('base64'),
+      },
+    );
     assert.is(cs.status, 404);
   }));
 
 test('dashboards: create assigns 24-hex ids to the dashboard, tiles and filters; get, list, update, delete', () =>
   withHx(async (emu) => {
-    const body = { name: 'Checkout', tiles: [line('Errors'), line('Latency', 6)], tags: ['team:payments'], filters: [{ type: 'QUERY_EXPRESSION', name: 'Env', expression: 'env', sourceId: LOGS }] };
+    const body = {
+      name: 'Checkout',
+      tiles: [line('Errors'), line('Latency', 6)],
+      tags: ['team:payments'],
+      filters: [{ type: 'QUERY_EXPRESSION', name: 'Env', expression: 'env', sourceId: LOGS }],
+    };
     const c = await obs(emu, 'POST', '/api/v2/dashboards', { ...body, tiles: body.tiles.map((t) => ({ ...t, id: 'client-chosen' })) });
     assert.is(c.status, 200, c.text);
     const d = c.body.data;
@@ -107,11 +133,23 @@ test('dashboards: bodies the spec refuses are 400 naming the field; unknown sour
       [{ name: 'x', tiles: [{ ...line('t'), w: 0 }] }, /tiles\.0\.w: must be >= 1/],
       [{ name: 'x', tiles: [{ ...line('t'), x: 1.5 }] }, /tiles\.0\.x: must be integer/],
       [{ name: 'x', tiles: [line('t')], tags: ['a'.repeat(33)] }, /tags\.0: must NOT have more than 32 characters/],
-      [{ name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'median' }] } }] }, /select\.0\.aggFn: must be one of/],
-      [{ name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: '65f5e4a3b9e77c001a999999', select: [{ aggFn: 'count' }] } }] }, /^Could not find the following source IDs: 65f5e4a3b9e77c001a999999$/],
-      [{ name: 'x', tiles: [], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: '65f5e4a3b9e77c001a999998' }] }, /^Could not find the following source IDs: 65f5e4a3b9e77c001a999998$/],
+      [
+        { name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'median' }] } }] },
+        /select\.0\.aggFn: must be one of/,
+      ],
+      [
+        { name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: '65f5e4a3b9e77c001a999999', select: [{ aggFn: 'count' }] } }] },
+        /^Could not find the following source IDs: 65f5e4a3b9e77c001a999999$/,
+      ],
+      [
+        { name: 'x', tiles: [], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: '65f5e4a3b9e77c001a999998' }] },
+        /^Could not find the following source IDs: 65f5e4a3b9e77c001a999998$/,
+      ],
       [{ name: 'x', tiles: [{ ...line('t'), containerId: 'nope' }] }, /^tiles\.0\.containerId: no container/],
-      [{ name: 'x', tiles: [{ ...line('t'), config: { displayType: 'heatmap', sourceId: LOGS, select: [{ valueExpression: 'Duration' }] } }] }, /^Heatmap tiles require a Trace source\. The following source IDs are not Trace sources: 65f5e4a3b9e77c001a0001a1$/],
+      [
+        { name: 'x', tiles: [{ ...line('t'), config: { displayType: 'heatmap', sourceId: LOGS, select: [{ valueExpression: 'Duration' }] } }] },
+        /^Heatmap tiles require a Trace source\. The following source IDs are not Trace sources: 65f5e4a3b9e77c001a0001a1$/,
+      ],
       [[1], /^Body validation failed: must be object/],
     ];
     for (const [body, message] of cases) {
@@ -129,7 +167,25 @@ test('dashboards: series tiles are accepted and answered in the config form', ()
     const r = await obs(emu, 'POST', '/api/v2/dashboards', {
       name: 'Old style',
       tiles: [
-        { name: 'Errors', x: 0, y: 0, w: 6, h: 3, asRatio: false, series: [{ type: 'time', sourceId: LOGS, aggFn: 'count', field: 'Duration', where: 'level:error', whereLanguage: 'lucene', groupBy: ['ServiceName', 'Host'] }] },
+        {
+          name: 'Errors',
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 3,
+          asRatio: false,
+          series: [
+            {
+              type: 'time',
+              sourceId: LOGS,
+              aggFn: 'count',
+              field: 'Duration',
+              where: 'level:error',
+              whereLanguage: 'lucene',
+              groupBy: ['ServiceName', 'Host'],
+            },
+          ],
+        },
         { name: 'Total', x: 6, y: 0, w: 6, h: 3, series: [{ type: 'number', sourceId: LOGS, aggFn: 'sum', where: '', whereLanguage: 'sql' }] },
         { name: 'Notes', x: 12, y: 0, w: 6, h: 3, series: [{ type: 'markdown', content: '# hi' }] },
       ],
@@ -154,7 +210,11 @@ test('dashboards/validate: answers {valid, errors, normalized} and stores nothin
   withHx(async (emu) => {
     const ok = await obs(emu, 'POST', '/api/v2/dashboards/validate', { name: 'V', tiles: [line('t')] });
     assert.is(ok.status, 200);
-    assert.equal(ok.body, { valid: true, errors: [], normalized: { name: 'V', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, config: (line('t') as { config: unknown }).config }], tags: [], filters: [] } });
+    assert.equal(ok.body, {
+      valid: true,
+      errors: [],
+      normalized: { name: 'V', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, config: (line('t') as { config: unknown }).config }], tags: [], filters: [] },
+    });
     const bad = await obs(emu, 'POST', '/api/v2/dashboards/validate', { name: 'V', tiles: [{ ...line('t'), x: -1 }] });
     assert.is(bad.status, 200);
     assert.is(bad.body.valid, false);
@@ -170,7 +230,15 @@ test('dashboards/validate: answers {valid, errors, normalized} and stores nothin
 test('alerts: create, get, PUT replaces the whole alert (a PUT with one channel drops the others), delete', () =>
   withHx(async (emu) => {
     const d = (await obs(emu, 'POST', '/api/v2/dashboards', { name: 'D', tiles: [line('a')] })).body.data;
-    const body = tileAlert(d.id, d.tiles[0].id, { name: 'Errors', message: 'too many', channels: [{ type: 'webhook', webhookId: PAGER }, { type: 'webhook', webhookId: SLACK }], note: 'runbook' });
+    const body = tileAlert(d.id, d.tiles[0].id, {
+      name: 'Errors',
+      message: 'too many',
+      channels: [
+        { type: 'webhook', webhookId: PAGER },
+        { type: 'webhook', webhookId: SLACK },
+      ],
+      note: 'runbook',
+    });
     const c = await obs(emu, 'POST', '/api/v2/alerts', body);
     assert.is(c.status, 200, c.text);
     const a = c.body.data;
@@ -180,7 +248,12 @@ test('alerts: create, get, PUT replaces the whole alert (a PUT with one channel 
     assert.is(a.channels.length, 2);
     assert.equal((await obs(emu, 'GET', `/api/v2/alerts/${a.id}`)).body.data, a);
 
-    const put = await obs(emu, 'PUT', `/api/v2/alerts/${a.id}`, tileAlert(d.id, d.tiles[0].id, { threshold: 20, channels: undefined, channel: { type: 'webhook', webhookId: SLACK } }));
+    const put = await obs(
+      emu,
+      'PUT',
+      `/api/v2/alerts/${a.id}`,
+      tileAlert(d.id, d.tiles[0].id, { threshold: 20, channels: undefined, channel: { type: 'webhook', webhookId: SLACK } }),
+    );
     assert.is(put.status, 200, put.text);
     const u = put.body.data;
     assert.is(u.threshold, 20);
@@ -201,10 +274,12 @@ test('alerts: create, get, PUT replaces the whole alert (a PUT with one channel 
 
 test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhooks, intervals)', () =>
   withHx(async (emu) => {
-    const d = (await obs(emu, 'POST', '/api/v2/dashboards', {
-      name: 'D',
-      tiles: [line('a'), { name: 'md', x: 6, y: 0, w: 6, h: 3, config: { displayType: 'markdown', markdown: 'x' } }],
-    })).body.data;
+    const d = (
+      await obs(emu, 'POST', '/api/v2/dashboards', {
+        name: 'D',
+        tiles: [line('a'), { name: 'md', x: 6, y: 0, w: 6, h: 3, config: { displayType: 'markdown', markdown: 'x' } }],
+      })
+    ).body.data;
     const [lineTile, mdTile] = d.tiles;
     const cases: [Record<string, unknown>, RegExp][] = [
       [tileAlert(d.id, lineTile.id, { interval: '10m' }), /interval: must be one of "1m", "5m", "15m", "30m", "1h", "6h", "12h", "1d"/],
@@ -216,10 +291,21 @@ test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhoo
       [tileAlert('65f5e4a3b9e77c001a999999', lineTile.id), /^dashboardId: no dashboard/],
       [{ ...tileAlert(d.id, lineTile.id), dashboardId: undefined }, /^dashboardId: Required when source is tile/],
       [tileAlert(d.id, lineTile.id, { channels: [{ type: 'webhook', webhookId: '65f5e4a3b9e77c001a999999' }] }), /^channels\.0\.webhookId: no webhook/],
-      [tileAlert(d.id, lineTile.id, { channels: [{ type: 'webhook', webhookId: PAGER }, { type: 'webhook', webhookId: PAGER }] }), /listed twice/],
+      [
+        tileAlert(d.id, lineTile.id, {
+          channels: [
+            { type: 'webhook', webhookId: PAGER },
+            { type: 'webhook', webhookId: PAGER },
+          ],
+        }),
+        /listed twice/,
+      ],
       [tileAlert(d.id, lineTile.id, { channels: [] }), /channels: must NOT have fewer than 1 items/],
       [tileAlert(d.id, lineTile.id, { channels: undefined }), /^channels: Required/],
-      [{ source: 'saved_search', threshold: 1, interval: '1h', thresholdType: 'above', channel: { type: 'webhook', webhookId: PAGER } }, /^savedSearchId: Required/],
+      [
+        { source: 'saved_search', threshold: 1, interval: '1h', thresholdType: 'above', channel: { type: 'webhook', webhookId: PAGER } },
+        /^savedSearchId: Required/,
+      ],
     ];
     for (const [body, message] of cases) {
       const r = await obs(emu, 'POST', '/api/v2/alerts', body);
@@ -257,14 +343,20 @@ test('alerts and webhooks paginate as the spec says (limit 1..1000, offset >= 0,
       assert.equal(p.meta, { total: 7, limit: 3, offset });
       pages.push(...p.data.map((a: { id: string }) => a.id));
     }
-    assert.equal(pages, all.data.map((a: { id: string }) => a.id));
+    assert.equal(
+      pages,
+      all.data.map((a: { id: string }) => a.id),
+    );
     assert.equal((await obs(emu, 'GET', '/api/v2/alerts?offset=50')).body, { data: [], meta: { total: 7, limit: 1000, offset: 50 } });
     for (const q of ['limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'limit=1.5']) {
       const r = await obs(emu, 'GET', `/api/v2/alerts?${q}`);
       assert.is(r.status, 400, q);
       assert.match(r.body.message, /^Query validation failed: (limit|offset)/);
     }
-    assert.equal((await obs(emu, 'GET', '/api/v2/webhooks?limit=1&offset=1')).body.data.map((w: { name: string }) => w.name), ['slack-sre']);
+    assert.equal(
+      (await obs(emu, 'GET', '/api/v2/webhooks?limit=1&offset=1')).body.data.map((w: { name: string }) => w.name),
+      ['slack-sre'],
+    );
   }));
 
 test('other methods on served paths are 405 with Allow; unserved paths 404', () =>
@@ -291,7 +383,10 @@ test('faults, persistence, reset and the admin state work under hyperdx', async 
         const r = await obs(emu, 'POST', '/api/v2/dashboards', { name: 'Dropped', tiles: [line('a')] }).catch((e: Error) => e);
         assert.instance(r, Error, 'the connection was cut after commit');
         const listed = (await obs(emu, 'GET', '/api/v2/dashboards')).body.data;
-        assert.equal(listed.map((d: { name: string }) => d.name), ['Dropped']);
+        assert.equal(
+          listed.map((d: { name: string }) => d.name),
+          ['Dropped'],
+        );
         const saved = JSON.parse(readFileSync(file, 'utf8'));
         assert.is(saved.api, 'hyperdx');
         assert.is(saved.dashboards[0].name, 'Dropped');
@@ -307,7 +402,13 @@ test('faults, persistence, reset and the admin state work under hyperdx', async 
     let before: unknown;
     await withHx(
       async (emu) => {
-        const d = (await obs(emu, 'POST', '/api/v2/dashboards', { name: 'Kept', tiles: [line('a')], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: LOGS }] })).body.data;
+        const d = (
+          await obs(emu, 'POST', '/api/v2/dashboards', {
+            name: 'Kept',
+            tiles: [line('a')],
+            filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: LOGS }],
+          })
+        ).body.data;
         const put = await obs(emu, 'PUT', `/api/v2/dashboards/${d.id}`, { name: 'Kept', tiles: [{ ...line('b'), id: 'new-tile-123' }], filters: d.filters });
         assert.is(put.status, 200, put.text);
         await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, 'new-tile-123'));
@@ -318,7 +419,10 @@ test('faults, persistence, reset and the admin state work under hyperdx', async 
     );
     await withHx(
       async (emu) => {
-        assert.equal(emu.state().dashboards.map((d) => d.name), ['Kept']);
+        assert.equal(
+          emu.state().dashboards.map((d) => d.name),
+          ['Kept'],
+        );
         const st = (await request(emu, 'GET', '/__emulator/state')).body;
         assert.equal({ dashboards: st.dashboards, alerts: st.alerts }, before, 'seed times are relative to each start; the rest is the file');
       },
@@ -350,10 +454,47 @@ test('faults, persistence, reset and the admin state work under hyperdx', async 
 test('--data: a hyperdx seed file with its own sources, webhooks, alerts and dashboards; bad seeds name the place', async () => {
   const data = {
     $comment: 'ignored',
-    sources: [{ id: '65f5e4a3b9e77c001a00a001', name: 'App logs', kind: 'log', connection: 'c', from: { databaseName: 'd', tableName: 't' }, defaultTableSelectExpression: '*', timestampValueExpression: 'ts' }],
+    sources: [
+      {
+        id: '65f5e4a3b9e77c001a00a001',
+        name: 'App logs',
+        kind: 'log',
+        connection: 'c',
+        from: { databaseName: 'd', tableName: 't' },
+        defaultTableSelectExpression: '*',
+        timestampValueExpression: 'ts',
+      },
+    ],
     webhooks: [{ id: '65f5e4a3b9e77c001a00b001', name: 'oncall', service: 'generic', createdAt: '-1d' }],
-    dashboards: [{ id: '65f5e4a3b9e77c001a00c001', name: 'Seeded', tiles: [{ id: '65f5e4a3b9e77c001a00c002', name: 't', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'number', sourceId: '65f5e4a3b9e77c001a00a001', select: [{ aggFn: 'count' }] } }] }],
-    alerts: [{ id: '65f5e4a3b9e77c001a00d001', source: 'tile', dashboardId: '65f5e4a3b9e77c001a00c001', tileId: '65f5e4a3b9e77c001a00c002', threshold: 1, interval: '1m', thresholdType: 'above', channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a00b001' } }],
+    dashboards: [
+      {
+        id: '65f5e4a3b9e77c001a00c001',
+        name: 'Seeded',
+        tiles: [
+          {
+            id: '65f5e4a3b9e77c001a00c002',
+            name: 't',
+            x: 0,
+            y: 0,
+            w: 6,
+            h: 3,
+            config: { displayType: 'number', sourceId: '65f5e4a3b9e77c001a00a001', select: [{ aggFn: 'count' }] },
+          },
+        ],
+      },
+    ],
+    alerts: [
+      {
+        id: '65f5e4a3b9e77c001a00d001',
+        source: 'tile',
+        dashboardId: '65f5e4a3b9e77c001a00c001',
+        tileId: '65f5e4a3b9e77c001a00c002',
+        threshold: 1,
+        interval: '1m',
+        thresholdType: 'above',
+        channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a00b001' },
+      },
+    ],
   };
   await withHx(
     async (emu) => {

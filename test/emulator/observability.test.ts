@@ -169,7 +169,11 @@ const BAD_DASHBOARDS: [string, string | unknown, RegExp][] = [
   ['a tile name that is not a string', { name: 'x', tiles: [{ name: 1 }] }, /^tiles\[0\]\.name: must be a string/],
   ['asRatio that is not a boolean', { name: 'x', tiles: [{ asRatio: 'no' }] }, /^tiles\[0\]\.asRatio: must be a boolean/],
   ['series that are not an array', { name: 'x', tiles: [{ series: {} }] }, /^tiles\[0\]\.series: must be an array/],
-  ['a series groupBy that is not a string array', { name: 'x', tiles: [{ series: [{ groupBy: 'a' }] }] }, /^tiles\[0\]\.series\[0\]\.groupBy: must be an array of strings/],
+  [
+    'a series groupBy that is not a string array',
+    { name: 'x', tiles: [{ series: [{ groupBy: 'a' }] }] },
+    /^tiles\[0\]\.series\[0\]\.groupBy: must be an array of strings/,
+  ],
   ['a series aggFn that is not a string', { name: 'x', tiles: [{ series: [{ aggFn: 3 }] }] }, /^tiles\[0\]\.series\[0\]\.aggFn: must be a string/],
   ['tags that are not an array', { name: 'x', tags: 'a,b' }, /^tags: must be an array of strings/],
   ['a tag that is not a string', { name: 'x', tags: ['a', 1] }, /^tags\[1\]: must be a string/],
@@ -225,7 +229,11 @@ test('PUT /api/v2/alerts/{id} answers the alert with `dashboard` (not dashboardI
       assert.match(a.updatedAt, ISO_MS);
       assert.is(a.createdAt, before.createdAt);
       assert.is(a.updatedAt, '2030-01-02T03:04:05.678Z');
-      assert.equal(emu.state().alerts.find((x) => x.id === CHECKOUT), a, 'the state holds what was answered');
+      assert.equal(
+        emu.state().alerts.find((x) => x.id === CHECKOUT),
+        a,
+        'the state holds what was answered',
+      );
     },
     { now: () => new Date('2030-01-02T03:04:05.678Z') },
   ));
@@ -255,7 +263,10 @@ for (const [what, body, message] of BAD_ALERTS) {
       const r = await obs(emu, 'PUT', `/api/v2/alerts/${CHECKOUT}`, body);
       assert.is(r.status, 400);
       assert.match(r.body.message, message);
-      assert.equal(emu.state().alerts.find((a) => a.id === CHECKOUT), before);
+      assert.equal(
+        emu.state().alerts.find((a) => a.id === CHECKOUT),
+        before,
+      );
     }));
 }
 

@@ -7,7 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS, type Emulator, HX_ALERT_IDS, HX_SOURCE_IDS, HX_WEBHOOK_IDS, startEmulator } from '../../src/emulator/index.ts';
+import {
+  DEFAULT_ORGANIZATION_ID,
+  DEFAULT_SERVICE_IDS,
+  type Emulator,
+  HX_ALERT_IDS,
+  HX_SOURCE_IDS,
+  HX_WEBHOOK_IDS,
+  startEmulator,
+} from '../../src/emulator/index.ts';
 import { basic, BEARER, type Reply, request } from './http.ts';
 import {
   CLOUD_PATHS_FIXTURE,
@@ -34,11 +42,23 @@ const METRICS = HX_SOURCE_IDS.Metrics;
 
 /** Statuses a spec leaves out that the emulator answers on purpose (docs/emulator.md says why). */
 const UNDOCUMENTED_OK: { spec: 'hyperdx' | 'cloud'; method: string; template: RegExp; status: number; why: string }[] = [
-  { spec: 'hyperdx', method: 'POST', template: /^\/api\/v2\/alerts$/, status: 400, why: 'the spec lists no 400 for alerts; HyperDX validates the body (zod) and answers 400' },
+  {
+    spec: 'hyperdx',
+    method: 'POST',
+    template: /^\/api\/v2\/alerts$/,
+    status: 400,
+    why: 'the spec lists no 400 for alerts; HyperDX validates the body (zod) and answers 400',
+  },
   { spec: 'hyperdx', method: 'PUT', template: /^\/api\/v2\/alerts\/\{id\}$/, status: 400, why: 'as above' },
   { spec: 'hyperdx', method: 'GET', template: /^\/api\/v2\/(alerts|webhooks)$/, status: 400, why: 'limit/offset outside the bounds the spec gives' },
   { spec: 'cloud', method: '*', template: /./, status: 401, why: 'the cloud spec documents no 401 anywhere; a wrong key is 401 on the real API' },
-  { spec: 'cloud', method: '*', template: /./, status: 404, why: 'the spec lists only 200/400/500; unknown ids and services are 404, as on the cloud paths of seed 001' },
+  {
+    spec: 'cloud',
+    method: '*',
+    template: /./,
+    status: 404,
+    why: 'the spec lists only 200/400/500; unknown ids and services are 404, as on the cloud paths of seed 001',
+  },
 ];
 
 /**
@@ -78,7 +98,12 @@ class Session {
       seen.add(`${a.method} ${v.template} ${a.reply.status}`);
       for (const p of v.problems) {
         const allowed = UNDOCUMENTED_OK.some(
-          (u) => u.spec === spec && (u.method === '*' || u.method === a.method) && u.template.test(v.template) && u.status === a.reply.status && p.includes('is not documented'),
+          (u) =>
+            u.spec === spec &&
+            (u.method === '*' || u.method === a.method) &&
+            u.template.test(v.template) &&
+            u.status === a.reply.status &&
+            p.includes('is not documented'),
         );
         if (!allowed && !specDefect(spec, v.template, p, a.reply.body)) problems.push(p);
       }
@@ -107,7 +132,11 @@ export function everyDisplayType(): Record<string, unknown>[] {
     tile('Line', 0, { displayType: 'line', sourceId: LOGS, select: sel, groupBy: 'ServiceName' }),
     tile('Stacked', 1, { displayType: 'stacked_bar', sourceId: LOGS, select: [{ aggFn: 'sum', valueExpression: 'Duration' }] }),
     tile('Table', 2, { displayType: 'table', sourceId: TRACES, select: sel, groupBy: 'SpanName', orderBy: 'count DESC' }),
-    tile('Number', 3, { displayType: 'number', sourceId: METRICS, select: [{ aggFn: 'avg', valueExpression: 'Value', metricName: 'jvm.heap', metricType: 'gauge' }] }),
+    tile('Number', 3, {
+      displayType: 'number',
+      sourceId: METRICS,
+      select: [{ aggFn: 'avg', valueExpression: 'Value', metricName: 'jvm.heap', metricType: 'gauge' }],
+    }),
     tile('Pie', 4, { displayType: 'pie', sourceId: LOGS, select: sel, groupBy: 'SeverityText' }),
     tile('Bar', 5, { displayType: 'bar', sourceId: LOGS, select: sel, groupBy: 'ServiceName' }),
     tile('Heatmap', 6, { displayType: 'heatmap', sourceId: TRACES, select: [{ valueExpression: 'Duration' }] }),
@@ -133,7 +162,11 @@ test('the fixture copies and src/emulator/spec-schemas.ts match the shared OpenA
     writePathFixtures(extracted);
     writeRequestSchemasSource(source);
   }
-  assert.equal(readPathFixture(HYPERDX_PATHS_FIXTURE), extracted.hyperdx, `test/fixtures/contracts/${HYPERDX_PATHS_FIXTURE} is stale: UPDATE_CONTRACTS=1 npm test`);
+  assert.equal(
+    readPathFixture(HYPERDX_PATHS_FIXTURE),
+    extracted.hyperdx,
+    `test/fixtures/contracts/${HYPERDX_PATHS_FIXTURE} is stale: UPDATE_CONTRACTS=1 npm test`,
+  );
   assert.equal(readPathFixture(CLOUD_PATHS_FIXTURE), extracted.cloud, `test/fixtures/contracts/${CLOUD_PATHS_FIXTURE} is stale: UPDATE_CONTRACTS=1 npm test`);
   assert.ok(readFileSync(REQUEST_SCHEMAS_SOURCE, 'utf8') === source, 'src/emulator/spec-schemas.ts is stale: UPDATE_CONTRACTS=1 npm test');
 });
@@ -147,7 +180,10 @@ test('the checker is live: it refuses wrong answers and undocumented statuses', 
   assert.is(hx.template('/api/v2/dashboards/validate'), '/api/v2/dashboards/validate');
   const cc = checkers.cloud;
   assert.ok(cc.check('GET', `${SVC}/clickstack/alerts`, 200, { status: 200, requestId: 'nope', result: [] }).problems.length > 0, 'requestId is a uuid');
-  assert.ok(cc.check('GET', `${SVC}/clickpipes`, 200, { status: 200, requestId: '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31', result: [{ state: 'Sleeping' }] }).problems.length > 0);
+  assert.ok(
+    cc.check('GET', `${SVC}/clickpipes`, 200, { status: 200, requestId: '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31', result: [{ state: 'Sleeping' }] }).problems
+      .length > 0,
+  );
 });
 
 test('hyperdx: a scripted session answers only what the 2026-08-21 spec allows', async () => {
@@ -167,7 +203,14 @@ test('hyperdx: a scripted session answers only what the 2026-08-21 spec allows',
     name: 'Every tile',
     tiles: [
       ...everyDisplayType(),
-      { name: 'Series', x: 0, y: 12, w: 12, h: 3, series: [{ type: 'time', sourceId: LOGS, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['ServiceName'] }] },
+      {
+        name: 'Series',
+        x: 0,
+        y: 12,
+        w: 12,
+        h: 3,
+        series: [{ type: 'time', sourceId: LOGS, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['ServiceName'] }],
+      },
       { name: 'Series md', x: 12, y: 12, w: 12, h: 3, series: [{ type: 'markdown', content: 'hi' }] },
       { name: 'In box', x: 0, y: 15, w: 6, h: 3, containerId: 'box', config: { displayType: 'markdown', markdown: 'x' } },
     ],
@@ -206,7 +249,14 @@ test('hyperdx: a scripted session answers only what the 2026-08-21 spec allows',
   const a = await s.call('POST', '/api/v2/alerts', alert);
   assert.is(a.status, 200, a.text);
   await s.call('GET', `/api/v2/alerts/${a.body.data.id}`);
-  await s.call('PUT', `/api/v2/alerts/${a.body.data.id}`, { ...alert, thresholdType: 'between', threshold: 0.5, thresholdMax: 0.95, channels: undefined, channel: alert.channels[0] });
+  await s.call('PUT', `/api/v2/alerts/${a.body.data.id}`, {
+    ...alert,
+    thresholdType: 'between',
+    threshold: 0.5,
+    thresholdMax: 0.95,
+    channels: undefined,
+    channel: alert.channels[0],
+  });
   await s.call('GET', '/api/v2/alerts');
   // errors
   await s.call('GET', '/api/v2/dashboards', undefined, null);
@@ -214,7 +264,10 @@ test('hyperdx: a scripted session answers only what the 2026-08-21 spec allows',
   await s.call('PUT', '/api/v2/dashboards/65f5e4a3b9e77c001a999999', body);
   await s.call('DELETE', '/api/v2/dashboards/65f5e4a3b9e77c001a999999');
   await s.call('POST', '/api/v2/dashboards', { name: 'no tiles' });
-  await s.call('POST', '/api/v2/dashboards', { name: 'x', tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: '65f5e4a3b9e77c001a999999', select: [{ aggFn: 'count' }] } }] });
+  await s.call('POST', '/api/v2/dashboards', {
+    name: 'x',
+    tiles: [{ name: 't', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: '65f5e4a3b9e77c001a999999', select: [{ aggFn: 'count' }] } }],
+  });
   await s.call('POST', '/api/v2/alerts', { ...alert, interval: '10m' });
   await s.call('PUT', `/api/v2/alerts/${a.body.data.id}`, { channel: alert.channels[0] });
   await s.call('GET', '/api/v2/alerts/65f5e4a3b9e77c001a999999');
@@ -263,7 +316,12 @@ test('clickstack-cloud: a scripted session answers only what the 2026-07-31 clou
   await s.call('GET', `${cs}/alerts`);
   await s.call('GET', `${cs}/alerts/${HX_ALERT_IDS['Slow requests (saved search)']}`);
   await s.call('GET', `${cs}/dashboards`);
-  const body = { name: 'Every tile', tiles: everyDisplayType(), tags: ['team:sre'], filters: [{ type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId: LOGS }] };
+  const body = {
+    name: 'Every tile',
+    tiles: everyDisplayType(),
+    tags: ['team:sre'],
+    filters: [{ type: 'QUERY_EXPRESSION', name: 'Service', expression: 'ServiceName', sourceId: LOGS }],
+  };
   const created = await s.call('POST', `${cs}/dashboards`, body);
   assert.is(created.status, 200, created.text);
   const d = created.body.result;
@@ -272,7 +330,15 @@ test('clickstack-cloud: a scripted session answers only what the 2026-07-31 clou
   await s.call('POST', `${cs}/dashboards/validate`, { tiles: [] });
   await s.call('PUT', `${cs}/dashboards/${d.id}`, { ...body, tiles: d.tiles, filters: d.filters });
   const lineTile = d.tiles.find((t: { name: string }) => t.name === 'Line');
-  const alert = { source: 'tile', dashboardId: d.id, tileId: lineTile.id, threshold: 5, interval: '1m', thresholdType: 'above', channel: { type: 'webhook', webhookId: HX_WEBHOOK_IDS['slack-sre'] } };
+  const alert = {
+    source: 'tile',
+    dashboardId: d.id,
+    tileId: lineTile.id,
+    threshold: 5,
+    interval: '1m',
+    thresholdType: 'above',
+    channel: { type: 'webhook', webhookId: HX_WEBHOOK_IDS['slack-sre'] },
+  };
   const a = await s.call('POST', `${cs}/alerts`, alert);
   assert.is(a.status, 200, a.text);
   await s.call('PUT', `${cs}/alerts/${a.body.result.id}`, { ...alert, channel: { type: 'email', emailRecipients: ['sre@example.com'] } });
@@ -323,7 +389,8 @@ for (const api of ['seed', 'hyperdx', 'clickstack-cloud'] as const) {
       assert.ok(pipes.body.result.length > 0);
       // The schema leaves settings open; the names must still be the spec's (clickhouse_*, not the seed's engine_*).
       const known = Object.keys(checkers.cloud.spec.components.schemas.ClickPipeSettings.properties);
-      for (const p of pipes.body.result) for (const k of Object.keys(p.settings ?? {})) assert.ok(known.includes(k), `${p.name}: setting ${k} is not in ClickPipeSettings`);
+      for (const p of pipes.body.result)
+        for (const k of Object.keys(p.settings ?? {})) assert.ok(known.includes(k), `${p.name}: setting ${k} is not in ClickPipeSettings`);
       for (const p of pipes.body.result) await s.call('GET', `${base}/clickpipes/${p.id}`);
       const endpoints = await s.call('GET', `${base}/clickpipesReversePrivateEndpoints`);
       for (const e of endpoints.body.result) await s.call('GET', `${base}/clickpipesReversePrivateEndpoints/${e.id}`);

@@ -35,7 +35,11 @@ test('resolveTime: now, relative offsets and absolute dates', () => {
     assert.is(resolveTime(input, START, 'x'), expected, input);
   }
   for (const bad of ['yesterday', '-3w', '12', '', 'h']) {
-    assert.throws(() => resolveTime(bad, START, 'seed.x'), (e: Error) => e instanceof EmulatorError && e.message.startsWith('seed.x: '), bad);
+    assert.throws(
+      () => resolveTime(bad, START, 'seed.x'),
+      (e: Error) => e instanceof EmulatorError && e.message.startsWith('seed.x: '),
+      bad,
+    );
   }
 });
 
@@ -61,7 +65,10 @@ test('default seed: the five alerts with the ids examples/ binds', async () => {
       ['65f5e4a3b9e77c001a000005', 'Slow queries (saved search)', 'search'],
     ],
   );
-  assert.equal(Object.values(DEFAULT_ALERT_IDS), alerts.map((a) => a.id));
+  assert.equal(
+    Object.values(DEFAULT_ALERT_IDS),
+    alerts.map((a) => a.id),
+  );
   for (const a of alerts) {
     assert.is(a.state, 'inactive');
     assert.is(a.silenced, false);
@@ -120,7 +127,11 @@ test('default seed: prod pipes of all four source kinds in several states', asyn
   const pg: Record<string, any> = prod.pipes[3]!;
   assert.type(pg['source'].postgres.settings.syncIntervalSeconds, 'number');
   assert.is(pg['source'].postgres.tableMappings.length, 2);
-  assert.is(prod.pipes.some((p) => p['name'] === 'sessions-from-kafka'), false, 'the pipe examples/ expects but is missing');
+  assert.is(
+    prod.pipes.some((p) => p['name'] === 'sessions-from-kafka'),
+    false,
+    'the pipe examples/ expects but is missing',
+  );
 });
 
 test('default seed: every secret is an obvious FAKE-SECRET placeholder', async () => {
@@ -240,7 +251,9 @@ test('a custom seed: dashboards with and without ids, alerts, cloud data with re
     organizations: [
       {
         id: '11111111-1111-4111-8111-111111111111',
-        services: [{ id: '22222222-2222-4222-8222-222222222222', backups: [{ id: '33333333-3333-4333-8333-333333333333', startedAt: '-2h', finishedAt: '-1h30m' }] }],
+        services: [
+          { id: '22222222-2222-4222-8222-222222222222', backups: [{ id: '33333333-3333-4333-8333-333333333333', startedAt: '-2h', finishedAt: '-1h30m' }] },
+        ],
       },
     ],
   };
@@ -308,14 +321,24 @@ const BAD_SEEDS: [string, unknown, RegExp][] = [
     'a backup with an unknown status',
     {
       organizations: [
-        { id: '11111111-1111-4111-8111-111111111111', services: [{ id: '22222222-2222-4222-8222-222222222222', backups: [{ id: '33333333-3333-4333-8333-333333333333', status: 'failed' }] }] },
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          services: [{ id: '22222222-2222-4222-8222-222222222222', backups: [{ id: '33333333-3333-4333-8333-333333333333', status: 'failed' }] }],
+        },
       ],
     },
     /backups\[0\]\.status: must be one of done, error, in_progress/,
   ],
   [
     'a pipe without a name',
-    { organizations: [{ id: '11111111-1111-4111-8111-111111111111', services: [{ id: '22222222-2222-4222-8222-222222222222', pipes: [{ id: '33333333-3333-4333-8333-333333333333' }] }] }] },
+    {
+      organizations: [
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          services: [{ id: '22222222-2222-4222-8222-222222222222', pipes: [{ id: '33333333-3333-4333-8333-333333333333' }] }],
+        },
+      ],
+    },
     /pipes\[0\]\.name: a pipe needs a name/,
   ],
   [
@@ -336,7 +359,12 @@ const BAD_SEEDS: [string, unknown, RegExp][] = [
       organizations: [
         {
           id: '11111111-1111-4111-8111-111111111111',
-          services: [{ id: '22222222-2222-4222-8222-222222222222', backups: [{ id: '33333333-3333-4333-8333-333333333333', serviceId: '55555555-2222-4222-8222-222222222222' }] }],
+          services: [
+            {
+              id: '22222222-2222-4222-8222-222222222222',
+              backups: [{ id: '33333333-3333-4333-8333-333333333333', serviceId: '55555555-2222-4222-8222-222222222222' }],
+            },
+          ],
         },
       ],
     },

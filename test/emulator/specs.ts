@@ -97,7 +97,12 @@ function cutPaths(spec: Json, keep: RegExp, file: string, source: string): Json 
 
 export function extractPathSpecs(): { hyperdx: Json; cloud: Json } {
   return {
-    hyperdx: cutPaths(readShared(HYPERDX_2026_FILE), HYPERDX_PATHS, HYPERDX_2026_FILE, 'github.com/hyperdxio/hyperdx packages/api/openapi.json at dc29d57f37cf985814f011d10cf05115880d64c8, MIT'),
+    hyperdx: cutPaths(
+      readShared(HYPERDX_2026_FILE),
+      HYPERDX_PATHS,
+      HYPERDX_2026_FILE,
+      'github.com/hyperdxio/hyperdx packages/api/openapi.json at dc29d57f37cf985814f011d10cf05115880d64c8, MIT',
+    ),
     cloud: cutPaths(
       readShared(CLOUD_2026_FILE),
       CLOUD_PATHS,
@@ -216,7 +221,8 @@ export class SpecChecker {
     const op = this.spec.paths[template][method.toLowerCase()];
     if (!op) return { template, problems: [`${method} ${template}: no such operation in the spec`] };
     const key = op.responses[String(status)] ? String(status) : op.responses['default'] ? 'default' : undefined;
-    if (!key) return { template, problems: [`${method} ${template}: status ${status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`] };
+    if (!key)
+      return { template, problems: [`${method} ${template}: status ${status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`] };
     const content = op.responses[key].content?.['application/json'];
     if (!content?.schema) return { template, problems: [] };
     const ptr = ['paths', template, method.toLowerCase(), 'responses', key, 'content', 'application/json', 'schema']

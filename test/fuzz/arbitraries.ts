@@ -178,7 +178,9 @@ export interface AlertDoc {
 }
 
 /** An alert; `tileRef` gives a (dashboard metadata.name, tile name) it may watch (else a search alert). */
-export const alertDoc = (opts: { name?: fc.Arbitrary<string>; id?: fc.Arbitrary<string>; tileRef?: fc.Arbitrary<{ dashboard: string; name: string }> } = {}): fc.Arbitrary<AlertDoc> =>
+export const alertDoc = (
+  opts: { name?: fc.Arbitrary<string>; id?: fc.Arbitrary<string>; tileRef?: fc.Arbitrary<{ dashboard: string; name: string }> } = {},
+): fc.Arbitrary<AlertDoc> =>
   fc
     .record({
       name: opts.name ?? resourceName,
@@ -245,7 +247,10 @@ export const cloudServiceDoc = (name: fc.Arbitrary<string> = resourceName) =>
                 {
                   name: text({ minLength: 1 }),
                   state: text({ minLength: 1 }),
-                  scaling: fc.record({ replicas: fc.nat(), concurrency: fc.nat(), replicaCpuMillicores: fc.nat(), replicaMemoryGb: fc.double({ min: 0, max: 64, noNaN: true }) }, { requiredKeys: [], noNullPrototype: true }),
+                  scaling: fc.record(
+                    { replicas: fc.nat(), concurrency: fc.nat(), replicaCpuMillicores: fc.nat(), replicaMemoryGb: fc.double({ min: 0, max: 64, noNaN: true }) },
+                    { requiredKeys: [], noNullPrototype: true },
+                  ),
                   destination: fc.record({ database: text(), table: text(), managedTable: fc.boolean() }, { requiredKeys: [], noNullPrototype: true }),
                   source: freeObject,
                   settings: freeObject,
@@ -260,7 +265,10 @@ export const cloudServiceDoc = (name: fc.Arbitrary<string> = resourceName) =>
         ),
         reversePrivateEndpoints: fc.record(
           {
-            expected: fc.array(fc.record({ description: text({ minLength: 1 }), status: text({ minLength: 1 }) }, { requiredKeys: ['description'], noNullPrototype: true }), { maxLength: 3 }),
+            expected: fc.array(
+              fc.record({ description: text({ minLength: 1 }), status: text({ minLength: 1 }) }, { requiredKeys: ['description'], noNullPrototype: true }),
+              { maxLength: 3 },
+            ),
             reportUnlisted: fc.boolean(),
           },
           { requiredKeys: [], noNullPrototype: true },
@@ -276,7 +284,13 @@ export const cloudServiceDoc = (name: fc.Arbitrary<string> = resourceName) =>
     }));
 
 const envName = fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,15}$/);
-const url = fc.constantFrom('https://obs.example.com', 'http://127.0.0.1:8080', '${STEWARD_OBS_URL}', '${URL:-https://x.example}', 'https://ünïcode.example/p?q=1');
+const url = fc.constantFrom(
+  'https://obs.example.com',
+  'http://127.0.0.1:8080',
+  '${STEWARD_OBS_URL}',
+  '${URL:-https://x.example}',
+  'https://ünïcode.example/p?q=1',
+);
 
 export const projectDoc = fc
   .record(
@@ -308,7 +322,13 @@ export const projectDoc = fc
       concurrency: fc.integer({ min: 1, max: 64 }),
       environments: fc.dictionary(
         fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k)),
-        fc.record({ observability: fc.record({ url, token: envName.map((env) => ({ env })) }, { requiredKeys: [], noNullPrototype: true }), state: text({ minLength: 1 }) }, { requiredKeys: [], noNullPrototype: true }),
+        fc.record(
+          {
+            observability: fc.record({ url, token: envName.map((env) => ({ env })) }, { requiredKeys: [], noNullPrototype: true }),
+            state: text({ minLength: 1 }),
+          },
+          { requiredKeys: [], noNullPrototype: true },
+        ),
         { maxKeys: 2, noNullPrototype: true },
       ),
     },
@@ -337,7 +357,10 @@ export type RenderStyle = typeof renderStyle extends fc.Arbitrary<infer T> ? T :
 /** Renders documents to one YAML file with the `yaml` package's stringify. */
 export function renderDocs(docs: readonly unknown[], style: Partial<RenderStyle> = {}): string {
   const parts = docs.map((d) => stringify(d, { flowLevel: style.flowLevel ?? -1, lineWidth: style.lineWidth ?? 80 } as never));
-  let out = (style.schemaComment ? '# yaml-language-server: $schema=../schemas/dashboard.schema.json\n' : '') + (style.explicitStart ? '---\n' : '') + parts.join('---\n');
+  let out =
+    (style.schemaComment ? '# yaml-language-server: $schema=../schemas/dashboard.schema.json\n' : '') +
+    (style.explicitStart ? '---\n' : '') +
+    parts.join('---\n');
   if (style.crlf) out = out.replace(/\n/g, '\r\n');
   if (style.bom) out = '\ufeff' + out;
   return out;
@@ -374,12 +397,10 @@ export const workspace: fc.Arbitrary<Workspace> = fc
   .chain((w) => {
     const refs = w.dashboards.flatMap((d) => (d.spec.tiles ?? []).map((t) => ({ dashboard: d.metadata.name, name: t.name })));
     const alert = alertDoc(refs.length > 0 ? { tileRef: fc.constantFrom(...refs) } : {});
-    return fc
-      .uniqueArray(alert, { minLength: 1, maxLength: 6, selector: (a) => a.metadata.name })
-      .map((alerts) => {
-        const ids = new Set<string>();
-        return { ...w, alerts: alerts.filter((a) => !ids.has(a.metadata.id) && ids.add(a.metadata.id)) };
-      });
+    return fc.uniqueArray(alert, { minLength: 1, maxLength: 6, selector: (a) => a.metadata.name }).map((alerts) => {
+      const ids = new Set<string>();
+      return { ...w, alerts: alerts.filter((a) => !ids.has(a.metadata.id) && ids.add(a.metadata.id)) };
+    });
   });
 
 /**
@@ -392,7 +413,13 @@ export function liveDashboards(w: Workspace, marker: string): fc.Arbitrary<LiveD
   const name = names.length > 0 ? fc.oneof(fc.constantFrom(...names), text({ minLength: 1 })) : text({ minLength: 1 });
   // Mostly what steward writes, with nulls and a newer server's extra members mixed in.
   const liveSeries = fc
-    .tuple(series, fc.record({ field: fc.constant(null), metricName: fc.constant(null), metricDataType: fc.constant(null), extra: freeValue, numberFormat: freeValue }, { requiredKeys: [], noNullPrototype: true }))
+    .tuple(
+      series,
+      fc.record(
+        { field: fc.constant(null), metricName: fc.constant(null), metricDataType: fc.constant(null), extra: freeValue, numberFormat: freeValue },
+        { requiredKeys: [], noNullPrototype: true },
+      ),
+    )
     .map(([s, odd]) => ({ ...s, ...odd }) as Record<string, unknown>);
   const liveTile = fc.record(
     {
@@ -411,7 +438,11 @@ export function liveDashboards(w: Workspace, marker: string): fc.Arbitrary<LiveD
   );
   const fromFile = (d: DashboardDoc) =>
     fc.record({ id: hexId, mode: fc.constantFrom('same', 'same', 'drift', 'extra') }).map(({ id, mode }) => {
-      const tiles = (d.spec.tiles ?? []).map((t, i) => ({ id: `${id.slice(0, 20)}${String(i).padStart(4, '0')}`, ...structuredClone(t), ...(mode === 'extra' ? { config: { displayType: 'line' } } : {}) }));
+      const tiles = (d.spec.tiles ?? []).map((t, i) => ({
+        id: `${id.slice(0, 20)}${String(i).padStart(4, '0')}`,
+        ...structuredClone(t),
+        ...(mode === 'extra' ? { config: { displayType: 'line' } } : {}),
+      }));
       const live: LiveDashboardInput = { id, name: d.spec.name, tags: [...(d.spec.tags ?? []), marker], tiles };
       if (mode === 'drift') live.tags = ['drifted'];
       if (mode === 'extra') live['updatedAt'] = '2026-01-01T00:00:00Z';

@@ -38,7 +38,11 @@ function check(bytes: Uint8Array, isProjectFile: boolean, context: () => string)
   JSON.parse(renderValidate(result, 'json', { color: false }));
   // One line per problem, plus the verdict (and a blank line in text).
   assert.is(github.trimEnd().split('\n').length, r.issues.length + 1, `github annotations are not one line each: ${github}\n${context()}`);
-  assert.is(textOut.trimEnd().split('\n').length, r.issues.length === 0 ? 1 : r.issues.length + 2, `text lines are not one per problem: ${textOut}\n${context()}`);
+  assert.is(
+    textOut.trimEnd().split('\n').length,
+    r.issues.length === 0 ? 1 : r.issues.length + 2,
+    `text lines are not one per problem: ${textOut}\n${context()}`,
+  );
   return r;
 }
 

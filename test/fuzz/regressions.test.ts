@@ -28,9 +28,15 @@ test('positions after a YAML syntax error stay on the right line (the parser ski
   const r = load(text);
   const at = (message: string, after = 0) => r.issues.filter((i) => i.message.includes(message)).map((i) => `${i.line}:${i.col}`)[after];
   // THEN the ":" of "   tags:" is reported on line 7 (it was 6:18, past the end of line 6), and "tiles" on line 8
-  assert.ok(r.issues.some((i) => i.line === 7 && i.col === 8 && i.message.includes('map-value-ind')), JSON.stringify(r.issues));
+  assert.ok(
+    r.issues.some((i) => i.line === 7 && i.col === 8 && i.message.includes('map-value-ind')),
+    JSON.stringify(r.issues),
+  );
   assert.is(at('"tiles"'), '8:3');
-  assert.not.ok(r.issues.some((i) => i.line === 6 && i.col > 10), 'nothing beyond the end of line 6');
+  assert.not.ok(
+    r.issues.some((i) => i.line === 6 && i.col > 10),
+    'nothing beyond the end of line 6',
+  );
 });
 
 test('a collection used as a key: reported as an unknown key, with no Node warning on stderr', async () => {
@@ -51,10 +57,16 @@ test('a collection used as a key: reported as an unknown key, with no Node warni
 
 test('a resource glob too long to compile is a located problem, not a crash inside the directory walk', async () => {
   // It threw "Invalid regular expression … too large" from a readdir callback: an uncaught exception.
-  const p = tmpProject({ 'steward.yaml': `apiVersion: steward/v1\nkind: Project\nspec:\n  resources:\n    - ${'a'.repeat(40_000)}\n    - "*.yaml"\n`, 'd.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec: { name: A }\n' });
+  const p = tmpProject({
+    'steward.yaml': `apiVersion: steward/v1\nkind: Project\nspec:\n  resources:\n    - ${'a'.repeat(40_000)}\n    - "*.yaml"\n`,
+    'd.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec: { name: A }\n',
+  });
   try {
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: p.dir }, {});
-    assert.equal(loaded.issues.map((i) => `${i.file}:${i.line}:${i.col} ${i.pointer} ${i.severity}`), ['steward.yaml:5:7 /spec/resources/0 error']);
+    assert.equal(
+      loaded.issues.map((i) => `${i.file}:${i.line}:${i.col} ${i.pointer} ${i.severity}`),
+      ['steward.yaml:5:7 /spec/resources/0 error'],
+    );
     assert.match(loaded.issues[0]!.message, /cannot be used as a glob: it is too long \(40000 characters\); split it into shorter patterns$/);
     assert.is(loaded.resources.length, 1, 'the other pattern is still read');
   } finally {
@@ -77,11 +89,13 @@ test('a tile named "__proto__" is diffed like any other (it vanished: drift in i
 
 test('problems quoting user text with line breaks (a multi-line key, a tile name) stay one line each in text', async () => {
   // GIVEN a flow mapping used as a key over several lines, and two tiles named "a\nb"
-  const text = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec:\n  name: A\n  ? { tiles: [ { name: a-tile-name-long-enough-to-pass-the-line-width, x: 0, y: 100000000, h: 100000000 } ] }\n  : 1\n';
+  const text =
+    'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: a }\nspec:\n  name: A\n  ? { tiles: [ { name: a-tile-name-long-enough-to-pass-the-line-width, x: 0, y: 100000000, h: 100000000 } ] }\n  : 1\n';
   const r = load(text);
   const dup = tmpProject({
     'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["*.yaml"]\n',
-    'd.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec:\n  name: D\n  tiles:\n    - { name: "a\\nb", x: 0, y: 0, w: 1, h: 1 }\n    - { name: "a\\nb", x: 1, y: 0, w: 1, h: 1 }\n',
+    'd.yaml':
+      'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec:\n  name: D\n  tiles:\n    - { name: "a\\nb", x: 0, y: 0, w: 1, h: 1 }\n    - { name: "a\\nb", x: 1, y: 0, w: 1, h: 1 }\n',
   });
   try {
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: dup.dir }, {});

@@ -37,7 +37,12 @@ function memoryFs(files: Map<string, Buffer>): FileSystem {
       if (!b) throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
       return b;
     },
-    stat: (p) => (abs.has(p) ? { isFile: true, isDirectory: false, size: abs.get(p)!.length } : [...abs.keys()].some((k) => k.startsWith(p + '/')) ? { isFile: false, isDirectory: true, size: 0 } : undefined),
+    stat: (p) =>
+      abs.has(p)
+        ? { isFile: true, isDirectory: false, size: abs.get(p)!.length }
+        : [...abs.keys()].some((k) => k.startsWith(p + '/'))
+          ? { isFile: false, isDirectory: true, size: 0 }
+          : undefined,
     glob: async (patterns, cwd) => {
       const match = picomatch(patterns, { dot: false });
       return [...abs.keys()].filter((k) => k.startsWith(cwd + '/') && match(k.slice(cwd.length + 1))).sort();
@@ -66,7 +71,12 @@ async function loadChecked(files: Map<string, Buffer>, context: () => string): P
     loaded = await load(files);
   } catch (e) {
     assert.ok(e instanceof CliError, `not a CliError: ${(e as Error)?.stack}\n${context()}`);
-    if (e instanceof ValidationError) assertIssuesWellFormed(e.issues.map((i) => ({ ...i, file: i.file.replace(ROOT + '/', '') })), files, context);
+    if (e instanceof ValidationError)
+      assertIssuesWellFormed(
+        e.issues.map((i) => ({ ...i, file: i.file.replace(ROOT + '/', '') })),
+        files,
+        context,
+      );
     if (e instanceof ConfigError && e.pos) {
       const rel = e.pos.file.replace(ROOT + '/', '');
       assertIssuesWellFormed([{ ...e.pos, file: rel, pointer: e.pointer, message: e.message, severity: 'error' }], files, context);
@@ -96,7 +106,17 @@ test('a valid project loads with no problem at all, every resource kept', async 
 });
 
 /** Cross-file mistakes only the semantic checks see. */
-type SemanticMutation = 'dup-name' | 'dup-spec-name' | 'dup-tile' | 'bad-ref-dashboard' | 'bad-ref-tile' | 'dup-alert-id' | 'wide-tile' | 'search-with-tile' | 'dup-pipe' | 'dup-service';
+type SemanticMutation =
+  | 'dup-name'
+  | 'dup-spec-name'
+  | 'dup-tile'
+  | 'bad-ref-dashboard'
+  | 'bad-ref-tile'
+  | 'dup-alert-id'
+  | 'wide-tile'
+  | 'search-with-tile'
+  | 'dup-pipe'
+  | 'dup-service';
 
 function breakSemantics(w: Workspace, m: SemanticMutation): Workspace {
   const c = structuredClone(w);
@@ -139,7 +159,18 @@ function breakSemantics(w: Workspace, m: SemanticMutation): Workspace {
   return c;
 }
 
-const semanticMutation = fc.constantFrom<SemanticMutation>('dup-name', 'dup-spec-name', 'dup-tile', 'bad-ref-dashboard', 'bad-ref-tile', 'dup-alert-id', 'wide-tile', 'search-with-tile', 'dup-pipe', 'dup-service');
+const semanticMutation = fc.constantFrom<SemanticMutation>(
+  'dup-name',
+  'dup-spec-name',
+  'dup-tile',
+  'bad-ref-dashboard',
+  'bad-ref-tile',
+  'dup-alert-id',
+  'wide-tile',
+  'search-with-tile',
+  'dup-pipe',
+  'dup-service',
+);
 
 test('cross-file mistakes (duplicates, unknown references, wide tiles) are found and located in their files', async () => {
   await fc.assert(
@@ -171,7 +202,12 @@ test('mutated files and project files: loading never throws anything but a CliEr
           const name = names[pick % names.length]!;
           try {
             const { parse } = await import('yaml');
-            const value = parse(files.get(name)!.toString('utf8').replace(/^\ufeff/, ''));
+            const value = parse(
+              files
+                .get(name)!
+                .toString('utf8')
+                .replace(/^\ufeff/, ''),
+            );
             files.set(name, mutateText(renderDocs([mutateValue(value, vm)], style), tm));
           } catch {
             files.set(name, mutateText(files.get(name)!.toString('utf8'), tm));
@@ -199,11 +235,20 @@ test('mutated files and project files: loading never throws anything but a CliEr
 /** Alert records: none, some, or records that differ from what the files say. */
 function stateFor(w: Workspace): fc.Arbitrary<StateFile> {
   const record = fc.record({
-    sent: fc.record({ name: text({ minLength: 1 }), threshold: fc.integer(), thresholdType: fc.constantFrom('above', 'below'), interval: fc.constant('5m'), source: fc.constantFrom('tile', 'search'), channel: fc.record({ type: fc.constant('webhook'), webhookId: hexId }) }),
+    sent: fc.record({
+      name: text({ minLength: 1 }),
+      threshold: fc.integer(),
+      thresholdType: fc.constantFrom('above', 'below'),
+      interval: fc.constant('5m'),
+      source: fc.constantFrom('tile', 'search'),
+      channel: fc.record({ type: fc.constant('webhook'), webhookId: hexId }),
+    }),
     appliedAt: fc.constant('2026-11-20T10:00:00.000Z'),
   });
   const ids = [...w.alerts.map((a) => a.metadata.id), '65f5e4a3b9e77c001a999999'];
-  return fc.dictionary(fc.constantFrom(...ids), record as fc.Arbitrary<StateFile['alerts'][string]>, { maxKeys: ids.length, noNullPrototype: true }).map((alerts) => ({ formatVersion: 1 as const, alerts }));
+  return fc
+    .dictionary(fc.constantFrom(...ids), record as fc.Arbitrary<StateFile['alerts'][string]>, { maxKeys: ids.length, noNullPrototype: true })
+    .map((alerts) => ({ formatVersion: 1 as const, alerts }));
 }
 
 const planInput = workspace.chain((w) =>
@@ -268,7 +313,12 @@ test('plan → apply (simulated: creates get ids, alerts get records) → plan a
         if (it.kind !== 'Dashboard' || it.action !== 'create') continue;
         const body = structuredClone(it.body) as { name: string; tags: string[]; tiles: Array<Record<string, unknown>> };
         const id = `ffffffffffffffff${String(++n).padStart(8, '0')}`;
-        const d = { id, name: body.name, tags: body.tags, tiles: body.tiles.map((t, i) => ({ ...t, id: `${id.slice(0, 20)}${String(i).padStart(4, '0')}` })) } as LiveDashboardInput;
+        const d = {
+          id,
+          name: body.name,
+          tags: body.tags,
+          tiles: body.tiles.map((t, i) => ({ ...t, id: `${id.slice(0, 20)}${String(i).padStart(4, '0')}` })),
+        } as LiveDashboardInput;
         after.push(d);
         created.set(it.name, d);
       }

@@ -49,7 +49,15 @@ async function runAction(workspace: string, given: Record<string, string>, env: 
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
         cwd: workspace,
-        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', GITHUB_WORKSPACE: workspace, RUNNER_TEMP: join(runner, 'temp'), ...files, ...env, ...stepEnv(given) },
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          NO_COLOR: '1',
+          GITHUB_WORKSPACE: workspace,
+          RUNNER_TEMP: join(runner, 'temp'),
+          ...files,
+          ...env,
+          ...stepEnv(given),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';

@@ -53,7 +53,9 @@ export function steps(f: GithubFile): Located<Step>[] {
   }
   const out: Located<Step>[] = [];
   for (const [job, def] of Object.entries((f.doc['jobs'] ?? {}) as Record<string, Record<string, any>>)) {
-    ((def['steps'] ?? []) as Step[]).forEach((s, i) => out.push({ where: `${f.path} jobs.${job}.steps[${i}]${s['name'] ? ` (${s['name']})` : s['id'] ? ` (${s['id']})` : ''}`, job, step: s }));
+    ((def['steps'] ?? []) as Step[]).forEach((s, i) =>
+      out.push({ where: `${f.path} jobs.${job}.steps[${i}]${s['name'] ? ` (${s['name']})` : s['id'] ? ` (${s['id']})` : ''}`, job, step: s }),
+    );
   }
   return out;
 }

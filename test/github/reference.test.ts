@@ -16,7 +16,14 @@ import { DEFAULT_RESOURCES, defaultMarkerTag, loadProject } from '../../src/conf
 import { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS, DEFAULT_REPORT_UNLISTED_PIPES } from '../../src/report/checks.ts';
 import { ROOT } from './files.ts';
 
-const KINDS = { Project: 'project', Dashboard: 'dashboard', Alert: 'alert', CloudService: 'cloud-service', Template: 'template', TemplateInstance: 'template-instance' } as const;
+const KINDS = {
+  Project: 'project',
+  Dashboard: 'dashboard',
+  Alert: 'alert',
+  CloudService: 'cloud-service',
+  Template: 'template',
+  TemplateInstance: 'template-instance',
+} as const;
 type Kind = keyof typeof KINDS;
 
 const doc = readFileSync(join(ROOT, 'docs/reference.md'), 'utf8');
@@ -41,7 +48,10 @@ function rows(kind: Kind): Row[] {
   const out: Row[] = [];
   for (const line of section(kind).split('\n')) {
     if (!/^\| `[^`]+` \|/.test(line)) continue;
-    const cells = line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+    const cells = line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim());
     assert.is(cells.length, 5, `five cells: ${line}`);
     out.push({ path: cells[0]!.slice(1, -1), type: cells[1]!, default: cells[2]!, constraints: cells[3]!, line });
   }
@@ -89,8 +99,21 @@ for (const kind of Object.keys(KINDS) as Kind[]) {
       // type
       if ('const' in s) assert.is(r.type, `\`${JSON.stringify(s['const'])}\``, where);
       else if (s['enum']) assert.is(r.type, 'string', where);
-      else if (s['type'] === 'array') assert.is(r.type, `list of ${s['items']['type'] === 'object' || s['items']['$ref'] ? 'objects' : [s['items']['type']].flat().map((t: string) => `${t}s`).join(' or ')}`, where);
-      else if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object') assert.is(r.type, `map: name → ${[s['additionalProperties']['type'] ?? 'object'].flat().join(' or ')}`, where);
+      else if (s['type'] === 'array')
+        assert.is(
+          r.type,
+          `list of ${
+            s['items']['type'] === 'object' || s['items']['$ref']
+              ? 'objects'
+              : [s['items']['type']]
+                  .flat()
+                  .map((t: string) => `${t}s`)
+                  .join(' or ')
+          }`,
+          where,
+        );
+      else if (s['additionalProperties'] && typeof s['additionalProperties'] === 'object')
+        assert.is(r.type, `map: name → ${[s['additionalProperties']['type'] ?? 'object'].flat().join(' or ')}`, where);
       else assert.is(r.type, [s['type'] ?? 'object'].flat().join(' or '), where);
       // required
       if (p.required) assert.is(r.default, '**required**', where);
@@ -112,13 +135,17 @@ for (const kind of Object.keys(KINDS) as Kind[]) {
       if (s['items']?.['minLength'] === 1) assert.match(c, 'items not empty', where);
       if (s['propertyNames']?.['pattern']) assert.match(c, `names match \`${s['propertyNames']['pattern']}\``, where);
       // No limit the schema does not have.
-      if (/[≥≤>]/.test(c)) assert.ok(['minimum', 'maximum', 'exclusiveMinimum', 'maxLength'].some((k) => s[k] !== undefined), where);
+      if (/[≥≤>]/.test(c))
+        assert.ok(
+          ['minimum', 'maximum', 'exclusiveMinimum', 'maxLength'].some((k) => s[k] !== undefined),
+          where,
+        );
       if (c.includes('matches')) assert.ok(s['pattern'] || s['propertyNames'], where);
     }
   });
 }
 
-test('the defaults on the page are the code\'s', () => {
+test("the defaults on the page are the code's", () => {
   const d = (kind: Kind, path: string) => rows(kind).find((r) => r.path === path)!.default;
   assert.is(d('Project', 'spec.resources'), DEFAULT_RESOURCES.map((g) => `\`${g}\``).join(', '));
   assert.is(d('Project', 'spec.observability.markerTag'), `\`${defaultMarkerTag('<metadata.name>')}\``);
@@ -171,7 +198,11 @@ test('the four examples together are a valid project: schemas, references, no wa
     }
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: dir }, {});
     assert.equal(loaded.issues, []);
-    assert.equal(loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(), ['Alert/checkout-errors', 'CloudService/prod-warehouse', 'Dashboard/checkout-overview']);
+    assert.equal(loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(), [
+      'Alert/checkout-errors',
+      'CloudService/prod-warehouse',
+      'Dashboard/checkout-overview',
+    ]);
     const staging = loadProject(nodeFileSystem, join(dir, 'steward.yaml'), {}, 'staging');
     assert.match(staging.statePath, /\.steward\/state\.staging\.json$/);
   } finally {
@@ -196,11 +227,19 @@ test('the Template and TemplateInstance examples, with the Project and Dashboard
     }
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: {}, cwd: dir }, {});
     // Only dashboards/ has files here; the Project example's other globs match nothing (a warning).
-    assert.equal(loaded.issues.filter((i) => !i.message.includes('matches no file')), []);
     assert.equal(
-      loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(),
-      ['Alert/jvm-runtime/checkout', 'Alert/jvm-runtime/inventory', 'Alert/jvm-runtime/payments', 'Dashboard/checkout-overview', 'Dashboard/jvm-runtime/checkout', 'Dashboard/jvm-runtime/inventory', 'Dashboard/jvm-runtime/payments'],
+      loaded.issues.filter((i) => !i.message.includes('matches no file')),
+      [],
     );
+    assert.equal(loaded.resources.map((r) => `${r.kind}/${r.name}`).sort(), [
+      'Alert/jvm-runtime/checkout',
+      'Alert/jvm-runtime/inventory',
+      'Alert/jvm-runtime/payments',
+      'Dashboard/checkout-overview',
+      'Dashboard/jvm-runtime/checkout',
+      'Dashboard/jvm-runtime/inventory',
+      'Dashboard/jvm-runtime/payments',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

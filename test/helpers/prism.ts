@@ -205,7 +205,10 @@ export function prepareSpec(spec: string, extra: SpecFix[] = []): { file: string
 /** Starts `prism mock` for one spec; resolves when it listens. */
 export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
   const jsf = opts.jsf;
-  const extra = [...(opts.fixes ?? []), ...(jsf ? [{ why: `x-json-schema-faker: ${JSON.stringify(jsf)}`, apply: (d: any) => void (d['x-json-schema-faker'] = jsf) }] : [])];
+  const extra = [
+    ...(opts.fixes ?? []),
+    ...(jsf ? [{ why: `x-json-schema-faker: ${JSON.stringify(jsf)}`, apply: (d: any) => void (d['x-json-schema-faker'] = jsf) }] : []),
+  ];
   const { file, fixes, cleanup } = prepareSpec(opts.spec, extra);
   const args = [prismBin(), 'mock', file, '--host', '127.0.0.1', '--port', '0'];
   if (opts.errors ?? true) args.push('--errors');
@@ -257,10 +260,18 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
   };
   child.stdout!.setEncoding('utf8').on('data', onData);
   child.stderr!.setEncoding('utf8').on('data', onData);
-  const exit = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
 
   const url = await new Promise<{ url: string; port: number }>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`prism did not start within ${opts.startTimeoutMs ?? 30_000} ms:\n${output.slice(-2000)}`)), opts.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => fail(new Error(`prism did not start within ${opts.startTimeoutMs ?? 30_000} ms:\n${output.slice(-2000)}`)),
+      opts.startTimeoutMs ?? 30_000,
+    );
     const check = (): void => {
       const m = output.match(RE_LISTENING);
       if (m) {

@@ -11,7 +11,9 @@ export const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url)
  * client rate limit is raised from the real service's 100 a minute so tests do not wait on it (the
  * limiter has its own tests); pass keepRateLimit to keep it.
  */
-export async function examplesWithEmulator(opts: EmulatorOptions & { keepRateLimit?: boolean } = {}): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
+export async function examplesWithEmulator(
+  opts: EmulatorOptions & { keepRateLimit?: boolean } = {},
+): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const p = tmpProject({});
   cpSync(EXAMPLES, p.dir, { recursive: true });
   if (!opts.keepRateLimit) {

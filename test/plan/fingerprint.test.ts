@@ -10,7 +10,13 @@ import type { LiveDashboardInput } from '../../src/plan/types.ts';
 
 const STATE = { formatVersion: 1 as const, alerts: {} };
 const dash = (id: string, extra: Record<string, unknown> = {}): LiveDashboardInput =>
-  ({ id, name: `d${id}`, tags: ['managed-by:steward'], tiles: [{ id: 't1', name: 'a', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line' } }], ...extra }) as unknown as LiveDashboardInput;
+  ({
+    id,
+    name: `d${id}`,
+    tags: ['managed-by:steward'],
+    tiles: [{ id: 't1', name: 'a', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line' } }],
+    ...extra,
+  }) as unknown as LiveDashboardInput;
 
 test('equal lists give equal fingerprints whatever their order; a parsed copy too', () => {
   const a = [dash('1'), dash('2'), dash('3')];

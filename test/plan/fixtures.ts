@@ -16,7 +16,11 @@ export function dashboard(name: string, spec: Partial<DashboardSpec> = {}, id?: 
       apiVersion: 'steward/v1',
       kind: 'Dashboard',
       metadata: { name, ...(id ? { id } : {}) },
-      spec: { name: spec.name ?? `Dash ${name}`, tags: spec.tags ?? ['team:a'], tiles: spec.tiles ?? [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', where: 'level:error', groupBy: [] }] }] },
+      spec: {
+        name: spec.name ?? `Dash ${name}`,
+        tags: spec.tags ?? ['team:a'],
+        tiles: spec.tiles ?? [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', where: 'level:error', groupBy: [] }] }],
+      },
     },
   };
 }
@@ -31,7 +35,15 @@ export function alert(name: string, id: string, dash = 'd1', tile = 'Errors', th
       apiVersion: 'steward/v1',
       kind: 'Alert',
       metadata: { name, id },
-      spec: { name: `Alert ${name}`, threshold, thresholdType: 'above', interval: '5m', source: 'tile', tile: { dashboard: dash, name: tile }, channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } },
+      spec: {
+        name: `Alert ${name}`,
+        threshold,
+        thresholdType: 'above',
+        interval: '5m',
+        source: 'tile',
+        tile: { dashboard: dash, name: tile },
+        channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+      },
     },
   };
 }
@@ -42,7 +54,18 @@ export function liveOf(name: string, id: string, overrides: Partial<LiveDashboar
     id,
     name: `Dash ${name}`,
     tags: ['team:a', MARKER],
-    tiles: [{ id: `${id.slice(0, 20)}t001`, name: 'Errors', x: 0, y: 0, w: 6, h: 3, asRatio: false, series: [{ type: 'time', aggFn: 'count', where: 'level:error', groupBy: [] }] }],
+    tiles: [
+      {
+        id: `${id.slice(0, 20)}t001`,
+        name: 'Errors',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 3,
+        asRatio: false,
+        series: [{ type: 'time', aggFn: 'count', where: 'level:error', groupBy: [] }],
+      },
+    ],
     ...overrides,
   };
 }

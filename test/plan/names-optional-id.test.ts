@@ -28,10 +28,17 @@ test('a source list with entries lacking id or name is read', () => {
 });
 
 test('names resolve to the entries that have an id; a name matching only an id-less entry is one problem', () => {
-  const { resources: out, problems } = resolveSourceNames(resources, [{ name: 'Traces' }, { id: '65f5e4a3b9e77c001a111111', name: 'Logs' }, { id: '65f5e4a3b9e77c001a111112' }]);
+  const { resources: out, problems } = resolveSourceNames(resources, [
+    { name: 'Traces' },
+    { id: '65f5e4a3b9e77c001a111111', name: 'Logs' },
+    { id: '65f5e4a3b9e77c001a111112' },
+  ]);
   const tiles = (out[0]!.doc.spec as { tiles: Array<{ config: Record<string, unknown> }> }).tiles;
   assert.is(tiles[0]!.config['sourceId'], '65f5e4a3b9e77c001a111111');
-  assert.equal(problems.map((p) => [p.pointer, p.message]), [['/spec/tiles/1/config/source', 'the service lists the source "Traces" without an id: give sourceId instead']]);
+  assert.equal(
+    problems.map((p) => [p.pointer, p.message]),
+    [['/spec/tiles/1/config/source', 'the service lists the source "Traces" without an id: give sourceId instead']],
+  );
 });
 
 test.run();

@@ -45,14 +45,18 @@ test('blocked/no-update-api: the live dashboard differs; the diff names tiles by
 });
 
 test('tiles match by name, not position', () => {
-  const spec = { tiles: [
-    { name: 'A', x: 0, y: 0, w: 6, h: 3 },
-    { name: 'B', x: 6, y: 0, w: 6, h: 3 },
-  ] };
-  const live = liveOf('d1', '65f5e4a3b9e77c001a111111', { tiles: [
-    { id: '1', name: 'B', x: 6, y: 0, w: 6, h: 3 },
-    { id: '2', name: 'A', x: 0, y: 0, w: 6, h: 3 },
-  ] });
+  const spec = {
+    tiles: [
+      { name: 'A', x: 0, y: 0, w: 6, h: 3 },
+      { name: 'B', x: 6, y: 0, w: 6, h: 3 },
+    ],
+  };
+  const live = liveOf('d1', '65f5e4a3b9e77c001a111111', {
+    tiles: [
+      { id: '1', name: 'B', x: 6, y: 0, w: 6, h: 3 },
+      { id: '2', name: 'A', x: 0, y: 0, w: 6, h: 3 },
+    ],
+  });
   assert.is(plan({ resources: [dashboard('d1', spec)], live: [live] }).items[0]!.action, 'noop');
 });
 
@@ -65,7 +69,10 @@ test('blocked/ambiguous: two live dashboards share the name and no pin', () => {
 });
 
 test('metadata.id pins one of two same-named dashboards', () => {
-  const p = plan({ resources: [dashboard('d1', {}, '65f5e4a3b9e77c001a222222')], live: [liveOf('d1', '65f5e4a3b9e77c001a222222'), liveOf('d1', '65f5e4a3b9e77c001a111111')] });
+  const p = plan({
+    resources: [dashboard('d1', {}, '65f5e4a3b9e77c001a222222')],
+    live: [liveOf('d1', '65f5e4a3b9e77c001a222222'), liveOf('d1', '65f5e4a3b9e77c001a111111')],
+  });
   const pinned = p.items.find((i) => i.name === 'd1')!;
   assert.is(pinned.action, 'noop');
   assert.is(pinned.id, '65f5e4a3b9e77c001a222222');
@@ -87,7 +94,10 @@ test('blocked/orphan: a marked live dashboard no file declares; unmarked ones ar
 
 test('targeted plans do not look for orphans', () => {
   const p = plan({ resources: [dashboard('d1')], live: [liveOf('old', '65f5e4a3b9e77c001a333333')], include: (r) => r.name === 'd1' });
-  assert.equal(p.items.map((i) => i.action), ['create']);
+  assert.equal(
+    p.items.map((i) => i.action),
+    ['create'],
+  );
   assert.is(p.targeted, true);
 });
 
@@ -99,8 +109,14 @@ test('alert with no record: update, full body, tile resolved against live', () =
   assert.match(it.message, 'no record');
   assert.equal(it.reference, { dashboard: 'd1', tile: 'Errors', dashboardId: '65f5e4a3b9e77c001a111111', tileId: live.tiles![0]!.id });
   assert.equal(it.body, {
-    name: 'Alert a1', threshold: 5, thresholdType: 'above', interval: '5m', source: 'tile',
-    dashboardId: '65f5e4a3b9e77c001a111111', tileId: live.tiles![0]!.id, channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+    name: 'Alert a1',
+    threshold: 5,
+    thresholdType: 'above',
+    interval: '5m',
+    source: 'tile',
+    dashboardId: '65f5e4a3b9e77c001a111111',
+    tileId: live.tiles![0]!.id,
+    channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
   });
 });
 
@@ -150,7 +166,10 @@ test('deterministic: the same input in another order gives the same plan', () =>
   const p1 = plan({ resources, live });
   const p2 = plan({ resources: [...resources].reverse(), live: [...live].reverse() });
   assert.equal(p1, p2);
-  assert.equal(p1.items.map((i) => `${i.kind}/${i.name}/${i.action}`), ['Dashboard/Dash zz/blocked', 'Dashboard/b/create', 'Dashboard/a/noop', 'Alert/w/update', 'Alert/x/update']);
+  assert.equal(
+    p1.items.map((i) => `${i.kind}/${i.name}/${i.action}`),
+    ['Dashboard/Dash zz/blocked', 'Dashboard/b/create', 'Dashboard/a/noop', 'Alert/w/update', 'Alert/x/update'],
+  );
 });
 
 test('the fingerprint changes when live state or alert records change, not with order', () => {
@@ -166,10 +185,33 @@ test('the fingerprint changes when live state or alert records change, not with 
 // the patch to the live side gives the desired side (the diff is complete).
 const str = fc.string({ maxLength: 12 });
 const hex24 = fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 24, maxLength: 24 });
-const series = fc.record({ type: fc.constantFrom('time', 'table', 'number'), aggFn: fc.constantFrom('count', 'avg'), where: str, groupBy: fc.array(str, { maxLength: 3 }) }, { requiredKeys: [] });
-const tile = fc.record({ name: str, x: fc.nat(23), y: fc.nat(50), w: fc.integer({ min: 1, max: 24 }), h: fc.integer({ min: 1, max: 10 }), asRatio: fc.boolean(), series: fc.array(series, { maxLength: 3 }) }, { requiredKeys: ['name', 'x', 'y', 'w', 'h'] });
+const series = fc.record(
+  { type: fc.constantFrom('time', 'table', 'number'), aggFn: fc.constantFrom('count', 'avg'), where: str, groupBy: fc.array(str, { maxLength: 3 }) },
+  { requiredKeys: [] },
+);
+const tile = fc.record(
+  {
+    name: str,
+    x: fc.nat(23),
+    y: fc.nat(50),
+    w: fc.integer({ min: 1, max: 24 }),
+    h: fc.integer({ min: 1, max: 10 }),
+    asRatio: fc.boolean(),
+    series: fc.array(series, { maxLength: 3 }),
+  },
+  { requiredKeys: ['name', 'x', 'y', 'w', 'h'] },
+);
 const spec = fc.record({ name: str, tags: fc.uniqueArray(str, { maxLength: 4 }), tiles: fc.array(tile, { maxLength: 6 }) }, { requiredKeys: ['name'] });
-const liveDash = fc.record({ id: hex24, name: str, tags: fc.option(fc.array(str), { nil: undefined }), tiles: fc.option(fc.array(fc.oneof(tile, fc.anything() as fc.Arbitrary<never>)), { nil: undefined }), extra: fc.anything() }, { requiredKeys: ['id', 'name'] });
+const liveDash = fc.record(
+  {
+    id: hex24,
+    name: str,
+    tags: fc.option(fc.array(str), { nil: undefined }),
+    tiles: fc.option(fc.array(fc.oneof(tile, fc.anything() as fc.Arbitrary<never>)), { nil: undefined }),
+    extra: fc.anything(),
+  },
+  { requiredKeys: ['id', 'name'] },
+);
 
 test('property: normalize-and-diff never throws, even on junk live data', () => {
   fc.assert(

@@ -28,7 +28,9 @@ test('equal digests always mean an empty full diff (random files against random 
     fc.property(
       workspace.chain((w) => fc.tuple(fc.constant(w), liveDashboards(w, MARKER))),
       ([w, live]) => {
-        const resources = w.dashboards.map((doc, i) => ({ kind: 'Dashboard', name: doc.metadata.name, file: `${DIR}/d${i}.yaml`, index: 0, doc }) as unknown as Resource<'Dashboard'>);
+        const resources = w.dashboards.map(
+          (doc, i) => ({ kind: 'Dashboard', name: doc.metadata.name, file: `${DIR}/d${i}.yaml`, index: 0, doc }) as unknown as Resource<'Dashboard'>,
+        );
         for (const d of resources) {
           for (const l of live) {
             const same = desiredDigest(d.doc.spec, MARKER) === normalDigest(normalizeLive(l, MARKER).normal);
@@ -49,8 +51,21 @@ test('a plan: noop dashboards carry a digest and no bodies; the same plan as the
     fc.property(dashboardDoc(), fc.boolean(), (doc, drift) => {
       const d = { kind: 'Dashboard', name: doc.metadata.name, file: `${DIR}/x.yaml`, index: 0, doc } as unknown as AnyResource;
       const spec = doc.spec;
-      const live = { id: '65f5e4a3b9e77c001a000001', name: spec.name, tags: [...(drift ? ['drifted'] : spec.tags ?? []), MARKER], tiles: structuredClone(spec.tiles ?? []).map((t, i) => ({ id: `t${i}`, ...t })) };
-      const p = computePlan({ resources: [d], live: [live as never], state: { formatVersion: 1, alerts: {} }, markerTag: MARKER, now: NOW, projectDir: DIR, capabilities: { updateDashboard: true } });
+      const live = {
+        id: '65f5e4a3b9e77c001a000001',
+        name: spec.name,
+        tags: [...(drift ? ['drifted'] : (spec.tags ?? [])), MARKER],
+        tiles: structuredClone(spec.tiles ?? []).map((t, i) => ({ id: `t${i}`, ...t })),
+      };
+      const p = computePlan({
+        resources: [d],
+        live: [live as never],
+        state: { formatVersion: 1, alerts: {} },
+        markerTag: MARKER,
+        now: NOW,
+        projectDir: DIR,
+        capabilities: { updateDashboard: true },
+      });
       const item = p.items[0]!;
       const patch = fullPatch(d as Resource<'Dashboard'>, live as never);
       assert.is(item.action, patch.length === 0 ? 'noop' : 'update', JSON.stringify({ spec, live, patch }));

@@ -14,19 +14,37 @@ import { tmpProject } from '../helpers/tmp.ts';
 
 type Api = 'hyperdx' | 'clickstack-cloud';
 
-async function liveProject(api: Api): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; base: string; auth: string; cleanup: () => Promise<void> }> {
+async function liveProject(
+  api: Api,
+): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; base: string; auth: string; cleanup: () => Promise<void> }> {
   const p = tmpProject({});
   cpSync(join(EXAMPLES, api), p.dir, { recursive: true });
   const f = join(p.dir, 'steward.yaml');
   writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
   const emu = await startEmulator({ api, seed: 7 });
-  const base = emu.clickstack ? `${emu.url}/v1/organizations/${emu.clickstack.organizationId}/services/${emu.clickstack.serviceId}/clickstack` : `${emu.url}/api/v2`;
+  const base = emu.clickstack
+    ? `${emu.url}/v1/organizations/${emu.clickstack.organizationId}/services/${emu.clickstack.serviceId}/clickstack`
+    : `${emu.url}/api/v2`;
   const auth = emu.clickstack ? `Basic ${Buffer.from('dev-key:dev-secret').toString('base64')}` : 'Bearer dev-token';
-  return { dir: p.dir, emu, env: { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') }, base, auth, cleanup: async () => { await emu.close(); p.cleanup(); } };
+  return {
+    dir: p.dir,
+    emu,
+    env: { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') },
+    base,
+    auth,
+    cleanup: async () => {
+      await emu.close();
+      p.cleanup();
+    },
+  };
 }
 
 async function api(x: { base: string; auth: string }, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${x.base}${path}`, { method, headers: { authorization: x.auth, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${x.base}${path}`, {
+    method,
+    headers: { authorization: x.auth, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   assert.ok(res.ok, `${method} ${path} → ${res.status} ${text}`);
   const json = text ? JSON.parse(text) : {};
@@ -136,7 +154,10 @@ test('hyperdx: a dashboard and an alert whose files are gone are listed, and del
     assert.match(a.stdout, '- deleted dashboard JVM runtime (HyperDX)');
     const alerts: any[] = await api(x, 'GET', '/alerts');
     assert.not.ok(alerts.some((l) => l.name === 'Slow payments (HyperDX)'));
-    assert.ok(alerts.some((l) => l.name === 'Error spike (saved search)'), 'alerts without the marker are never touched');
+    assert.ok(
+      alerts.some((l) => l.name === 'Error spike (saved search)'),
+      'alerts without the marker are never touched',
+    );
     assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env })).code, 0);
   } finally {
     await x.cleanup();
@@ -156,7 +177,10 @@ test('hyperdx: import writes dashboards in the config form and alerts, with sour
     assert.match(text, '  filters:\n    - { source: Logs, type: QUERY_EXPRESSION, name: Environment, expression: environment }\n');
     assert.not.match(text, 'sourceId');
     const alert = readFileSync(join(x.dir, 'imported/checkout-errors.yaml'), 'utf8');
-    assert.match(alert, '  tile: { dashboard: checkout-overview, name: Error count }\n  channels:\n    - { type: webhook, webhook: ops-pager }\n    - { type: webhook, webhook: slack-sre }\n');
+    assert.match(
+      alert,
+      '  tile: { dashboard: checkout-overview, name: Error count }\n  channels:\n    - { type: webhook, webhook: ops-pager }\n    - { type: webhook, webhook: slack-sre }\n',
+    );
     // The seed's saved-search alert keeps its group-by: nothing the server holds is dropped on the way back.
     assert.match(readFileSync(join(x.dir, 'imported/slow-requests-saved-search.yaml'), 'utf8'), 'groupBy: ServiceName');
 
@@ -171,7 +195,10 @@ test('hyperdx: import writes dashboards in the config form and alerts, with sour
     // The two alerts made in the UI are adopted: steward's marker goes into their note, nothing else changes.
     assert.match(p.stdout, '0 to create, 2 to update, 0 blocked, 10 unchanged');
     const changes = p.stdout.split('\n').filter((l) => /^\s+[+~-] (?!create|update|delete)/.test(l));
-    assert.equal(changes.map((l) => l.trim()), ['+ note: "managed-by:steward/acme-hyperdx"', '+ note: "managed-by:steward/acme-hyperdx"']);
+    assert.equal(
+      changes.map((l) => l.trim()),
+      ['+ note: "managed-by:steward/acme-hyperdx"', '+ note: "managed-by:steward/acme-hyperdx"'],
+    );
   } finally {
     await x.cleanup();
   }
@@ -213,7 +240,10 @@ test('clickstack-cloud: report reads the real ClickPipes paths (cloud.api: click
     assert.is(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, 'pipe "logs-from-s3" is Failed; expected Running');
     const paths = x.emu.requests().map((q) => q.path);
-    assert.ok(paths.some((p) => p.endsWith('/clickpipes')), paths.join('\n'));
+    assert.ok(
+      paths.some((p) => p.endsWith('/clickpipes')),
+      paths.join('\n'),
+    );
     assert.ok(paths.some((p) => p.endsWith('/clickpipesReversePrivateEndpoints')));
     assert.not.ok(paths.some((p) => p.includes('ingestpipes') || p.includes('ingestPipes')));
   } finally {

@@ -23,7 +23,14 @@ const LIVE = {
       y: 0,
       w: 6,
       h: 3,
-      config: { displayType: 'table', sourceId: '65f5e4a3b9e77c001a111112', select: [{ aggFn: 'count', where: 'level:error' }], groupBy: 'service', orderBy: 'count DESC', numberFormat: null },
+      config: {
+        displayType: 'table',
+        sourceId: '65f5e4a3b9e77c001a111112',
+        select: [{ aggFn: 'count', where: 'level:error' }],
+        groupBy: 'service',
+        orderBy: 'count DESC',
+        numberFormat: null,
+      },
     },
   ],
   tags: ['api', 'monitoring', 'managed-by:steward'],
@@ -31,27 +38,52 @@ const LIVE = {
 } as unknown as LiveDashboard;
 
 test('config tiles and filters are written, ids of filters and nulls left out, no warning', () => {
-  const { text, warnings } = renderDashboardYaml(LIVE, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false, configForm: true });
+  const { text, warnings } = renderDashboardYaml(LIVE, {
+    metadataName: 'api-monitoring',
+    markerTag: 'managed-by:steward',
+    schemaPath: 'x.json',
+    pinId: false,
+    configForm: true,
+  });
   assert.equal(warnings, []);
   const doc = parse(text);
-  assert.equal(doc.spec.tiles[0].config, { displayType: 'table', sourceId: '65f5e4a3b9e77c001a111112', select: [{ aggFn: 'count', where: 'level:error' }], groupBy: 'service', orderBy: 'count DESC' });
+  assert.equal(doc.spec.tiles[0].config, {
+    displayType: 'table',
+    sourceId: '65f5e4a3b9e77c001a111112',
+    select: [{ aggFn: 'count', where: 'level:error' }],
+    groupBy: 'service',
+    orderBy: 'count DESC',
+  });
   assert.equal(doc.spec.filters, [{ type: 'QUERY_EXPRESSION', name: 'Service', expression: 'service_name', sourceId: '65f5e4a3b9e77c001a111112' }]);
   assert.equal(doc.spec.tags, ['api', 'monitoring']);
 });
 
 test('the written file passes the dashboard schema', () => {
-  const { text } = renderDashboardYaml(LIVE, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false, configForm: true });
+  const { text } = renderDashboardYaml(LIVE, {
+    metadataName: 'api-monitoring',
+    markerTag: 'managed-by:steward',
+    schemaPath: 'x.json',
+    pinId: false,
+    configForm: true,
+  });
   const r = processFile('imported/api-monitoring.yaml', Buffer.from(text), {}, { isProjectFile: false });
-  assert.equal(r.issues.filter((i) => i.severity === 'error'), []);
+  assert.equal(
+    r.issues.filter((i) => i.severity === 'error'),
+    [],
+  );
   assert.is(r.resources.length, 1);
 });
-
-
 
 test('members the spec leaves open but steward cannot say are left out with a warning; a oneOf variant that knows a member keeps it', () => {
   const live = structuredClone(LIVE) as unknown as { tiles: Array<{ config: Record<string, unknown> }> };
   live.tiles[0]!.config['onClick'] = { type: 'dashboard', target: { mode: 'template', template: 'Service {{ServiceName}}', extra_1: 'x' }, extra_2: 1 };
-  const { text, warnings } = renderDashboardYaml(live as unknown as LiveDashboard, { metadataName: 'api-monitoring', markerTag: 'managed-by:steward', schemaPath: 'x.json', pinId: false, configForm: true });
+  const { text, warnings } = renderDashboardYaml(live as unknown as LiveDashboard, {
+    metadataName: 'api-monitoring',
+    markerTag: 'managed-by:steward',
+    schemaPath: 'x.json',
+    pinId: false,
+    configForm: true,
+  });
   const doc = parse(text);
   assert.equal(doc.spec.tiles[0].config.onClick, { type: 'dashboard', target: { mode: 'template', template: 'Service {{ServiceName}}' } });
   assert.equal(warnings.sort(), [
@@ -59,6 +91,9 @@ test('members the spec leaves open but steward cannot say are left out with a wa
     'tile "API Errors": left out config.onClick.target.extra_1, a member steward does not know',
   ]);
   const r = processFile('imported/api-monitoring.yaml', Buffer.from(text), {}, { isProjectFile: false });
-  assert.equal(r.issues.filter((i) => i.severity === 'error'), []);
+  assert.equal(
+    r.issues.filter((i) => i.severity === 'error'),
+    [],
+  );
 });
 test.run();

@@ -20,11 +20,29 @@ function everyAction(): Plan {
     formatVersion: 1,
     alerts: {
       '65f5e4a3b9e77c001a000002': {
-        sent: { name: 'Alert synced', threshold: 5, thresholdType: 'above', interval: '5m', source: 'tile', dashboardId: '65f5e4a3b9e77c001a222222', tileId: '65f5e4a3b9e77c001a22t001', channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } },
+        sent: {
+          name: 'Alert synced',
+          threshold: 5,
+          thresholdType: 'above',
+          interval: '5m',
+          source: 'tile',
+          dashboardId: '65f5e4a3b9e77c001a222222',
+          tileId: '65f5e4a3b9e77c001a22t001',
+          channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+        },
         appliedAt: '2026-11-20T08:00:00.000Z',
       },
       '65f5e4a3b9e77c001a000003': {
-        sent: { name: 'Alert changed', threshold: 50, thresholdType: 'above', interval: '15m', source: 'tile', dashboardId: '65f5e4a3b9e77c001a222222', tileId: '65f5e4a3b9e77c001a22t001', channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' } },
+        sent: {
+          name: 'Alert changed',
+          threshold: 50,
+          thresholdType: 'above',
+          interval: '15m',
+          source: 'tile',
+          dashboardId: '65f5e4a3b9e77c001a222222',
+          tileId: '65f5e4a3b9e77c001a22t001',
+          channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+        },
         appliedAt: '2026-11-20T08:00:00.000Z',
       },
     },
@@ -32,7 +50,12 @@ function everyAction(): Plan {
   const changed = alert('changed', '65f5e4a3b9e77c001a000003', 'same', 'Errors', 5);
   return computePlan({
     resources: [
-      dashboard('new', { tiles: [{ name: 'A', x: 0, y: 0, w: 6, h: 3 }, { name: 'B <b>', x: 6, y: 0, w: 6, h: 3 }] }),
+      dashboard('new', {
+        tiles: [
+          { name: 'A', x: 0, y: 0, w: 6, h: 3 },
+          { name: 'B <b>', x: 6, y: 0, w: 6, h: 3 },
+        ],
+      }),
       dashboard('drift'),
       dashboard('same'),
       dashboard('twin'),
@@ -51,7 +74,13 @@ function everyAction(): Plan {
 
 test('the fixture plan has every action and reason', () => {
   const p = everyAction();
-  assert.equal(p.summary, { create: 1, update: 2, noop: 2, blocked: 4, blockedByReason: { 'no-update-api': 1, ambiguous: 1, orphan: 1, 'unresolved-reference': 1 } });
+  assert.equal(p.summary, {
+    create: 1,
+    update: 2,
+    noop: 2,
+    blocked: 4,
+    blockedByReason: { 'no-update-api': 1, ambiguous: 1, orphan: 1, 'unresolved-reference': 1 },
+  });
 });
 
 test('text (golden)', () => {

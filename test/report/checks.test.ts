@@ -25,8 +25,18 @@ function backup(id: string, finishedHoursAgo: number, over: Partial<ObservedBack
   };
 }
 
-const pipe = (name: string, over: Partial<ObservedPipe> = {}): ObservedPipe => ({ id: `id-${name}`, name, state: 'Running', source: { kafka: { topics: 't' } }, ...over });
-const endpoint = (description: string, status?: string): ObservedEndpoint => ({ id: `id-${description}`, description, ...(status !== undefined ? { status } : {}) });
+const pipe = (name: string, over: Partial<ObservedPipe> = {}): ObservedPipe => ({
+  id: `id-${name}`,
+  name,
+  state: 'Running',
+  source: { kafka: { topics: 't' } },
+  ...over,
+});
+const endpoint = (description: string, status?: string): ObservedEndpoint => ({
+  id: `id-${description}`,
+  description,
+  ...(status !== undefined ? { status } : {}),
+});
 
 interface Case {
   name: string;
@@ -127,7 +137,12 @@ const cases: Case[] = [
   {
     name: 'no status (the seed contract has none): finishedAt means done, its absence means running',
     spec: spec({ backups: { maxAgeHours: 26, minCount: 1 } }),
-    observed: observed({ backups: [{ id: 'b1', startedAt: iso(3), finishedAt: iso(2.5) }, { id: 'b2', startedAt: iso(0.2) }] }),
+    observed: observed({
+      backups: [
+        { id: 'b1', startedAt: iso(3), finishedAt: iso(2.5) },
+        { id: 'b2', startedAt: iso(0.2) },
+      ],
+    }),
     expect: ['backup.in-progress info b2'],
   },
   {
@@ -190,7 +205,12 @@ const cases: Case[] = [
     name: 'size change exactly at maxSizeChangePercent is fine; above it is a jump; drops count too',
     spec: spec({ backups: { maxSizeChangePercent: 50 } }),
     observed: observed({
-      backups: [backup('b1', 96, { sizeInBytes: 1000 }), backup('b2', 72, { sizeInBytes: 1500 }), backup('b3', 48, { sizeInBytes: 2251 }), backup('b4', 24, { sizeInBytes: 1000 })],
+      backups: [
+        backup('b1', 96, { sizeInBytes: 1000 }),
+        backup('b2', 72, { sizeInBytes: 1500 }),
+        backup('b3', 48, { sizeInBytes: 2251 }),
+        backup('b4', 24, { sizeInBytes: 1000 }),
+      ],
     }),
     expect: ['backup.size-jump warning b3', 'backup.size-jump warning b4'],
     check: (fs) => {
@@ -218,13 +238,20 @@ const cases: Case[] = [
   {
     name: 'backups listed in any order are checked oldest first',
     spec: spec({ backups: { maxSizeChangePercent: 50 } }),
-    observed: observed({ backups: [backup('b3', 24, { sizeInBytes: 3000 }), backup('b1', 72, { sizeInBytes: 1000 }), backup('b2', 48, { sizeInBytes: 1000 })] }),
+    observed: observed({
+      backups: [backup('b3', 24, { sizeInBytes: 3000 }), backup('b1', 72, { sizeInBytes: 1000 }), backup('b2', 48, { sizeInBytes: 1000 })],
+    }),
     expect: ['backup.size-jump warning b3'],
   },
   {
     name: 'missing optional backup fields (no times, no size, no duration): no crash, no finding',
     spec: spec({ backups: { maxDurationMinutes: 60, maxSizeChangePercent: 10 } }),
-    observed: observed({ backups: [{ id: 'b1', status: 'done' }, { id: 'b2', status: 'done', startedAt: 'not a date' }] }),
+    observed: observed({
+      backups: [
+        { id: 'b1', status: 'done' },
+        { id: 'b2', status: 'done', startedAt: 'not a date' },
+      ],
+    }),
     expect: [],
   },
   // ----------------------------------------------------------------- pipes
@@ -253,14 +280,12 @@ const cases: Case[] = [
     observed: observed({ pipes: [pipe('a')] }),
     expect: [],
   },
-  ...['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Stopping', 'Pausing', 'Starting', 'Resuming'].map(
-    (state): Case => ({
-      name: `transitional state ${state}: in progress (info), not drift`,
-      spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
-      observed: observed({ pipes: [pipe('a', { state })] }),
-      expect: ['pipe.in-progress info a'],
-    }),
-  ),
+  ...['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Stopping', 'Pausing', 'Starting', 'Resuming'].map((state): Case => ({
+    name: `transitional state ${state}: in progress (info), not drift`,
+    spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
+    observed: observed({ pipes: [pipe('a', { state })] }),
+    expect: ['pipe.in-progress info a'],
+  })),
   {
     name: 'Completed is not transitional: expecting Running, it is a state finding',
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
@@ -283,7 +308,15 @@ const cases: Case[] = [
   {
     name: 'no state declared: unhealthy or unknown states are warnings, healthy ones pass',
     spec: spec({ pipes: { expected: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }, { name: 'e' }] } }),
-    observed: observed({ pipes: [pipe('a', { state: 'Failed' }), pipe('b', { state: 'Degraded' }), pipe('c', { state: 'Weird' }), pipe('d', { state: 'Stopped' }), pipe('e', { state: 'Snapshot' })] }),
+    observed: observed({
+      pipes: [
+        pipe('a', { state: 'Failed' }),
+        pipe('b', { state: 'Degraded' }),
+        pipe('c', { state: 'Weird' }),
+        pipe('d', { state: 'Stopped' }),
+        pipe('e', { state: 'Snapshot' }),
+      ],
+    }),
     expect: ['pipe.state warning a', 'pipe.state warning b', 'pipe.state warning c', 'pipe.in-progress info e'],
   },
   {
@@ -299,7 +332,9 @@ const cases: Case[] = [
   {
     name: 'field drift: declared scaling differs, shown as a JSON Patch from live to file',
     spec: spec({ pipes: { expected: [{ name: 'a', scaling: { replicas: 2 }, destination: { database: 'default', table: 'events' } }] } }),
-    observed: observed({ pipes: [pipe('a', { scaling: { replicas: 1, concurrency: 3 }, destination: { database: 'default', table: 'events', managedTable: true } })] }),
+    observed: observed({
+      pipes: [pipe('a', { scaling: { replicas: 1, concurrency: 3 }, destination: { database: 'default', table: 'events', managedTable: true } })],
+    }),
     expect: ['pipe.field-drift warning a'],
     check: (fs) => {
       const f = one(fs, 'pipe.field-drift');
@@ -311,7 +346,11 @@ const cases: Case[] = [
   {
     name: 'field drift: subset match ignores what the file does not declare',
     spec: spec({ pipes: { expected: [{ name: 'a', source: { kafka: { topics: 't' } }, settings: { streaming_max_insert_wait_ms: 5000 } }] } }),
-    observed: observed({ pipes: [pipe('a', { source: { kafka: { topics: 't', brokers: 'x:9092', consumerGroup: 'g' } }, settings: { streaming_max_insert_wait_ms: 5000, other: 1 } })] }),
+    observed: observed({
+      pipes: [
+        pipe('a', { source: { kafka: { topics: 't', brokers: 'x:9092', consumerGroup: 'g' } }, settings: { streaming_max_insert_wait_ms: 5000, other: 1 } }),
+      ],
+    }),
     expect: [],
   },
   {
@@ -320,7 +359,9 @@ const cases: Case[] = [
     observed: observed({ pipes: [pipe('a', { scaling: { concurrency: 1 } })] }),
     expect: ['pipe.field-drift warning a'],
     check: (fs) => {
-      const ops = one(fs, 'pipe.field-drift').patch!.map((o) => `${o.op} ${o.path}`).sort();
+      const ops = one(fs, 'pipe.field-drift')
+        .patch!.map((o) => `${o.op} ${o.path}`)
+        .sort();
       assert.equal(ops, ['add /destination', 'add /scaling/replicas']);
     },
   },
@@ -350,7 +391,11 @@ const cases: Case[] = [
     name: 'unknown source kind on an expected pipe; a known kind beside it, or no source at all, is fine',
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }, { name: 'b' }, { name: 'c' }] } }),
     observed: observed({
-      pipes: [pipe('a', { source: { azureeventgrid: {}, validateSamples: true } }), pipe('b', { source: { kafka: {}, newthing: {} } }), { name: 'c', state: 'Running' }],
+      pipes: [
+        pipe('a', { source: { azureeventgrid: {}, validateSamples: true } }),
+        pipe('b', { source: { kafka: {}, newthing: {} } }),
+        { name: 'c', state: 'Running' },
+      ],
     }),
     expect: ['pipe.unknown-source-kind info a'],
   },
@@ -377,8 +422,14 @@ const cases: Case[] = [
   },
   {
     name: 'endpoint status: waiting ones are warnings, others errors, no status is an error',
-    spec: spec({ reversePrivateEndpoints: { expected: [{ description: 'a' }, { description: 'b' }, { description: 'c' }, { description: 'd' }, { description: 'e', status: 'Provisioning' }] } }),
-    observed: observed({ endpoints: [endpoint('a', 'Pending'), endpoint('b', 'Failed'), endpoint('c'), endpoint('d', 'PendingAcceptance'), endpoint('e', 'provisioning')] }),
+    spec: spec({
+      reversePrivateEndpoints: {
+        expected: [{ description: 'a' }, { description: 'b' }, { description: 'c' }, { description: 'd' }, { description: 'e', status: 'Provisioning' }],
+      },
+    }),
+    observed: observed({
+      endpoints: [endpoint('a', 'Pending'), endpoint('b', 'Failed'), endpoint('c'), endpoint('d', 'PendingAcceptance'), endpoint('e', 'provisioning')],
+    }),
     expect: ['endpoint.status error b', 'endpoint.status error c', 'endpoint.status warning a', 'endpoint.status warning d'],
   },
   {
@@ -403,7 +454,16 @@ const cases: Case[] = [
   {
     name: 'a list that could not be read: one error, and its checks are skipped (no false "missing")',
     spec: spec({ pipes: { expected: [{ name: 'a' }] }, reversePrivateEndpoints: { expected: [{ description: 'e' }] }, backups: { minCount: 3 } }),
-    observed: observed({ pipes: undefined, endpoints: undefined, backups: undefined, failures: [{ part: 'pipes', message: 'HTTP 500' }, { part: 'endpoints', message: 'HTTP 403' }, { part: 'backups', message: 'timeout' }] }),
+    observed: observed({
+      pipes: undefined,
+      endpoints: undefined,
+      backups: undefined,
+      failures: [
+        { part: 'pipes', message: 'HTTP 500' },
+        { part: 'endpoints', message: 'HTTP 403' },
+        { part: 'backups', message: 'timeout' },
+      ],
+    }),
     expect: ['read.failed error pipes', 'read.failed error endpoints', 'read.failed error backups'],
     check: (fs) => {
       assert.match(fs[0]!.message, /could not list ingest pipes: HTTP 500 \(pipe checks skipped\)/);
@@ -413,8 +473,17 @@ const cases: Case[] = [
   // ----------------------------------------------------------------- order
   {
     name: 'findings are ordered by severity, then service, backups, pipes, endpoints',
-    spec: spec({ backups: { maxAgeHours: 1 }, pipes: { expected: [{ name: 'p', state: 'Running' }] }, reversePrivateEndpoints: { expected: [{ description: 'e' }] } }),
-    observed: observed({ backups: [backup('b1', 5)], pipes: [pipe('p', { state: 'Snapshot' }), pipe('q')], endpoints: [], failures: [{ part: 'newest-backup', message: '404' }] }),
+    spec: spec({
+      backups: { maxAgeHours: 1 },
+      pipes: { expected: [{ name: 'p', state: 'Running' }] },
+      reversePrivateEndpoints: { expected: [{ description: 'e' }] },
+    }),
+    observed: observed({
+      backups: [backup('b1', 5)],
+      pipes: [pipe('p', { state: 'Snapshot' }), pipe('q')],
+      endpoints: [],
+      failures: [{ part: 'newest-backup', message: '404' }],
+    }),
     expect: ['read.failed error newest-backup', 'backup.stale error b1', 'endpoint.missing error e', 'pipe.unlisted warning q', 'pipe.in-progress info p'],
   },
 ];

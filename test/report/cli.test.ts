@@ -32,7 +32,12 @@ const deps: ReportDeps = {
     const cloud = project.spec.cloud!;
     const url = interpolateString(cloud.url!, env);
     if (!url.ok) throw new Error(url.message);
-    return createFetchReader({ url: url.value, keyId: env[cloud.keyId!.env]!, keySecret: env[cloud.keySecret!.env]!, requestsPerMinute: cloud.requestsPerMinute });
+    return createFetchReader({
+      url: url.value,
+      keyId: env[cloud.keyId!.env]!,
+      keySecret: env[cloud.keySecret!.env]!,
+      requestsPerMinute: cloud.requestsPerMinute,
+    });
   },
 };
 
@@ -49,7 +54,13 @@ function context(cwd: string, env: Env): { ctx: CommandContext; out: { stdout: s
   return { ctx, out };
 }
 
-const args = (over: Partial<ReportArgs & GlobalArgs> = {}): ReportArgs & GlobalArgs => ({ out: 'reports', format: 'text', color: false, debug: false, ...over });
+const args = (over: Partial<ReportArgs & GlobalArgs> = {}): ReportArgs & GlobalArgs => ({
+  out: 'reports',
+  format: 'text',
+  color: false,
+  debug: false,
+  ...over,
+});
 
 interface Setup {
   dir: string;
@@ -59,7 +70,9 @@ interface Setup {
   done: () => Promise<void>;
 }
 
-async function setup(opts: { files?: Record<string, string>; data?: CloudData; fail?: (path: string) => number | undefined; keySecret?: string } = {}): Promise<Setup> {
+async function setup(
+  opts: { files?: Record<string, string>; data?: CloudData; fail?: (path: string) => number | undefined; keySecret?: string } = {},
+): Promise<Setup> {
   const server = await startFakeCloud({ data: opts.data ?? defaultSeed(), keyId: KEY_ID, keySecret: KEY_SECRET, fail: opts.fail });
   const { dir, cleanup } = tmpProject(opts.files ?? { 'steward.yaml': PROJECT_YAML, 'cloud/prod.yaml': PROD_YAML, 'cloud/staging.yaml': STAGING_YAML });
   const env: Env = { STEWARD_CLOUD_URL: server.url, STEWARD_CLOUD_KEY_ID: KEY_ID, STEWARD_CLOUD_KEY_SECRET: opts.keySecret ?? KEY_SECRET };
@@ -132,7 +145,10 @@ test('against the default seed: every expected finding, one by one; files writte
     assert.is(find(prod, 'endpoint.status', 'msk-prod').length, 0);
     assert.is(prod.length, 10);
     // Staging: newest finished backup 40 h old.
-    assert.equal(staging.map((f) => `${f.id}:${f.severity}`), ['backup.stale:error']);
+    assert.equal(
+      staging.map((f) => `${f.id}:${f.severity}`),
+      ['backup.stale:error'],
+    );
 
     // Reads only: 3 lists + 1 GET per service, each with Basic auth.
     assert.is(s.server.requests.length, 8);
@@ -201,7 +217,10 @@ test('one service failing to read: the others are reviewed, the report is writte
     const report = readReport(s.dir);
     assert.is(report.summary.readFailures, 1);
     const staging = report.services.find((x) => x.serviceId === STAGING)!;
-    assert.equal(staging.findings.map((f) => f.id), ['read.failed', 'backup.stale']);
+    assert.equal(
+      staging.findings.map((f) => f.id),
+      ['read.failed', 'backup.stale'],
+    );
     assert.match(staging.findings[0]!.message, /could not list ingest pipes: GET .*ingestpipes: HTTP 500/);
     assert.is(report.services.find((x) => x.serviceId === PROD)!.findings.length, 10);
   } finally {
@@ -209,7 +228,7 @@ test('one service failing to read: the others are reviewed, the report is writte
   }
 });
 
-test('a wrong key: every read fails with the server\'s answer, exit 1, the secret is not echoed', async () => {
+test("a wrong key: every read fails with the server's answer, exit 1, the secret is not echoed", async () => {
   const s = await setup({ keySecret: 'wrong-secret-value' });
   try {
     const r = await s.run();
@@ -239,7 +258,11 @@ test('canary: a connection string and the configured key secret echoed by the se
       assert.not.ok(o.includes(KEY_SECRET), 'key secret leaked');
       assert.not.ok(o.includes('AccountKey='), 'connection string leaked');
     }
-    assert.ok(readReport(s.dir).services.find((x) => x.serviceId === STAGING)!.findings.some((f) => f.object.name === 'pipe-[redacted]'));
+    assert.ok(
+      readReport(s.dir)
+        .services.find((x) => x.serviceId === STAGING)!
+        .findings.some((f) => f.object.name === 'pipe-[redacted]'),
+    );
   } finally {
     await s.done();
   }

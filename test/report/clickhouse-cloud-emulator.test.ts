@@ -44,9 +44,18 @@ test('report with cloud.api clickhouse-cloud reads the real paths and reports wh
     assert.equal(essence(real.report), essence(seed.report));
 
     const paths = x.emu.requests().map((r) => r.path);
-    assert.ok(paths.some((p) => p.endsWith('/clickpipes')), paths.join('\n'));
-    assert.ok(paths.some((p) => p.endsWith('/clickpipesReversePrivateEndpoints')), paths.join('\n'));
-    assert.not.ok(paths.some((p) => p.includes('/ingestpipes')), paths.join('\n'));
+    assert.ok(
+      paths.some((p) => p.endsWith('/clickpipes')),
+      paths.join('\n'),
+    );
+    assert.ok(
+      paths.some((p) => p.endsWith('/clickpipesReversePrivateEndpoints')),
+      paths.join('\n'),
+    );
+    assert.not.ok(
+      paths.some((p) => p.includes('/ingestpipes')),
+      paths.join('\n'),
+    );
   } finally {
     await x.cleanup();
   }

@@ -13,7 +13,16 @@ import { seedReport } from './fixture-report.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 if (!existsSync(CHROMIUM)) {
   process.stdout.write(`\nhtml-browser.test.ts: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
@@ -50,7 +59,10 @@ if (!existsSync(CHROMIUM)) {
 
       // Both charts in the prod section: an SVG of real size with a line and one point per plotted backup.
       const prod = page.getByTestId('service').first();
-      for (const [id, points] of [['chart-backup-size', 28], ['chart-backup-duration', 29]] as const) {
+      for (const [id, points] of [
+        ['chart-backup-size', 28],
+        ['chart-backup-duration', 29],
+      ] as const) {
         const chart = prod.getByTestId(id);
         assert.is(await chart.count(), 1, id);
         const svg = chart.locator('svg[role="img"]');

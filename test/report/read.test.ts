@@ -8,7 +8,10 @@ import { defaultSeed, ORG, PROD, PROD_SPEC, STAGING, STAGING_SPEC, type CloudDat
  * An in-memory CloudReader over seed data. It records every call, keeps count of the services with a call in
  * flight (to prove the concurrency bound), and fails what `fail` names.
  */
-function fakeReader(data: CloudData, opts: { delayMs?: number; fail?: (method: string, serviceId: string) => Error | undefined; getBackup?: (b: ObservedBackup) => unknown } = {}) {
+function fakeReader(
+  data: CloudData,
+  opts: { delayMs?: number; fail?: (method: string, serviceId: string) => Error | undefined; getBackup?: (b: ObservedBackup) => unknown } = {},
+) {
   const calls: string[] = [];
   const inFlight = new Map<string, number>();
   let maxServices = 0;
@@ -51,7 +54,10 @@ test('reads pipes, endpoints and backups of every service, and GETs the newest b
   const data = defaultSeed();
   const { reader, calls } = fakeReader(data);
   const reads = await readCloud({ reader }, targets);
-  assert.equal(reads.map((r) => r.name), ['prod-warehouse', 'staging-warehouse']);
+  assert.equal(
+    reads.map((r) => r.name),
+    ['prod-warehouse', 'staging-warehouse'],
+  );
   const prod = reads[0]!.observed;
   assert.equal(prod.failures, []);
   assert.is(prod.pipes!.length, 5);
@@ -60,7 +66,10 @@ test('reads pipes, endpoints and backups of every service, and GETs the newest b
   // The newest by start time is the running one, listed last in the seed.
   const newest = data[ORG]![PROD]!.backups.at(-1)!;
   assert.is(prod.newestBackupId, newest.id);
-  assert.equal(calls.filter((c) => c.startsWith('getBackup')), [`getBackup ${PROD}`, `getBackup ${STAGING}`]);
+  assert.equal(
+    calls.filter((c) => c.startsWith('getBackup')),
+    [`getBackup ${PROD}`, `getBackup ${STAGING}`],
+  );
   assert.is(calls.length, 8);
 });
 
@@ -93,13 +102,20 @@ test('services are read concurrently, never more at once than the bound', async 
   const many: CloudServiceTarget[] = [];
   for (let i = 0; i < 10; i++) {
     const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    data[ORG]![id] = { pipes: [], endpoints: [], backups: [{ id: `b-${i}`, status: 'done', startedAt: '2026-02-28T00:00:00Z', finishedAt: '2026-02-28T00:30:00Z' }] };
+    data[ORG]![id] = {
+      pipes: [],
+      endpoints: [],
+      backups: [{ id: `b-${i}`, status: 'done', startedAt: '2026-02-28T00:00:00Z', finishedAt: '2026-02-28T00:30:00Z' }],
+    };
     many.push({ name: `svc-${i}`, spec: { organizationId: ORG, serviceId: id } });
   }
   const bounded = fakeReader(data, { delayMs: 5 });
   const reads = await readCloud({ reader: bounded.reader, concurrency: 3 }, many);
   assert.is(bounded.maxServices(), 3);
-  assert.equal(reads.map((r) => r.name), many.map((t) => t.name));
+  assert.equal(
+    reads.map((r) => r.name),
+    many.map((t) => t.name),
+  );
   assert.ok(reads.every((r) => r.observed.failures.length === 0));
 
   const serial = fakeReader(data, { delayMs: 1 });
@@ -107,7 +123,7 @@ test('services are read concurrently, never more at once than the bound', async 
   assert.is(serial.maxServices(), 1);
 });
 
-test('one service failing becomes that service\'s failure; the others are read in full', async () => {
+test("one service failing becomes that service's failure; the others are read in full", async () => {
   const data = defaultSeed();
   const { reader } = fakeReader(data, { fail: (m, svc) => (svc === PROD && m === 'listIngestPipes' ? new Error('GET /ingestpipes: HTTP 500') : undefined) });
   const reads = await readCloud({ reader, concurrency: 2 }, targets);
@@ -124,7 +140,10 @@ test('a service the API does not know fails all its reads, others go on', async 
   const { reader } = fakeReader(defaultSeed());
   const unknown: CloudServiceTarget = { name: 'ghost', spec: { organizationId: ORG, serviceId: '11111111-1111-4111-8111-111111111111' } };
   const reads = await readCloud({ reader }, [unknown, ...targets]);
-  assert.equal(reads[0]!.observed.failures.map((f) => f.part), ['pipes', 'endpoints', 'backups']);
+  assert.equal(
+    reads[0]!.observed.failures.map((f) => f.part),
+    ['pipes', 'endpoints', 'backups'],
+  );
   assert.equal(reads[1]!.observed.failures, []);
 });
 
@@ -147,7 +166,10 @@ test('tolerant reading: a non-list fails that read with a clear message; items w
     { part: 'pipes', message: 'expected a list of ingest pipes, got an object' },
     { part: 'backups', message: 'expected a list of backups, but item 2 is a string' },
   ]);
-  assert.equal(obs.endpoints!.map((e) => e.description), ['(unnamed #1)', '(unnamed ep-2)']);
+  assert.equal(
+    obs.endpoints!.map((e) => e.description),
+    ['(unnamed #1)', '(unnamed ep-2)'],
+  );
 
   const odd: CloudReader = { ...reader, listIngestPipes: async () => [], listBackups: async () => [{ id: 'b1', startedAt: '2026-01-01T00:00:00Z' }] as never };
   const o2 = await readService(odd, PROD_SPEC);

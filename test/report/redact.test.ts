@@ -33,7 +33,9 @@ for (const [key, parents, secret] of keyCases) {
 
 test('redact: credential keys, patch values at credential paths, configured secrets whole and inside text', () => {
   const input = {
-    source: { kafka: { topics: 'events', caCertificate: 'PEM', schemaRegistry: { url: 'https://r', key: 'k', credentials: { username: 'u', password: 'p' } } } },
+    source: {
+      kafka: { topics: 'events', caCertificate: 'PEM', schemaRegistry: { url: 'https://r', key: 'k', credentials: { username: 'u', password: 'p' } } },
+    },
     patch: [
       { op: 'replace', path: '/source/objectStorage/connectionString', value: 'AccountKey=zzz' },
       { op: 'replace', path: '/scaling/replicas', value: 2 },
@@ -62,7 +64,12 @@ test('redact: credential keys, patch values at credential paths, configured secr
 });
 
 test('redact: a credential found under a credential key is hunted everywhere else too', () => {
-  const out = redact({ a: { connectionString: 'AccountKey=leaky-value-1' }, b: 'quoted AccountKey=leaky-value-1 here', c: { caCertificate: 'none' }, d: 'none of this' });
+  const out = redact({
+    a: { connectionString: 'AccountKey=leaky-value-1' },
+    b: 'quoted AccountKey=leaky-value-1 here',
+    c: { caCertificate: 'none' },
+    d: 'none of this',
+  });
   assert.equal(out, { a: { connectionString: REDACTED }, b: `quoted ${REDACTED} here`, c: { caCertificate: REDACTED }, d: 'none of this' });
 });
 

@@ -26,7 +26,10 @@ test('the Report value: versioned, counted, services sorted, the expected findin
   assert.is(report.formatVersion, 1);
   assert.is(report.generatedAt, NOW.toISOString());
   assert.equal(report.summary, { services: 2, error: 3, warning: 6, info: 2, readFailures: 0 });
-  assert.equal(report.services.map((s) => s.name), ['prod-warehouse', 'staging-warehouse']);
+  assert.equal(
+    report.services.map((s) => s.name),
+    ['prod-warehouse', 'staging-warehouse'],
+  );
   const prod = report.services[0]!;
   const ids = prod.findings.map((f) => `${f.id}:${f.severity}:${f.object.kind === 'backup' ? 'backup' : f.object.name}`);
   assert.equal(ids, [
@@ -41,7 +44,10 @@ test('the Report value: versioned, counted, services sorted, the expected findin
     'backup.in-progress:info:backup',
     'pipe.in-progress:info:orders-cdc',
   ]);
-  assert.equal(report.services[1]!.findings.map((f) => f.id), ['backup.stale']);
+  assert.equal(
+    report.services[1]!.findings.map((f) => f.id),
+    ['backup.stale'],
+  );
   assert.is(prod.backups.length, 30);
   assert.is(prod.backups.at(-1)!.status, 'in_progress');
   assert.equal(prod.backupLimits, PROD_SPEC.backups);
@@ -134,7 +140,6 @@ test('sparkline: scaled between min and max, dots for missing values', () => {
   assert.is(sparkline([undefined]), '·');
 });
 
-
 // Issue 14, point 8: what the report's charts got wrong, one case each.
 test('charts: a finding colours its backup only on the chart it is about, and each chart has a legend', () => {
   const html = renderReportHtml(report);
@@ -170,7 +175,12 @@ test('charts: a failed backup is drawn at the time it ran, never at 0 s or 0 B',
 
 test('charts: axis labels are distinct (a day with two backups gets times), sizes are readable', () => {
   const b = (startedAt: string | undefined) => ({ id: startedAt ?? 'x', status: 'done', startedAt }) as never;
-  assert.equal(axisLabels([b('2026-11-22T05:00:00Z'), b('2026-11-23T05:00:00Z'), b('2026-11-23T17:30:00Z'), b(undefined)]), ['11-22', '11-23 05:00', '11-23 17:30', '?4']);
+  assert.equal(axisLabels([b('2026-11-22T05:00:00Z'), b('2026-11-23T05:00:00Z'), b('2026-11-23T17:30:00Z'), b(undefined)]), [
+    '11-22',
+    '11-23 05:00',
+    '11-23 17:30',
+    '?4',
+  ]);
   const md = renderReportMarkdown(report);
   const labels = /x-axis \[([^\]]*)\]/.exec(md)![1]!.split(', ');
   assert.is(new Set(labels).size, labels.length);

@@ -28,7 +28,10 @@ const GiB = 1024 ** 3;
 
 /** A uuid-shaped id, stable for a (prefix, n) pair. */
 export function uuid(prefix: string, n: number): string {
-  const hex = (prefix + n.toString(16)).replace(/[^0-9a-f]/g, '').padStart(12, '0').slice(-12);
+  const hex = (prefix + n.toString(16))
+    .replace(/[^0-9a-f]/g, '')
+    .padStart(12, '0')
+    .slice(-12);
   return `00000000-0000-4000-8000-${hex}`;
 }
 
@@ -38,7 +41,13 @@ export function uuid(prefix: string, n: number): string {
  */
 export function dailyBackups(
   serviceId: string,
-  opts: { now?: Date; count: number; newestFinishedHoursAgo: number; prefix: string; quirks?: Record<number, Partial<ObservedBackup> | 'error' | 'slow' | 'large'> },
+  opts: {
+    now?: Date;
+    count: number;
+    newestFinishedHoursAgo: number;
+    prefix: string;
+    quirks?: Record<number, Partial<ObservedBackup> | 'error' | 'slow' | 'large'>;
+  },
 ): ObservedBackup[] {
   const now = (opts.now ?? NOW).getTime();
   const out: ObservedBackup[] = [];
@@ -157,15 +166,44 @@ export function defaultSeed(opts: { now?: Date; canary?: string } = {}): CloudDa
           },
         ],
         endpoints: [
-          { id: uuid('e0', 1), serviceId: PROD, description: 'msk-prod', type: 'MSK_MULTI_VPC', mskAuthentication: 'SASL_IAM', status: 'Ready', dnsNames: ['msk-prod.internal'] },
-          { id: uuid('e0', 2), serviceId: PROD, description: 'msk-analytics', type: 'MSK_MULTI_VPC', mskAuthentication: 'SASL_IAM', status: 'Pending', dnsNames: [] },
+          {
+            id: uuid('e0', 1),
+            serviceId: PROD,
+            description: 'msk-prod',
+            type: 'MSK_MULTI_VPC',
+            mskAuthentication: 'SASL_IAM',
+            status: 'Ready',
+            dnsNames: ['msk-prod.internal'],
+          },
+          {
+            id: uuid('e0', 2),
+            serviceId: PROD,
+            description: 'msk-analytics',
+            type: 'MSK_MULTI_VPC',
+            mskAuthentication: 'SASL_IAM',
+            status: 'Pending',
+            dnsNames: [],
+          },
         ],
         backups: prodBackups,
       },
       [STAGING]: {
         pipes: [
-          { id: uuid('a2', 1), serviceId: STAGING, name: 'events-from-kafka', state: 'Running', scaling: { replicas: 1 }, source: { kafka: { brokers: 'kafka.staging:9092', topics: 'events' } } },
-          { id: uuid('a2', 2), serviceId: STAGING, name: 'clicks-from-kinesis', state: 'Paused', source: { kinesis: { streamName: 'clicks-staging', region: 'us-east-1' } } },
+          {
+            id: uuid('a2', 1),
+            serviceId: STAGING,
+            name: 'events-from-kafka',
+            state: 'Running',
+            scaling: { replicas: 1 },
+            source: { kafka: { brokers: 'kafka.staging:9092', topics: 'events' } },
+          },
+          {
+            id: uuid('a2', 2),
+            serviceId: STAGING,
+            name: 'clicks-from-kinesis',
+            state: 'Paused',
+            source: { kinesis: { streamName: 'clicks-staging', region: 'us-east-1' } },
+          },
         ],
         endpoints: [{ id: uuid('e2', 1), serviceId: STAGING, description: 'msk-staging', type: 'VPC_ENDPOINT_SERVICE', status: 'Ready' }],
         backups: dailyBackups(STAGING, { now, count: 7, newestFinishedHoursAgo: 40, prefix: 'b2' }),

@@ -10,7 +10,10 @@ import { runScaleBench } from '../../bench/scale.ts';
 test('200 dashboards and 80 alerts: plan (2), apply (0), plan (0); every dashboard once, every alert equal to its file', async () => {
   const r = await runScaleBench({ dashboards: 200, alerts: 80 });
   assert.equal(r.problems, []);
-  assert.equal(r.steps.map((s) => s.exitCode), [2, 0, 0]);
+  assert.equal(
+    r.steps.map((s) => s.exitCode),
+    [2, 0, 0],
+  );
   assert.equal(r.summaries, [
     'plan (everything to do): steward plan: 200 to create, 80 to update, 0 blocked, 0 unchanged',
     'apply --auto-approve: Apply complete: 200 created, 80 updated, 0 unchanged, 0 failed, 0 skipped.',

@@ -23,7 +23,8 @@ test('every schema sets additionalProperties: false on the objects steward owns'
     const open: string[] = [];
     const inAllOf = new Set<string>();
     // A dispatcher (if displayType is X then variant X) is closed by the variant every branch leads to.
-    const isDispatcher = (o: Record<string, unknown>) => Array.isArray(o['allOf']) && (o['allOf'] as Array<Record<string, unknown>>).every((p) => p['if'] !== undefined && p['then'] !== undefined);
+    const isDispatcher = (o: Record<string, unknown>) =>
+      Array.isArray(o['allOf']) && (o['allOf'] as Array<Record<string, unknown>>).every((p) => p['if'] !== undefined && p['then'] !== undefined);
     JSON.stringify(schema, (k, v) => {
       if (k === 'allOf' && Array.isArray(v)) for (const p of v) if (typeof p?.$ref === 'string') inAllOf.add(`${f}/$defs/${p.$ref.split('/').pop()}`);
       return v;
@@ -34,7 +35,8 @@ test('every schema sets additionalProperties: false on the objects steward owns'
       // Free-form subsets of the server's pipe source/settings are the only open objects, on purpose.
       // HyperDX's tile config ($defs, generated from its spec) is closed with unevaluatedProperties on each
       // variant; the parts of an allOf stay open so that the variant they compose can close them.
-      const closed = o['additionalProperties'] === false || o['unevaluatedProperties'] === false || /\/allOf\/\d+$/.test(path) || inAllOf.has(path) || isDispatcher(o);
+      const closed =
+        o['additionalProperties'] === false || o['unevaluatedProperties'] === false || /\/allOf\/\d+$/.test(path) || inAllOf.has(path) || isDispatcher(o);
       if (o['type'] === 'object' && o['properties'] && !closed) open.push(path);
       for (const [k, v] of Object.entries(o)) walk(v, `${path}/${k}`);
     };

@@ -76,7 +76,11 @@ interface Run {
 
 function steward(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -95,7 +99,13 @@ function project(): { dir: string; cleanup: () => void } {
   return p;
 }
 
-const envFor = (url: string, token = TOKEN) => ({ STEWARD_OBS_URL: url, STEWARD_CLOUD_URL: url, STEWARD_OBS_TOKEN: token, STEWARD_CLOUD_KEY_ID: KEY_ID, STEWARD_CLOUD_KEY_SECRET: KEY_SECRET });
+const envFor = (url: string, token = TOKEN) => ({
+  STEWARD_OBS_URL: url,
+  STEWARD_CLOUD_URL: url,
+  STEWARD_OBS_TOKEN: token,
+  STEWARD_CLOUD_KEY_ID: KEY_ID,
+  STEWARD_CLOUD_KEY_SECRET: KEY_SECRET,
+});
 
 /** Asserts no leak in the runs' output and in any file under dir; returns a line per run for messages. */
 function assertNoLeak(runs: Run[], dir: string, expect: (r: Run) => void): void {
@@ -113,7 +123,7 @@ function assertNoLeak(runs: Run[], dir: string, expect: (r: Run) => void): void 
 function seedWithCanary() {
   const seed = defaultSeed();
   const pipe = seed.organizations![0]!.services![0]!.pipes!.find((p) => p['name'] === 'logs-from-s3')!;
-  ((pipe['source'] as Record<string, Record<string, unknown>>)['objectStorage']!)['connectionString'] = CONNECTION_STRING;
+  (pipe['source'] as Record<string, Record<string, unknown>>)['objectStorage']!['connectionString'] = CONNECTION_STRING;
   return seed;
 }
 
@@ -172,7 +182,13 @@ async function wrongCredentials(): Promise<void> {
   const p = project();
   try {
     const env = envFor(emu.url, WRONG_TOKEN);
-    const runs = await Promise.all([['apply', '--auto-approve', '--debug'], ['import', '--all', '--debug'], ['report', '--debug']].map((a) => steward(a, p.dir, env)));
+    const runs = await Promise.all(
+      [
+        ['apply', '--auto-approve', '--debug'],
+        ['import', '--all', '--debug'],
+        ['report', '--debug'],
+      ].map((a) => steward(a, p.dir, env)),
+    );
     assertNoLeak(runs, p.dir, failed);
     for (const r of runs.slice(0, 2)) assert.match(r.stderr, /^error: GET \/api\/v2\/dashboards → 401 Unauthorized.*check the token in STEWARD_OBS_TOKEN$/m);
     assert.match(runs[2]!.stdout, /401/);
@@ -190,12 +206,28 @@ function echoBody(authorization: string | undefined, pad: number): string {
 
 /** What the echoing servers answer; `pad` puts the token across the 200-character cut of error messages. */
 const ECHO_CASES: Array<{ name: string; pad: number; answer: (auth: string | undefined, pad: number) => { status: number; type: string; body: string } }> = [
-  { name: 'a 500 with a JSON message', pad: 0, answer: (auth, pad) => ({ status: 500, type: 'application/json', body: JSON.stringify({ message: echoBody(auth, pad), requestId: TOKEN }) }) },
-  { name: 'a 500 with a JSON message, the token across the cut', pad: 178, answer: (auth, pad) => ({ status: 500, type: 'application/json', body: JSON.stringify({ message: echoBody(auth, pad) }) }) },
+  {
+    name: 'a 500 with a JSON message',
+    pad: 0,
+    answer: (auth, pad) => ({ status: 500, type: 'application/json', body: JSON.stringify({ message: echoBody(auth, pad), requestId: TOKEN }) }),
+  },
+  {
+    name: 'a 500 with a JSON message, the token across the cut',
+    pad: 178,
+    answer: (auth, pad) => ({ status: 500, type: 'application/json', body: JSON.stringify({ message: echoBody(auth, pad) }) }),
+  },
   { name: 'a 500 of plain text, the token across the cut', pad: 178, answer: (auth, pad) => ({ status: 500, type: 'text/plain', body: echoBody(auth, pad) }) },
-  { name: 'a 200 HTML page', pad: 0, answer: (auth, pad) => ({ status: 200, type: 'text/html', body: `<html><head><title>Proxy</title></head><body>${echoBody(auth, pad)}</body></html>` }) },
+  {
+    name: 'a 200 HTML page',
+    pad: 0,
+    answer: (auth, pad) => ({ status: 200, type: 'text/html', body: `<html><head><title>Proxy</title></head><body>${echoBody(auth, pad)}</body></html>` }),
+  },
   // JSON.parse's own message quotes the first characters of the body.
-  { name: 'a 200 of text that starts with the token', pad: 0, answer: (auth) => ({ status: 200, type: 'application/json', body: `${TOKEN} ${echoBody(auth, 0)}` }) },
+  {
+    name: 'a 200 of text that starts with the token',
+    pad: 0,
+    answer: (auth) => ({ status: 200, type: 'application/json', body: `${TOKEN} ${echoBody(auth, 0)}` }),
+  },
 ];
 
 async function echoingServers(): Promise<void> {
@@ -212,7 +244,20 @@ async function echoingServers(): Promise<void> {
         // Every command on the first case, plan and report (one client each) on the second, plan on the others
         // (the redaction is the clients' own, the same under every command).
         const i = ECHO_CASES.findIndex((c) => c.name === name);
-        const commands = i === 0 ? [['plan', '--debug'], ['apply', '--auto-approve', '--debug'], ['import', '--all', '--debug'], ['report', '--debug', '--format', 'json']] : i === 1 ? [['plan', '--debug'], ['report', '--debug', '--format', 'json']] : [['plan', '--debug']];
+        const commands =
+          i === 0
+            ? [
+                ['plan', '--debug'],
+                ['apply', '--auto-approve', '--debug'],
+                ['import', '--all', '--debug'],
+                ['report', '--debug', '--format', 'json'],
+              ]
+            : i === 1
+              ? [
+                  ['plan', '--debug'],
+                  ['report', '--debug', '--format', 'json'],
+                ]
+              : [['plan', '--debug']];
         const runs = await Promise.all(commands.map((a) => steward(a, p.dir, env)));
         try {
           assertNoLeak(runs, p.dir, failed);
@@ -240,6 +285,7 @@ function settled(fn: () => Promise<void>): Promise<void> {
 
 test('every command, with and without --debug, against an emulator holding the canaries: no canary anywhere', () => runs.everyCommand);
 test('a wrong token (401) on apply and import; wrong cloud key on report; all with --debug: no canary, one clear line', () => runs.wrongCredentials);
-test(`servers echoing the canaries (${ECHO_CASES.map((c) => c.name).join('; ')}): plan, apply, import, report with --debug print none of them`, () => runs.echoingServers);
+test(`servers echoing the canaries (${ECHO_CASES.map((c) => c.name).join('; ')}): plan, apply, import, report with --debug print none of them`, () =>
+  runs.echoingServers);
 
 test.run();

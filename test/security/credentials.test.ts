@@ -62,7 +62,14 @@ function leaks(input: string): string[] {
   const found: string[] = [];
   for (const c of CANARIES) {
     for (const [name, e] of encodings(c)) if (text.includes(e)) found.push(`${name}(${c})`);
-    text = text.toLowerCase().includes(c.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 12)) ? text + '\u0000slug' : text;
+    text = text.toLowerCase().includes(
+      c
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .slice(0, 12),
+    )
+      ? text + '\u0000slug'
+      : text;
     if (text.endsWith('\u0000slug')) found.push(`slug of ${c}`);
     const bytes = Buffer.from(c);
     // The slug of a name (import's file names) lowercases and replaces punctuation.
@@ -137,9 +144,24 @@ spec:
 `;
 
 const CREDENTIAL_REFS: Array<{ name: string; files: Record<string, string>; at: string; variable: string }> = [
-  { name: 'the default token variable', files: { 'dashboards/d.yaml': dashboard('"status ${STEWARD_OBS_TOKEN}"') }, at: 'dashboards/d.yaml:6:9', variable: 'STEWARD_OBS_TOKEN' },
-  { name: 'the token variable the project names', files: { 'dashboards/d.yaml': dashboard('status ${MY_OBS_TOKEN}') }, at: 'dashboards/d.yaml:6:9', variable: 'MY_OBS_TOKEN' },
-  { name: 'the cloud key secret, with a default', files: { 'dashboards/d.yaml': dashboard('"${MY_KEY_SECRET:-x}"') }, at: 'dashboards/d.yaml:6:9', variable: 'MY_KEY_SECRET' },
+  {
+    name: 'the default token variable',
+    files: { 'dashboards/d.yaml': dashboard('"status ${STEWARD_OBS_TOKEN}"') },
+    at: 'dashboards/d.yaml:6:9',
+    variable: 'STEWARD_OBS_TOKEN',
+  },
+  {
+    name: 'the token variable the project names',
+    files: { 'dashboards/d.yaml': dashboard('status ${MY_OBS_TOKEN}') },
+    at: 'dashboards/d.yaml:6:9',
+    variable: 'MY_OBS_TOKEN',
+  },
+  {
+    name: 'the cloud key secret, with a default',
+    files: { 'dashboards/d.yaml': dashboard('"${MY_KEY_SECRET:-x}"') },
+    at: 'dashboards/d.yaml:6:9',
+    variable: 'MY_KEY_SECRET',
+  },
   { name: 'the cloud key id', files: { 'dashboards/d.yaml': dashboard('"${MY_KEY_ID}"') }, at: 'dashboards/d.yaml:6:9', variable: 'MY_KEY_ID' },
   { name: "an environment overlay's token", files: { 'dashboards/d.yaml': dashboard('${PROD_TOKEN}') }, at: 'dashboards/d.yaml:6:9', variable: 'PROD_TOKEN' },
   {
@@ -148,10 +170,27 @@ const CREDENTIAL_REFS: Array<{ name: string; files: Record<string, string>; at: 
     at: 'steward.yaml:23:9',
     variable: 'MY_OBS_TOKEN',
   },
-  { name: 'a tile value (the number a validation error would quote)', files: { 'dashboards/d.yaml': dashboard('n').replace('tiles: []', 'tiles:\n    - name: t\n      x: ${MY_OBS_TOKEN}\n      y: 0\n      w: 1\n      h: 1\n      series: []') }, at: 'dashboards/d.yaml:9:10', variable: 'MY_OBS_TOKEN' },
+  {
+    name: 'a tile value (the number a validation error would quote)',
+    files: {
+      'dashboards/d.yaml': dashboard('n').replace(
+        'tiles: []',
+        'tiles:\n    - name: t\n      x: ${MY_OBS_TOKEN}\n      y: 0\n      w: 1\n      h: 1\n      series: []',
+      ),
+    },
+    at: 'dashboards/d.yaml:9:10',
+    variable: 'MY_OBS_TOKEN',
+  },
 ];
 
-const CREDENTIAL_ENV = { MY_OBS_TOKEN: TOKEN, STEWARD_OBS_TOKEN: TOKEN, MY_KEY_ID: KEY_ID, MY_KEY_SECRET: KEY_SECRET, PROD_TOKEN: TOKEN, XDG_CACHE_HOME: '/nonexistent-steward-test' };
+const CREDENTIAL_ENV = {
+  MY_OBS_TOKEN: TOKEN,
+  STEWARD_OBS_TOKEN: TOKEN,
+  MY_KEY_ID: KEY_ID,
+  MY_KEY_SECRET: KEY_SECRET,
+  PROD_TOKEN: TOKEN,
+  XDG_CACHE_HOME: '/nonexistent-steward-test',
+};
 
 for (const c of CREDENTIAL_REFS) {
   test(`\${VAR} in a resource: ${c.name} is refused at file:line:col, the value never shown`, async () => {
@@ -180,7 +219,10 @@ test('${VAR} of a credential is refused on worker threads too (large projects pa
   files['dashboards/leak.yaml'] = dashboard('"${MY_OBS_TOKEN}"').replace('name: d', 'name: leak');
   const p = tmpProject(files);
   try {
-    const l = await loadWorkspace({ fs: nodeFileSystem, env: CREDENTIAL_ENV, cwd: p.dir }, { requireProject: true, parallel: { workers: 2, minFiles: 0, workerUrl: worker } });
+    const l = await loadWorkspace(
+      { fs: nodeFileSystem, env: CREDENTIAL_ENV, cwd: p.dir },
+      { requireProject: true, parallel: { workers: 2, minFiles: 0, workerUrl: worker } },
+    );
     assert.ok(l.stats.workers > 0, 'the files were parsed on workers');
     const issue = l.issues.find((i) => i.file === 'dashboards/leak.yaml');
     assert.match(issue?.message ?? '', /\$\{MY_OBS_TOKEN\} reads a credential/);
@@ -202,12 +244,21 @@ test('${VAR} of a plain variable still works in resources', async () => {
 
 // --- spec.resourceVariablePrefix: what else resource files may read ----------------------------------------
 
-const PREFIXED = (extra = '') => PROJECT(extra).replace("  resources: ['dashboards/*.yaml']\n", "  resources: ['dashboards/*.yaml']\n  resourceVariablePrefix: DASH_\n  state: ${STATE_FILE:-.steward/state.json}\n");
+const PREFIXED = (extra = '') =>
+  PROJECT(extra).replace(
+    "  resources: ['dashboards/*.yaml']\n",
+    "  resources: ['dashboards/*.yaml']\n  resourceVariablePrefix: DASH_\n  state: ${STATE_FILE:-.steward/state.json}\n",
+  );
 
 const PREFIX_CASES: Array<{ name: string; ref: string; ok: boolean; message?: RegExp }> = [
   { name: 'a variable with the prefix', ref: '"team ${DASH_TEAM}"', ok: true },
   { name: 'one with the prefix and a default', ref: '"team ${DASH_MISSING:-none}"', ok: true },
-  { name: 'a CI secret without the prefix', ref: '"${GITHUB_TOKEN}"', ok: false, message: /\$\{GITHUB_TOKEN\} is not readable here: resource files may read only variables whose names start with DASH_ \(spec\.resourceVariablePrefix\)/ },
+  {
+    name: 'a CI secret without the prefix',
+    ref: '"${GITHUB_TOKEN}"',
+    ok: false,
+    message: /\$\{GITHUB_TOKEN\} is not readable here: resource files may read only variables whose names start with DASH_ \(spec\.resourceVariablePrefix\)/,
+  },
   { name: 'a credential, even named with the prefix', ref: '"${DASH_TOKEN}"', ok: false, message: /\$\{DASH_TOKEN\} reads a credential/ },
 ];
 
@@ -262,8 +313,14 @@ test('a server echoing canaries in every encoding: validate, plan (every format,
       [['plan', '--format', 'markdown'], [0]],
       [['plan', '--format', 'github'], [0]],
       [['plan', '--out', 'plan.json'], [0]],
-      [['import', '--all', '--out', 'imported', '--debug'], [0, 1]],
-      [['apply', 'plan.json', '--format', 'json'], [0, 1]],
+      [
+        ['import', '--all', '--out', 'imported', '--debug'],
+        [0, 1],
+      ],
+      [
+        ['apply', 'plan.json', '--format', 'json'],
+        [0, 1],
+      ],
     ];
     for (const [args, codes] of runs) {
       const r = await steward(args, { cwd: x.dir, env });

@@ -31,13 +31,23 @@ for (const c of CASES) {
       const bySpec = issues.filter((i) => i.message.startsWith('two dashboards are named "Same"'));
       for (const list of [byName, bySpec]) {
         assert.is(list.length, Math.min(total, MAX_REPEATED_ISSUES));
-        assert.ok(list.every((i) => i.message.includes('(first at d/f0.yaml:')), list[0]!.message);
+        assert.ok(
+          list.every((i) => i.message.includes('(first at d/f0.yaml:')),
+          list[0]!.message,
+        );
         const more = list.filter((i) => /and \d+ more like it$/.test(i.message));
-        if (total > MAX_REPEATED_ISSUES) assert.equal(more.map((i) => i.message.match(/and (\d+) more/)![1]), [String(total - MAX_REPEATED_ISSUES)]);
+        if (total > MAX_REPEATED_ISSUES)
+          assert.equal(
+            more.map((i) => i.message.match(/and (\d+) more/)![1]),
+            [String(total - MAX_REPEATED_ISSUES)],
+          );
         else assert.is(more.length, 0);
       }
       // Positions are right, not 1:1 (the document each problem is in was found by its index).
-      assert.ok(byName.every((i) => i.line > 1), JSON.stringify(byName.slice(0, 3)));
+      assert.ok(
+        byName.every((i) => i.line > 1),
+        JSON.stringify(byName.slice(0, 3)),
+      );
     } finally {
       p.cleanup();
     }

@@ -41,7 +41,12 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'an absolute pattern', resources: ['/**/*.yml'], where: 'steward.yaml:5:', message: /pattern "\/\*\*\/\*\.yml" cannot be used as a glob: it is absolute/ },
+  {
+    name: 'an absolute pattern',
+    resources: ['/**/*.yml'],
+    where: 'steward.yaml:5:',
+    message: /pattern "\/\*\*\/\*\.yml" cannot be used as a glob: it is absolute/,
+  },
   { name: 'a pattern climbing out with ..', resources: ['../../**/*.yaml'], where: 'steward.yaml:5:', message: /climbs out with "\.\."/ },
   { name: 'a .. inside braces', resources: ['dashboards/{..,x}/*.yaml'], where: 'steward.yaml:5:', message: /climbs out with "\.\."/ },
   { name: 'a home-relative pattern', resources: ['~/**/*.yaml'], where: 'steward.yaml:5:', message: /it is absolute/ },

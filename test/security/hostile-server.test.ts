@@ -32,10 +32,20 @@ const EVIL_ID = `65f5e4a3b9e77c001a999999\n# injected\n---\napiVersion: steward/
 
 function hostileDashboards(): unknown[] {
   return [
-    { id: '65f5e4a3b9e77c001a555551', name: `orphan ${EVIL}`, tags: [MARKER, `tag ${EVIL}`], tiles: [{ id: 't1', name: `tile ${EVIL}`, x: 0, y: 0, w: 6, h: 3, series: [] }] },
+    {
+      id: '65f5e4a3b9e77c001a555551',
+      name: `orphan ${EVIL}`,
+      tags: [MARKER, `tag ${EVIL}`],
+      tiles: [{ id: 't1', name: `tile ${EVIL}`, x: 0, y: 0, w: 6, h: 3, series: [] }],
+    },
     { id: EVIL_ID, name: 'orphan with a hostile id', tags: [MARKER], tiles: [] },
     // Same name as examples/dashboards/api-latency.yaml: compared, so its tile names reach the diff lines.
-    { id: '65f5e4a3b9e77c001a555553', name: 'Public API latency', tags: [MARKER, 'team:api'], tiles: [{ id: 't2', name: `Request latency${EVIL}`, x: 0, y: 0, w: 12, h: 4, series: [] }] },
+    {
+      id: '65f5e4a3b9e77c001a555553',
+      name: 'Public API latency',
+      tags: [MARKER, 'team:api'],
+      tiles: [{ id: 't2', name: `Request latency${EVIL}`, x: 0, y: 0, w: 12, h: 4, series: [] }],
+    },
   ];
 }
 
@@ -69,7 +79,18 @@ function project(url: string): { dir: string; env: Record<string, string>; clean
   cpSync(EXAMPLES, p.dir, { recursive: true });
   const f = join(p.dir, 'steward.yaml');
   writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000\n    timeoutSeconds: 2'));
-  return { dir: p.dir, env: { STEWARD_OBS_URL: url, STEWARD_CLOUD_URL: url, STEWARD_OBS_TOKEN: 'tok-'.repeat(6), STEWARD_CLOUD_KEY_ID: 'kid-'.repeat(4), STEWARD_CLOUD_KEY_SECRET: 'sec-'.repeat(6), XDG_CACHE_HOME: join(p.dir, '.xdg') }, cleanup: p.cleanup };
+  return {
+    dir: p.dir,
+    env: {
+      STEWARD_OBS_URL: url,
+      STEWARD_CLOUD_URL: url,
+      STEWARD_OBS_TOKEN: 'tok-'.repeat(6),
+      STEWARD_CLOUD_KEY_ID: 'kid-'.repeat(4),
+      STEWARD_CLOUD_KEY_SECRET: 'sec-'.repeat(6),
+      XDG_CACHE_HOME: join(p.dir, '.xdg'),
+    },
+    cleanup: p.cleanup,
+  };
 }
 
 /** Nothing a terminal acts on: no control character but newline, no line or paragraph separator. */
@@ -188,9 +209,22 @@ function deep(n: number): string {
   return '{"a":['.repeat(n) + '{}' + ']}'.repeat(n);
 }
 
-const DEPTH_CASES: Array<{ name: string; list?: () => unknown; extra?: (m: string, u: string) => { status: number; body: string } | undefined; message: RegExp }> = [
-  { name: 'a list answer 10,000 levels deep in a tile', list: () => `{"data":[{"id":"x1","name":"deep","tags":[],"tiles":[{"id":"t","name":"t","config":${deep(5_000)}}]}]}`, message: /^error: GET \/api\/v2\/dashboards: response nested deeper than 100 levels; refused$/m },
-  { name: 'a list answer 101 levels deep', list: () => `{"data":[{"id":"x1","name":"deep","tags":[],"deep":${deep(49)}}]}`, message: /response nested deeper than 100 levels; refused/ },
+const DEPTH_CASES: Array<{
+  name: string;
+  list?: () => unknown;
+  extra?: (m: string, u: string) => { status: number; body: string } | undefined;
+  message: RegExp;
+}> = [
+  {
+    name: 'a list answer 10,000 levels deep in a tile',
+    list: () => `{"data":[{"id":"x1","name":"deep","tags":[],"tiles":[{"id":"t","name":"t","config":${deep(5_000)}}]}]}`,
+    message: /^error: GET \/api\/v2\/dashboards: response nested deeper than 100 levels; refused$/m,
+  },
+  {
+    name: 'a list answer 101 levels deep',
+    list: () => `{"data":[{"id":"x1","name":"deep","tags":[],"deep":${deep(49)}}]}`,
+    message: /response nested deeper than 100 levels; refused/,
+  },
   {
     name: 'an error body 10,000 levels deep',
     extra: (m) => (m === 'GET' ? { status: 400, body: `{"error":${deep(5_000)}}` } : undefined),

@@ -47,7 +47,10 @@ for (const c of CASES) {
     const p = tmpProject({ 'steward.yaml': project(c.url, c.url, c.allow ? '\n    allowInsecureHttp: true' : '') });
     try {
       const proj = loadProject(nodeFileSystem, join(p.dir, 'steward.yaml'), ENV);
-      for (const [section, resolve] of [['observability', () => resolveObservability(proj, ENV)], ['cloud', () => resolveCloud(proj, ENV)]] as const) {
+      for (const [section, resolve] of [
+        ['observability', () => resolveObservability(proj, ENV)],
+        ['cloud', () => resolveCloud(proj, ENV)],
+      ] as const) {
         if (c.ok) {
           resolve();
           continue;
@@ -57,7 +60,12 @@ for (const c of CASES) {
           assert.unreachable(`${section}: ${c.url} was allowed`);
         } catch (e) {
           const err = e as { message: string; pos?: { line: number } };
-          assert.match(err.message, new RegExp(`^${section} url uses plain http to .*: .* would cross the network unencrypted; use https, or set spec\\.${section}\\.allowInsecureHttp: true`));
+          assert.match(
+            err.message,
+            new RegExp(
+              `^${section} url uses plain http to .*: .* would cross the network unencrypted; use https, or set spec\\.${section}\\.allowInsecureHttp: true`,
+            ),
+          );
           assert.is(err.pos?.line, section === 'observability' ? 7 : 10);
         }
       }
@@ -68,7 +76,8 @@ for (const c of CASES) {
 }
 
 test('isLoopback', () => {
-  for (const h of ['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.255.0.1', '[::1]', '::1', '[::ffff:7f00:1]', 'localhost.']) assert.ok(isLoopback(h), h);
+  for (const h of ['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.255.0.1', '[::1]', '::1', '[::ffff:7f00:1]', 'localhost.'])
+    assert.ok(isLoopback(h), h);
   for (const h of ['example.com', '10.0.0.1', '128.0.0.1', '127.0.0.1.nip.io', 'localhost.example', '[::2]', '0.0.0.0']) assert.not.ok(isLoopback(h), h);
 });
 

@@ -66,33 +66,48 @@ async function load(files: Record<string, string>) {
   }
 }
 
-const show = (i: { file: string; line: number; col: number; message: string; severity: string }) => `${i.severity === 'warning' ? 'warning ' : ''}${i.file}:${i.line}:${i.col} ${i.message}`;
+const show = (i: { file: string; line: number; col: number; message: string; severity: string }) =>
+  `${i.severity === 'warning' ? 'warning ' : ''}${i.file}:${i.line}:${i.col} ${i.message}`;
 
 test('three stamps: names, parameters substituted with their types, overrides per item', async () => {
   const loaded = await load({ 'templates/jvm.yaml': TEMPLATE, 'instances.yaml': INSTANCES });
   assert.equal(loaded.issues, []);
   const dashboards = loaded.resources.filter((r) => r.kind === 'Dashboard');
-  assert.equal(dashboards.map((d) => d.name), ['jvm-runtime/checkout', 'jvm-runtime/payments']);
-  const [a, b] = dashboards.map((d) => d.doc as unknown as { spec: { name: string; tags: string[]; tiles: Array<{ config: { source: string; colorRules: Array<{ value: unknown }> } }> } });
+  assert.equal(
+    dashboards.map((d) => d.name),
+    ['jvm-runtime/checkout', 'jvm-runtime/payments'],
+  );
+  const [a, b] = dashboards.map(
+    (d) => d.doc as unknown as { spec: { name: string; tags: string[]; tiles: Array<{ config: { source: string; colorRules: Array<{ value: unknown }> } }> } },
+  );
   assert.is(a!.spec.name, 'JVM runtime (checkout)');
   assert.equal(a!.spec.tags, ['service:checkout']);
   assert.is(a!.spec.tiles[0]!.config.source, 'Metrics');
   assert.is(a!.spec.tiles[0]!.config.colorRules[0]!.value, 0.8, 'a whole-value reference keeps the number type');
   assert.is(b!.spec.tiles[0]!.config.colorRules[0]!.value, 0.9, 'the item overrides the default');
-  assert.ok(dashboards.every((d) => d.file.endsWith('instances.yaml')), 'a stamp belongs to its instance file (paths and --target narrow by it)');
+  assert.ok(
+    dashboards.every((d) => d.file.endsWith('instances.yaml')),
+    'a stamp belongs to its instance file (paths and --target narrow by it)',
+  );
 });
 
 test('a single instance (no forEach) is keyed by the key parameter; without a key, by the instance name', async () => {
   const single = `apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: one }\nspec:\n  template: jvm-runtime\n  parameters: { service: billing }\n`;
   const loaded = await load({ 't.yaml': TEMPLATE, 'i.yaml': single });
   assert.equal(loaded.issues, []);
-  assert.equal(loaded.resources.map((r) => r.name), ['jvm-runtime/billing']);
+  assert.equal(
+    loaded.resources.map((r) => r.name),
+    ['jvm-runtime/billing'],
+  );
   const keyless = await load({ 't.yaml': TEMPLATE.replace('  key: service\n', ''), 'i.yaml': single });
   assert.equal(keyless.issues, []);
-  assert.equal(keyless.resources.map((r) => r.name), ['jvm-runtime/one']);
+  assert.equal(
+    keyless.resources.map((r) => r.name),
+    ['jvm-runtime/one'],
+  );
 });
 
-test('alerts in a template: $(self.name) names the stamp\'s dashboard; alerts and --target see the stamped names', async () => {
+test("alerts in a template: $(self.name) names the stamp's dashboard; alerts and --target see the stamped names", async () => {
   const withAlert =
     TEMPLATE.replace('    cpuWarn:', '    alertId: { type: string }\n    cpuWarn:') +
     `  alerts:
@@ -112,8 +127,14 @@ test('alerts in a template: $(self.name) names the stamp\'s dashboard; alerts an
   assert.equal(loaded.issues.map(show), []);
   const alerts = loaded.resources.filter((r) => r.kind === 'Alert');
   assert.equal(alerts.map((a) => a.name).sort(), ['by-hand', 'jvm-runtime/checkout', 'jvm-runtime/payments']);
-  const pay = alerts.find((a) => a.name === 'jvm-runtime/payments')!.doc as { metadata: { id: string }; spec: { name: string; threshold: number; tile: { dashboard: string } } };
-  assert.equal([pay.metadata.id, pay.spec.name, pay.spec.threshold, pay.spec.tile.dashboard], ['65f5e4a3b9e77c001a000002', 'CPU of payments', 0.95, 'jvm-runtime/payments']);
+  const pay = alerts.find((a) => a.name === 'jvm-runtime/payments')!.doc as {
+    metadata: { id: string };
+    spec: { name: string; threshold: number; tile: { dashboard: string } };
+  };
+  assert.equal(
+    [pay.metadata.id, pay.spec.name, pay.spec.threshold, pay.spec.tile.dashboard],
+    ['65f5e4a3b9e77c001a000002', 'CPU of payments', 0.95, 'jvm-runtime/payments'],
+  );
 });
 
 /** Every error, with the exact place it is reported at. */
@@ -125,7 +146,10 @@ const ERRORS: Array<{ name: string; files: Record<string, string>; issues: strin
   },
   {
     name: 'missing required parameter of a single instance: at spec.parameters',
-    files: { 't.yaml': TEMPLATE, 'i.yaml': 'apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: one }\nspec:\n  template: jvm-runtime\n  parameters: { source: Logs }\n' },
+    files: {
+      't.yaml': TEMPLATE,
+      'i.yaml': 'apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: one }\nspec:\n  template: jvm-runtime\n  parameters: { source: Logs }\n',
+    },
     issues: ['i.yaml:6:15 missing parameter "service" of template "jvm-runtime" (string: the service name)'],
   },
   {
@@ -154,7 +178,10 @@ const ERRORS: Array<{ name: string; files: Record<string, string>; issues: strin
   {
     name: 'unknown template: at spec.template',
     files: { 't.yaml': TEMPLATE, 'i.yaml': INSTANCES.replace('template: jvm-runtime', 'template: jvm-runtim') },
-    issues: ['i.yaml:5:13 unknown template "jvm-runtim": no Template has that metadata.name; did you mean "jvm-runtime"?', 'warning t.yaml:3:19 template "jvm-runtime" is never used: no TemplateInstance names it'],
+    issues: [
+      'i.yaml:5:13 unknown template "jvm-runtim": no Template has that metadata.name; did you mean "jvm-runtime"?',
+      'warning t.yaml:3:19 template "jvm-runtime" is never used: no TemplateInstance names it',
+    ],
   },
   {
     name: 'unused template: a warning at its name',
@@ -169,32 +196,48 @@ const ERRORS: Array<{ name: string; files: Record<string, string>; issues: strin
   {
     name: 'malformed reference and unknown self: at the string',
     files: { 't.yaml': TEMPLATE.replace('service:$(params.service)]', 'service:$(service), $(self.id)]'), 'i.yaml': INSTANCES },
-    issues: ['t.yaml:13:24 "$(service)" is not a reference: write $(params.NAME), $(self.key) or $(self.name); $$( is a literal "$("', 't.yaml:13:36 unknown reference $(self.id): self has key and name'],
+    issues: [
+      't.yaml:13:24 "$(service)" is not a reference: write $(params.NAME), $(self.key) or $(self.name); $$( is a literal "$("',
+      't.yaml:13:36 unknown reference $(self.id): self has key and name',
+    ],
   },
   {
     name: 'a reference inside a quoted string: at the "$(" itself',
-    files: { 't.yaml': TEMPLATE.replace("name: JVM runtime ($(params.service))", 'name: "JVM ($(params.servce))"'), 'i.yaml': INSTANCES },
+    files: { 't.yaml': TEMPLATE.replace('name: JVM runtime ($(params.service))', 'name: "JVM ($(params.servce))"'), 'i.yaml': INSTANCES },
     issues: ['t.yaml:12:21 unknown parameter "servce" in $(params.servce); did you mean "service"?'],
   },
   {
     name: 'a list parameter inside text',
-    files: { 't.yaml': TEMPLATE.replace('    cpuWarn:', '    teams: { type: list, default: [a] }\n    cpuWarn:').replace('JVM runtime ($(params.service))', 'JVM $(params.teams)'), 'i.yaml': INSTANCES },
+    files: {
+      't.yaml': TEMPLATE.replace('    cpuWarn:', '    teams: { type: list, default: [a] }\n    cpuWarn:').replace(
+        'JVM runtime ($(params.service))',
+        'JVM $(params.teams)',
+      ),
+      'i.yaml': INSTANCES,
+    },
     issues: ['t.yaml:13:19 $(params.teams) is a list: it can only stand alone as a whole value, not inside text'],
   },
   {
     name: 'a default of the wrong type, a key that is not declared',
     files: { 't.yaml': TEMPLATE.replace('default: 0.8', 'default: "x"').replace('key: service', 'key: svc'), 'i.yaml': INSTANCES },
-    issues: ['t.yaml:5:8 key names parameter "svc", which the template does not declare (parameters: service, source, cpuWarn)', 't.yaml:9:39 default of parameter "cpuWarn" must be a number, found the string "x"'],
+    issues: [
+      't.yaml:5:8 key names parameter "svc", which the template does not declare (parameters: service, source, cpuWarn)',
+      't.yaml:9:39 default of parameter "cpuWarn" must be a number, found the string "x"',
+    ],
   },
   {
     name: 'a key value that cannot name a stamp: at the value',
     files: { 't.yaml': TEMPLATE, 'i.yaml': INSTANCES.replace('service: checkout', 'service: Check Out') },
-    issues: ['i.yaml:8:16 "Check Out" cannot name a stamp (it is the template\'s key, service): use lowercase letters, digits, \'.\', \'_\' and \'-\', starting and ending with a letter or digit'],
+    issues: [
+      "i.yaml:8:16 \"Check Out\" cannot name a stamp (it is the template's key, service): use lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit",
+    ],
   },
   {
     name: 'forEach without a key',
     files: { 't.yaml': TEMPLATE.replace('  key: service\n', ''), 'i.yaml': INSTANCES },
-    issues: ['i.yaml:7:3 template "jvm-runtime" declares no key (spec.key), so the stamps of a forEach would all have one name: give the template a key parameter'],
+    issues: [
+      'i.yaml:7:3 template "jvm-runtime" declares no key (spec.key), so the stamps of a forEach would all have one name: give the template a key parameter',
+    ],
   },
   {
     name: 'schema error in the expansion: at the template line, naming the stamp and the instance item',
@@ -206,7 +249,13 @@ const ERRORS: Array<{ name: string; files: Record<string, string>; issues: strin
   },
   {
     name: 'a parameter value the schema refuses: at the template line that uses it',
-    files: { 't.yaml': TEMPLATE.replace('    source: { type: string, default: Metrics }', '    source: { type: string, default: Metrics }\n    width: { type: string, default: "6" }').replace('w: 6', 'w: $(params.width)'), 'i.yaml': INSTANCES },
+    files: {
+      't.yaml': TEMPLATE.replace(
+        '    source: { type: string, default: Metrics }',
+        '    source: { type: string, default: Metrics }\n    width: { type: string, default: "6" }',
+      ).replace('w: 6', 'w: $(params.width)'),
+      'i.yaml': INSTANCES,
+    },
     issues: [
       't.yaml:19:16 must be an integer, found the string "6" (in Dashboard jvm-runtime/checkout, a stamp of template jvm-runtime) (stamped by i.yaml:8:7)',
       't.yaml:19:16 must be an integer, found the string "6" (in Dashboard jvm-runtime/payments, a stamp of template jvm-runtime) (stamped by i.yaml:9:7)',
@@ -225,14 +274,18 @@ const ERRORS: Array<{ name: string; files: Record<string, string>; issues: strin
     files: {
       't.yaml': TEMPLATE,
       'i.yaml': INSTANCES,
-      'a.yaml': 'apiVersion: steward/v1\nkind: Alert\nmetadata: { name: x, id: 65f5e4a3b9e77c001a000003 }\nspec:\n  name: x\n  threshold: 1\n  thresholdType: above\n  interval: 5m\n  source: tile\n  tile: { dashboard: jvm-runtime/checkut, name: CPU }\n  channel: { type: webhook, webhookId: 65f5e4a3b9e77c001a789012 }\n',
+      'a.yaml':
+        'apiVersion: steward/v1\nkind: Alert\nmetadata: { name: x, id: 65f5e4a3b9e77c001a000003 }\nspec:\n  name: x\n  threshold: 1\n  thresholdType: above\n  interval: 5m\n  source: tile\n  tile: { dashboard: jvm-runtime/checkut, name: CPU }\n  channel: { type: webhook, webhookId: 65f5e4a3b9e77c001a789012 }\n',
     },
     issues: ['a.yaml:10:22 unknown dashboard "jvm-runtime/checkut": no Dashboard has that metadata.name; did you mean "jvm-runtime/checkout"?'],
   },
   {
     name: 'several dashboards in a template need names',
     files: { 't.yaml': TEMPLATE + '    - spec: { name: second }\n', 'i.yaml': INSTANCES },
-    issues: ['t.yaml:11:7 this template holds 2 dashboards: give each a name (the stamped dashboard is named <template>/<key>/<name>)', 't.yaml:25:7 this template holds 2 dashboards: give each a name (the stamped dashboard is named <template>/<key>/<name>)'],
+    issues: [
+      't.yaml:11:7 this template holds 2 dashboards: give each a name (the stamped dashboard is named <template>/<key>/<name>)',
+      't.yaml:25:7 this template holds 2 dashboards: give each a name (the stamped dashboard is named <template>/<key>/<name>)',
+    ],
   },
   {
     name: 'an enum parameter without values: the schema says so',
@@ -257,7 +310,10 @@ test('references: $$( is a literal, whole references keep their type, text refer
   assert.is(sub('a $(params.n) b $(params.s)'), 'a 5 b x');
   assert.is(sub('cost $$(x) $(self.key)'), 'cost $(x) k');
   assert.is(sub('${HOME} and {{URL}} stay'), '${HOME} and {{URL}} stay');
-  assert.equal(scanReferences('$(params.a').map((t) => t.type), ['bad']);
+  assert.equal(
+    scanReferences('$(params.a').map((t) => t.type),
+    ['bad'],
+  );
 });
 
 test('expandTemplates is pure: the input is not changed, and expanding twice gives the same', async () => {
@@ -275,7 +331,10 @@ test('expandTemplates is pure: the input is not changed, and expanding twice giv
     const b = expandTemplates(raw);
     assert.is(JSON.stringify(raw), before);
     assert.equal(a.resources, b.resources);
-    assert.equal(a.resources.map((r) => r.name), loaded.resources.map((r) => r.name));
+    assert.equal(
+      a.resources.map((r) => r.name),
+      loaded.resources.map((r) => r.name),
+    );
   } finally {
     p.cleanup();
   }
@@ -303,11 +362,29 @@ test('property: expansion never throws, whatever the instance gives, and every p
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const [template] = processFile(join(p.dir, 't.yaml'), readFileSync(join(p.dir, 't.yaml')), {}, { isProjectFile: false }).resources;
-    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.double(), fc.integer(), fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer()), { maxLength: 3 }), fc.constant(null), fc.boolean());
+    const value = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.double(),
+      fc.integer(),
+      fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer()), { maxLength: 3 }),
+      fc.constant(null),
+      fc.boolean(),
+    );
     const params = fc.dictionary(fc.constantFrom('service', 'source', 'cpuWarn', 'other', 'Service'), value, { maxKeys: 4 });
     fc.assert(
       fc.property(params, fc.option(fc.array(params, { minLength: 1, maxLength: 4 }), { nil: undefined }), (shared, forEach) => {
-        const inst = { kind: 'TemplateInstance', name: 'i', file: '/i.yaml', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: 'jvm-runtime', parameters: shared, ...(forEach ? { forEach } : {}) } } };
+        const inst = {
+          kind: 'TemplateInstance',
+          name: 'i',
+          file: '/i.yaml',
+          index: 0,
+          doc: {
+            apiVersion: 'steward/v1',
+            kind: 'TemplateInstance',
+            metadata: { name: 'i' },
+            spec: { template: 'jvm-runtime', parameters: shared, ...(forEach ? { forEach } : {}) },
+          },
+        };
         const x = expandTemplates([template!, inst as never]);
         for (const pr of x.problems) assert.ok(pr.pointer.startsWith('/') || pr.pointer === '', pr.message);
         for (const r of x.resources) assert.ok(r.name.startsWith('jvm-runtime/'));

@@ -33,9 +33,20 @@ test('three stamped dashboards: plan creates them, apply creates them, plan agai
   withExample(async (dir, env, emu) => {
     const plan = await steward(['plan', '--format', 'json'], { cwd: dir, env });
     assert.is(plan.code, 0, plan.stderr);
-    const p = JSON.parse(plan.stdout) as { items: Array<{ kind: string; name: string; action: string; file: string; body: { name: string; tiles: Array<{ name: string; config: Record<string, unknown> }> } }> };
+    const p = JSON.parse(plan.stdout) as {
+      items: Array<{
+        kind: string;
+        name: string;
+        action: string;
+        file: string;
+        body: { name: string; tiles: Array<{ name: string; config: Record<string, unknown> }> };
+      }>;
+    };
     const ours = p.items.filter((i) => i.name.startsWith('jvm-runtime/'));
-    assert.equal(ours.map((i) => `${i.kind} ${i.name} ${i.action}`).sort(), BOTH.map((n) => `${n} create`));
+    assert.equal(
+      ours.map((i) => `${i.kind} ${i.name} ${i.action}`).sort(),
+      BOTH.map((n) => `${n} create`),
+    );
     const stamped = ours.filter((i) => i.kind === 'Dashboard');
     assert.ok(stamped.every((i) => i.file === 'services/jvm.yaml'));
     const pay = stamped.find((i) => i.name === 'jvm-runtime/payments')!.body;
@@ -60,12 +71,18 @@ test('three stamped dashboards: plan creates them, apply creates them, plan agai
     writeFileSync(t, original.replace('cpuWarn: { type: number, default: 0.8', 'cpuWarn: { type: number, default: 0.75'));
     const changed = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env });
     assert.is(changed.code, 2, changed.stdout + changed.stderr);
-    assert.match(changed.stdout, '\nTemplates\n  template jvm-runtime: 2 dashboards, 1 tile changed ("CPU Utilization"), the same change in each (2 to update)\n');
+    assert.match(
+      changed.stdout,
+      '\nTemplates\n  template jvm-runtime: 2 dashboards, 1 tile changed ("CPU Utilization"), the same change in each (2 to update)\n',
+    );
     assert.ok(changed.stdout.indexOf('Templates') < changed.stdout.indexOf('Dashboards'), 'the summary comes before the items');
     assert.match(changed.stdout, 'jvm-runtime/checkout');
     assert.match(changed.stdout, 'jvm-runtime/inventory');
     const md = await steward(['plan', '--format', 'markdown'], { cwd: dir, env });
-    assert.match(md.stdout, '**Templates**\n\n- template jvm-runtime: 2 dashboards, 1 tile changed ("CPU Utilization"), the same change in each (2 to update)\n');
+    assert.match(
+      md.stdout,
+      '**Templates**\n\n- template jvm-runtime: 2 dashboards, 1 tile changed ("CPU Utilization"), the same change in each (2 to update)\n',
+    );
 
     // payments overrides cpuWarn, so it is untouched; a change to the shared default reaches all three.
     writeFileSync(t, readFileSync(t, 'utf8').replace('label: Busy', 'label: Hot'));
@@ -81,7 +98,10 @@ test('three stamped dashboards: plan creates them, apply creates them, plan agai
     // --target reaches one stamp by its name.
     const one = await steward(['plan', '--target', 'dashboard/jvm-runtime/payments', '--format', 'json'], { cwd: dir, env });
     assert.is(one.code, 0, one.stderr);
-    assert.equal((JSON.parse(one.stdout) as { items: Array<{ name: string }> }).items.map((i) => i.name), ['jvm-runtime/payments']);
+    assert.equal(
+      (JSON.parse(one.stdout) as { items: Array<{ name: string }> }).items.map((i) => i.name),
+      ['jvm-runtime/payments'],
+    );
   }));
 
 test('steward render prints the stamped resources as YAML; --target narrows; the files are not needed live', () =>
@@ -90,8 +110,14 @@ test('steward render prints the stamped resources as YAML; --target narrows; the
     assert.is(r.code, 0, r.stderr);
     const names = [...r.stdout.matchAll(/^  name: (\S+)$/gm)].map((m) => m[1]);
     // Each stamp's dashboard, then its alert, in the order of the instance's items.
-    assert.equal(names, ['checkout', 'checkout', 'payments', 'payments', 'inventory', 'inventory'].map((n) => `jvm-runtime/${n}`));
-    assert.match(r.stdout, '---\n# jvm-runtime/payments: stamped by services/jvm.yaml from template jvm-runtime\napiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: jvm-runtime/payments\n');
+    assert.equal(
+      names,
+      ['checkout', 'checkout', 'payments', 'payments', 'inventory', 'inventory'].map((n) => `jvm-runtime/${n}`),
+    );
+    assert.match(
+      r.stdout,
+      '---\n# jvm-runtime/payments: stamped by services/jvm.yaml from template jvm-runtime\napiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: jvm-runtime/payments\n',
+    );
     assert.match(r.stdout, "where: ServiceName = 'inventory'");
     const one = await steward(['render', '--target', 'dashboard/jvm-runtime/inventory'], { cwd: dir, env });
     assert.is(one.code, 0, one.stderr);
@@ -125,14 +151,23 @@ test('import --all leaves stamped dashboards and alerts to their template: nothi
     }
     assert.is(readFileSync(join(dir, 'services/jvm.yaml'), 'utf8'), before, 'the instance file is not rewritten');
     const files = [...readdirSync(join(dir, 'dashboards')), ...readdirSync(join(dir, 'alerts'))];
-    assert.not.ok(files.some((f) => /jvm-runtime-metrics|jvm-cpu-high/.test(f)), files.join(', '));
+    assert.not.ok(
+      files.some((f) => /jvm-runtime-metrics|jvm-cpu-high/.test(f)),
+      files.join(', '),
+    );
   }));
 
 test('all six imported templates (examples/templates) stamp dashboards the server takes: server-validate, apply, plan clean', async () => {
   const names = ['browser-rum', 'dotnet-runtime', 'go-runtime', 'jvm-runtime', 'nodejs-runtime', 'python-runtime'];
   const p = tmpProject({
-    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["templates/*.yaml", "services.yaml"]\n  observability: { api: hyperdx, url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN }, requestsPerMinute: 6000 }\n',
-    'services.yaml': names.map((t) => `apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: ${t} }\nspec:\n  template: ${t}\n  forEach: [{ service: web }, { service: api }]\n`).join('---\n'),
+    'steward.yaml':
+      'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["templates/*.yaml", "services.yaml"]\n  observability: { api: hyperdx, url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN }, requestsPerMinute: 6000 }\n',
+    'services.yaml': names
+      .map(
+        (t) =>
+          `apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: ${t} }\nspec:\n  template: ${t}\n  forEach: [{ service: web }, { service: api }]\n`,
+      )
+      .join('---\n'),
   });
   cpSync(join(EXAMPLES, 'templates'), join(p.dir, 'templates'), { recursive: true });
   const emu = await startEmulator({ seed: 5, api: 'hyperdx' });
@@ -140,7 +175,8 @@ test('all six imported templates (examples/templates) stamp dashboards the serve
     const env = { ...emu.env, STEWARD_NO_CACHE: '1' };
     const plan = await steward(['plan', '--server-validate', '--format', 'json'], { cwd: p.dir, env });
     assert.is(plan.code, 0, plan.stderr);
-    const items = (JSON.parse(plan.stdout) as { items: Array<{ name: string; action: string; serverValidation?: { valid: boolean; errors: string[] } }> }).items;
+    const items = (JSON.parse(plan.stdout) as { items: Array<{ name: string; action: string; serverValidation?: { valid: boolean; errors: string[] } }> })
+      .items;
     assert.is(items.length, 12);
     for (const i of items) assert.equal([i.action, i.serverValidation], ['create', { valid: true, errors: [] }], i.name);
     const apply = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });

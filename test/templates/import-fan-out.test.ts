@@ -21,14 +21,22 @@ const SHARED = '/work/shared/contracts/hyperdx/dashboard-templates';
 const SOURCE = existsSync(HYPERDX_TEMPLATES) ? HYPERDX_TEMPLATES : SHARED;
 const NAMES: Record<string, string> = { 'jvm-runtime-metrics.json': 'jvm-runtime' };
 
-for (const file of readdirSync(SOURCE).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(SOURCE)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const name = NAMES[file] ?? file.replace(/\.json$/, '');
   test(`import ${file}: loads, stamps a valid dashboard, and is examples/templates/${name}.yaml`, () => {
     const json = JSON.parse(readFileSync(join(SOURCE, file), 'utf8')) as { tiles: unknown[] };
     const r = importHyperdxTemplate(json, { name, schemaPath: '../../schemas/template.schema.json', sourceFile: file });
     const loaded = processFile(`/x/${name}.yaml`, Buffer.from(r.text), {}, { isProjectFile: false });
     assert.equal(loaded.issues, []);
-    const inst = { kind: 'TemplateInstance', name: 'i', file: '/x/i.yaml', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: name, parameters: { service: 'checkout' } } } };
+    const inst = {
+      kind: 'TemplateInstance',
+      name: 'i',
+      file: '/x/i.yaml',
+      index: 0,
+      doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: name, parameters: { service: 'checkout' } } },
+    };
     const x = expandTemplates([...loaded.resources, inst as never]);
     assert.equal(x.problems, []);
     const d = x.resources[0]!.doc as unknown as { spec: { tiles: Array<{ config: { select?: Array<{ where: string }> } }> } };
@@ -48,8 +56,27 @@ test('import: sources become parameters, text that looks like a reference stays 
     {
       name: 'T',
       tiles: [
-        { x: 0, y: 0, w: 6, h: 3, config: { name: 'A', source: 'Logs', displayType: 'line', select: [{ aggFn: 'count', valueExpression: '' }], where: 'Body:"$(x) ${HOME}"', whereLanguage: 'lucene' } },
-        { x: 6, y: 0, w: 6, h: 3, config: { name: 'A', source: 'Traces', displayType: 'number', select: [{ aggFn: 'avg', valueExpression: 'Duration' }], granularity: 'auto' } },
+        {
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 3,
+          config: {
+            name: 'A',
+            source: 'Logs',
+            displayType: 'line',
+            select: [{ aggFn: 'count', valueExpression: '' }],
+            where: 'Body:"$(x) ${HOME}"',
+            whereLanguage: 'lucene',
+          },
+        },
+        {
+          x: 6,
+          y: 0,
+          w: 6,
+          h: 3,
+          config: { name: 'A', source: 'Traces', displayType: 'number', select: [{ aggFn: 'avg', valueExpression: 'Duration' }], granularity: 'auto' },
+        },
       ],
     },
     { name: 't', schemaPath: 's', sourceFile: 't.json' },
@@ -61,7 +88,16 @@ test('import: sources become parameters, text that looks like a reference stays 
   assert.equal(r.warnings, ['two tiles are named "A": the second is "A (2)" (steward matches tiles by name)', 'left out (no API form): granularity']);
   const loaded = processFile('/x/t.yaml', Buffer.from(r.text), { HOME: '/root' }, { isProjectFile: false });
   assert.equal(loaded.issues, []);
-  const x = expandTemplates([...loaded.resources, { kind: 'TemplateInstance', name: 'i', file: '/x/i.yaml', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: 't', parameters: { service: 'web' } } } } as never]);
+  const x = expandTemplates([
+    ...loaded.resources,
+    {
+      kind: 'TemplateInstance',
+      name: 'i',
+      file: '/x/i.yaml',
+      index: 0,
+      doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'i' }, spec: { template: 't', parameters: { service: 'web' } } },
+    } as never,
+  ]);
   const tile = (x.resources[0]!.doc as unknown as { spec: { tiles: Array<{ config: { select: Array<{ where: string }> } }> } }).spec.tiles[0]!;
   assert.is(tile.config.select[0]!.where, '(Body:"$(x) ${HOME}") AND ServiceName:"web"');
 });
@@ -100,7 +136,10 @@ test('fan-out: one line per template with changed stamps; hand-written and uncha
       item('checkout-overview', 'update', [{ op: 'replace', path: '/name', value: 'x' }]),
       item('go-runtime/a', 'create', [{ op: 'add', path: '/name', value: 'x' }]),
       item('go-runtime/a', 'update', [{ op: 'replace', path: '/threshold', value: 2 }], 'Alert'),
-      item('go-runtime/b', 'update', [{ op: 'replace', path: '/tags/0', value: 'x' }, { op: 'replace', path: '/tiles/Heap~1GC/h', value: 4 }]),
+      item('go-runtime/b', 'update', [
+        { op: 'replace', path: '/tags/0', value: 'x' },
+        { op: 'replace', path: '/tiles/Heap~1GC/h', value: 4 },
+      ]),
       // An orphan is named after the live dashboard, which may hold "/": it is no template's.
       { kind: 'Dashboard', name: 'ops/x', action: 'blocked', reason: 'orphan', message: '', patch: [] },
     ],

@@ -111,7 +111,7 @@ test('colour: --color and FORCE_COLOR force it without a terminal; --no-color an
   }
 });
 
-test('the top-level help lists every exit code, report --fail-on\'s 2 included', async () => {
+test("the top-level help lists every exit code, report --fail-on's 2 included", async () => {
   const r = await steward(['--help']);
   assert.is(r.code, 0);
   assert.match(r.stdout, 'plan --detailed-exitcode: 2 changes pending, 3 blocked drift');

@@ -34,12 +34,21 @@ test('plan --format json|github|markdown on invalid files prints the problems on
   try {
     cpSync(EXAMPLES, p.dir, { recursive: true });
     writeFileSync(join(p.dir, 'dashboards/broken.yaml'), 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: broken }\nspec:\n  nmae: x\n');
-    const env = { STEWARD_OBS_URL: 'http://127.0.0.1:9', STEWARD_OBS_TOKEN: 't', STEWARD_CLOUD_URL: 'http://127.0.0.1:9', STEWARD_CLOUD_KEY_ID: 'k', STEWARD_CLOUD_KEY_SECRET: 's' };
+    const env = {
+      STEWARD_OBS_URL: 'http://127.0.0.1:9',
+      STEWARD_OBS_TOKEN: 't',
+      STEWARD_CLOUD_URL: 'http://127.0.0.1:9',
+      STEWARD_CLOUD_KEY_ID: 'k',
+      STEWARD_CLOUD_KEY_SECRET: 's',
+    };
     const json = await steward(['plan', '--format', 'json'], { cwd: p.dir, env });
     assert.is(json.code, 1);
     const doc = JSON.parse(json.stdout);
     assert.is(doc.valid, false);
-    assert.ok(doc.issues.some((i: { file: string; line: number }) => i.file === 'dashboards/broken.yaml' && i.line === 5), json.stdout);
+    assert.ok(
+      doc.issues.some((i: { file: string; line: number }) => i.file === 'dashboards/broken.yaml' && i.line === 5),
+      json.stdout,
+    );
     assert.match(json.stderr, 'dashboards/broken.yaml:5');
     const gh = await steward(['plan', '--format', 'github'], { cwd: p.dir, env });
     assert.is(gh.code, 1);

@@ -25,7 +25,10 @@ test('import --id rewrites the file that declares the dashboard, in place: one l
     assert.is(drift.code, 3, drift.stdout + drift.stderr);
     const item = JSON.parse(drift.stdout).items.find((i: { reason?: string }) => i.reason === 'no-update-api');
     // the plan's way out is the one command the README gives
-    assert.ok(item.wayOut.some((w: string) => w.includes(`\`steward import --id ${item.id}\``)), item.wayOut.join('\n'));
+    assert.ok(
+      item.wayOut.some((w: string) => w.includes(`\`steward import --id ${item.id}\``)),
+      item.wayOut.join('\n'),
+    );
     assert.ok(!item.wayOut.some((w: string) => w.includes('<dir>') || w.includes('--force')), item.wayOut.join('\n'));
 
     // WHEN imported by id, without --force
@@ -70,13 +73,23 @@ test('sync keeps other documents, flow style and comments; named lists are match
     'metadata: { name: other }',
     '',
   ].join('\n');
-  const r = syncDashboardSpec(text, 0, { name: 'A', tags: ['x', 'y', 'z'], tiles: [{ name: 'two', w: 6 }, { name: 'one', w: 12 }] });
+  const r = syncDashboardSpec(text, 0, {
+    name: 'A',
+    tags: ['x', 'y', 'z'],
+    tiles: [
+      { name: 'two', w: 6 },
+      { name: 'one', w: 12 },
+    ],
+  });
   assert.is(
     r.text,
     text.replace('[x, y]  # team tags', '[x, y, z] # team tags').replace('w: 6 # half', 'w: 12 # half'),
     'only the changed lines are written again',
   );
-  assert.equal(r.changes.map((c) => c.path.join('.')), ['spec.tags', 'spec.tiles.0.w']);
+  assert.equal(
+    r.changes.map((c) => c.path.join('.')),
+    ['spec.tags', 'spec.tiles.0.w'],
+  );
 });
 
 test.run();

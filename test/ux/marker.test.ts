@@ -46,9 +46,12 @@ for (const api of ['seed', 'hyperdx'] as const) {
       }
       // and an explicit markerTag still wins
       const sy = join(b, 'steward.yaml');
-      writeFileSync(sy, readFileSync(sy, 'utf8').replace('    requestsPerMinute: 100\n', '    requestsPerMinute: 100\n    markerTag: managed-by:steward/team-a\n'));
+      writeFileSync(
+        sy,
+        readFileSync(sy, 'utf8').replace('    requestsPerMinute: 100\n', '    requestsPerMinute: 100\n    markerTag: managed-by:steward/team-a\n'),
+      );
       const shared = await steward(['plan', '--detailed-exitcode'], { cwd: b, env });
-      assert.match(shared.stdout, /orphan/i, 'with the same marker, A\'s dashboard is an orphan to B');
+      assert.match(shared.stdout, /orphan/i, "with the same marker, A's dashboard is an orphan to B");
     } finally {
       await emu.close();
       p.cleanup();

@@ -24,7 +24,10 @@ test('a folder holding steward.yaml means that project for plan as for validate;
     // inside the project, a folder of it narrows the plan
     const narrow = await steward(['plan', 'dashboards/jvm-runtime.yaml', '--format', 'json'], { cwd: join(p.dir, 'examples'), env });
     assert.is(narrow.code, 0, narrow.stderr);
-    assert.equal(JSON.parse(narrow.stdout).items.map((i: { name: string }) => i.name), ['jvm-runtime']);
+    assert.equal(
+      JSON.parse(narrow.stdout).items.map((i: { name: string }) => i.name),
+      ['jvm-runtime'],
+    );
   } finally {
     await emu.close();
     p.cleanup();
@@ -34,7 +37,10 @@ test('a folder holding steward.yaml means that project for plan as for validate;
 test('validate does not warn about default patterns the user never wrote, only about their own', async () => {
   const dash = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec: { name: D }\n';
   const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: p }\nspec: {}\n', 'dashboards/d.yaml': dash });
-  const q = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: [dashboards/*.yaml, alerts/*.yaml]\n', 'dashboards/d.yaml': dash });
+  const q = tmpProject({
+    'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: [dashboards/*.yaml, alerts/*.yaml]\n',
+    'dashboards/d.yaml': dash,
+  });
   try {
     const v = await steward(['validate', '--no-cache'], { cwd: p.dir });
     assert.is(v.stdout, '✓ valid: 2 files, 1 resource (1 dashboard)\n');
@@ -49,7 +55,8 @@ test('validate does not warn about default patterns the user never wrote, only a
 test('an unquoted ${VAR} inside { }: one error with its hint, not one per token after it', async () => {
   const p = tmpProject({
     'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: [dashboards/*.yaml]\n',
-    'dashboards/d.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec:\n  name: D\n  tiles:\n    - { name: t, x: 0, y: 0, w: ${W}, h: 3 }\n',
+    'dashboards/d.yaml':
+      'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec:\n  name: D\n  tiles:\n    - { name: t, x: 0, y: 0, w: ${W}, h: 3 }\n',
   });
   try {
     const v = await steward(['validate', '--no-cache'], { cwd: p.dir, env: { W: '6' } });

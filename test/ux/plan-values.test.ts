@@ -10,8 +10,10 @@ import { DIR, MARKER, NOW, alert, dashboard, liveOf } from '../plan/fixtures.ts'
 // Issue 14, point 1: plans cut long values until before and after looked the same
 // (`~ message: "More than 50 ... R… → "More than 50 ... R…`).
 
-const OLD = 'More than 50 checkout errors in five minutes. Runbook: https://wiki.example.com/runbooks/checkout#errors. Retry the payment provider first, then page the on-call engineer.';
-const NEW = 'More than 50 checkout errors in five minutes. Runbook: https://wiki.example.com/runbooks/checkout#errors. Retry the payment provider first, then page the payments team lead.';
+const OLD =
+  'More than 50 checkout errors in five minutes. Runbook: https://wiki.example.com/runbooks/checkout#errors. Retry the payment provider first, then page the on-call engineer.';
+const NEW =
+  'More than 50 checkout errors in five minutes. Runbook: https://wiki.example.com/runbooks/checkout#errors. Retry the payment provider first, then page the payments team lead.';
 const WHERE_OLD = 'service:checkout AND level:error AND env:production AND region:eu-west-1 AND NOT path:/healthz AND status:500';
 const WHERE_NEW = 'service:checkout AND level:error AND env:production AND region:eu-west-1 AND NOT path:/healthz AND status:503';
 
@@ -24,7 +26,17 @@ function longPlan(updateDashboards: boolean): Plan {
     formatVersion: 1,
     alerts: {
       '65f5e4a3b9e77c001a000003': {
-        sent: { name: 'Alert checkout', threshold: 50, thresholdType: 'above', interval: '5m', source: 'tile', dashboardId: '65f5e4a3b9e77c001a111111', tileId: '65f5e4a3b9e77c001a11t001', channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, message: OLD } as never,
+        sent: {
+          name: 'Alert checkout',
+          threshold: 50,
+          thresholdType: 'above',
+          interval: '5m',
+          source: 'tile',
+          dashboardId: '65f5e4a3b9e77c001a111111',
+          tileId: '65f5e4a3b9e77c001a11t001',
+          channel: { type: 'webhook', webhookId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+          message: OLD,
+        } as never,
         appliedAt: '2026-11-20T08:00:00.000Z',
       },
     },
@@ -32,7 +44,10 @@ function longPlan(updateDashboards: boolean): Plan {
   return computePlan({
     ...(updateDashboards ? { capabilities: { updateDashboard: true } } : {}),
     resources: [
-      dashboard('drift', { tags: ['a-tag', 'b-tag', 'c-tag', 'team:a'], tiles: [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', where: WHERE_NEW, groupBy: [] }] }] }),
+      dashboard('drift', {
+        tags: ['a-tag', 'b-tag', 'c-tag', 'team:a'],
+        tiles: [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', aggFn: 'count', where: WHERE_NEW, groupBy: [] }] }],
+      }),
       a,
     ],
     live: [live],
@@ -62,9 +77,16 @@ for (const columns of [60, 100, 160]) {
       assert.not.match(out.split('\n').slice(2).join('\n'), '…', `cut at ${columns}`);
       assert.match(out, '[-on-call engineer.-]{+payments team lead.+}');
       assert.match(out, '[-status:500-]{+status:503+}');
-      for (const line of out.split('\n').filter((l) => /^ {6}[~+-] /.test(l))) assert.ok(line.length <= Math.max(60, columns), `too wide at ${columns}: ${line}`);
+      for (const line of out.split('\n').filter((l) => /^ {6}[~+-] /.test(l)))
+        assert.ok(line.length <= Math.max(60, columns), `too wide at ${columns}: ${line}`);
       // the unchanged start is there in full, never cut before the first difference
-      assert.ok(hasAllWords(out, 'More than 50 checkout errors in five minutes. Runbook: https://wiki.example.com/runbooks/checkout#errors. Retry the payment provider first, then page the'), out);
+      assert.ok(
+        hasAllWords(
+          out,
+          'More than 50 checkout errors in five minutes. Runbook: https://wiki.example.com/runbooks/checkout#errors. Retry the payment provider first, then page the',
+        ),
+        out,
+      );
     }
   });
 }
@@ -84,7 +106,10 @@ test('tags are a set: one added tag is one change, not one per shifted position'
   const p = longPlan(true);
   const dash = p.items.find((i) => i.kind === 'Dashboard')!;
   const tagLines = patchLines(dash.patch, dash.before, 100).filter((l) => l.path === 'tags');
-  assert.equal(tagLines.map((l) => `${l.sign} ${l.text}`), ['+ tags: "a-tag"']);
+  assert.equal(
+    tagLines.map((l) => `${l.sign} ${l.text}`),
+    ['+ tags: "a-tag"'],
+  );
   const out = renderPlanText(p, { color: false, columns: 100 });
   assert.match(out, '+ tags: "a-tag"');
   assert.not.match(out, 'tags › ');
@@ -99,7 +124,9 @@ test('wordDiff: only the words that changed are marked; identical strings have n
 });
 
 test('short values stay on one line as before → after', () => {
-  assert.equal(patchLines([{ op: 'replace', path: '/threshold', value: 5 }], { threshold: 50 }, 80), [{ sign: '~', path: 'threshold', text: 'threshold: 50 → 5' }]);
+  assert.equal(patchLines([{ op: 'replace', path: '/threshold', value: 5 }], { threshold: 50 }, 80), [
+    { sign: '~', path: 'threshold', text: 'threshold: 50 → 5' },
+  ]);
 });
 
 test('the live counts add up and agree in number ("1 dashboard", "1 blocked item needs")', () => {

@@ -43,7 +43,10 @@ test('the client says what it waits for before it waits: a 429 with Retry-After 
 test('the CLI writes one line per wait of 2 s or more, not one per request waiting for the same reason', () => {
   const lines: string[] = [];
   let t = 0;
-  const notify = waitNotifier((l) => lines.push(l), () => t);
+  const notify = waitNotifier(
+    (l) => lines.push(l),
+    () => t,
+  );
   notify(600, 'rate limit');
   notify(47_000, 'rate limited (429)');
   notify(46_900, 'rate limited (429)');

@@ -47,25 +47,37 @@ export const applyCommand = defineCommand<ApplyArgs>({
       .option('prune', { type: 'boolean', describe: 'Delete orphans (without a plan file; hyperdx, clickstack-cloud; default spec.prune)' })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (without a plan file; repeatable)' })
       .option('lock-timeout', LOCK_TIMEOUT_OPTION)
-      .option('settle', { type: 'string', describe: 'After a create whose outcome is unknown, wait this long before each of the two lists that decide a re-send (default and least: the request timeout)' })
+      .option('settle', {
+        type: 'string',
+        describe:
+          'After a create whose outcome is unknown, wait this long before each of the two lists that decide a re-send (default and least: the request timeout)',
+      })
       .example('steward plan --out plan.json && steward apply plan.json', 'Review, then apply exactly what was reviewed')
       .example('steward apply --auto-approve', 'CI on merge: plan afresh and apply'),
   run: async (args, ctx) => {
     if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
       throw new UsageError('--concurrency must be a whole number from 1 to 64');
     }
-    if (args.plan && (args.reassertAlerts || args.target)) throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
+    if (args.plan && (args.reassertAlerts || args.target))
+      throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
     const saved = args.plan ? await readPlanFile(resolve(ctx.cwd, args.plan), args.plan) : undefined;
     const [{ nodeFileSystem }, { findProjectFile, loadProject }] = await Promise.all([import('../../config/fs.ts'), import('../../config/project.ts')]);
     const file = findProjectFile(nodeFileSystem, ctx.cwd, args.config);
-    if (!file) throw new CliError(`no steward.yaml in ${ctx.cwd} or any folder above it: ${saved ? 'run apply in the project that made the plan, or pass --config' : 'run steward in your project, or pass --config path/to/steward.yaml'}`, { code: 'config' });
+    if (!file)
+      throw new CliError(
+        `no steward.yaml in ${ctx.cwd} or any folder above it: ${saved ? 'run apply in the project that made the plan, or pass --config' : 'run steward in your project, or pass --config path/to/steward.yaml'}`,
+        { code: 'config' },
+      );
     const project = loadProject(nodeFileSystem, file, ctx.env, args.env ?? saved?.env);
     if (saved && (saved.env ?? undefined) !== (project.envName ?? undefined)) {
       throw new UsageError(`the plan was made for ${saved.env ? `--env ${saved.env}` : 'no --env'}, not ${args.env ? `--env ${args.env}` : 'no --env'}`);
     }
     if (saved) {
       // Bound to what produced it: its own digest, the project, the environment and the server.
-      const [{ checkBinding, bindingFile, projectName }, { resolveObservability }] = await Promise.all([import('../../apply/plan-file.ts'), import('../../config/connection.ts')]);
+      const [{ checkBinding, bindingFile, projectName }, { resolveObservability }] = await Promise.all([
+        import('../../apply/plan-file.ts'),
+        import('../../config/connection.ts'),
+      ]);
       checkBinding(saved, {
         project: await projectName(project.file),
         file: bindingFile(project.file),
@@ -84,7 +96,13 @@ export const applyCommand = defineCommand<ApplyArgs>({
 });
 
 async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, loadedProject: Project, saved: Plan | undefined): Promise<number> {
-  const [{ applyPlan, applyExitCode, emptyResult }, { openJournal }, { readState, writeState, checkStateWritable }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }, { resolveObservability }] = await Promise.all([
+  const [
+    { applyPlan, applyExitCode, emptyResult },
+    { openJournal },
+    { readState, writeState, checkStateWritable },
+    { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress },
+    { resolveObservability },
+  ] = await Promise.all([
     import('../../apply/apply.ts'),
     import('../../apply/journal.ts'),
     import('../../apply/state.ts'),
@@ -118,10 +136,19 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
     if (before) throw new PlanMismatchError(`this plan was applied already (${before.at}); make a new one with \`steward plan --out\``);
     const o = saved.binding!.options;
     const made = await makePlan(
-      { ...args, env: saved.env, target: o.targets, paths: o.paths.map((p) => resolve(project.dir, p)), prune: o.prune, reassertAlerts: o.reassertAlerts, idSeed: saved.binding!.idSeed },
+      {
+        ...args,
+        env: saved.env,
+        target: o.targets,
+        paths: o.paths.map((p) => resolve(project.dir, p)),
+        prune: o.prune,
+        reassertAlerts: o.reassertAlerts,
+        idSeed: saved.binding!.idSeed,
+      },
       ctx,
     );
-    if (made.plan.fingerprint !== saved.fingerprint) throw new StalePlanError(`live dashboards or alert records changed since it was made (${saved.createdAt})`);
+    if (made.plan.fingerprint !== saved.fingerprint)
+      throw new StalePlanError(`live dashboards or alert records changed since it was made (${saved.createdAt})`);
     const diff = firstDifference(saved.items, made.plan.items);
     if (diff !== undefined) throw new PlanMismatchError(`plan does not match the files: ${diff}; make it again with \`steward plan --out\``);
     plan = saved;
@@ -163,7 +190,9 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
         emit: (e) => {
           if (args.format === 'json') return;
           if (ctx.io.isTTY && e.type === 'item-start') {
-            ctx.io.stdout(`\r\u001b[K${renderProgress(e.done, e.total, `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`, ctx.columns)}`);
+            ctx.io.stdout(
+              `\r\u001b[K${renderProgress(e.done, e.total, `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`, ctx.columns)}`,
+            );
             progressShown = true;
             return;
           }
@@ -173,13 +202,23 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
       },
       plan,
       state,
-      { concurrency, runId: randomUUID(), settleMs, removeOwnDuplicates: client.profile.capabilities.deleteDashboard, ...(freshLive ? { freshLive } : {}), ...(freshAlerts ? { freshAlerts } : {}) },
+      {
+        concurrency,
+        runId: randomUUID(),
+        settleMs,
+        removeOwnDuplicates: client.profile.capabilities.deleteDashboard,
+        ...(freshLive ? { freshLive } : {}),
+        ...(freshAlerts ? { freshAlerts } : {}),
+      },
     );
     if (saved && result.created.length + result.updated.length + result.deleted.length + result.notRecorded.length > 0) {
       // A saved plan that changed something is never applied again: its digest goes into the state (the
       // lock keeps a second apply of it waiting until then; a plan that changed nothing may be retried).
       try {
-        writeState(project.statePath, { ...result.state, appliedPlans: [...(result.state.appliedPlans ?? []), { digest: saved.digest!, at: deps.clock.now().toISOString() }] });
+        writeState(project.statePath, {
+          ...result.state,
+          appliedPlans: [...(result.state.appliedPlans ?? []), { digest: saved.digest!, at: deps.clock.now().toISOString() }],
+        });
       } catch (e) {
         ctx.io.stderr(`steward: ${e instanceof Error ? e.message : String(e)}; this plan is not recorded as applied\n`);
       }
@@ -232,13 +271,19 @@ async function readPlanFile(path: string, shown: string): Promise<Plan> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new CliError(`cannot read plan ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { code: 'config', cause: e });
+    throw new CliError(`cannot read plan ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
+      code: 'config',
+      cause: e,
+    });
   }
   let plan: unknown;
   try {
     plan = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`${path} is not a steward plan: not valid JSON (${(e as Error).message}); make one with \`steward plan --out ${shown}\``, { code: 'config', cause: e });
+    throw new CliError(`${path} is not a steward plan: not valid JSON (${(e as Error).message}); make one with \`steward plan --out ${shown}\``, {
+      code: 'config',
+      cause: e,
+    });
   }
   const { planShapeProblem } = await import('../../apply/plan-file.ts');
   const problem = await planShapeProblem(plan);

@@ -19,10 +19,25 @@ const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
 /** Steps run once the emulator is up. */
 export const demoSteps: Array<{ title: string; command: CommandSpec<any>; args: (out: string) => Record<string, unknown>; okCodes: number[] }> = [
   { title: 'steward validate', command: validateCommand, args: () => ({ format: 'text' }), okCodes: [0] },
-  { title: 'steward plan', command: planCommand, args: () => ({ format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false }), okCodes: [0, 2] },
+  {
+    title: 'steward plan',
+    command: planCommand,
+    args: () => ({ format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false }),
+    okCodes: [0, 2],
+  },
   { title: 'steward apply --auto-approve', command: applyCommand, args: () => ({ format: 'text', autoApprove: true, reassertAlerts: false }), okCodes: [0] },
-  { title: 'steward plan --detailed-exitcode   (again: now nothing to do)', command: planCommand, args: () => ({ format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false }), okCodes: [0] },
-  { title: 'steward report   (drift review of the cloud service; findings are expected)', command: reportCommand, args: (out) => ({ out, format: 'text' }), okCodes: [0] },
+  {
+    title: 'steward plan --detailed-exitcode   (again: now nothing to do)',
+    command: planCommand,
+    args: () => ({ format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false }),
+    okCodes: [0],
+  },
+  {
+    title: 'steward report   (drift review of the cloud service; findings are expected)',
+    command: reportCommand,
+    args: (out) => ({ out, format: 'text' }),
+    okCodes: [0],
+  },
 ];
 
 const planArgs = { format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false };
@@ -32,16 +47,34 @@ const planArgs = { format: 'text', detailedExitcode: true, reassertAlerts: false
  * profiles add. Between steps the demo plays a colleague: a tag added in the UI, a file deleted.
  */
 export const hyperdxSteps: Array<{ title: string; command: CommandSpec<any>; args: () => Record<string, unknown>; okCodes: number[]; after?: 'edit' }> = [
-  { title: 'steward apply --auto-approve   (hyperdx: dashboards and alerts created)', command: applyCommand, args: () => ({ format: 'text', autoApprove: true, reassertAlerts: false }), okCodes: [0], after: 'edit' },
-  { title: 'steward plan --prune   (an edit in the UI is an update; a deleted file is a delete)', command: planCommand, args: () => ({ ...planArgs, prune: true }), okCodes: [2] },
-  { title: 'steward apply --prune --auto-approve', command: applyCommand, args: () => ({ format: 'text', autoApprove: true, reassertAlerts: false, prune: true }), okCodes: [0] },
+  {
+    title: 'steward apply --auto-approve   (hyperdx: dashboards and alerts created)',
+    command: applyCommand,
+    args: () => ({ format: 'text', autoApprove: true, reassertAlerts: false }),
+    okCodes: [0],
+    after: 'edit',
+  },
+  {
+    title: 'steward plan --prune   (an edit in the UI is an update; a deleted file is a delete)',
+    command: planCommand,
+    args: () => ({ ...planArgs, prune: true }),
+    okCodes: [2],
+  },
+  {
+    title: 'steward apply --prune --auto-approve',
+    command: applyCommand,
+    args: () => ({ format: 'text', autoApprove: true, reassertAlerts: false, prune: true }),
+    okCodes: [0],
+  },
   { title: 'steward plan --detailed-exitcode   (again: nothing to do)', command: planCommand, args: () => planArgs, okCodes: [0] },
 ];
 
 /** What a colleague did between two steps: a tag added to a dashboard in the UI, and the JVM file deleted. */
 async function editAsColleague(url: string, work: string): Promise<string> {
   const headers = { authorization: 'Bearer dev-token', 'content-type': 'application/json' };
-  const list = (await (await fetch(`${url}/api/v2/dashboards`, { headers })).json()) as { data: Array<Record<string, unknown> & { id: string; name: string; tags?: string[] }> };
+  const list = (await (await fetch(`${url}/api/v2/dashboards`, { headers })).json()) as {
+    data: Array<Record<string, unknown> & { id: string; name: string; tags?: string[] }>;
+  };
   const d = list.data.find((x) => x.name.startsWith('Checkout overview'));
   if (d) {
     const { id, ...body } = d;
@@ -53,7 +86,8 @@ async function editAsColleague(url: string, work: string): Promise<string> {
 
 export const demoCommand = defineCommand<DemoArgs>({
   command: 'demo',
-  describe: 'Start the built-in emulator and run validate, plan, apply, plan and report on examples/, then apply, plan --prune and apply on examples/hyperdx (what `npm start` runs)',
+  describe:
+    'Start the built-in emulator and run validate, plan, apply, plan and report on examples/, then apply, plan --prune and apply on examples/hyperdx (what `npm start` runs)',
   builder: (y) =>
     y
       .option('examples', { type: 'string', describe: 'A project folder to use instead of the bundled examples/' })
@@ -87,7 +121,9 @@ export const demoCommand = defineCommand<DemoArgs>({
         const hxWork = mkdtempSync(join(tmpdir(), 'steward-demo-hyperdx-'));
         cpSync(join(EXAMPLES, 'hyperdx'), hxWork, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
         try {
-          say(`\n${bold('Part 2: the hyperdx profile')} (examples/hyperdx): an emulator speaking HyperDX's API v2 at ${hx.url}, where dashboards can be updated and deleted and alerts read.\n`);
+          say(
+            `\n${bold('Part 2: the hyperdx profile')} (examples/hyperdx): an emulator speaking HyperDX's API v2 at ${hx.url}, where dashboards can be updated and deleted and alerts read.\n`,
+          );
           const hxSub: CommandContext = { ...ctx, cwd: hxWork, env: { ...ctx.env, ...hx.env } };
           for (const [i, step] of hyperdxSteps.entries()) {
             say(`\n${bold(`── ${i + 1}/${hyperdxSteps.length}  ${step.title} ${'─'.repeat(Math.max(0, 60 - step.title.length))}`)}\n\n`);

@@ -39,7 +39,8 @@ export function emulatorOptions(args: EmulatorArgs, cwd: string): EmulatorOption
   const bad = (flag: string, want: string, got: unknown) =>
     new UsageError(`--${flag}: ${want}, got ${typeof got === 'number' && Number.isNaN(got) ? 'something that is not a number' : String(got)}`);
   const int = (flag: string, v: number | undefined, min: number, max = Number.MAX_SAFE_INTEGER) => {
-    if (v !== undefined && !(Number.isInteger(v) && v >= min && v <= max)) throw bad(flag, `must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`, v);
+    if (v !== undefined && !(Number.isInteger(v) && v >= min && v <= max))
+      throw bad(flag, `must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`, v);
     return v;
   };
   const share = (flag: string, v: number | undefined) => {
@@ -48,7 +49,8 @@ export function emulatorOptions(args: EmulatorArgs, cwd: string): EmulatorOption
   };
   if (!(API_PROFILES as readonly string[]).includes(args.api)) throw bad('api', `must be one of ${API_PROFILES.join(', ')}`, args.api);
   if (args.alertUpdate !== 'merge' && args.alertUpdate !== 'replace') throw bad('alert-update', 'must be merge or replace', args.alertUpdate);
-  if (args.latency !== undefined && !(Number.isFinite(args.latency) && args.latency >= 0)) throw bad('latency', 'must be a number of milliseconds >= 0', args.latency);
+  if (args.latency !== undefined && !(Number.isFinite(args.latency) && args.latency >= 0))
+    throw bad('latency', 'must be a number of milliseconds >= 0', args.latency);
   for (const [flag, v] of [
     ['token', args.token],
     ['key-id', args.keyId],
@@ -138,22 +140,30 @@ export const emulatorCommand = defineCommand<EmulatorArgs>({
         type: 'string',
         choices: [...API_PROFILES],
         default: 'seed',
-        describe: 'The API profile to serve: seed (the seed documents), hyperdx (HyperDX API v2 of 2026-08-21), clickstack-cloud (ClickHouse Cloud ClickStack paths)',
+        describe:
+          'The API profile to serve: seed (the seed documents), hyperdx (HyperDX API v2 of 2026-08-21), clickstack-cloud (ClickHouse Cloud ClickStack paths)',
       })
       .option('port', { type: 'number', default: DEFAULT_EMULATOR_PORT, describe: 'Port to listen on; 0 picks a free one' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
-      .option('data', { type: 'string', describe: 'Seed data JSON file (alerts, dashboards, organizations); default: the built-in seed that examples/ matches' })
+      .option('data', {
+        type: 'string',
+        describe: 'Seed data JSON file (alerts, dashboards, organizations); default: the built-in seed that examples/ matches',
+      })
       .option('persist', { type: 'string', describe: 'Keep dashboards and alerts in this JSON file (loaded at start, written atomically on change)' })
       .option('alert-update', {
         type: 'string',
         choices: ['merge', 'replace'],
         default: 'merge',
-        describe: 'PUT /api/v2/alerts/{id}: merge changes only the fields sent; replace requires threshold, interval, thresholdType, source, channel and clears the rest',
+        describe:
+          'PUT /api/v2/alerts/{id}: merge changes only the fields sent; replace requires threshold, interval, thresholdType, source, channel and clears the rest',
       })
       .option('latency', { type: 'number', describe: 'Delay every API request by this many milliseconds' })
       .option('rate-limit', { type: 'number', describe: 'Allow N API requests per minute per credential; beyond: 429 with Retry-After' })
       .option('fail-rate', { type: 'number', describe: 'Answer this share of API requests (0..1) with 503' })
-      .option('drop-after-commit', { type: 'number', describe: 'For this share (0..1) of dashboard creations: store it, then cut the connection without answering' })
+      .option('drop-after-commit', {
+        type: 'number',
+        describe: 'For this share (0..1) of dashboard creations: store it, then cut the connection without answering',
+      })
       .option('seed', { type: 'number', describe: 'Seed for every random choice (faults, ids, request ids): the same seed replays the same run' })
       .option('token', { type: 'string', default: 'dev-token', describe: 'Bearer token the observability API accepts' })
       .option('key-id', { type: 'string', default: 'dev-key', describe: 'Key id the cloud API accepts (Basic auth)' })

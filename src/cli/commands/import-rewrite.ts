@@ -45,7 +45,15 @@ export function rewriteDeclaring(input: {
     if (r.issues.some((i) => i.severity === 'error')) return false;
     const res = r.resources.find((x) => x.kind === 'Dashboard' && x.index === resource.index);
     if (!res) return false;
-    const plan = computePlan({ resources: [res], live: [live], state: { formatVersion: 1, alerts: {} }, markerTag: project.markerTag, now: new Date(0), projectDir: project.dir, capabilities: caps });
+    const plan = computePlan({
+      resources: [res],
+      live: [live],
+      state: { formatVersion: 1, alerts: {} },
+      markerTag: project.markerTag,
+      now: new Date(0),
+      projectDir: project.dir,
+      capabilities: caps,
+    });
     return plan.items[0]?.action === 'noop';
   };
   let text = synced.text;

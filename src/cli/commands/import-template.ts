@@ -40,16 +40,27 @@ export async function importTemplate(args: { template: string; templateName?: st
   // Check what would be written: it loads, and a stamp of it is a valid dashboard.
   const check = processFile(file, Buffer.from(imported.text), {}, { isProjectFile: false });
   if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
-  const instance = { kind: 'TemplateInstance', name: 'check', file: '(check)', index: 0, doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'check' }, spec: { template: name, parameters: { service: 'example' } } } };
+  const instance = {
+    kind: 'TemplateInstance',
+    name: 'check',
+    file: '(check)',
+    index: 0,
+    doc: { apiVersion: 'steward/v1', kind: 'TemplateInstance', metadata: { name: 'check' }, spec: { template: name, parameters: { service: 'example' } } },
+  };
   const stamped = expandTemplates([...check.resources, instance as never]);
   const errors = stamped.problems.filter((p) => p.severity === 'error');
-  if (errors.length > 0) throw new CliError(`the template made from ${args.template} does not stamp a valid dashboard (a bug in the import; please report it): ${errors[0]!.pointer} ${errors[0]!.message}`);
+  if (errors.length > 0)
+    throw new CliError(
+      `the template made from ${args.template} does not stamp a valid dashboard (a bug in the import; please report it): ${errors[0]!.pointer} ${errors[0]!.message}`,
+    );
   const shown = relative(ctx.cwd, file) || file;
   if (existsSync(file) && !args.force) {
     ctx.io.stdout(`skipped ${shown}: it exists (use --force to overwrite)\n`);
     return 1;
   }
   writeFileAtomic(file, imported.text);
-  ctx.io.stdout(`Imported template ${name} → ${shown}\n${imported.warnings.map((w) => `  note: ${w}\n`).join('')}Stamp it with a TemplateInstance (template: ${name}); see docs/templates.md.\n`);
+  ctx.io.stdout(
+    `Imported template ${name} → ${shown}\n${imported.warnings.map((w) => `  note: ${w}\n`).join('')}Stamp it with a TemplateInstance (template: ${name}); see docs/templates.md.\n`,
+  );
   return 0;
 }

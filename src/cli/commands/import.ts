@@ -23,20 +23,35 @@ const ALERT_SCHEMA = fileURLToPath(new URL('../../../schemas/alert.schema.json',
 
 export const importCommand = defineCommand<ImportArgs>({
   command: 'import',
-  describe: 'Write Dashboard YAML from live dashboards (a file that declares one is rewritten in place: the way out of drift), and Alert files from live alerts where the service lists them',
+  describe:
+    'Write Dashboard YAML from live dashboards (a file that declares one is rewritten in place: the way out of drift), and Alert files from live alerts where the service lists them',
   builder: (y) =>
     y
       .option('all', { type: 'boolean', default: false, describe: 'Every live dashboard (and alert, where the service lists them)' })
       .option('name', { type: 'string', array: true, describe: 'The live dashboard or alert with this name (repeatable)' })
       .option('id', { type: 'string', array: true, describe: 'The live dashboard or alert with this id (repeatable)' })
-      .option('out', { type: 'string', describe: 'Folder for new files (default: dashboards/ and alerts/ beside steward.yaml); with --out every chosen dashboard is written there as a new file, declared or not' })
-      .option('force', { type: 'boolean', default: false, describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)' })
-      .option('template', { type: 'string', describe: "A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)" })
+      .option('out', {
+        type: 'string',
+        describe:
+          'Folder for new files (default: dashboards/ and alerts/ beside steward.yaml); with --out every chosen dashboard is written there as a new file, declared or not',
+      })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)',
+      })
+      .option('template', {
+        type: 'string',
+        describe: 'A HyperDX dashboard template (JSON) to write as a steward Template (source names become parameters; --out: folder, default templates/)',
+      })
       .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .option('template-name', { type: 'string', describe: 'metadata.name of the Template written by --template (default: from the file name)' })
       .example('steward import --id 65f5e4a3b9e77c001a567890', 'Make the file that declares a drifted dashboard match it (in place, comments kept)')
       .example('steward import --all --out dashboards/imported', 'Adopt every live dashboard')
-      .example('steward import --template jvm-runtime-metrics.json --template-name jvm-runtime', "Turn HyperDX's JVM dashboard template into templates/jvm-runtime.yaml"),
+      .example(
+        'steward import --template jvm-runtime-metrics.json --template-name jvm-runtime',
+        "Turn HyperDX's JVM dashboard template into templates/jvm-runtime.yaml",
+      ),
   run: async (args, ctx) => {
     if (args.template !== undefined) {
       const { importTemplate } = await import('./import-template.ts');
@@ -44,14 +59,15 @@ export const importCommand = defineCommand<ImportArgs>({
     }
     const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
     if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
-    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] = await Promise.all([
-      import('../../config/fs.ts'),
-      import('../../config/load.ts'),
-      import('../deps.ts'),
-      import('../../render/dashboard-yaml.ts'),
-      import('../../atomic-write.ts'),
-      import('../../config/resources.ts'),
-    ]);
+    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] =
+      await Promise.all([
+        import('../../config/fs.ts'),
+        import('../../config/load.ts'),
+        import('../deps.ts'),
+        import('../../render/dashboard-yaml.ts'),
+        import('../../atomic-write.ts'),
+        import('../../config/resources.ts'),
+      ]);
     const { checkSemantics } = await import('../../schema/semantic.ts');
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
     const project = loaded.project!;
@@ -65,7 +81,9 @@ export const importCommand = defineCommand<ImportArgs>({
     let sourceNames: Map<string, string> | undefined;
     if (caps.listSources) {
       // An entry without an id or a name (a source's id is optional in 2026-08) names nothing.
-      const sources = (await client.listSources({ signal: ctx.signal })).filter((s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string');
+      const sources = (await client.listSources({ signal: ctx.signal })).filter(
+        (s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string',
+      );
       const count = new Map<string, number>();
       for (const s of sources) count.set(s.name, (count.get(s.name) ?? 0) + 1);
       // A name two sources share would not resolve back: those stay ids.
@@ -101,7 +119,9 @@ export const importCommand = defineCommand<ImportArgs>({
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
     // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
     // stamp (negative index, named <template>/<key>) is no file's: it is written under a name of its own.
-    const declared = new Map(loaded.resources.filter((r) => r.kind === 'Dashboard' && r.index >= 0).map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]));
+    const declared = new Map(
+      loaded.resources.filter((r) => r.kind === 'Dashboard' && r.index >= 0).map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]),
+    );
     const taken = new Set(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name));
     const nameCount = new Map<string, number>();
     for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
@@ -118,7 +138,11 @@ export const importCommand = defineCommand<ImportArgs>({
     for (const d of chosen) {
       // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
       if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
-        lines.push(escapeTerminal(`  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
+        lines.push(
+          escapeTerminal(
+            `  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
+          ),
+        );
         refusedIds++;
         continue;
       }
@@ -128,7 +152,11 @@ export const importCommand = defineCommand<ImportArgs>({
       if (declaring && declaring.index < 0) {
         // Stamped from a template (src/templates/): no file of its own to rewrite; the template or the instance says what it is.
         dashboardKey.set(d.id, declaring.name);
-        lines.push(escapeTerminal(`  = "${d.name}" (${d.id}) is ${declaring.name}, stamped from a template by ${relative(ctx.cwd, declaring.file) || declaring.file}: change the template or the instance (steward render shows what it stamps); --out DIR writes a copy`));
+        lines.push(
+          escapeTerminal(
+            `  = "${d.name}" (${d.id}) is ${declaring.name}, stamped from a template by ${relative(ctx.cwd, declaring.file) || declaring.file}: change the template or the instance (steward render shows what it stamps); --out DIR writes a copy`,
+          ),
+        );
         continue;
       }
       if (declaring) {
@@ -139,7 +167,15 @@ export const importCommand = defineCommand<ImportArgs>({
           live: d,
           project,
           env: ctx.env,
-          render: (l, metadataName) => renderDashboardYaml(l, { metadataName, markerTag: project.markerTag, schemaPath, pinId: false, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) }),
+          render: (l, metadataName) =>
+            renderDashboardYaml(l, {
+              metadataName,
+              markerTag: project.markerTag,
+              schemaPath,
+              pinId: false,
+              configForm: caps.tileConfig,
+              ...(sourceNames ? { sourceNames } : {}),
+            }),
         });
         if (r.changed === 0) {
           lines.push(escapeTerminal(`  = ${shown}  already matches "${d.name}" (${d.id})`));
@@ -147,7 +183,11 @@ export const importCommand = defineCommand<ImportArgs>({
         }
         writeFileAtomic(declaring.file, redactForOutput(ctx, r.text));
         written++;
-        lines.push(escapeTerminal(`  ~ ${shown}  ← "${d.name}" (${d.id}): ${r.changed} field${r.changed === 1 ? '' : 's'} rewritten in place, metadata and comments kept`));
+        lines.push(
+          escapeTerminal(
+            `  ~ ${shown}  ← "${d.name}" (${d.id}): ${r.changed} field${r.changed === 1 ? '' : 's'} rewritten in place, metadata and comments kept`,
+          ),
+        );
         for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
         continue;
       }
@@ -161,7 +201,14 @@ export const importCommand = defineCommand<ImportArgs>({
       const file = join(outDir, `${key}.yaml`);
       // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
       if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
-      const rendered = renderDashboardYaml(d, { metadataName: key, markerTag: project.markerTag, schemaPath, pinId: (nameCount.get(d.name) ?? 0) > 1, configForm: caps.tileConfig, ...(sourceNames ? { sourceNames } : {}) });
+      const rendered = renderDashboardYaml(d, {
+        metadataName: key,
+        markerTag: project.markerTag,
+        schemaPath,
+        pinId: (nameCount.get(d.name) ?? 0) > 1,
+        configForm: caps.tileConfig,
+        ...(sourceNames ? { sourceNames } : {}),
+      });
       // A server may echo a credential into a name: the file gets what every output gets.
       const text = redactForOutput(ctx, rendered.text);
       const warnings = rendered.warnings;
@@ -180,7 +227,9 @@ export const importCommand = defineCommand<ImportArgs>({
       // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
       const back = check.resources;
       if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
-        throw new CliError(`refusing to write ${relative(ctx.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`);
+        throw new CliError(
+          `refusing to write ${relative(ctx.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`,
+        );
       }
       accepted.push(...back);
       const shown = relative(ctx.cwd, file) || file;
@@ -195,15 +244,21 @@ export const importCommand = defineCommand<ImportArgs>({
     }
     if (chosenAlerts.length > 0) {
       const { renderAlertYaml } = await import('../../render/alert-yaml.ts');
-      const webhooks = (await client.listWebhooks({ signal: ctx.signal })).filter((w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string');
+      const webhooks = (await client.listWebhooks({ signal: ctx.signal })).filter(
+        (w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string',
+      );
       const count = new Map<string, number>();
       for (const w of webhooks) count.set(w.name, (count.get(w.name) ?? 0) + 1);
       const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
       const alertDir = args.out ? outDir : resolve(project.dir, 'alerts');
       mkdirSync(alertDir, { recursive: true });
       const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
-      const declaredAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]));
-      const declaringFile = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.file]));
+      const declaredAlerts = new Map(
+        loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]),
+      );
+      const declaringFile = new Map(
+        loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.file]),
+      );
       const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
       const tileOf = (dashboardId: string, tileId: string) => {
         const key = dashboardKey.get(dashboardId);
@@ -211,18 +266,28 @@ export const importCommand = defineCommand<ImportArgs>({
         return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
       };
       // Alerts a template stamps are the template's (without --out, a file of their own would duplicate them).
-      const stampedAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index < 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r]));
+      const stampedAlerts = new Map(
+        loaded.resources.filter((r) => r.kind === 'Alert' && r.index < 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r]),
+      );
       for (const a of chosenAlerts) {
         const name = typeof a.name === 'string' && a.name !== '' ? a.name : a.id;
         const stamp = args.out === undefined ? stampedAlerts.get(name) : undefined;
         if (stamp) {
-          lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is ${stamp.name}, stamped from a template by ${relative(ctx.cwd, stamp.file) || stamp.file}: change the template or the instance; --out DIR writes a copy`));
+          lines.push(
+            escapeTerminal(
+              `  = alert "${name}" (${a.id}) is ${stamp.name}, stamped from a template by ${relative(ctx.cwd, stamp.file) || stamp.file}: change the template or the instance; --out DIR writes a copy`,
+            ),
+          );
           continue;
         }
         // A hand-written alert is already its file's: a second file would declare it twice (plan shows any drift).
         const declaredIn = args.out === undefined ? declaringFile.get(name) : undefined;
         if (declaredIn !== undefined) {
-          lines.push(escapeTerminal(`  = alert "${name}" (${a.id}) is declared in ${relative(ctx.cwd, declaredIn) || declaredIn}: steward plan compares it there; --out DIR writes a copy`));
+          lines.push(
+            escapeTerminal(
+              `  = alert "${name}" (${a.id}) is declared in ${relative(ctx.cwd, declaredIn) || declaredIn}: steward plan compares it there; --out DIR writes a copy`,
+            ),
+          );
           continue;
         }
         let key = declaredAlerts.get(name) ?? slugify(name);
@@ -235,7 +300,11 @@ export const importCommand = defineCommand<ImportArgs>({
         if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
         const shown = relative(ctx.cwd, file) || file;
         if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
-          lines.push(escapeTerminal(`  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`));
+          lines.push(
+            escapeTerminal(
+              `  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
+            ),
+          );
           refusedIds++;
           continue;
         }
@@ -254,10 +323,16 @@ export const importCommand = defineCommand<ImportArgs>({
           ...(check.issues.some((i) => i.severity === 'error')
             ? []
             : // The project's dashboards only: an imported alert keeps the metadata.name its declaring file has.
-              checkSemantics([...loaded.resources.filter((x) => x.kind === 'Dashboard'), ...accepted, ...check.resources], { api: project.spec.observability?.api }).filter((p) => p.severity === 'error' && p.file === file)),
+              checkSemantics([...loaded.resources.filter((x) => x.kind === 'Dashboard'), ...accepted, ...check.resources], {
+                api: project.spec.observability?.api,
+              }).filter((p) => p.severity === 'error' && p.file === file)),
         ];
         if (alertErrors.length > 0) {
-          lines.push(escapeTerminal(`  - skipped alert "${name}" (${a.id}): ${alertErrors[0]!.pointer ? `${alertErrors[0]!.pointer}: ` : ''}${alertErrors[0]!.message}${alertErrors.length > 1 ? ` (and ${alertErrors.length - 1} more)` : ''}`));
+          lines.push(
+            escapeTerminal(
+              `  - skipped alert "${name}" (${a.id}): ${alertErrors[0]!.pointer ? `${alertErrors[0]!.pointer}: ` : ''}${alertErrors[0]!.message}${alertErrors.length > 1 ? ` (and ${alertErrors.length - 1} more)` : ''}`,
+            ),
+          );
           continue;
         }
         if (existsSync(file) && !args.force) {
@@ -266,7 +341,10 @@ export const importCommand = defineCommand<ImportArgs>({
         }
         const text = redactForOutput(ctx, r.text);
         const back = check.resources;
-        if (back.length !== 1 || back[0]!.kind !== 'Alert') throw new CliError(`refusing to write ${shown}: it would not read back as exactly the alert "${escapeTerminal(name)}"; this is a bug in steward, please report it`);
+        if (back.length !== 1 || back[0]!.kind !== 'Alert')
+          throw new CliError(
+            `refusing to write ${shown}: it would not read back as exactly the alert "${escapeTerminal(name)}"; this is a bug in steward, please report it`,
+          );
         writeFileAtomic(file, text);
         written++;
         lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
@@ -274,9 +352,13 @@ export const importCommand = defineCommand<ImportArgs>({
       }
     }
     const total = chosen.length + chosenAlerts.length;
-    ctx.io.stdout(`Imported ${written} of ${total} ${chosenAlerts.length > 0 ? 'dashboards and alerts' : `dashboard${total === 1 ? '' : 's'}`}:\n${lines.join('\n')}\n`);
+    ctx.io.stdout(
+      `Imported ${written} of ${total} ${chosenAlerts.length > 0 ? 'dashboards and alerts' : `dashboard${total === 1 ? '' : 's'}`}:\n${lines.join('\n')}\n`,
+    );
     if (written > 0) {
-      ctx.io.stdout(`Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`);
+      ctx.io.stdout(
+        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`,
+      );
     }
     return refusedIds > 0 || lines.some((l) => l.includes('skipped')) ? 1 : 0;
   },
@@ -285,6 +367,8 @@ export const importCommand = defineCommand<ImportArgs>({
 /** JSON with keys sorted, to compare two documents whatever their key order. */
 function stableJson(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
   );
 }

@@ -14,4 +14,15 @@ import { validateCommand } from './validate.ts';
  * Every subcommand, in the order `--help` lists them. Each lives in its own file so that commands can be
  * added without touching the others; each loads its heavy code only when it runs.
  */
-export const commands: CommandSpec<any>[] = [initCommand, validateCommand, planCommand, applyCommand, showCommand, reportCommand, importCommand, renderCommand, emulatorCommand, demoCommand];
+export const commands: CommandSpec<any>[] = [
+  initCommand,
+  validateCommand,
+  planCommand,
+  applyCommand,
+  showCommand,
+  reportCommand,
+  importCommand,
+  renderCommand,
+  emulatorCommand,
+  demoCommand,
+];

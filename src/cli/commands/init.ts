@@ -51,7 +51,12 @@ export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir:
   const tile =
     opts.api === 'seed'
       ? ['      series:', '        - { type: time, dataSource: events, aggFn: count, where: "level:error", whereLanguage: lucene, groupBy: [service] }']
-      : ['      config:', '        displayType: line', '        source: Logs', '        select: [{ aggFn: count, where: "SeverityText:error", whereLanguage: lucene }]'];
+      : [
+          '      config:',
+          '        displayType: line',
+          '        source: Logs',
+          '        select: [{ aggFn: count, where: "SeverityText:error", whereLanguage: lucene }]',
+        ];
   const dashboard = [
     modeline('dashboards', 'dashboard').trimEnd(),
     '# One dashboard to start from: `steward plan` shows it as a create, `steward apply` creates it.',
@@ -114,8 +119,15 @@ export const initCommand = defineCommand<InitArgs>({
   builder: (y) =>
     y
       .positional('dir', { type: 'string', describe: 'Folder for the project (default: this one; created if missing)' })
-      .option('name', { type: 'string', describe: 'metadata.name of the project (default: the folder name); the default marker tag is managed-by:steward/<name>' })
-      .option('api', { choices: ['seed', 'hyperdx', 'clickstack-cloud'] as const, default: 'seed' as const, describe: 'Which observability API the project speaks (observability.api)' })
+      .option('name', {
+        type: 'string',
+        describe: 'metadata.name of the project (default: the folder name); the default marker tag is managed-by:steward/<name>',
+      })
+      .option('api', {
+        choices: ['seed', 'hyperdx', 'clickstack-cloud'] as const,
+        default: 'seed' as const,
+        describe: 'Which observability API the project speaks (observability.api)',
+      })
       .example('steward init checkout-observability', 'A new project in ./checkout-observability')
       .example('steward init --api hyperdx', 'A project for HyperDX in this folder'),
   run: async (args, ctx) => {
@@ -132,7 +144,10 @@ export const initCommand = defineCommand<InitArgs>({
     // Refuse before writing anything: init never overwrites. A .gitignore that exists is added to instead.
     const exists = files.filter((f) => f.path !== '.gitignore' && existsSync(join(dir, f.path)));
     if (exists.length > 0) {
-      throw new CliError(`${exists.map((f) => relative(ctx.cwd, join(dir, f.path)) || f.path).join(', ')} already exist${exists.length === 1 ? 's' : ''}; init writes new projects only and overwrites nothing`, { code: 'usage' });
+      throw new CliError(
+        `${exists.map((f) => relative(ctx.cwd, join(dir, f.path)) || f.path).join(', ')} already exist${exists.length === 1 ? 's' : ''}; init writes new projects only and overwrites nothing`,
+        { code: 'usage' },
+      );
     }
     const { writeFileAtomic } = await import('../../atomic-write.ts');
     const lines: string[] = [];
@@ -150,9 +165,14 @@ export const initCommand = defineCommand<InitArgs>({
     }
     const cd = relative(ctx.cwd, dir);
     if (!inside(SCHEMAS, dir)) {
-      lines.push(`  (the schema modelines point at this installation's schemas, ${SCHEMAS.replace(/[\\/]$/, '')}; install steward in the project, npm install -D, to make them relative)`);
+      lines.push(
+        `  (the schema modelines point at this installation's schemas, ${SCHEMAS.replace(/[\\/]$/, '')}; install steward in the project, npm install -D, to make them relative)`,
+      );
     }
-    const vars = args.api === 'clickstack-cloud' ? 'STEWARD_OBS_URL, STEWARD_CLOUD_KEY_ID, STEWARD_CLOUD_KEY_SECRET, STEWARD_CLICKSTACK_ORGANIZATION_ID, STEWARD_CLICKSTACK_SERVICE_ID' : 'STEWARD_OBS_URL, STEWARD_OBS_TOKEN';
+    const vars =
+      args.api === 'clickstack-cloud'
+        ? 'STEWARD_OBS_URL, STEWARD_CLOUD_KEY_ID, STEWARD_CLOUD_KEY_SECRET, STEWARD_CLICKSTACK_ORGANIZATION_ID, STEWARD_CLICKSTACK_SERVICE_ID'
+        : 'STEWARD_OBS_URL, STEWARD_OBS_TOKEN';
     ctx.io.stdout(
       [
         `Wrote project ${name}:`,

@@ -31,7 +31,10 @@ export function detailedExitCode(plan: Plan): number {
 }
 
 /** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
-export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string }, ctx: CommandContext) {
+export async function makePlan(
+  args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string },
+  ctx: CommandContext,
+) {
   if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 64');
   }
@@ -46,15 +49,23 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   // One meaning for paths, as in validate: a folder that holds a project file is that project
   // (`steward plan examples`); other paths narrow the plan to the resources in them.
   const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, ctx.cwd, nodeFileSystem);
-  const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, {
-    config: projectPath ?? args.config,
-    envName: args.env,
-    requireProject: true,
-    cache: cacheWanted(args.cache, ctx.env),
-  });
+  const loaded = await loadWorkspace(
+    { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd },
+    {
+      config: projectPath ?? args.config,
+      envName: args.env,
+      requireProject: true,
+      cache: cacheWanted(args.cache, ctx.env),
+    },
+  );
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   const project = loaded.project!;
-  const include = narrow(loaded.resources, args.target ?? [], paths.map((p) => resolve(ctx.cwd, p)), ctx.cwd);
+  const include = narrow(
+    loaded.resources,
+    args.target ?? [],
+    paths.map((p) => resolve(ctx.cwd, p)),
+    ctx.cwd,
+  );
   const { OBSERVABILITY_PROFILES, missingCapability } = await import('../../clients/profiles.ts');
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   const prune = args.prune ?? project.spec.prune ?? false;
@@ -73,7 +84,9 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   const { usesSourceNames, resolveSourceNames } = await import('../../plan/names.ts');
   if (usesSourceNames(resources)) {
     if (!profile.capabilities.listSources) {
-      throw new UsageError(`files name sources (source: <name>), which needs a profile that lists sources (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`);
+      throw new UsageError(
+        `files name sources (source: <name>), which needs a profile that lists sources (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
+      );
     }
     const resolved = resolveSourceNames(resources, await client.listSources({ signal: ctx.signal }));
     if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
@@ -82,7 +95,9 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   const { usesWebhookNames, resolveWebhookNames } = await import('../../plan/names.ts');
   if (usesWebhookNames(resources)) {
     if (!profile.capabilities.listWebhooks) {
-      throw new UsageError(`files name webhooks (webhook: <name>), which needs a profile that lists webhooks (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`);
+      throw new UsageError(
+        `files name webhooks (webhook: <name>), which needs a profile that lists webhooks (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
+      );
     }
     const resolved = resolveWebhookNames(resources, await client.listWebhooks({ signal: ctx.signal }));
     if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
@@ -93,7 +108,12 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
   const { bindingFile, planDigest, projectName, seededIds } = await import('../../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
-  const idSeed = args.idSeed ?? createHash('sha256').update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`).digest('hex').slice(0, 24);
+  const idSeed =
+    args.idSeed ??
+    createHash('sha256')
+      .update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`)
+      .digest('hex')
+      .slice(0, 24);
   const plan = computePlan({
     newId: seededIds(idSeed),
     ...(liveAlerts ? { liveAlerts } : {}),
@@ -146,7 +166,10 @@ export async function makePlan(args: Omit<PlanArgs, 'format' | 'out' | 'detailed
  * Alerts steward applied (they have a record in the state file) that no file declares any more. The API
  * cannot delete or read them: they stay live as last sent, and steward no longer manages them.
  */
-export function alertsLeftFiles(state: { alerts: Record<string, { sent: { name?: unknown }; appliedAt: string }> }, resources: readonly AnyResource[]): Array<{ id: string; name: string; appliedAt: string }> {
+export function alertsLeftFiles(
+  state: { alerts: Record<string, { sent: { name?: unknown }; appliedAt: string }> },
+  resources: readonly AnyResource[],
+): Array<{ id: string; name: string; appliedAt: string }> {
   const declared = new Set(resources.filter((r) => r.kind === 'Alert').map((r) => (r.doc.metadata as { id?: string }).id));
   return Object.entries(state.alerts)
     .filter(([id]) => !declared.has(id))
@@ -214,15 +237,30 @@ export const planCommand = defineCommand<PlanArgs>({
     y
       .positional('paths', { type: 'string', array: true, describe: 'Only plan resources in these files or folders' })
       .option('out', { type: 'string', describe: 'Save the plan as JSON for `steward apply <file>`' })
-      .option('format', { choices: ['text', 'json', 'markdown', 'github'] as const, default: 'text' as const, describe: 'Output: text, json, markdown (PR comment), github (annotations)' })
+      .option('format', {
+        choices: ['text', 'json', 'markdown', 'github'] as const,
+        default: 'text' as const,
+        describe: 'Output: text, json, markdown (PR comment), github (annotations)',
+      })
       .option('detailed-exitcode', { type: 'boolean', default: false, describe: 'Exit 2 when changes are pending, 3 when something is blocked (3 wins)' })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (repeatable)' })
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Plan every alert for update, even in sync (heals edits made in the UI)' })
       .option('show-unchanged', { type: 'boolean', default: false, describe: 'List unchanged items too (text)' })
       .option('concurrency', { type: 'number', describe: 'Requests in flight at once' })
-      .option('prune', { type: 'boolean', describe: 'Delete orphans: dashboards with the marker tag that no file declares (hyperdx, clickstack-cloud; default spec.prune)' })
-      .option('server-validate', { type: 'boolean', default: false, describe: 'Ask the service to validate every dashboard the plan would create or update (reads only; hyperdx, clickstack-cloud)' })
-      .option('cache', { type: 'boolean', default: true, describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)' })
+      .option('prune', {
+        type: 'boolean',
+        describe: 'Delete orphans: dashboards with the marker tag that no file declares (hyperdx, clickstack-cloud; default spec.prune)',
+      })
+      .option('server-validate', {
+        type: 'boolean',
+        default: false,
+        describe: 'Ask the service to validate every dashboard the plan would create or update (reads only; hyperdx, clickstack-cloud)',
+      })
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)',
+      })
       .example('steward plan', 'Plan the whole project')
       .example('steward plan --out plan.json --format markdown > plan.md', 'Save the plan for apply and a PR comment')
       .example('steward plan --target dashboard/checkout-overview', 'Plan one dashboard')
@@ -253,7 +291,14 @@ export async function renderInvalid(issues: readonly Issue[], format: 'json' | '
   if (format === 'markdown') {
     const errors = rel.filter((i) => i.severity === 'error');
     const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    return [`## steward plan`, '', `**invalid: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was planned**`, '', ...rel.map((i) => `- \`${i.file}:${i.line}:${i.col}\` ${i.severity === 'warning' ? '(warning) ' : ''}${esc(i.message)}`), ''].join('\n');
+    return [
+      `## steward plan`,
+      '',
+      `**invalid: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was planned**`,
+      '',
+      ...rel.map((i) => `- \`${i.file}:${i.line}:${i.col}\` ${i.severity === 'warning' ? '(warning) ' : ''}${esc(i.message)}`),
+      '',
+    ].join('\n');
   }
   const { renderValidate } = await import('../../render/validate.ts');
   const files = new Set(rel.map((i) => i.file)).size;
@@ -264,7 +309,12 @@ export async function renderInvalid(issues: readonly Issue[], format: 'json' | '
  * A plan in one of the formats. `out` is the saved plan's file (named as the way to apply it); `applying`
  * when apply prints the plan it is about to run (no "Run `steward apply`").
  */
-export async function renderPlan(plan: Plan, format: PlanArgs['format'], ctx: CommandContext, opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {}): Promise<string> {
+export async function renderPlan(
+  plan: Plan,
+  format: PlanArgs['format'],
+  ctx: CommandContext,
+  opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {},
+): Promise<string> {
   switch (format) {
     case 'json':
       return JSON.stringify(plan, null, 2) + '\n';

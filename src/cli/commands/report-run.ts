@@ -19,7 +19,6 @@ import { redactForOutput, type CommandContext, type GlobalArgs } from '../contex
 import { createCloudReader } from './report-deps.ts';
 import type { ReportArgs } from './report.ts';
 
-
 /** What the command needs from outside, so tests can run it in-process against a fake cloud. */
 export interface ReportDeps {
   createReader: (project: Project, ctx: CommandContext, opts: { debug: boolean }) => CloudReader;
@@ -29,8 +28,6 @@ export interface ReportDeps {
 export const defaultReportDeps: ReportDeps = { createReader: createCloudReader, now: () => new Date() };
 
 export const REPORT_FILES = ['report.md', 'report.json', 'report.html'] as const;
-
-
 
 /**
  * `steward report`: load the project, read every CloudService (concurrently, within the client's rate

@@ -10,7 +10,6 @@ export interface ReportArgs {
   concurrency?: number;
 }
 
-
 export const reportCommand = defineCommand<ReportArgs>({
   command: 'report',
   describe: 'Drift review of cloud backups, ingest pipes and private endpoints; writes report.md, report.json, report.html',
@@ -23,6 +22,8 @@ export const reportCommand = defineCommand<ReportArgs>({
       .example('steward report', 'Review every CloudService; write reports/report.{md,json,html}')
       .example('steward report --fail-on error', 'Nightly job: exit 2 when a finding is an error')
       .example('steward report --out out/review --format markdown >> "$GITHUB_STEP_SUMMARY"', 'Job summary in GitHub Actions')
-      .epilogue('Exit codes: 0 reviewed (findings below --fail-on), 1 error (bad input, or a read failed: the review is incomplete), 2 findings reach --fail-on.\nChecks, ids and severities: docs/report.md'),
+      .epilogue(
+        'Exit codes: 0 reviewed (findings below --fail-on), 1 error (bad input, or a read failed: the review is incomplete), 2 findings reach --fail-on.\nChecks, ids and severities: docs/report.md',
+      ),
   run: async (args, ctx) => (await import('./report-run.ts')).runReport(args, ctx),
 });

@@ -17,7 +17,11 @@ export const showCommand = defineCommand<ShowArgs>({
   builder: (y) =>
     y
       .positional('plan', { type: 'string', demandOption: true, describe: 'The saved plan (JSON)' })
-      .option('format', { choices: ['text', 'json', 'markdown', 'github'] as const, default: 'text' as const, describe: 'Output: text, json, markdown (PR comment), github (annotations)' })
+      .option('format', {
+        choices: ['text', 'json', 'markdown', 'github'] as const,
+        default: 'text' as const,
+        describe: 'Output: text, json, markdown (PR comment), github (annotations)',
+      })
       .option('show-unchanged', { type: 'boolean', default: false, describe: 'List unchanged items too (text)' })
       .example('steward show plan.json', 'Read a saved plan as the plan command printed it')
       .example('steward show plan.json --format markdown >> "$GITHUB_STEP_SUMMARY"', 'The PR comment of a saved plan'),
@@ -34,7 +38,10 @@ export function readSavedPlan(path: string, shown: string): Plan {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new CliError(`cannot read plan ${shown}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { code: 'config', cause: e });
+    throw new CliError(`cannot read plan ${shown}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
+      code: 'config',
+      cause: e,
+    });
   }
   let plan: Partial<Plan>;
   try {
@@ -42,7 +49,15 @@ export function readSavedPlan(path: string, shown: string): Plan {
   } catch (e) {
     throw new CliError(`${shown} is not a plan: not valid JSON (${(e as Error).message})`, { code: 'config', cause: e });
   }
-  if (!plan || typeof plan !== 'object' || plan.formatVersion !== 1 || !Array.isArray(plan.items) || typeof plan.fingerprint !== 'string' || !plan.summary || !plan.live) {
+  if (
+    !plan ||
+    typeof plan !== 'object' ||
+    plan.formatVersion !== 1 ||
+    !Array.isArray(plan.items) ||
+    typeof plan.fingerprint !== 'string' ||
+    !plan.summary ||
+    !plan.live
+  ) {
     throw new CliError(`${shown} is not a steward plan (formatVersion 1 expected); make one with \`steward plan --out ${shown}\``, { code: 'config' });
   }
   return plan as Plan;

@@ -13,9 +13,17 @@ export const validateCommand = defineCommand<Args>({
   describe: 'Check files offline: YAML syntax, schemas, references and duplicates',
   builder: (y) =>
     y
-      .positional('paths', { type: 'string', array: true, describe: 'Files or folders (default: the project\'s resources)' })
-      .option('format', { choices: ['text', 'json', 'github'] as const, default: 'text' as const, describe: 'Output format; github prints ::error annotations' })
-      .option('cache', { type: 'boolean', default: true, describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)' })
+      .positional('paths', { type: 'string', array: true, describe: "Files or folders (default: the project's resources)" })
+      .option('format', {
+        choices: ['text', 'json', 'github'] as const,
+        default: 'text' as const,
+        describe: 'Output format; github prints ::error annotations',
+      })
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)',
+      })
       .example('steward validate', 'Check every resource the project file lists')
       .example('steward validate examples', 'Check the project in the examples folder')
       .example('steward validate --format github', 'Annotate a pull request (run in the project folder)'),
