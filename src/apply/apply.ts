@@ -2,7 +2,7 @@ import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
-import { KNOWN_AFTER_APPLY, type AlertBody, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
+import { KNOWN_AFTER_APPLY, type AlertBody, type AlertItem, type DashboardItem, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
 
@@ -165,15 +165,15 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     throw new StalePlanError(`live dashboards or alert records changed since it was made (${plan.createdAt})`);
   }
 
-  const creates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'create');
-  const dashboardUpdates = plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'update');
+  const creates = plan.items.filter((i): i is DashboardItem => i.kind === 'Dashboard' && i.action === 'create');
+  const dashboardUpdates = plan.items.filter((i): i is DashboardItem => i.kind === 'Dashboard' && i.action === 'update');
   // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
   const deletes = [
     ...plan.items.filter((i) => i.kind === 'Alert' && i.action === 'delete'),
     ...plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete'),
   ];
   // Alerts: updates (PUT) and, where the service can, creates (POST); both carry the full body.
-  const updates = plan.items.filter((i) => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
+  const updates = plan.items.filter((i): i is AlertItem => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
   // Where alerts are read live the service is the record: no state file is written.
   const keepRecords = !plan.alertsRead;
   const result: ApplyResult = {
@@ -210,7 +210,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   const recording: Array<Promise<void>> = [];
   await mapPool(creates, opts.concurrency, async (item) => {
     if (stopped()) return notStarted(item);
-    const name = (item.body as DashboardCreate).name;
+    const name = bodyOf(item).name;
     if (creating.has(name)) {
       const msg = `another item of this plan creates a dashboard named "${name}"`;
       createErrors.set(item.name, msg);
@@ -286,7 +286,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
       let dashboard: LiveDashboard | undefined;
       try {
-        dashboard = await deps.client.updateDashboard(item.id!, item.body as DashboardCreate, {});
+        dashboard = await deps.client.updateDashboard(item.id!, bodyOf(item), {});
       } catch (e) {
         // A 2xx is applied whatever its body; the tiles' ids are read back from the list.
         if (!answered2xx(e)) throw e;
@@ -461,8 +461,8 @@ type CreateOutcome = { kind: 'created'; dashboard: LiveDashboard; recovered: boo
  * server may still be committing, so steward waits a settle window (at least the request timeout) before
  * each of two lists, and sends again only when both lack the name; otherwise the outcome stays unknown.
  */
-async function createOnce(deps: ApplyDeps, item: PlanItem, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
-  const body = item.body as DashboardCreate;
+async function createOnce(deps: ApplyDeps, item: DashboardItem, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
+  const body = bodyOf(item);
   const sleep = deps.sleep ?? timerSleep;
   let refusals = 0;
   for (let attempt = 1; ; attempt++) {
@@ -555,7 +555,7 @@ function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
 async function checkAlertDuplicates(
   deps: ApplyDeps,
-  items: PlanItem[],
+  items: AlertItem[],
   mine: Map<string, string>,
   result: ApplyResult,
   removeOwn: boolean,
@@ -572,7 +572,7 @@ async function checkAlertDuplicates(
   for (const item of items) {
     const id = mine.get(item.name);
     if (item.action !== 'create' || id === undefined) continue;
-    const name = (item.body as AlertBody).name;
+    const name = bodyOf(item).name;
     const ids = live.filter((a) => a.name === name).map((a) => a.id);
     if (ids.length < 2) continue;
     let removed: string | undefined;
@@ -595,7 +595,7 @@ async function checkAlertDuplicates(
 /** After the creates: one list; names of this plan's creates with more than one dashboard. */
 async function checkDuplicates(
   deps: ApplyDeps,
-  creates: PlanItem[],
+  creates: DashboardItem[],
   result: ApplyResult,
   removeOwn: boolean,
   runId: string,
@@ -616,7 +616,7 @@ async function checkDuplicates(
     return;
   }
   for (const item of creates) {
-    const name = (item.body as DashboardCreate).name;
+    const name = bodyOf(item).name;
     const same = live.filter((d) => d.name === name);
     if (same.length < 2) continue;
     const ids = same.map((d) => d.id);
@@ -687,8 +687,8 @@ function isRateLimitRefusal(e: unknown): e is RateLimitedError & { retryAfterMs:
 
 type Bound = { ok: true; body: AlertBody } | { ok: false; reason: string };
 
-function bindAlert(item: PlanItem, created: Map<string, { id: string; tiles: Map<string, string> }>, createErrors: Map<string, string>): Bound {
-  const body = structuredClone(item.body as AlertBody);
+function bindAlert(item: AlertItem, created: Map<string, { id: string; tiles: Map<string, string> }>, createErrors: Map<string, string>): Bound {
+  const body = structuredClone(bodyOf(item));
   const ref = item.reference;
   if (ref && (body.dashboardId === KNOWN_AFTER_APPLY || body.tileId === KNOWN_AFTER_APPLY)) {
     const err = createErrors.get(ref.dashboard);
@@ -706,4 +706,15 @@ function bindAlert(item: PlanItem, created: Map<string, { id: string; tiles: Map
 
 function errorLine(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The body a create or update sends. Plans made here always carry one, and a saved plan is checked against
+ * schemas/plan.schema.json first; one without it is refused here rather than sent as `undefined`.
+ */
+function bodyOf<I extends PlanItem>(item: I): NonNullable<I['body']> {
+  const body: I['body'] = item.body;
+  if (body === undefined || body === null)
+    throw new CliError(`not a steward plan: ${item.kind.toLowerCase()} ${item.name} (${item.action}) has no body to send`);
+  return body;
 }

@@ -1,3 +1,4 @@
+import type { DashboardCreate } from '../clients/api-types.ts';
 import type { Operation } from 'fast-json-patch';
 import type { LiveDashboard, LiveTile } from '../clients/api-types.ts';
 
@@ -61,8 +62,7 @@ export interface TileReference {
   tileId: string;
 }
 
-export interface PlanItem {
-  kind: 'Dashboard' | 'Alert';
+interface ItemBase {
   /** metadata.name; for orphans, the live dashboard's name. */
   name: string;
   /** Source file relative to the project folder (absent for orphans). */
@@ -83,8 +83,6 @@ export interface PlanItem {
   after?: unknown;
   /** RFC 6902 from before to after. */
   patch: Operation[];
-  /** Dashboards: the create body; alerts: the PUT body (ids may be KNOWN_AFTER_APPLY). */
-  body?: unknown;
   reference?: TileReference;
   /** Alerts in sync: when the body was last applied. */
   inSyncAsOf?: string;
@@ -99,6 +97,21 @@ export interface PlanItem {
   /** plan --server-validate: what the service said of the body. */
   serverValidation?: { valid: boolean; errors: string[] };
 }
+
+/** A dashboard's item: `body` is what POST (create) or PUT (update) sends. */
+export interface DashboardItem extends ItemBase {
+  kind: 'Dashboard';
+  body?: DashboardCreate;
+}
+
+/** An alert's item: `body` is what POST (create) or PUT (update) sends; tile ids may be KNOWN_AFTER_APPLY. */
+export interface AlertItem extends ItemBase {
+  kind: 'Alert';
+  body?: AlertBody;
+}
+
+/** One line of a plan, told apart by kind, so apply and the renderers read bodies with their real types. */
+export type PlanItem = DashboardItem | AlertItem;
 
 /** A live dashboard (marker tag) or alert (marker note) that no file declares, kept (without --prune). */
 export interface Orphan {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bindingFile, firstDifference, planDigest, planShapeProblem, projectName, seededIds } from '../../src/apply/plan-file.ts';
-import type { PlanBinding, PlanItem } from '../../src/plan/types.ts';
+import type { AlertBody, AlertItem, PlanBinding } from '../../src/plan/types.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const binding: PlanBinding = {
@@ -13,14 +13,24 @@ const binding: PlanBinding = {
   idSeed: '0'.repeat(24),
   options: { targets: [], paths: [], prune: false, reassertAlerts: false },
 };
-const item = (over: Partial<PlanItem> = {}): PlanItem => ({
+/** An alert body as a plan carries it (the digest covers bodies). */
+const ALERT: AlertBody = {
+  name: 'a',
+  threshold: 1,
+  thresholdType: 'above',
+  interval: '5m',
+  source: 'tile',
+  channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a0000aa' },
+};
+
+const item = (over: Partial<AlertItem> = {}): AlertItem => ({
   kind: 'Alert',
   name: 'a',
   action: 'update',
   id: 'x1',
   message: 'm',
   patch: [],
-  body: { threshold: 1 },
+  body: { ...ALERT, threshold: 1 },
   ...over,
 });
 
@@ -28,7 +38,7 @@ test("the digest covers the items and every part of the binding, not the service
   const d = planDigest([item()], binding);
   assert.match(d, /^sha256:[0-9a-f]{64}$/);
   assert.is(planDigest([item({ serverValidation: { valid: true, errors: [] } })], binding), d);
-  assert.is.not(planDigest([item({ body: { threshold: 2 } })], binding), d);
+  assert.is.not(planDigest([item({ body: { ...ALERT, threshold: 2 } })], binding), d);
   for (const b of [
     { ...binding, server: 'https://other' },
     { ...binding, project: 'q' },
@@ -42,7 +52,7 @@ test("the digest covers the items and every part of the binding, not the service
 
 test('firstDifference names the item and the fields', () => {
   assert.is(firstDifference([item()], [item()]), undefined);
-  assert.is(firstDifference([item({ body: { threshold: 9 } })], [item()]), 'alert a (x1) differs in body');
+  assert.is(firstDifference([item({ body: { ...ALERT, threshold: 9 } })], [item()]), 'alert a (x1) differs in body');
   assert.is(firstDifference([item(), item({ name: 'b', id: 'x2' })], [item()]), 'the plan has alert b (x2), which the files do not give');
   assert.is(firstDifference([item()], [item(), item({ name: 'b', id: 'x2' })]), 'the files give alert b (x2), which the plan lacks');
   assert.is(firstDifference([item({ name: 'b', id: 'x2' }), item()], [item(), item({ name: 'b', id: 'x2' })]), 'the items are in another order');

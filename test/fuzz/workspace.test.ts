@@ -311,7 +311,7 @@ test('plan → apply (simulated: creates get ids, alerts get records) → plan a
       let n = 0;
       for (const it of first.items) {
         if (it.kind !== 'Dashboard' || it.action !== 'create') continue;
-        const body = structuredClone(it.body) as { name: string; tags: string[]; tiles: Array<Record<string, unknown>> };
+        const body = structuredClone(it.body) as unknown as { name: string; tags: string[]; tiles: Array<Record<string, unknown>> };
         const id = `ffffffffffffffff${String(++n).padStart(8, '0')}`;
         const d = {
           id,

@@ -154,8 +154,8 @@ export async function makePlan(
   if (args.serverValidate) {
     // Reads only: the validate endpoint saves nothing. One request per dashboard the plan would write.
     for (const item of plan.items) {
-      if (item.kind !== 'Dashboard' || (item.action !== 'create' && item.action !== 'update')) continue;
-      const v = await client.validateDashboard(item.body as never, { signal: ctx.signal });
+      if (item.kind !== 'Dashboard' || (item.action !== 'create' && item.action !== 'update') || !item.body) continue;
+      const v = await client.validateDashboard(item.body, { signal: ctx.signal });
       item.serverValidation = { valid: v.valid, errors: (v.errors ?? []).map((e) => `${e.path ? `${e.path}: ` : ''}${e.message ?? 'invalid'}`) };
     }
   }
