@@ -176,21 +176,13 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   const updates = plan.items.filter((i): i is AlertItem => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
   // Where alerts are read live the service is the record: no state file is written.
   const keepRecords = !plan.alertsRead;
+  // Counted from the items, not the summary: the items are what the digest and the recomputation check.
   const result: ApplyResult = {
-    created: [],
-    updated: [],
-    deleted: [],
-    failed: [],
-    skipped: [],
-    unknown: [],
-    duplicates: [],
-    notRecorded: [],
-    notDone: [],
-    interrupted: false,
+    ...emptyResult(plan, { ...state, alerts: { ...state.alerts } }),
     unchanged: plan.items.filter((i) => i.action === 'noop').length,
     blocked: plan.items.filter((i) => i.action === 'blocked').length,
-    state: { ...state, alerts: { ...state.alerts } },
   };
+
   const total = creates.length + dashboardUpdates.length + updates.length + deletes.length;
   let done = 0;
   deps.emit({ type: 'start', total });

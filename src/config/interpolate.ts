@@ -15,6 +15,17 @@ export type Interpolated = { ok: true; value: string; changed: boolean } | { ok:
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
+ * The inverse of interpolation for text that must stay literal (a server's names written by import): every
+ * `${` becomes `$${` in every string of the value, so loading the file reads back exactly the same text.
+ */
+export function escapeInterpolation(v: unknown): unknown {
+  if (typeof v === 'string') return v.replaceAll('${', () => '$${');
+  if (Array.isArray(v)) return v.map(escapeInterpolation);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeInterpolation(x)]));
+  return v;
+}
+
+/**
  * Expands `${VAR}` and `${VAR:-default}` from env; `$${` is a literal `${`. An unset variable without a
  * default is an error, never an empty string (a silently empty URL or threshold is worse than a failure).
  */

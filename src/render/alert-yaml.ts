@@ -1,4 +1,5 @@
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import { escapeInterpolation } from '../config/interpolate.ts';
 import type { LiveAlert } from '../clients/api-types.ts';
 
 /**
@@ -65,16 +66,8 @@ export function renderAlertYaml(
   if (channels.length === 0) return { skipped: 'it has no webhook channel, which steward needs to describe it', warnings };
   if (opts.channelsList) spec['channels'] = channels;
   else spec['channel'] = channels[0];
-  // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
-  const escape = (v: unknown): unknown =>
-    typeof v === 'string'
-      ? v.replaceAll('${', () => '$${')
-      : Array.isArray(v)
-        ? v.map(escape)
-        : v && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)]))
-          : v;
-  const doc = new Document({ apiVersion: 'steward/v1', kind: 'Alert', metadata: { name: opts.metadataName }, spec: escape(spec) });
+  // Text from the server is literal: `${` is escaped so loading the file does not read it as a variable.
+  const doc = new Document({ apiVersion: 'steward/v1', kind: 'Alert', metadata: { name: opts.metadataName }, spec: escapeInterpolation(spec) });
   const specNode = doc.get('spec') as YAMLMap;
   const tile = specNode.get('tile');
   if (isMap(tile)) tile.flow = true;

@@ -1,4 +1,5 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
+import { escapeInterpolation } from '../config/interpolate.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { validateKind } from '../schema/validator.ts';
 import { escapeTerminal } from './escape.ts';
@@ -161,20 +162,12 @@ export function renderDashboardYaml(
   }
   if (tiles.length) spec['tiles'] = tiles;
   dropUnknownMembers({ apiVersion: 'steward/v1', kind: 'Dashboard', metadata: { name: opts.metadataName }, spec }, warnings);
-  // Text from the server is literal: escape "${" so loading the file does not read it as a variable.
-  const escape = (v: unknown): unknown =>
-    typeof v === 'string'
-      ? v.replaceAll('${', () => '$${')
-      : Array.isArray(v)
-        ? v.map(escape)
-        : v && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escape(x)]))
-          : v;
+  // Text from the server is literal: `${` is escaped so loading the file does not read it as a variable.
   const doc = new Document({
     apiVersion: 'steward/v1',
     kind: 'Dashboard',
     metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) },
-    spec: escape(spec),
+    spec: escapeInterpolation(spec),
   });
   // Readable like the examples: tags and each series on one line.
   const specNode = doc.get('spec') as YAMLMap;

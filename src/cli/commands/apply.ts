@@ -36,7 +36,8 @@ export const DEFAULT_APPLY_CONCURRENCY = 4;
 
 export const applyCommand = defineCommand<ApplyArgs>({
   command: 'apply [plan]',
-  describe: 'Create dashboards and update alerts: run a saved plan, or plan and apply after confirmation',
+  describe:
+    'Make the service match the plan (create, update, and with --prune delete, where the service can): run a saved plan, or plan and apply after confirmation',
   builder: (y) =>
     y
       .positional('plan', { type: 'string', describe: 'A plan saved by `steward plan --out` (refused if live state changed since)' })

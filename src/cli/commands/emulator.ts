@@ -130,7 +130,7 @@ function renderRequest(e: RequestLogEntry): string {
 
 export const emulatorCommand = defineCommand<EmulatorArgs>({
   command: 'emulator',
-  describe: 'Serve both APIs locally (observability /api/v2 and cloud /v1), with faults on demand',
+  describe: 'Serve both APIs locally (--api seed, hyperdx or clickstack-cloud; cloud /v1), with faults on demand',
   builder: (y) =>
     y
       .usage(

@@ -81,25 +81,34 @@ export async function makePlan(
   const state = readState(project.statePath);
   const client = deps.observability();
   let resources = loaded.resources;
-  const { usesSourceNames, resolveSourceNames } = await import('../../plan/names.ts');
-  if (usesSourceNames(resources)) {
-    if (!profile.capabilities.listSources) {
+  // Names instead of ids (source: Logs, webhook: ops-pager): one list request per kind, only when a file uses one.
+  const names = await import('../../plan/names.ts');
+  const kinds = [
+    {
+      key: 'source',
+      list: 'sources',
+      cap: 'listSources',
+      uses: names.usesSourceNames,
+      resolve: names.resolveSourceNames,
+      read: () => client.listSources({ signal: ctx.signal }),
+    },
+    {
+      key: 'webhook',
+      list: 'webhooks',
+      cap: 'listWebhooks',
+      uses: names.usesWebhookNames,
+      resolve: names.resolveWebhookNames,
+      read: () => client.listWebhooks({ signal: ctx.signal }),
+    },
+  ] as const;
+  for (const k of kinds) {
+    if (!k.uses(resources)) continue;
+    if (!profile.capabilities[k.cap]) {
       throw new UsageError(
-        `files name sources (source: <name>), which needs a profile that lists sources (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
+        `files name ${k.list} (${k.key}: <name>), which needs a profile that lists ${k.list} (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
       );
     }
-    const resolved = resolveSourceNames(resources, await client.listSources({ signal: ctx.signal }));
-    if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
-    resources = resolved.resources;
-  }
-  const { usesWebhookNames, resolveWebhookNames } = await import('../../plan/names.ts');
-  if (usesWebhookNames(resources)) {
-    if (!profile.capabilities.listWebhooks) {
-      throw new UsageError(
-        `files name webhooks (webhook: <name>), which needs a profile that lists webhooks (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
-      );
-    }
-    const resolved = resolveWebhookNames(resources, await client.listWebhooks({ signal: ctx.signal }));
+    const resolved = k.resolve(resources, await k.read());
     if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
     resources = resolved.resources;
   }
