@@ -4,7 +4,7 @@ import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
-import { issueAt, locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
+import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
 
 /** A validated document of one kind, with where it came from. */
 export interface Resource<K extends ResourceKind = ResourceKind> {
@@ -88,7 +88,7 @@ export function processFile(
     try {
       value = src.doc.toJS({ maxAliasCount: 100 });
     } catch (e) {
-      out.issues.push(issueAt(file, src.lineCounter, 0, '', `YAML: ${e instanceof Error ? e.message : String(e)}`));
+      out.issues.push(issueAt(file, src.lineCounter, conversionErrorOffset(src.doc), '', `YAML: ${e instanceof Error ? e.message : String(e)}`));
       continue;
     }
     if (value === null || value === undefined) continue; // an empty document between `---` separators

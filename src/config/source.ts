@@ -1,4 +1,4 @@
-import { LineCounter, isMap, isScalar, isSeq, isPair, parseAllDocuments, type Document, type Node } from 'yaml';
+import { LineCounter, isMap, isScalar, isSeq, isPair, parseAllDocuments, visit, type Document, type Node, type YAMLError } from 'yaml';
 import type { Issue } from '../errors.ts';
 
 /** Larger files are refused: steward files are small, and a huge one is almost always a mistake. */
@@ -78,16 +78,24 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
     // After an unquoted ${VAR} inside { } the parser reports every later token of that line too (seven
     // errors for one mistake): on such a line the first is the one to fix, and it carries the hint.
     const linesSeen = new Set<number>();
+    // Once a flow collection broke on an unquoted ${VAR}, the parser's recovery misreads the rest of the
+    // document: what follows are echoes of that one mistake, not problems of their own.
+    let brokeOnVariable = false;
     for (const e of problems) {
+      if (brokeOnVariable && doc.errors.includes(e as never)) continue;
       const lineText = text.slice(text.lastIndexOf('\n', e.pos[0] - 1) + 1, text.indexOf('\n', e.pos[0]) === -1 ? undefined : text.indexOf('\n', e.pos[0]));
       if (doc.errors.includes(e as never) && lineText.includes('${')) {
         const line = lineCounter.linePos(e.pos[0]).line;
         if (linesSeen.has(line)) continue;
         linesSeen.add(line);
       }
-      let message = yamlMessage(e.code, e.message);
-      if (lineText.includes('${') && /flow/.test(message)) message += ' (inside { } or [ ], write "${VAR}" in quotes, or use block style for numbers)';
-      issues.push({ ...issueAt(file, lineCounter, e.pos[0], '', message), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
+      const opened = openerOf(doc, e);
+      let message = opened ? opened.message(lineCounter.linePos(e.pos[0])) : yamlMessage(e.code, e.message);
+      if (lineText.includes('${') && /flow/.test(message)) {
+        message += ' (inside { } or [ ], write "${VAR}" in quotes, or use block style for numbers)';
+        brokeOnVariable = true;
+      }
+      issues.push({ ...issueAt(file, lineCounter, opened?.offset ?? e.pos[0], '', message), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
     }
     if (doc.errors.length > 0) return;
     const deep = findTooDeep(doc.contents);
@@ -126,6 +134,57 @@ function yamlMessage(code: string, message: string): string {
     TAB_AS_INDENT: 'tabs are not allowed for indentation in YAML; use spaces',
   };
   return `YAML: ${hints[code] ?? first.replace(/ at line \d+, column \d+.*$/, '')}`;
+}
+
+/**
+ * The parser notices an unclosed string or bracket only where it gives up (often the end of the file); the
+ * mistake is where the string or bracket was opened, so that is where the problem is reported.
+ */
+function openerOf(doc: Document.Parsed, e: YAMLError): { offset: number; message: (gaveUp: { line: number; col: number }) => string } | undefined {
+  const pos = e.pos[0];
+  const quote = e.code === 'MISSING_CHAR' ? /Missing closing (["'])quote/.exec(e.message)?.[1] : undefined;
+  const flow = e.code === 'BAD_INDENT' ? /^Flow (sequence|map) in block collection/.exec(e.message)?.[1] : undefined;
+  if (!quote && !flow) return undefined;
+  let found: Node | undefined;
+  visit(doc, {
+    Node(_key, node) {
+      const r = node.range;
+      if (!r || r[0] >= pos || r[1] < pos) return;
+      const match = quote
+        ? isScalar(node) && node.type === (quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE')
+        : (flow === 'map' ? isMap(node) : isSeq(node)) && (node as { flow?: boolean }).flow === true;
+      // The innermost match wins: the walk goes outside in, so a later match lies inside an earlier one.
+      if (match) found = node;
+    },
+  });
+  if (!found?.range) return undefined;
+  const open = quote ?? (flow === 'map' ? '{' : '[');
+  const close = quote ?? (flow === 'map' ? '}' : ']');
+  return {
+    offset: found.range[0],
+    message: (at) =>
+      quote
+        ? `YAML: this ${quote}-quoted string is never closed (the parser reached line ${at.line}, col ${at.col} looking for its closing ${close})`
+        : `YAML: this ${open} is never closed: end it with ${close} before line ${at.line}, col ${at.col} (a flow ${flow} that continues on the next lines must be indented more than its key)`,
+  };
+}
+
+/**
+ * Where a conversion error (toJS) belongs: an alias whose anchor is not defined before it, or the document
+ * itself, never the top of the file (a later document in a file starts further down).
+ */
+export function conversionErrorOffset(doc: Document.Parsed): number {
+  let offset: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (offset === undefined && node.resolve(doc) === undefined) {
+        offset = node.range?.[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return offset ?? doc.contents?.range?.[0] ?? doc.range[0];
 }
 
 /** Iterative walk (no recursion), so pathological nesting cannot overflow the stack here. */

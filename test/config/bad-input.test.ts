@@ -48,6 +48,8 @@ interface Case {
   message: string | RegExp;
   args?: string[];
   env?: Record<string, string>;
+  /** How many problems the run may report in all (unset: any number). */
+  problems?: number;
 }
 
 const deep = (n: number) => `apiVersion: steward/v1\nkind: CloudService\nmetadata: { name: c }\nspec:\n  x: ${'['.repeat(n)}${']'.repeat(n)}\n`;
@@ -56,8 +58,32 @@ const cases: Case[] = [
   {
     name: 'broken YAML: unclosed flow sequence',
     files: { 'bad.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nspec: { tags: [a, b\n' },
-    where: 'bad.yaml:4:1',
-    message: 'Flow sequence in block collection must be sufficiently indented and end with a ]',
+    // At the [ that is never closed, not at the end of the file where the parser gave up (issue 14).
+    where: 'bad.yaml:3:15',
+    message: 'this [ is never closed: end it with ] before line 4, col 1',
+  },
+  {
+    name: 'broken YAML: unclosed quoted string points at its opening quote',
+    files: { 'bad.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: "shop2\nspec:\n  name: S\n' },
+    where: 'bad.yaml:4:9',
+    message: 'this "-quoted string is never closed',
+  },
+  {
+    name: 'broken YAML: alias without an anchor, in the second document of a file',
+    files: {
+      'bad.yaml':
+        'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d2 }\nspec: { name: D, tiles: [] }\n---\napiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: *nope\nspec: { name: E, tiles: [] }\n',
+    },
+    where: 'bad.yaml:9:9',
+    message: 'Unresolved alias',
+  },
+  {
+    name: 'unquoted ${VAR} in a flow map: one problem, not an echo on every later line',
+    files: { 'bad.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d3 }\nspec:\n  name: D\n  tags: {a: ${X}, b: 2}\n  tiles: []\n' },
+    env: { X: '1' },
+    problems: 1,
+    where: 'bad.yaml:6:',
+    message: 'write "${VAR}" in quotes',
   },
   {
     name: 'broken YAML: bad indentation',
@@ -369,6 +395,7 @@ for (const c of cases) {
     assert.not.match(out, /\n\s+at .+:\d+:\d+/, 'no stack trace');
     const line = out.split('\n').find((l) => l.startsWith(c.where) && (typeof c.message === 'string' ? l.includes(c.message) : c.message.test(l)));
     assert.ok(line, `expected a line starting ${c.where} with ${String(c.message)}; got:\n${out}`);
+    if (c.problems !== undefined) assert.is(out.split('\n').filter((l) => /^\S+:\d+:\d+ .*error: /.test(l)).length, c.problems, out);
   });
 }
 
