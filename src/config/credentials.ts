@@ -3,6 +3,7 @@
  * (`${VAR}`) and what no output may show (see docs/security.md).
  */
 import type { Env } from './interpolate.ts';
+import { isObject } from '../shared/object.ts';
 
 /** The variables steward's own examples and errors suggest; credentials whatever the project file says. */
 export const DEFAULT_CREDENTIAL_VARIABLES = [
@@ -76,8 +77,4 @@ export function variablePolicy(spec: unknown): VariablePolicy {
   const prefix =
     isObject(spec) && typeof spec['resourceVariablePrefix'] === 'string' && spec['resourceVariablePrefix'] !== '' ? spec['resourceVariablePrefix'] : undefined;
   return { deny: credentialVariables(spec), ...(prefix !== undefined ? { allowPrefix: prefix } : {}) };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,6 +1,7 @@
 import { isScalar, visit, Scalar } from 'yaml';
 import type { Issue } from '../errors.ts';
-import { issueAt, toPointer, type SourceDoc } from './source.ts';
+import { toPointer } from '../shared/pointer.ts';
+import { issueAt, type SourceDoc } from './source.ts';
 
 /** What a reference may read (see credentials.ts): denied names, and an optional required prefix. */
 export interface ReadRule {

@@ -13,7 +13,8 @@ import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
 import type { AnyResource } from './resources.ts';
-import { locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
+import { pointerSegments } from '../shared/pointer.ts';
+import { locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
 
 /** How many times the same problem (same message) is listed before the rest are only counted. */
 export const MAX_REPEATED_ISSUES = 20;

@@ -5,7 +5,9 @@ import { didYouMean } from '../schema/did-you-mean.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFile, type AnyResource } from './resources.ts';
-import { locate, MAX_FILE_BYTES, pointerSegments, type SourceDoc } from './source.ts';
+import { isObject as isPlainObject } from '../shared/object.ts';
+import { pointerSegments } from '../shared/pointer.ts';
+import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
 export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
 export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
@@ -119,10 +121,6 @@ function mergeOverlay<T extends object>(base: T, overlay: Record<string, unknown
     out[k] = isPlainObject(cur) && isPlainObject(v) ? mergeOverlay(cur, v) : v;
   }
   return out as T;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function readOrThrow(fs: FileSystem, file: string): Buffer {

@@ -4,7 +4,8 @@ import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
-import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, pointerSegments, type SourceDoc } from './source.ts';
+import { pointerSegments } from '../shared/pointer.ts';
+import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
 
 /** A validated document of one kind, with where it came from. */
 export interface Resource<K extends ResourceKind = ResourceKind> {

@@ -266,16 +266,3 @@ function rangeStart(node: unknown): number | undefined {
   const r = (node as { range?: [number, number, number] } | null)?.range;
   return r ? r[0] : undefined;
 }
-
-/** Turns a JSON pointer into its segments. */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '' || pointer === '/') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-export function toPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
+import { isObject as isPlainObject } from '../shared/object.ts';
 
 /**
  * Rewrites one Dashboard document inside a file so that its spec says what `wanted` says, keeping everything
@@ -170,10 +171,6 @@ function setKeepingStyle(doc: Document, path: Array<string | number>, value: unk
   if (old?.comment) next.comment = old.comment;
   if (old?.commentBefore) next.commentBefore = old.commentBefore;
   doc.setIn(path, next);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

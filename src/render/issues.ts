@@ -1,5 +1,6 @@
 import type { Issue } from '../errors.ts';
 import { escapeGithubMessage, escapeGithubProperty, escapeTerminal as oneLine } from './escape.ts';
+import { compareText } from '../shared/text.ts';
 
 /** `file:line:col  /pointer  message`, one line per issue, sorted by file and position. */
 export function renderIssuesText(issues: Issue[], opts: { color: boolean }): string {
@@ -29,5 +30,5 @@ export function renderIssuesGithub(issues: Issue[]): string {
 }
 
 export function sortIssues(issues: Issue[]): Issue[] {
-  return [...issues].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col || (a.message < b.message ? -1 : 1));
+  return [...issues].sort((a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message));
 }

@@ -1,4 +1,5 @@
 import type { Operation } from 'fast-json-patch';
+import { pointerSegments, valueAt } from '../shared/pointer.ts';
 
 /** A value on one line, cut to `max` characters (for summaries only; plan diffs never cut, see patchLines). */
 export function short(v: unknown, max = 80): string {
@@ -11,22 +12,9 @@ function show(v: unknown): string {
   return v === undefined ? 'undefined' : typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
 }
 
+/** `/tiles/Errors/w` → `tiles › Errors › w`: how plans name a field. */
 export function pointerToPath(p: string): string {
-  return p
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join(' › ');
-}
-
-function valueAt(doc: unknown, pointer: string): unknown {
-  let cur = doc;
-  for (const seg of pointer.split('/').slice(1)) {
-    const k = seg.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  return cur;
+  return pointerSegments(p).join(' › ');
 }
 
 export interface PatchLine {

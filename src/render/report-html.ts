@@ -1,4 +1,5 @@
-import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
+import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
+import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { backupLabel, byteUnit, chartOfFinding, durationSeries, durationUnit, niceMaxIn, sizeSeries, type ChartPoint } from './report-chart.ts';
 import { escapeHtml } from './escape.ts';

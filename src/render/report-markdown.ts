@@ -1,4 +1,5 @@
-import { formatBytes, formatDuration, formatTime, plural } from '../report/format.ts';
+import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
+import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { axisLabels, backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';

@@ -1,4 +1,5 @@
-import { formatTime, plural } from '../report/format.ts';
+import { formatTime } from '../report/format.ts';
+import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport, Severity } from '../report/types.ts';
 import { escapeTerminal as t } from './escape.ts';
 

@@ -1,5 +1,6 @@
 import type { Issue } from '../errors.ts';
 import { renderIssuesGithub, renderIssuesText, sortIssues } from './issues.ts';
+import { plural } from '../shared/text.ts';
 
 export interface ValidateResult {
   files: number;
@@ -8,8 +9,6 @@ export interface ValidateResult {
 }
 
 export type ValidateFormat = 'text' | 'json' | 'github';
-
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 function summary(r: ValidateResult): string {
   const total = Object.values(r.counts).reduce((a, b) => a + b, 0);

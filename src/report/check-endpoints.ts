@@ -1,7 +1,8 @@
 /** Reverse private endpoint checks: presence and status. Pure. */
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import type { Finding, FindingObject, ObservedEndpoint } from './types.ts';
-import { cmp, groupBy, isIn, same } from './check-helpers.ts';
+import { compareText as cmp } from '../shared/text.ts';
+import { groupBy, isIn, same } from './check-helpers.ts';
 
 /** Endpoint statuses that mean "waiting" (for provisioning or for someone to accept): warning, not error. */
 export const WAITING_ENDPOINT_STATUSES: readonly string[] = ['Provisioning', 'Pending', 'PendingAcceptance'];

@@ -11,14 +11,6 @@ export function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<stri
   return m;
 }
 
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Names the API spells in any case compare equal. */
 export const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 export const isIn = (list: readonly string[], s: string | undefined) => s !== undefined && list.some((x) => same(x, s));

@@ -3,7 +3,9 @@ import jsonpatch from 'fast-json-patch';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { isSecretKey } from './redact.ts';
 import type { Finding, FindingObject, ObservedPipe, PatchOperation } from './types.ts';
-import { cmp, groupBy, isIn, isObject, same } from './check-helpers.ts';
+import { isObject } from '../shared/object.ts';
+import { compareText as cmp } from '../shared/text.ts';
+import { groupBy, isIn, same } from './check-helpers.ts';
 
 /**
  * Pipe states that mean "on its way somewhere": a pipe in one of them is in progress (`pipe.in-progress`,

@@ -40,8 +40,3 @@ export function formatTime(iso: string | undefined): string {
   if (Number.isNaN(t)) return iso;
   return `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
-
-/** "1 error", "2 warnings". */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}

@@ -1,6 +1,7 @@
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { newestBackup } from './order.ts';
 import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe, ObservedService, ReadFailure, ReadPart } from './types.ts';
+import { isObject } from '../shared/object.ts';
 
 /** A CloudService resource: its metadata.name and spec. */
 export interface CloudServiceTarget {
@@ -120,10 +121,6 @@ function objects(value: unknown, what: string): Record<string, unknown>[] {
   const bad = value.findIndex((v) => !isObject(v));
   if (bad >= 0) throw new Error(`expected a list of ${what}, but item ${bad + 1} is ${describe(value[bad])}`);
   return value as Record<string, unknown>[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function describe(v: unknown): string {

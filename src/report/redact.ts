@@ -4,6 +4,7 @@
  */
 
 import { createRedactor, REDACTED } from '../clients/redact.ts';
+import { isObject } from '../shared/object.ts';
 
 /** The one marker, shared with every other output (src/clients/redact.ts). */
 export { REDACTED };
@@ -111,8 +112,4 @@ function pathIsSecret(pointer: string): boolean {
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   return segs.some((s, i) => isSecretKey(s, segs.slice(0, i)));
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

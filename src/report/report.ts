@@ -2,6 +2,7 @@ import { checkService, sourceKinds, summarizeBackups } from './checks.ts';
 import type { ServiceRead } from './read.ts';
 import { redact } from './redact.ts';
 import type { EndpointSummary, PipeSummary, Report, ServiceReport, SeverityCounts } from './types.ts';
+import { compareText as cmp } from '../shared/text.ts';
 
 export interface BuildReportOptions {
   /** The clock reading the report is as of. */
@@ -69,8 +70,4 @@ function buildServiceReport(r: ServiceRead, now: Date): ServiceReport {
 /** Whether any finding reaches `threshold` (error reaches warning too). */
 export function reachesSeverity(report: Report, threshold: 'error' | 'warning'): boolean {
   return threshold === 'error' ? report.summary.error > 0 : report.summary.error + report.summary.warning > 0;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

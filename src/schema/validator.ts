@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.ts';
 import { ALL_KINDS, type Kind } from './kinds.ts';
 import * as compiled from './validators.gen.ts';
+import { valueAt } from '../shared/pointer.ts';
 
 /** A schema problem in document terms: the pointer it concerns, whether the key itself is meant, what. */
 export interface SchemaProblem {
@@ -46,16 +47,6 @@ function describe(v: unknown): string {
   if (typeof v === 'object') return 'a mapping';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   return `${typeof v} ${String(v)}`;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let cur: unknown = root;
-  for (const seg of pointer.split('/').slice(1)) {
-    const key = seg.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) return undefined;
-    cur = (cur as Record<string, unknown>)[key];
-  }
-  return cur;
 }
 
 /** Patterns said in words. */

@@ -11,7 +11,7 @@ import { renderReportHtml } from '../../render/report-html.ts';
 import { renderReportJson } from '../../render/report-json.ts';
 import { renderReportMarkdown } from '../../render/report-markdown.ts';
 import { renderReportText } from '../../render/report-text.ts';
-import { plural } from '../../report/format.ts';
+import { plural } from '../../shared/text.ts';
 import { readCloud, DEFAULT_REPORT_CONCURRENCY, type CloudServiceTarget, type ServiceRead } from '../../report/read.ts';
 import { buildReport, reachesSeverity } from '../../report/report.ts';
 import type { CloudReader, Report } from '../../report/types.ts';
