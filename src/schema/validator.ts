@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.ts';
 import { ALL_KINDS, type Kind } from './kinds.ts';
 import * as compiled from './validators.gen.ts';
-import { valueAt } from '../shared/pointer.ts';
+import { escapeSegment as esc, valueAt } from '../shared/pointer.ts';
 
 /** A schema problem in document terms: the pointer it concerns, whether the key itself is meant, what. */
 export interface SchemaProblem {
@@ -86,7 +86,6 @@ function knownKeys(schema: unknown): string[] {
 function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
   const ptr = e.instancePath;
   const actual = valueAt(root, ptr);
-  const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
   switch (e.keyword) {
     case 'additionalProperties':
     case 'unevaluatedProperties': {

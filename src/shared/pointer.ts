@@ -6,6 +6,9 @@ export function pointerSegments(pointer: string): string[] {
   return pointer.slice(1).split('/').map(unescapePathComponent);
 }
 
+/** One pointer segment, escaped (`a/b` → `a~1b`). */
+export const escapeSegment = escapePathComponent;
+
 export function toPointer(segments: readonly (string | number)[]): string {
   return segments.map((s) => '/' + escapePathComponent(String(s))).join('');
 }

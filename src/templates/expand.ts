@@ -13,6 +13,7 @@ import type { StewardTemplate } from '../schema/kinds.ts';
 import type { SemanticProblem } from '../schema/semantic.ts';
 import { validateKind } from '../schema/validator.ts';
 import { quote, scanReferences, substituteString, type Token } from './references.ts';
+import { escapeSegment as esc } from '../shared/pointer.ts';
 
 export type StampedKind = 'Dashboard' | 'Alert';
 type Param = NonNullable<NonNullable<StewardTemplate['spec']['parameters']>[string]>;
@@ -52,7 +53,6 @@ export function templatePointer(origin: Origin, pointer: string): string {
   return origin.template.entry;
 }
 
-const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const NAME = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
 const KINDS: Array<[StampedKind, 'dashboards' | 'alerts', string]> = [
   ['Dashboard', 'dashboards', 'dashboard'],
