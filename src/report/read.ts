@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { newestBackup } from './order.ts';
 import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe, ObservedService, ReadFailure, ReadPart } from './types.ts';
@@ -37,19 +38,11 @@ export const DEFAULT_REPORT_CONCURRENCY = 4;
  */
 export async function readCloud(deps: ReadDeps, services: readonly CloudServiceTarget[]): Promise<ServiceRead[]> {
   const limit = Math.max(1, Math.floor(deps.concurrency ?? DEFAULT_REPORT_CONCURRENCY));
-  const results = new Array<ServiceRead>(services.length);
-  let next = 0;
-  const worker = async () => {
-    for (;;) {
-      deps.signal?.throwIfAborted();
-      const i = next++;
-      if (i >= services.length) return;
-      const target = services[i]!;
-      results[i] = { ...target, observed: await readService(deps.reader, target.spec) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, services.length) }, worker));
-  return results;
+  deps.signal?.throwIfAborted();
+  return pMap(services, async (target) => ({ ...target, observed: await readService(deps.reader, target.spec) }), {
+    concurrency: limit,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
 }
 
 /** Reads one service; never rejects. */
