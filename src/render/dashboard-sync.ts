@@ -50,7 +50,7 @@ export function undoChange(text: string, index: number, change: Change): string 
  * comment). Lines of the new text that differ from the old only in that style are taken from the old text,
  * so a rewrite shows in `git diff` as the lines whose values changed and nothing else.
  */
-export function keepFormatting(before: string, after: string): string {
+function keepFormatting(before: string, after: string): string {
   const a = before.split('\n');
   const b = after.split('\n');
   const norm = (l: string) =>

@@ -1,12 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import { pointerSegments, valueAt } from '../shared/pointer.ts';
 
-/** A value on one line, cut to `max` characters (for summaries only; plan diffs never cut, see patchLines). */
-export function short(v: unknown, max = 80): string {
-  const s = show(v);
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
 /** A value in full, as JSON on one line. */
 function show(v: unknown): string {
   return v === undefined ? 'undefined' : typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));

@@ -4,7 +4,7 @@ import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
-export const MARKDOWN_LIMIT = 60_000;
+const MARKDOWN_LIMIT = 60_000;
 
 const ICON: Record<Action, string> = { create: '🟢 create', update: '🟡 update', delete: '🗑️ delete', noop: '⚪ unchanged', blocked: '🔴 blocked' };
 

@@ -102,7 +102,7 @@ export function backupLabel(backups: readonly BackupSummary[], id: string | unde
 }
 
 /** A "nice" axis maximum at or above `v`: 1, 2 or 5 times a power of ten. */
-export function niceMax(v: number): number {
+function niceMax(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 5, 10]) if (m * p >= v) return m * p;

@@ -10,7 +10,7 @@ export interface ReportMarkdownOptions {
   maxLength?: number;
 }
 
-export const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
+const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
 
 /**
  * `report.md`, for a pull-request comment or a job summary: the summary table first, then a section per

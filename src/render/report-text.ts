@@ -37,7 +37,7 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
 const COLORS: Record<Severity, string> = { error: '\u001b[31m', warning: '\u001b[33m', info: '\u001b[36m' };
 
 /** "3 errors, 2 warnings, 1 info". */
-export function countsText(c: { error: number; warning: number; info: number }): string {
+function countsText(c: { error: number; warning: number; info: number }): string {
   return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${c.info} info`;
 }
 

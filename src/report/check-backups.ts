@@ -10,14 +10,14 @@ type BackupStatus = BackupSummary['status'];
  * `done`, `error` and `in_progress` as the API spells them (any case, `-` or `_`). A backup without a status
  * (the seed contract has none) is done when it has `finishedAt` and in progress otherwise.
  */
-export function backupStatus(b: ObservedBackup): BackupStatus {
+function backupStatus(b: ObservedBackup): BackupStatus {
   if (b.status === undefined || b.status === null) return parseTime(b.finishedAt) !== undefined ? 'done' : 'in_progress';
   const s = String(b.status).toLowerCase().replace(/-/g, '_');
   return s === 'done' || s === 'error' || s === 'in_progress' ? s : 'unknown';
 }
 
 /** Seconds a backup took (or has been running): durationInSeconds, else finishedAt - startedAt, else now - startedAt while running. */
-export function backupDuration(b: ObservedBackup, now: Date): number | undefined {
+function backupDuration(b: ObservedBackup, now: Date): number | undefined {
   if (typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds)) return b.durationInSeconds;
   const start = parseTime(b.startedAt);
   if (start === undefined) return undefined;

@@ -5,7 +5,7 @@ import { compareText as cmp } from '../shared/text.ts';
 import { groupBy, isIn, same } from './check-helpers.ts';
 
 /** Endpoint statuses that mean "waiting" (for provisioning or for someone to accept): warning, not error. */
-export const WAITING_ENDPOINT_STATUSES: readonly string[] = ['Provisioning', 'Pending', 'PendingAcceptance'];
+const WAITING_ENDPOINT_STATUSES: readonly string[] = ['Provisioning', 'Pending', 'PendingAcceptance'];
 
 export const DEFAULT_ENDPOINT_STATUS = 'Ready';
 export const DEFAULT_REPORT_UNLISTED_ENDPOINTS = false;

@@ -13,20 +13,10 @@ import { groupBy, isIn, same } from './check-helpers.ts';
  * Stopping, Pausing; Starting and Resuming are not in it but read the same way if a server sends them.
  * Completed is not transitional: a one-shot object-storage pipe stays Completed, so declare it if you expect it.
  */
-export const TRANSITIONAL_PIPE_STATES: readonly string[] = [
-  'Provisioning',
-  'Setup',
-  'Snapshot',
-  'Modifying',
-  'Resync',
-  'Starting',
-  'Stopping',
-  'Pausing',
-  'Resuming',
-];
+const TRANSITIONAL_PIPE_STATES: readonly string[] = ['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Starting', 'Stopping', 'Pausing', 'Resuming'];
 
 /** Every pipe state the real API names (2026-07 OpenAPI), plus Starting/Resuming. Others are "unknown". */
-export const KNOWN_PIPE_STATES: readonly string[] = [
+const KNOWN_PIPE_STATES: readonly string[] = [
   'Unknown',
   'Provisioning',
   'Running',
@@ -47,10 +37,10 @@ export const KNOWN_PIPE_STATES: readonly string[] = [
 ];
 
 /** States reported as `pipe.state` (warning) even when the file declares no state. */
-export const UNHEALTHY_PIPE_STATES: readonly string[] = ['Failed', 'InternalError', 'Degraded'];
+const UNHEALTHY_PIPE_STATES: readonly string[] = ['Failed', 'InternalError', 'Degraded'];
 
 /** Source kinds the real API names; a pipe whose source holds none of these gets `pipe.unknown-source-kind`. */
-export const KNOWN_SOURCE_KINDS: readonly string[] = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb'];
+const KNOWN_SOURCE_KINDS: readonly string[] = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb'];
 
 export const DEFAULT_REPORT_UNLISTED_PIPES = true;
 

@@ -4,16 +4,9 @@ import { checkBackups } from './check-backups.ts';
 import { checkEndpoints } from './check-endpoints.ts';
 import { checkPipes } from './check-pipes.ts';
 
-export { backupDuration, backupStatus, summarizeBackups } from './check-backups.ts';
-export { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS, WAITING_ENDPOINT_STATUSES } from './check-endpoints.ts';
-export {
-  DEFAULT_REPORT_UNLISTED_PIPES,
-  KNOWN_PIPE_STATES,
-  KNOWN_SOURCE_KINDS,
-  TRANSITIONAL_PIPE_STATES,
-  UNHEALTHY_PIPE_STATES,
-  sourceKinds,
-} from './check-pipes.ts';
+export { summarizeBackups } from './check-backups.ts';
+export { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS } from './check-endpoints.ts';
+export { DEFAULT_REPORT_UNLISTED_PIPES, sourceKinds } from './check-pipes.ts';
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const KIND_RANK: Record<FindingObject['kind'], number> = { service: 0, backup: 1, pipe: 2, endpoint: 3 };
@@ -34,7 +27,7 @@ export function checkService(spec: CloudServiceSpec, observed: ObservedService, 
 }
 
 /** Stable sort: severity, then object kind; within those, the order the checks emitted (see checkService). */
-export function sortFindings(findings: readonly Finding[]): Finding[] {
+function sortFindings(findings: readonly Finding[]): Finding[] {
   return findings
     .map((f, i) => ({ f, i }))
     .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || KIND_RANK[a.f.object.kind] - KIND_RANK[b.f.object.kind] || a.i - b.i)

@@ -85,7 +85,7 @@ export async function readService(reader: CloudReader, spec: Pick<CloudServiceSp
 const PART_ORDER: readonly ReadPart[] = ['pipes', 'endpoints', 'backups', 'newest-backup'];
 
 /** Prefix of the labels given to items the server sent without their key field. */
-export const UNNAMED = '(unnamed';
+const UNNAMED = '(unnamed';
 
 // The client validates responses; these checks keep the report standing when a reader (or a server) is looser:
 // a list that is not a list fails that read with a clear message, and an item without its key gets a label.
@@ -129,7 +129,7 @@ function errorMessage(e: unknown): string {
  * Real servers send `null` for absent members; the checks treat absent and null alike. Removes null
  * members (deeply) from what a server sent, so the checks only ever see a value or nothing.
  */
-export function withoutNulls<T>(value: T): T {
+function withoutNulls<T>(value: T): T {
   if (Array.isArray(value)) return value.filter((v) => v !== null).map(withoutNulls) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

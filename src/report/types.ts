@@ -101,8 +101,6 @@ export interface ObservedService {
 
 export type Severity = 'error' | 'warning' | 'info';
 
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
-
 /** Every finding id. Ids are stable: scripts and dashboards may key on them. */
 export type FindingId =
   | 'read.failed'

@@ -8,15 +8,6 @@ export const ALL_KINDS = ['Project', ...RESOURCE_KINDS] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 export type Kind = (typeof ALL_KINDS)[number];
 
-export const SCHEMA_FILES: Record<Kind, string> = {
-  Project: 'project.schema.json',
-  Dashboard: 'dashboard.schema.json',
-  Alert: 'alert.schema.json',
-  CloudService: 'cloud-service.schema.json',
-  Template: 'template.schema.json',
-  TemplateInstance: 'template-instance.schema.json',
-};
-
 export type DashboardSpec = StewardDashboard['spec'];
 export type Tile = NonNullable<DashboardSpec['tiles']>[number];
 export type Series = NonNullable<Tile['series']>[number];

@@ -18,7 +18,6 @@ export type Token =
   | { type: 'bad'; start: number; end: number; message: string };
 
 const BODY = /^(params|self)\.([A-Za-z_][A-Za-z0-9_]*)$/;
-export const SELF_NAMES = ['key', 'name'] as const;
 
 /** The references of a string, in order. Strings without `$(` (nearly all) cost one indexOf. */
 export function scanReferences(s: string): Token[] {
