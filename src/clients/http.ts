@@ -127,7 +127,12 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export function encodePath(strings: TemplateStringsArray, ...segments: Array<string | number>): string {
   let out = strings[0] ?? '';
   segments.forEach((seg, i) => {
-    out += encodeURIComponent(String(seg)) + (strings[i + 1] ?? '');
+    const text = String(seg);
+    // encodeURIComponent leaves `.` and `..` alone and the URL parser resolves them: an id the server sent
+    // as `..` would turn DELETE /alerts/.. into DELETE /api/v2/. Such an id names no object steward can address.
+    if (text === '' || text === '.' || text === '..')
+      throw new CliError(`refusing to address the id ${JSON.stringify(text)}: it is not a usable path segment`, { code: 'api-response' });
+    out += encodeURIComponent(text) + (strings[i + 1] ?? '');
   });
   return out;
 }

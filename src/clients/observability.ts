@@ -168,7 +168,17 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       });
       out.push(...fresh);
       const total = res.body.meta?.total;
-      if (result || typeof total !== 'number' || out.length >= total || fresh.length === 0) return out;
+      if (result || typeof total !== 'number' || out.length >= total) return out;
+      if (fresh.length === 0) {
+        // A server that ignores offset answers page two with page one: that one page is all it will give
+        // (the spec's own example does this). But a server that paged forward and then stops short of its
+        // total, or answers an empty page, hides items: a plan on that list would create duplicates.
+        if (items.length > 0 && page === 1) return out;
+        throw new ApiResponseError(
+          `GET ${base}${path}: the server said ${total} but its pages gave ${out.length} before ${items.length === 0 ? 'an empty page' : 'repeating themselves'}; steward will not plan on an incomplete list (it would create duplicates)`,
+          { method: 'GET', path: base + path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'incomplete paged list' }] },
+        );
+      }
     }
     throw new ApiResponseError(`GET ${base}${path}: more than ${MAX_PAGES} pages`, {
       method: 'GET',

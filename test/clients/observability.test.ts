@@ -280,6 +280,44 @@ test('a paged list that honours offset is read to its total', async () => {
   }
 });
 
+test('a paged list that pages forward, then stops short of its total, is refused (it would hide alerts and create duplicates)', async () => {
+  const all = Array.from({ length: 4 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+  for (const tail of ['repeat', 'empty'] as const) {
+    // Two per page whatever the limit, total 7: page 3 repeats page 2, or is empty.
+    const server = await startServer((req, res) => {
+      const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'));
+      const page = offset >= all.length ? (tail === 'repeat' ? all.slice(2, 4) : []) : all.slice(offset, offset + 2);
+      json(res, 200, { data: page, meta: { total: 7, limit: 2, offset } });
+    });
+    try {
+      const e = (await rejects(() => client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts())) as ApiResponseError;
+      assert.instance(e, ApiResponseError, tail);
+      assert.match(
+        e.message,
+        /the server said 7 but its pages gave 4 before (an empty page|repeating themselves); steward will not plan on an incomplete list/,
+      );
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+test('ids "", "." and ".." are never put in a path (the URL parser would resolve them to another resource)', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: {} }));
+  try {
+    const c = client(server, { profile: OBSERVABILITY_PROFILES.hyperdx });
+    for (const id of ['', '.', '..']) {
+      const e = await rejects(() => c.deleteAlert(id));
+      assert.match(String((e as Error).message), /refusing to address the id/);
+      const d = await rejects(() => c.deleteDashboard(id));
+      assert.match(String((d as Error).message), /refusing to address the id/);
+    }
+    assert.is(server.requests.length, 0, 'no request was sent');
+  } finally {
+    await server.close();
+  }
+});
+
 test('a POST answered 2xx with a body of the wrong shape: outcome unknown (it was created)', async () => {
   const server = await startServer((_req, res) => json(res, 201, { data: { name: 'x' } }));
   try {

@@ -1,0 +1,172 @@
+/**
+ * The test runner behind `npm test`: every check CI needs (type check, lint and format check, every test
+ * file), as jobs in one pool of child processes, so a 2-core machine is kept busy while some tests wait on
+ * sockets and timers. uvu runs inside each file's process (each test file ends with `test.run()`), so a
+ * file sees a fresh process, as it would alone.
+ *
+ *   node --import tsx scripts/test.ts [--jobs N] [--no-checks] [--only REGEX]... [--skip REGEX]...
+ *
+ * The build runs before this (tests of the launcher and the parse workers use dist/). Exit 1 when any job
+ * fails; each job's output is printed whole when it ends, failures again at the end.
+ */
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+interface Job {
+  name: string;
+  cmd: string;
+  args: string[];
+  /** Rough seconds, to start the longest first (a static guess; order only, never asserted). */
+  weight: number;
+  testFile?: boolean;
+}
+
+interface Done {
+  job: Job;
+  code: number | null;
+  output: string;
+  ms: number;
+  total: number;
+  passed: number;
+  skipped: number;
+}
+
+// Files that take longest alone (measured on the 2-core machine); started first so the pool ends evenly.
+const HEAVY: Record<string, number> = {
+  'test/apply/plan-binding.test.ts': 30,
+  'test/conformance/observability-hyperdx.test.ts': 30,
+  'test/conformance/observability-clickstack.test.ts': 30,
+  'test/cli/demo.test.ts': 22,
+  'test/apply/concurrent.test.ts': 22,
+  'test/conformance/observability-seed.test.ts': 18,
+  'test/config/fast-parse.test.ts': 16,
+  'test/clients/hostile-cli.test.ts': 15,
+  'test/conformance/report-clickhouse-cloud.test.ts': 13,
+  'test/config/bench-plan.test.ts': 10,
+  'test/fuzz/documents.test.ts': 9,
+  'test/github/action.test.ts': 8,
+};
+
+function parseArgs(argv: string[]) {
+  const out = { jobs: Math.max(2, availableParallelism() + 1), checks: true, only: [] as RegExp[], skip: [] as RegExp[] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--jobs') out.jobs = Math.max(1, Number.parseInt(value(), 10) || 1);
+    else if (a === '--no-checks') out.checks = false;
+    else if (a === '--only') out.only.push(new RegExp(value()));
+    else if (a === '--skip') out.skip.push(new RegExp(value()));
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (process.env['STEWARD_TEST_JOBS']) out.jobs = Math.max(1, Number.parseInt(process.env['STEWARD_TEST_JOBS'], 10) || 1);
+  return out;
+}
+
+function testFiles(dir: string): string[] {
+  const found: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) found.push(...testFiles(p));
+    else if (e.name.endsWith('.test.ts')) found.push(relative(ROOT, p).split(sep).join('/'));
+  }
+  return found.sort();
+}
+
+function run(job: Job): Promise<Done> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(job.cmd, job.args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.on('error', (e) => {
+      output += `\ncould not start: ${e.message}\n`;
+    });
+    child.on('close', (code) => {
+      const count = (label: string) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
+      const total = count('Total');
+      // A test file that ran no test is a defect (a missing test.run(), a suite that returns early).
+      const empty = job.testFile && code === 0 && total === 0;
+      if (empty) output += '\nthis test file ran no tests\n';
+      resolve({ job, code: empty ? 1 : code, output, ms: Date.now() - started, total, passed: count('Passed'), skipped: count('Skipped') });
+    });
+  });
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const node = process.execPath;
+  const bin = (name: string) => join(ROOT, 'node_modules', name);
+  const jobs: Job[] = [];
+  if (opts.checks) {
+    jobs.push({ name: 'typecheck (tsc --noEmit)', cmd: node, args: [bin('typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], weight: 12 });
+    jobs.push({ name: 'lint (eslint)', cmd: node, args: [bin('eslint/bin/eslint.js'), '.'], weight: 16 });
+    jobs.push({
+      name: 'format (prettier --check)',
+      cmd: node,
+      args: [bin('prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', 'src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'bin/**/*.js', '*.js'],
+      weight: 5,
+    });
+  }
+  for (const file of testFiles(join(ROOT, 'test'))) {
+    if (opts.only.length > 0 && !opts.only.some((r) => r.test(file))) continue;
+    if (opts.skip.some((r) => r.test(file))) continue;
+    jobs.push({ name: file, cmd: node, args: ['--import', 'tsx', file], weight: HEAVY[file] ?? 1, testFile: true });
+  }
+  jobs.sort((a, b) => b.weight - a.weight);
+
+  const started = Date.now();
+  const results: Done[] = [];
+  const queue = [...jobs];
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const done = await run(job);
+      results.push(done);
+      const ok = done.code === 0;
+      const counts = done.total > 0 ? ` ${done.passed}/${done.total}` : '';
+      process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${job.name}${counts} (${(done.ms / 1000).toFixed(1)} s)\n`);
+      if (!ok) process.stdout.write(indent(done.output));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.jobs, jobs.length) }, worker));
+
+  const failed = results.filter((r) => r.code !== 0);
+  const total = results.reduce((n, r) => n + r.total, 0);
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const skipped = results.reduce((n, r) => n + r.skipped, 0);
+  const cpu = results.reduce((n, r) => n + r.ms, 0);
+  process.stdout.write(
+    `\n${failed.length === 0 ? 'passed' : 'FAILED'}: ${passed}/${total} tests` +
+      `${skipped ? `, ${skipped} skipped` : ''} in ${results.length - (opts.checks ? 3 : 0)} files` +
+      `${opts.checks ? ' + type check, lint, format' : ''}; ${((Date.now() - started) / 1000).toFixed(1)} s wall, ` +
+      `${(cpu / 1000).toFixed(1)} s of jobs on ${opts.jobs} at once\n`,
+  );
+  if (failed.length > 0) {
+    process.stdout.write(`failed: ${failed.map((f) => f.job.name).join(', ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+function indent(text: string): string {
+  return (
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n') + '\n'
+  );
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 2;
+});
