@@ -113,7 +113,18 @@ async function main() {
     jobs.push({
       name: 'format (prettier --check)',
       cmd: node,
-      args: [bin('prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', 'src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'bin/**/*.js', '*.js'],
+      args: [
+        bin('prettier/bin/prettier.cjs'),
+        '--check',
+        '--log-level',
+        'warn',
+        'src/**/*.ts',
+        'test/**/*.ts',
+        'scripts/**/*.ts',
+        'bench/**/*.ts',
+        'bin/**/*.js',
+        '*.js',
+      ],
       weight: 5,
     });
   }

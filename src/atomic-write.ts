@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './errors.ts';
 
@@ -9,6 +9,30 @@ import { CliError } from './errors.ts';
  * @throws CliError naming the file when it cannot be written.
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array): void {
+  // The rename would replace whatever the name holds: run as root, `--out /dev/null` turned the device into
+  // a file. Only a regular file (or nothing) is replaced.
+  let existing: Stats | undefined;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = undefined;
+  }
+  if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
+    throw new CliError(
+      `refusing to write ${path}: it is ${existing.isDirectory() ? 'a folder' : 'not a regular file (a device, fifo or socket)'}; name a file`,
+      { code: 'usage' },
+    );
+  }
+  if (existing?.isSymbolicLink()) {
+    let target: Stats | undefined;
+    try {
+      target = statSync(path);
+    } catch {
+      target = undefined;
+    }
+    if (target && !target.isFile())
+      throw new CliError(`refusing to write ${path}: it links to something that is not a regular file; name a file`, { code: 'usage' });
+  }
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     mkdirSync(dirname(path), { recursive: true });

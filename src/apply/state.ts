@@ -1,17 +1,28 @@
-import { accessSync, constants, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { CliError } from '../errors.ts';
-import type { StateFile } from '../plan/types.ts';
+import type { AlertRecord, StateFile } from '../plan/types.ts';
+import { readRegularFile } from '../shared/files.ts';
+import { isObject } from '../shared/object.ts';
 
 export const EMPTY_STATE: StateFile = { formatVersion: 1, alerts: {} };
 
-/** Reads the state file; a missing file is an empty state, a damaged one is an error (never silently reset). */
+/** A state file larger than this is refused: it records one entry per alert, so this is far beyond any real one. */
+const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the state file; a missing file is an empty state, a damaged one is an error (never silently reset).
+ * Only a regular file is read (a device or fifo named in spec.state cannot hang or flood steward), and every
+ * record is checked, so a hand-edited file gives a message, not a crash or "undefined" in a plan.
+ */
 export function readState(path: string): StateFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const bytes = readRegularFile(path, MAX_STATE_BYTES);
+    if (bytes.length > MAX_STATE_BYTES) throw new Error(`larger than ${MAX_STATE_BYTES / 1048576} MiB`);
+    text = bytes.toString('utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(EMPTY_STATE);
     throw new CliError(`cannot read state file ${path}: ${(e as Error).message}`, { code: 'config', cause: e });
@@ -19,18 +30,30 @@ export function readState(path: string): StateFile {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (e) {
-    throw new CliError(
-      `state file ${path} is not valid JSON (${(e as Error).message}); restore it from version control or the CI artifact, or move it away to start without records`,
-      { code: 'config', cause: e },
-    );
+  } catch {
+    // The parser's message quotes the text: never echo what a file named in spec.state holds.
+    throw new CliError(`state file ${path} is not valid JSON; restore it from version control or the CI artifact, or move it away to start without records`, {
+      code: 'config',
+    });
   }
-  const s = parsed as Partial<StateFile>;
-  if (!s || typeof s !== 'object' || s.formatVersion !== 1 || typeof s.alerts !== 'object' || s.alerts === null) {
-    throw new CliError(`state file ${path} is not a steward state file (formatVersion 1 with an alerts object expected)`, { code: 'config' });
+  const bad = (why: string) =>
+    new CliError(`state file ${path} is not a steward state file: ${why}; restore it from version control or the CI artifact`, { code: 'config' });
+  if (!isObject(parsed) || parsed['formatVersion'] !== 1 || !isObject(parsed['alerts'])) throw bad('formatVersion 1 with an alerts object expected');
+  const alerts: StateFile['alerts'] = {};
+  for (const [id, record] of Object.entries(parsed['alerts'])) {
+    if (id === '' || id === '__proto__' || id === 'constructor' || id === 'prototype' || /[\u0000-\u001f]/.test(id))
+      throw bad(`${JSON.stringify(id)} is not an alert id`);
+    if (!isObject(record) || !isObject(record['sent']) || typeof record['appliedAt'] !== 'string') {
+      throw bad(`the record of alert ${JSON.stringify(id)} needs "sent" (the alert as last sent) and "appliedAt"`);
+    }
+    alerts[id] = record as unknown as AlertRecord;
   }
-  const applied = Array.isArray(s.appliedPlans) ? s.appliedPlans.filter((p) => p && typeof p.digest === 'string' && typeof p.at === 'string') : [];
-  return { formatVersion: 1, alerts: s.alerts as StateFile['alerts'], ...(applied.length > 0 ? { appliedPlans: applied } : {}) };
+  const plans = parsed['appliedPlans'];
+  if (plans !== undefined && !Array.isArray(plans)) throw bad('appliedPlans must be a list');
+  const applied = (plans ?? []).filter(
+    (p): p is { digest: string; at: string } => isObject(p) && typeof p['digest'] === 'string' && typeof p['at'] === 'string',
+  );
+  return { formatVersion: 1, alerts, ...(applied.length > 0 ? { appliedPlans: applied } : {}) };
 }
 
 const MAX_APPLIED_PLANS = 200;

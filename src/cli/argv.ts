@@ -97,7 +97,17 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
         }
         return { ok: false, message: unknownOption(a.split('=')[0]!, name, known, command) };
       }
-      if (value === undefined && known.takesValue.includes(bare)) expectValue = true;
+      if (value === undefined && known.takesValue.includes(bare)) {
+        // `--settle -1s`: yargs would read the value as the flags -1 and -s; keep it the option's value, so
+        // the option's own check names what is wrong with it.
+        const next = argv[i + 1];
+        if (next !== undefined && /^-\d/.test(next)) {
+          out.push(`--${name}=${next}`);
+          i++;
+          continue;
+        }
+        expectValue = true;
+      }
       out.push(a);
       continue;
     }

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
+import { escapeTerminal } from '../render/escape.ts';
 
 /**
  * Takes the lock beside the state file for a command that writes (apply, import). The CLI is the only
@@ -32,7 +33,8 @@ export async function takeStateLock(ctx: CommandContext, statePath: string, comm
     },
     { timeoutMs, signal: ctx.signal },
   );
-  if (lock.tookOverFrom) ctx.io.stderr(`steward: ${describeTakeover(lock.path, lock.tookOverFrom)}\n`);
+  // The lock file's text is anyone's who can write the state folder: shown escaped, never as terminal codes.
+  if (lock.tookOverFrom) ctx.io.stderr(`steward: ${escapeTerminal(describeTakeover(lock.path, lock.tookOverFrom))}\n`);
   held.set(ctx.signal, [...(held.get(ctx.signal) ?? []), lock]);
   return lock;
 }

@@ -28,6 +28,7 @@ import type { FileSystem } from './fs.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource } from './resources.ts';
+import { linkEscape } from '../shared/paths.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
 const CACHE_FORMAT = 2;
@@ -154,6 +155,9 @@ export function openParseCache(
   const key = opts.key ?? machineKey(env);
   if (!id || !write || !key) return undefined;
   const dir = join(projectDir, CACHE_DIR);
+  // A .steward or .steward/cache that is a link out of the project would have steward write (and trust)
+  // a pack elsewhere: no cache then, which only costs a parse.
+  if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
   const path = join(dir, PACK_FILE);
   const entries = readPack(fs, path, id, key, () => gitTracks(dir, PACK_FILE, env));
   const loadedCount = Object.keys(entries).length;

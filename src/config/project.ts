@@ -6,6 +6,7 @@ import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFile, type AnyResource } from './resources.ts';
 import { isObject as isPlainObject } from '../shared/object.ts';
+import { isInside, linkEscape } from '../shared/paths.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
@@ -97,14 +98,33 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     spec = mergeOverlay(spec, overlay as Record<string, unknown>);
   }
   const dir = dirname(file);
+  const statePath = resolve(dir, spec.state ?? '.steward/state.json');
+  const journalPath = resolve(dir, spec.journal ?? '.steward/journal.jsonl');
+  for (const [key, path] of [
+    ['state', statePath],
+    ['journal', journalPath],
+  ] as const) {
+    // The project file may not make steward read or write outside the project (docs/security.md): the
+    // state is read back and committed, the journal and the lock beside the state are written.
+    const escape = isInside(dir, path) ? linkEscape(dir, path) : path;
+    if (escape === undefined) continue;
+    const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
+    throw new ConfigError(
+      isInside(dir, path)
+        ? `spec.${key} leads outside the project folder through a symbolic link (to ${escape}); keep it inside the project`
+        : `spec.${key} must be a path inside the project folder (it names ${path}); steward reads and writes only inside the project`,
+      { file, ...locate(src, at) },
+      `/spec/${key}`,
+    );
+  }
   return {
     file,
     dir,
     envName,
     spec,
     resources: spec.resources ?? DEFAULT_RESOURCES,
-    statePath: resolve(dir, spec.state ?? '.steward/state.json'),
-    journalPath: resolve(dir, spec.journal ?? '.steward/journal.jsonl'),
+    statePath,
+    journalPath,
     markerTag: spec.observability?.markerTag ?? defaultMarkerTag(pd.doc.metadata?.name),
     concurrency: spec.concurrency,
     inlineResources: r.resources,

@@ -59,6 +59,8 @@ export const applyCommand = defineCommand<ApplyArgs>({
     if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
       throw new UsageError('--concurrency must be a whole number from 1 to 64');
     }
+    // Checked before anything is read or planned, so a typo costs nothing.
+    if (args.settle !== undefined) parseSettle(args.settle);
     if (args.plan && (args.reassertAlerts || args.target))
       throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
     const saved = args.plan ? await readPlanFile(resolve(ctx.cwd, args.plan), args.plan) : undefined;
@@ -241,9 +243,12 @@ async function applyLocked(args: ApplyArgs & GlobalArgs, outer: CommandContext, 
 /** How long requests in flight may take to finish after Ctrl-C before they are abandoned. */
 const REQUEST_GRACE_MS = 10_000;
 
+const MAX_SETTLE_MS = 3_600_000;
+
 function parseSettle(text: string): number {
   const ms = parseDuration(text);
   if (ms === undefined) throw new UsageError(`--settle ${text}: write a duration like 30s, 2m or 500ms`);
+  if (ms > MAX_SETTLE_MS) throw new UsageError(`--settle ${text}: at most 1h (each unknown outcome waits this long, twice)`);
   return ms;
 }
 

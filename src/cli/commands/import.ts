@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
+import { makeFolderInside } from '../../shared/paths.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 
@@ -115,7 +116,7 @@ export const importCommand = defineCommand<ImportArgs>({
     const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
     // Files are written under the lock apply takes (released by main however the command ends).
     await takeStateLock(ctx, project.statePath, 'steward import', args.lockTimeout);
-    mkdirSync(outDir, { recursive: true });
+    makeFolderInside(args.out ? ctx.cwd : project.dir, outDir, 'dashboards');
     const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
     // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
     // stamp (negative index, named <template>/<key>) is no file's: it is written under a name of its own.
@@ -251,7 +252,7 @@ export const importCommand = defineCommand<ImportArgs>({
       for (const w of webhooks) count.set(w.name, (count.get(w.name) ?? 0) + 1);
       const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
       const alertDir = args.out ? outDir : resolve(project.dir, 'alerts');
-      mkdirSync(alertDir, { recursive: true });
+      makeFolderInside(args.out ? ctx.cwd : project.dir, alertDir, 'alerts');
       const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
       const declaredAlerts = new Map(
         loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]),

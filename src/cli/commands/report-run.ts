@@ -11,6 +11,7 @@ import { renderReportHtml } from '../../render/report-html.ts';
 import { renderReportJson } from '../../render/report-json.ts';
 import { renderReportMarkdown } from '../../render/report-markdown.ts';
 import { renderReportText } from '../../render/report-text.ts';
+import { makeFolderInside } from '../../shared/paths.ts';
 import { plural } from '../../shared/text.ts';
 import { readCloud, DEFAULT_REPORT_CONCURRENCY, type CloudServiceTarget, type ServiceRead } from '../../report/read.ts';
 import { buildReport, reachesSeverity } from '../../report/report.ts';
@@ -54,6 +55,7 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
   const report = buildReport(reads, { now: deps.now(), secrets: configuredSecrets(project, ctx.env) });
 
   const outDir = resolve(ctx.cwd, args.out);
+  makeFolderInside(ctx.cwd, outDir, 'the report');
   const written = writeReportFiles(outDir, report, (text) => redactForOutput(ctx, text));
   const where = written.map((f) => displayPath(ctx.cwd, f)).join(', ');
 

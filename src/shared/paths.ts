@@ -1,0 +1,58 @@
+import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { CliError } from '../errors.ts';
+
+/** Whether `path` is `root` or below it, by the names alone (no links resolved). */
+export function isInside(root: string, path: string): boolean {
+  const r = relative(root, path);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+/**
+ * Where a path really leads: the deepest part of it that exists with every link resolved, and the rest
+ * (not created yet) appended as named.
+ */
+export function realPathOf(path: string): string {
+  const rest: string[] = [];
+  let cur = path;
+  for (;;) {
+    try {
+      return join(realpathSync.native(cur), ...rest.reverse());
+    } catch {
+      const up = dirname(cur);
+      if (up === cur) return path;
+      rest.push(cur.slice(up.length).replace(/^[/\\]+/, ''));
+      cur = up;
+    }
+  }
+}
+
+/**
+ * The folder, outside `root`, that a symbolic link inside `root` makes `path` lead to; undefined when the
+ * path stays inside (or is outside by name: a path the user chose to be outside is theirs to choose).
+ */
+export function linkEscape(root: string, path: string): string | undefined {
+  if (!isInside(root, path)) return undefined;
+  const real = realPathOf(path);
+  return isInside(realPathOf(root), real) ? undefined : real;
+}
+
+/**
+ * Creates the folder `dir` (with its parents) for `what`, refusing one that a symbolic link inside `root`
+ * takes outside it, and naming a file that stands where the folder should be.
+ * @throws CliError
+ */
+export function makeFolderInside(root: string, dir: string, what: string): void {
+  const escape = linkEscape(root, dir);
+  if (escape !== undefined)
+    throw new CliError(`refusing to write ${what} into ${dir}: a symbolic link takes it outside ${root} (to ${escape})`, { code: 'usage' });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'EEXIST' || code === 'ENOTDIR' ? `cannot write ${what} into ${dir}: it is a file, not a folder` : `cannot create ${dir}: ${code ?? String(e)}`,
+      { code: 'usage', cause: e },
+    );
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * What steward writes and the state it reads stay inside the project, whatever links, devices or
+ * hand-edited files the tree holds (an outside review found each of these; docs/security.md).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { checkArgv } from '../../src/cli/argv.ts';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const project = (extra = '') => `apiVersion: steward/v1
+kind: Project
+metadata: { name: p }
+spec:
+  resources: ["dashboards/**/*.yaml"]
+  observability:
+    url: http://127.0.0.1:9
+    token: { env: STEWARD_OBS_TOKEN }
+${extra}`;
+
+const DASH = `apiVersion: steward/v1
+kind: Dashboard
+metadata: { name: d }
+spec: { name: D, tiles: [] }
+`;
+
+const ENV = (dir: string) => ({ STEWARD_OBS_TOKEN: 'tok-'.padEnd(24, 'x'), XDG_CACHE_HOME: join(dir, '.xdg') });
+
+function withProject(extra: string, fn: (dir: string, outside: string) => Promise<void>) {
+  return async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'steward-outside-'));
+    writeFileSync(join(outside, 'secret.txt'), 'OUTSIDE-SECRET-4711\n');
+    const p = tmpProject({ 'steward.yaml': project(extra), 'dashboards/d.yaml': DASH });
+    try {
+      await fn(p.dir, outside);
+    } finally {
+      p.cleanup();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  };
+}
+
+for (const [key, value, message] of [
+  ['state', '../outside/state.json', /spec\.state must be a path inside the project folder/],
+  ['state', '/proc/self/environ', /spec\.state must be a path inside the project folder/],
+  ['journal', '/tmp/journal.jsonl', /spec\.journal must be a path inside the project folder/],
+] as const) {
+  test(
+    `spec.${key}: ${value} is refused at its line, nothing read`,
+    withProject(`  ${key}: ${value}\n`, async (dir) => {
+      const r = await steward(['plan'], { cwd: dir, env: ENV(dir) });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /steward\.yaml:9:\d+/);
+      assert.not.match(r.stdout + r.stderr, /FOO|PATH=|internal error/);
+    }),
+  );
+}
+
+test(
+  'a .steward folder linked outside the project: validate, plan and apply refuse it, nothing is written there',
+  withProject('', async (dir, outside) => {
+    symlinkSync(outside, join(dir, '.steward'));
+    for (const args of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
+      const r = await steward(args, { cwd: dir, env: ENV(dir) });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /spec\.state leads outside the project folder through a symbolic link/);
+    }
+    assert.equal(readdirSync(outside).sort(), ['secret.txt'], 'apply wrote no state, journal or lock outside');
+  }),
+);
+
+test(
+  'a .steward/cache linked outside the project: validate still works and writes no cache there',
+  withProject('', async (dir, outside) => {
+    mkdirSync(join(dir, '.steward'));
+    symlinkSync(outside, join(dir, '.steward/cache'));
+    const r = await steward(['validate'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.equal(readdirSync(outside), ['secret.txt']);
+  }),
+);
+
+test(
+  'a state file that is a fifo is refused at once (a read would hang), and a hand-edited one gives a message, not a crash',
+  withProject('', async (dir) => {
+    mkdirSync(join(dir, '.steward'));
+    const state = join(dir, '.steward/state.json');
+    execFileSync('mkfifo', [state]);
+    let r = await steward(['plan'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 1);
+    assert.match(r.stderr, /cannot read state file .*not a regular file/);
+    rmSync(state);
+    for (const [text, message] of [
+      ['{"formatVersion":1,"alerts":{"__proto__":{"x":1}}}', /"__proto__" is not an alert id/],
+      ['{"formatVersion":1,"alerts":{"65f5e4a3b9e77c001a000001":{"sent":5}}}', /the record of alert "65f5e4a3b9e77c001a000001" needs "sent"/],
+      ['{"formatVersion":1,"alerts":{},"appliedPlans":5}', /appliedPlans must be a list/],
+      ['FOO_SECRET=1 not json', /is not valid JSON; restore it/],
+    ] as const) {
+      writeFileSync(state, text);
+      r = await steward(['plan'], { cwd: dir, env: ENV(dir) });
+      assert.is(r.code, 1, text);
+      assert.match(r.stderr, message);
+      assert.not.match(r.stderr, /internal error|undefined|FOO_SECRET/);
+    }
+  }),
+);
+
+test(
+  'plan --out over a fifo or a folder is refused; the fifo is still a fifo',
+  withProject('', async (dir) => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    mkdirSync(join(dir, 'folder'));
+    // Offline: the plan fails to connect before --out matters, so the writer is checked directly too.
+    const { writeFileAtomic } = await import('../../src/atomic-write.ts');
+    for (const name of ['pipe', 'folder']) {
+      assert.throws(() => writeFileAtomic(join(dir, name), 'x'), /refusing to write .*(not a regular file|a folder)/);
+    }
+    assert.ok(lstatSync(join(dir, 'pipe')).isFIFO());
+    symlinkSync(join(dir, 'pipe'), join(dir, 'link-to-pipe'));
+    assert.throws(() => writeFileAtomic(join(dir, 'link-to-pipe'), 'x'), /links to something that is not a regular file/);
+    writeFileAtomic(join(dir, 'plain.json'), 'ok');
+    assert.ok(existsSync(join(dir, 'plain.json')));
+  }),
+);
+
+test(
+  'report into a reports folder linked outside the project is refused; import --out naming a file says so',
+  withProject('', async (dir, outside) => {
+    symlinkSync(outside, join(dir, 'reports'));
+    const r = await steward(['report'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /refusing to write the report into .*reports: a symbolic link takes it outside/);
+    assert.equal(readdirSync(outside), ['secret.txt']);
+    const { makeFolderInside } = await import('../../src/shared/paths.ts');
+    writeFileSync(join(dir, 'a-file'), '');
+    assert.throws(() => makeFolderInside(dir, join(dir, 'a-file'), 'dashboards'), /cannot write dashboards into .*a-file: it is a file, not a folder/);
+    assert.throws(() => makeFolderInside(dir, join(dir, 'reports', 'sub'), 'dashboards'), /a symbolic link takes it outside/);
+    makeFolderInside(dir, join(outside, 'chosen'), 'dashboards'); // outside by name: the user's explicit choice
+    assert.ok(existsSync(join(outside, 'chosen')));
+  }),
+);
+
+test('--settle -1s stays the value of --settle (yargs read it as the flags -1 and -s)', () => {
+  const table = { global: { names: [], takesValue: [], booleans: [] }, commands: { apply: { names: ['settle'], takesValue: ['settle'], booleans: [] } } };
+  assert.equal(checkArgv(['apply', '--settle', '-1s'], table), { ok: true, argv: ['apply', '--settle=-1s'] });
+  assert.equal(checkArgv(['apply', '--settle', '30s'], table), { ok: true, argv: ['apply', '--settle', '30s'] });
+});
+
+test(
+  'apply checks --settle before it plans',
+  withProject('', async (dir) => {
+    for (const [flag, message] of [
+      ['-1s', /--settle -1s: write a duration like 30s/],
+      ['99999999999999d', /--settle 99999999999999d: write a duration/],
+      ['2h', /--settle 2h: at most 1h/],
+    ] as const) {
+      const r = await steward(['apply', '--auto-approve', '--settle', flag], { cwd: dir, env: ENV(dir) });
+      assert.is(r.code, 1);
+      assert.match(r.stderr, message);
+      assert.not.match(r.stdout, /steward plan/, 'nothing was planned first');
+    }
+  }),
+);
+
+test.run();
