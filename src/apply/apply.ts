@@ -358,15 +358,15 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         done++;
         return;
       }
-      let response: unknown;
       try {
-        response = await deps.client.updateAlert(item.id!, bound.body, {});
+        // The answer is not kept: the state file is committed, and a server may echo anything into it.
+        await deps.client.updateAlert(item.id!, bound.body, {});
       } catch (e) {
         // A PUT answered 2xx was applied, whatever its body said: keep its record.
         if (!answered2xx(e)) throw e;
       }
       if (keepRecords) {
-        result.state.alerts[item.id!] = { sent: bound.body, ...(response !== undefined ? { response } : {}), appliedAt: deps.now().toISOString() };
+        result.state.alerts[item.id!] = { sent: bound.body, appliedAt: deps.now().toISOString() };
         unsaved.set(item.id!, item);
       }
       await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });

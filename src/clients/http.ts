@@ -309,7 +309,7 @@ export function createHttp(opts: HttpOptions): Http {
     const maxTries = isIdempotent(method) ? policy.limit : 1;
     const ctx = { method, path: shownPath, host };
     // --debug: what is sent (redacted, cut at TRACE_BODY_LIMIT), which is what one needs to read a 400.
-    if (req.json !== undefined) trace(`http ${method} ${url} request body: ${traceBody(JSON.stringify(req.json))}`);
+    if (req.json !== undefined) trace(`http ${method} ${url} request body: ${traceBody(clean(JSON.stringify(req.json)))}`);
 
     for (let attempt = 1; ; attempt++) {
       let waited = 0;
@@ -360,7 +360,7 @@ export function createHttp(opts: HttpOptions): Http {
       }
       const wait = retry ? Math.max(hinted?.ms ?? 0, backoffMs(attempt, policy, random)) : 0;
       trace(`http ${tag} → ${status} ${result.statusText} (${timing})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''));
-      if (result.body.length > 0) trace(`http ${tag} response body: ${traceBody(result.body.toString('utf8'))}`);
+      if (result.body.length > 0) trace(`http ${tag} response body: ${traceBody(clean(result.body.toString('utf8')))}`);
       if (!retry) {
         throw statusError(ctx, result, attempt, requestId, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
       }
@@ -650,6 +650,7 @@ const TRACE_BODY_LIMIT = 4096;
  * A body for a one-line trace: control characters (line breaks, ESC: a server's text must not drive the
  * terminal) shown as escapes, cut at TRACE_BODY_LIMIT characters.
  */
+/** A body for the trace, already redacted (cutting first could split a credential the redactor then misses). */
 function traceBody(text: string): string {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
     c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

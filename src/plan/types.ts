@@ -37,7 +37,6 @@ export interface AlertBody {
 /** Per alert id: what steward last sent and what the service answered. Written by apply. */
 export interface AlertRecord {
   sent: AlertBody;
-  response?: unknown;
   appliedAt: string;
 }
 

@@ -49,11 +49,14 @@ export function escapeHtml(s: string): string {
  * text as it reads while nothing links or notifies.
  */
 function defuseLinks(s: string): string {
-  return s
-    .replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b')
-    .replace(/#(?=[0-9A-Za-z])/g, '#\u200b')
-    .replace(/:\/\//g, ':\u200b//')
-    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`);
+  return (
+    s
+      .replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b')
+      // Not the # of a character reference steward wrote (`&#95;`): user text has its & escaped as &amp; first.
+      .replace(/(?<!&)#(?=[0-9A-Za-z])/g, '#\u200b')
+      .replace(/:\/\//g, ':\u200b//')
+      .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\u200b.`)
+  );
 }
 
 /**

@@ -269,8 +269,8 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
 
   const url = await new Promise<{ url: string; port: number }>((resolve, reject) => {
     const timer = setTimeout(
-      () => fail(new Error(`prism did not start within ${opts.startTimeoutMs ?? 30_000} ms:\n${output.slice(-2000)}`)),
-      opts.startTimeoutMs ?? 30_000,
+      () => fail(new Error(`prism did not start within ${opts.startTimeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`)),
+      opts.startTimeoutMs ?? 120_000,
     );
     const check = (): void => {
       const m = output.match(RE_LISTENING);

@@ -1,18 +1,22 @@
 /**
  * report.html opened in headless Chromium (Debian's `chromium` package; `.ci/run` installs it). Checked from
  * the rendered page: the findings table has rows, both charts are drawn with points and a real size, nothing
- * is fetched beyond the page itself. A full-page screenshot is kept in test/artifacts/ (gitignored).
- * Without a browser the test says why and is skipped; CI has one. CHROMIUM_PATH points to another binary.
+ * is fetched beyond the page itself. A full-page screenshot is kept in a temp folder (its path is printed).
+ * Without a browser the test says why and is skipped on a laptop, and fails when CI=true (CI must have one:
+ * `.ci/run` installs it). CHROMIUM_PATH points to another binary.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { renderReportHtml } from '../../src/render/report-html.ts';
 import { seedReport } from './fixture-report.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+// Outside the source tree: tests write nothing into the repository.
+const ARTIFACTS = join(tmpdir(), 'steward-test-artifacts') + sep;
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -24,7 +28,11 @@ const ARGS = [
   '--disable-sync',
 ];
 
-if (!existsSync(CHROMIUM)) {
+if (!existsSync(CHROMIUM) && process.env['CI'] === 'true') {
+  test('report.html in headless Chromium (CI=true: a browser is required)', () => {
+    assert.unreachable(`no Chromium at ${CHROMIUM}: CI must install it (.ci/run does, with apt-get install chromium), or set CHROMIUM_PATH`);
+  });
+} else if (!existsSync(CHROMIUM)) {
   process.stdout.write(`\nhtml-browser.test.ts: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)\n`);
   test.skip('report.html in headless Chromium', () => {});
 } else {

@@ -1,10 +1,10 @@
 import { relative, resolve, sep } from 'node:path';
-import { UsageError, ValidationError, type Issue } from '../../errors.ts';
+import { CliError, UsageError, ValidationError, type Issue } from '../../errors.ts';
 import type { AnyResource } from '../../config/resources.ts';
 import type { Plan, PlanBinding } from '../../plan/types.ts';
 import { createHash } from 'node:crypto';
 import { fingerprintLive } from '../../plan/fingerprint.ts';
-import { defineCommand, redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
+import { defineCommand, redactForOutput, redactValue, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
   paths?: string[];
@@ -286,7 +286,17 @@ export const planCommand = defineCommand<PlanArgs>({
     const { plan } = made;
     if (args.out) {
       const { writeFileAtomic } = await import('../../atomic-write.ts');
-      writeFileAtomic(resolve(ctx.cwd, args.out), redactForOutput(ctx, JSON.stringify(plan, null, 2) + '\n'));
+      const text = JSON.stringify(plan, null, 2) + '\n';
+      // A saved plan is applied as written: a credential replaced by [redacted] would be sent as such (and
+      // would break the plan's digest), and one kept would be written into an artifact. Neither: refuse.
+      if (redactForOutput(ctx, text) !== text) {
+        const item = plan.items.find((i) => redactForOutput(ctx, JSON.stringify(i)) !== JSON.stringify(i));
+        throw new CliError(
+          `the plan holds the value of a credential variable${item ? ` (in ${item.kind.toLowerCase()} ${item.name})` : ''}, so it is not saved: steward never writes credentials into files. Remove the value (or the \${VAR} that brings it) from the files, or find why the service returns it`,
+          { code: 'config' },
+        );
+      }
+      writeFileAtomic(resolve(ctx.cwd, args.out), text);
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
     if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
@@ -324,6 +334,9 @@ export async function renderPlan(
   ctx: CommandContext,
   opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {},
 ): Promise<string> {
+  // Every string redacted as a value, before any renderer escapes, wraps or cuts it: a credential escaped
+  // for Markdown (\_) or wrapped over two lines would no longer be found in the finished text.
+  plan = redactValue(ctx, plan);
   switch (format) {
     case 'json':
       return JSON.stringify(plan, null, 2) + '\n';
