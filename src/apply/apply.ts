@@ -1,4 +1,4 @@
-import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors.ts';
+import { ApiError, ApiTransportError, NotFoundError, RateLimitedError } from '../clients/errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
@@ -257,7 +257,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
 
   /** A write that did not end in a confirmed success: failed, unknown (may have applied), or not done. */
   const notApplied = (item: PlanItem, e: unknown) => {
-    const msg = errorLine(e);
+    const msg = domainLine(item, e);
     if (stopped() && e instanceof ApiError && e.outcomeUnknown) {
       result.unknown.push({ kind: item.kind, name: item.name, error: msg });
       deps.emit({ type: 'unknown', item, why: msg });
@@ -694,6 +694,20 @@ function bindAlert(item: AlertItem, created: Map<string, { id: string; tiles: Ma
     body.tileId = tileId;
   }
   return { ok: true, body };
+}
+
+/**
+ * The failure in the user's terms where the request's own words would only say `PUT /api/v2/alerts/x → 404`:
+ * an object that is gone is named, with what to do about it.
+ */
+function domainLine(item: PlanItem, e: unknown): string {
+  if (e instanceof NotFoundError && item.id !== undefined && (item.action === 'update' || item.action === 'delete')) {
+    const what = `${item.kind.toLowerCase()} ${item.name} (id ${item.id})`;
+    return item.action === 'delete'
+      ? `${what} does not exist on this service any more: nothing left to delete`
+      : `${what} does not exist on this service: ${item.kind === 'Alert' ? 'its metadata.id names no alert there; fix the id' : 'it was deleted since the plan was made; plan again'} (${errorLine(e)})`;
+  }
+  return errorLine(e);
 }
 
 function errorLine(e: unknown): string {
