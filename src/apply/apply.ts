@@ -2,7 +2,7 @@ import { ApiError, ApiTransportError, NotFoundError, RateLimitedError } from '..
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
-import { KNOWN_AFTER_APPLY, type AlertBody, type AlertItem, type DashboardItem, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
+import { KNOWN_AFTER_APPLY, type AlertBody, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
 
@@ -165,15 +165,15 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     throw new StalePlanError(`live dashboards or alert records changed since it was made (${plan.createdAt})`);
   }
 
-  const creates = plan.items.filter((i): i is DashboardItem => i.kind === 'Dashboard' && i.action === 'create');
-  const dashboardUpdates = plan.items.filter((i): i is DashboardItem => i.kind === 'Dashboard' && i.action === 'update');
+  const creates = plan.items.filter((i): i is ItemOf<'Dashboard', 'create'> => i.kind === 'Dashboard' && i.action === 'create');
+  const dashboardUpdates = plan.items.filter((i): i is ItemOf<'Dashboard', 'update'> => i.kind === 'Dashboard' && i.action === 'update');
   // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
   const deletes = [
-    ...plan.items.filter((i) => i.kind === 'Alert' && i.action === 'delete'),
-    ...plan.items.filter((i) => i.kind === 'Dashboard' && i.action === 'delete'),
+    ...plan.items.filter((i): i is ItemOf<'Alert', 'delete'> => i.kind === 'Alert' && i.action === 'delete'),
+    ...plan.items.filter((i): i is ItemOf<'Dashboard', 'delete'> => i.kind === 'Dashboard' && i.action === 'delete'),
   ];
   // Alerts: updates (PUT) and, where the service can, creates (POST); both carry the full body.
-  const updates = plan.items.filter((i): i is AlertItem => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
+  const updates = plan.items.filter((i): i is ItemOf<'Alert', 'update' | 'create'> => i.kind === 'Alert' && (i.action === 'update' || i.action === 'create'));
   // Where alerts are read live the service is the record: no state file is written.
   const keepRecords = !plan.alertsRead;
   // Counted from the items, not the summary: the items are what the digest and the recomputation check.
@@ -202,7 +202,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   const recording: Array<Promise<void>> = [];
   await mapPool(creates, opts.concurrency, async (item) => {
     if (stopped()) return notStarted(item);
-    const name = bodyOf(item).name;
+    const name = item.body.name;
     if (creating.has(name)) {
       const msg = `another item of this plan creates a dashboard named "${name}"`;
       createErrors.set(item.name, msg);
@@ -278,7 +278,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
       let dashboard: LiveDashboard | undefined;
       try {
-        dashboard = await deps.client.updateDashboard(item.id!, bodyOf(item), {});
+        dashboard = await deps.client.updateDashboard(item.id, item.body, {});
       } catch (e) {
         // A 2xx is applied whatever its body; the tiles' ids are read back from the list.
         if (!answered2xx(e)) throw e;
@@ -287,16 +287,16 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       const tiles = new Map(
         (dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
       );
-      createdTiles.set(item.name, { id: item.id!, tiles });
+      createdTiles.set(item.name, { id: item.id, tiles });
       await deps.journal.append({
         at: deps.now().toISOString(),
         run: opts.runId,
         op: 'dashboard.update',
         name: item.name,
-        id: item.id!,
+        id: item.id,
         confirmedBy: 'response',
       });
-      result.updated.push({ name: item.name, id: item.id! });
+      result.updated.push({ name: item.name, id: item.id });
       deps.emit({ type: 'updated', item });
     } catch (e) {
       createErrors.set(item.name, notApplied(item, e));
@@ -360,17 +360,17 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       }
       try {
         // The answer is not kept: the state file is committed, and a server may echo anything into it.
-        await deps.client.updateAlert(item.id!, bound.body, {});
+        await deps.client.updateAlert(item.id, bound.body, {});
       } catch (e) {
         // A PUT answered 2xx was applied, whatever its body said: keep its record.
         if (!answered2xx(e)) throw e;
       }
       if (keepRecords) {
-        result.state.alerts[item.id!] = { sent: bound.body, appliedAt: deps.now().toISOString() };
-        unsaved.set(item.id!, item);
+        result.state.alerts[item.id] = { sent: bound.body, appliedAt: deps.now().toISOString() };
+        unsaved.set(item.id, item);
       }
-      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id!, confirmedBy: 'response' });
-      result.updated.push({ name: item.name, id: item.id! });
+      await deps.journal.append({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.update', name: item.name, id: item.id, confirmedBy: 'response' });
+      result.updated.push({ name: item.name, id: item.id });
       deps.emit({ type: 'updated', item });
     } catch (e) {
       notApplied(item, e);
@@ -392,7 +392,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       const remove = item.kind === 'Alert' ? deps.client.deleteAlert : deps.client.deleteDashboard;
       if (!remove) throw new CliError(`this service cannot delete ${item.kind === 'Alert' ? 'alerts' : 'dashboards'}`);
       try {
-        await remove(item.id!, {});
+        await remove(item.id, {});
       } catch (e) {
         if (!answered2xx(e)) throw e;
       }
@@ -401,10 +401,10 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         run: opts.runId,
         op: item.kind === 'Alert' ? 'alert.delete' : 'dashboard.delete',
         name: item.name,
-        id: item.id!,
+        id: item.id,
         confirmedBy: 'response',
       });
-      result.deleted.push({ name: item.name, id: item.id! });
+      result.deleted.push({ name: item.name, id: item.id });
       deps.emit({ type: 'deleted', item });
     } catch (e) {
       notApplied(item, e);
@@ -453,8 +453,8 @@ type CreateOutcome = { kind: 'created'; dashboard: LiveDashboard; recovered: boo
  * server may still be committing, so steward waits a settle window (at least the request timeout) before
  * each of two lists, and sends again only when both lack the name; otherwise the outcome stays unknown.
  */
-async function createOnce(deps: ApplyDeps, item: DashboardItem, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
-  const body = bodyOf(item);
+async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
+  const body = item.body;
   const sleep = deps.sleep ?? timerSleep;
   let refusals = 0;
   for (let attempt = 1; ; attempt++) {
@@ -547,7 +547,7 @@ function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
 async function checkAlertDuplicates(
   deps: ApplyDeps,
-  items: AlertItem[],
+  items: ItemOf<'Alert', 'update' | 'create'>[],
   mine: Map<string, string>,
   result: ApplyResult,
   removeOwn: boolean,
@@ -564,7 +564,7 @@ async function checkAlertDuplicates(
   for (const item of items) {
     const id = mine.get(item.name);
     if (item.action !== 'create' || id === undefined) continue;
-    const name = bodyOf(item).name;
+    const name = item.body.name;
     const ids = live.filter((a) => a.name === name).map((a) => a.id);
     if (ids.length < 2) continue;
     let removed: string | undefined;
@@ -587,7 +587,7 @@ async function checkAlertDuplicates(
 /** After the creates: one list; names of this plan's creates with more than one dashboard. */
 async function checkDuplicates(
   deps: ApplyDeps,
-  creates: DashboardItem[],
+  creates: ItemOf<'Dashboard', 'create'>[],
   result: ApplyResult,
   removeOwn: boolean,
   runId: string,
@@ -608,7 +608,7 @@ async function checkDuplicates(
     return;
   }
   for (const item of creates) {
-    const name = bodyOf(item).name;
+    const name = item.body.name;
     const same = live.filter((d) => d.name === name);
     if (same.length < 2) continue;
     const ids = same.map((d) => d.id);
@@ -679,8 +679,12 @@ function isRateLimitRefusal(e: unknown): e is RateLimitedError & { retryAfterMs:
 
 type Bound = { ok: true; body: AlertBody } | { ok: false; reason: string };
 
-function bindAlert(item: AlertItem, created: Map<string, { id: string; tiles: Map<string, string> }>, createErrors: Map<string, string>): Bound {
-  const body = structuredClone(bodyOf(item));
+function bindAlert(
+  item: ItemOf<'Alert', 'update' | 'create'>,
+  created: Map<string, { id: string; tiles: Map<string, string> }>,
+  createErrors: Map<string, string>,
+): Bound {
+  const body = structuredClone(item.body);
   const ref = item.reference;
   if (ref && (body.dashboardId === KNOWN_AFTER_APPLY || body.tileId === KNOWN_AFTER_APPLY)) {
     const err = createErrors.get(ref.dashboard);
@@ -712,15 +716,4 @@ function domainLine(item: PlanItem, e: unknown): string {
 
 function errorLine(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * The body a create or update sends. Plans made here always carry one, and a saved plan is checked against
- * schemas/plan.schema.json first; one without it is refused here rather than sent as `undefined`.
- */
-function bodyOf<I extends PlanItem>(item: I): NonNullable<I['body']> {
-  const body: I['body'] = item.body;
-  if (body === undefined || body === null)
-    throw new CliError(`not a steward plan: ${item.kind.toLowerCase()} ${item.name} (${item.action}) has no body to send`);
-  return body;
 }

@@ -58,7 +58,7 @@ export function planAlert(
   const id = a.doc.metadata.id!;
   const record = state.alerts[id];
   const patch = compare((record?.sent ?? {}) as object, body as object);
-  const common = { ...base, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
+  const common = { ...base, id, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
   if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
   // A noop carries a digest, not the bodies (issue 15: apply never reads a noop's body).
   if (patch.length === 0 && !reassert) {

@@ -61,17 +61,14 @@ export interface TileReference {
   tileId: string;
 }
 
-interface ItemBase {
+/** What every item may say, whatever its action. */
+interface ItemFields {
   /** metadata.name; for orphans, the live dashboard's name. */
   name: string;
   /** Source file relative to the project folder (absent for orphans). */
   file?: string;
-  action: Action;
-  reason?: BlockedReason;
   /** One sentence on why, for people. */
   message: string;
-  /** Manual steps out of a blocked state. */
-  wayOut?: string[];
   /** Live id: the dashboard matched or the alert updated. */
   id?: string;
   /** Ambiguous matches. */
@@ -95,22 +92,33 @@ interface ItemBase {
   ignoredFields?: string[];
   /** plan --server-validate: what the service said of the body. */
   serverValidation?: { valid: boolean; errors: string[] };
+  /** Manual steps out of a blocked state. */
+  wayOut?: string[];
 }
+
+/**
+ * What each action needs, told apart by `action`: a create sends a body, an update sends a body to an id, a
+ * delete names an id and sends nothing, a noop sends nothing, a blocked item says why and the way out.
+ * Adding an action is a compile-checked change: every switch over actions must handle it.
+ */
+type ByAction<Body> =
+  | { action: 'create'; body: Body; reason?: undefined }
+  | { action: 'update'; id: string; body: Body; reason?: undefined }
+  | { action: 'delete'; id: string; body?: undefined; reason?: undefined }
+  | { action: 'noop'; body?: undefined; reason?: undefined }
+  | { action: 'blocked'; reason: BlockedReason; body?: undefined };
 
 /** A dashboard's item: `body` is what POST (create) or PUT (update) sends. */
-export interface DashboardItem extends ItemBase {
-  kind: 'Dashboard';
-  body?: DashboardCreate;
-}
+export type DashboardItem = ItemFields & { kind: 'Dashboard' } & ByAction<DashboardCreate>;
 
 /** An alert's item: `body` is what POST (create) or PUT (update) sends; tile ids may be KNOWN_AFTER_APPLY. */
-export interface AlertItem extends ItemBase {
-  kind: 'Alert';
-  body?: AlertBody;
-}
+export type AlertItem = ItemFields & { kind: 'Alert' } & ByAction<AlertBody>;
 
-/** One line of a plan, told apart by kind, so apply and the renderers read bodies with their real types. */
+/** One line of a plan, told apart by kind and by action, so apply and the renderers read bodies with their real types. */
 export type PlanItem = DashboardItem | AlertItem;
+
+/** The items of one kind and action(s): `ItemOf<'Dashboard', 'create'>` has a body, `ItemOf<PlanItem['kind'], 'delete'>` an id. */
+export type ItemOf<K extends PlanItem['kind'], A extends PlanItem['action']> = Extract<PlanItem, { kind: K; action: A }>;
 
 /** A live dashboard (marker tag) or alert (marker note) that no file declares, kept (without --prune). */
 export interface Orphan {

@@ -122,7 +122,7 @@ export function itemDetail(it: PlanItem, width: number): string[] {
 function rawDetail(it: PlanItem, width: number): string[] {
   const lines: string[] = [];
   if (it.kind === 'Dashboard' && it.action === 'create') {
-    const body = it.body ?? { name: it.name };
+    const body = it.body;
     const tiles = body.tiles ?? [];
     lines.push(`+ name: ${JSON.stringify(body.name)}`);
     if (body.tags?.length) lines.push(`+ tags: ${body.tags.join(', ')}`);

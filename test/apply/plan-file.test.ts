@@ -23,16 +23,18 @@ const ALERT: AlertBody = {
   channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a0000aa' },
 };
 
-const item = (over: Partial<AlertItem> = {}): AlertItem => ({
-  kind: 'Alert',
-  name: 'a',
-  action: 'update',
-  id: 'x1',
-  message: 'm',
-  patch: [],
-  body: { ...ALERT, threshold: 1 },
-  ...over,
-});
+// Overrides may make any item (a noop, an update without an id): the digest reads plans as files hold them.
+const item = (over: Record<string, unknown> = {}): AlertItem =>
+  ({
+    kind: 'Alert',
+    name: 'a',
+    action: 'update',
+    id: 'x1',
+    message: 'm',
+    patch: [],
+    body: { ...ALERT, threshold: 1 },
+    ...over,
+  }) as AlertItem;
 
 test("the digest covers the items and every part of the binding, not the service's validation advice", () => {
   const d = planDigest([item()], binding);
