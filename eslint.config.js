@@ -45,6 +45,22 @@ export default tseslint.config(
     },
   },
   {
+    // Workflows take values and return values: no command line, no rendering of their own.
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }],
+          patterns: [
+            { group: ['**/cli/**', '**/cli'], message: `workflows never import the command line (${LAYERS})` },
+            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/clients/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }] }] },
   },

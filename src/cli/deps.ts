@@ -6,6 +6,7 @@ import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { constants as bufferConstants } from 'node:buffer';
 import { CliError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
+import type { Services } from '../workflows/deps.ts';
 
 /**
  * The largest response body a client reads (issue 15): 64 MiB unless STEWARD_MAX_RESPONSE_MIB says more (a
@@ -23,18 +24,8 @@ export function maxResponseBytes(env: Readonly<Record<string, string | undefined
   return Math.floor(mib * 1048576);
 }
 
-export interface Clock {
-  now(): Date;
-}
-
 /** Everything below the CLI receives from here: clients, clock, trace. Built once per command. */
-export interface Deps {
-  clock: Clock;
-  observability(): ObservabilityClient;
-  cloud(): CloudClient;
-  /** Every secret value in play, for redaction of anything written. */
-  secrets(): string[];
-}
+export type Deps = Services;
 
 /**
  * Builds the clients from the project file and the environment. Connection settings are resolved only

@@ -1,9 +1,6 @@
-import { relative, resolve, sep } from 'node:path';
-import { CliError, UsageError, ValidationError, type Issue } from '../../errors.ts';
-import type { AnyResource } from '../../config/resources.ts';
-import type { Plan, PlanBinding } from '../../plan/types.ts';
-import { createHash } from 'node:crypto';
-import { fingerprintLive } from '../../plan/fingerprint.ts';
+import { resolve, sep } from 'node:path';
+import { CliError, ValidationError, type Issue } from '../../errors.ts';
+import type { Plan } from '../../plan/types.ts';
 import { defineCommand, redactForOutput, redactValue, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -23,6 +20,23 @@ export interface PlanArgs {
   serverValidate?: boolean;
 }
 
+/**
+ * The plan workflow with this command's context: the CLI's way to connect (debug trace, wait notices,
+ * redaction), and the notice for alerts whose files are gone on stderr.
+ */
+export async function makePlan(
+  args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string },
+  ctx: CommandContext,
+) {
+  const [{ makePlan: plan }, { createDeps }] = await Promise.all([import('../../workflows/plan.ts'), import('../deps.ts')]);
+  const made = await plan(
+    { cwd: ctx.cwd, env: ctx.env, signal: ctx.signal, connect: (project) => createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency }) },
+    args,
+  );
+  if (made.alertsLeft.length > 0) ctx.io.stderr(renderAlertsLeft(made.alertsLeft));
+  return made;
+}
+
 /** Terraform's -detailed-exitcode: 0 nothing to do, 2 changes pending, 3 blocked (3 wins over 2). */
 export function detailedExitCode(plan: Plan): number {
   if (plan.summary.blocked > 0) return 3;
@@ -30,213 +44,11 @@ export function detailedExitCode(plan: Plan): number {
   return 0;
 }
 
-/** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
-export async function makePlan(
-  args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string },
-  ctx: CommandContext,
-) {
-  if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
-    throw new UsageError('--concurrency must be a whole number from 1 to 64');
-  }
-  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { createDeps }, { cacheWanted }] = await Promise.all([
-    import('../../config/fs.ts'),
-    import('../../config/load.ts'),
-    import('../../plan/plan.ts'),
-    import('../../apply/state.ts'),
-    import('../deps.ts'),
-    import('../../config/cache.ts'),
-  ]);
-  // One meaning for paths, as in validate: a folder that holds a project file is that project
-  // (`steward plan examples`); other paths narrow the plan to the resources in them.
-  const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, ctx.cwd, nodeFileSystem);
-  const loaded = await loadWorkspace(
-    { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd },
-    {
-      config: projectPath ?? args.config,
-      envName: args.env,
-      requireProject: true,
-      cache: cacheWanted(args.cache, ctx.env),
-    },
-  );
-  if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
-  const project = loaded.project!;
-  const include = narrow(
-    loaded.resources,
-    args.target ?? [],
-    paths.map((p) => resolve(ctx.cwd, p)),
-    ctx.cwd,
-  );
-  const { OBSERVABILITY_PROFILES, missingCapability } = await import('../../clients/profiles.ts');
-  const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
-  const prune = args.prune ?? project.spec.prune ?? false;
-  if (args.prune) {
-    const missing = missingCapability(profile, 'deleteDashboard', '--prune deletes orphans');
-    if (missing) throw new UsageError(missing.replace(/^--prune deletes orphans: (.*) cannot do that/, `--prune: $1 cannot delete dashboards`));
-  }
-  if (args.serverValidate) {
-    const missing = missingCapability(profile, 'validateDashboard', '--server-validate');
-    if (missing) throw new UsageError(missing);
-  }
-  const deps = createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency });
-  const state = readState(project.statePath);
-  const client = deps.observability();
-  let resources = loaded.resources;
-  // Names instead of ids (source: Logs, webhook: ops-pager): one list request per kind, only when a file uses one.
-  const names = await import('../../plan/names.ts');
-  const kinds = [
-    {
-      key: 'source',
-      list: 'sources',
-      cap: 'listSources',
-      uses: names.usesSourceNames,
-      resolve: names.resolveSourceNames,
-      read: () => client.listSources({ signal: ctx.signal }),
-    },
-    {
-      key: 'webhook',
-      list: 'webhooks',
-      cap: 'listWebhooks',
-      uses: names.usesWebhookNames,
-      resolve: names.resolveWebhookNames,
-      read: () => client.listWebhooks({ signal: ctx.signal }),
-    },
-  ] as const;
-  for (const k of kinds) {
-    if (!k.uses(resources)) continue;
-    if (!profile.capabilities[k.cap]) {
-      throw new UsageError(
-        `files name ${k.list} (${k.key}: <name>), which needs a profile that lists ${k.list} (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
-      );
-    }
-    const resolved = k.resolve(resources, await k.read());
-    if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
-    resources = resolved.resources;
-  }
-  const live = await client.listDashboards({ signal: ctx.signal });
-  const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: ctx.signal }) : undefined;
-  const { bindingFile, planDigest, projectName, seededIds } = await import('../../apply/plan-file.ts');
-  // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
-  // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
-  const idSeed =
-    args.idSeed ??
-    createHash('sha256')
-      .update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`)
-      .digest('hex')
-      .slice(0, 24);
-  const plan = computePlan({
-    newId: seededIds(idSeed),
-    ...(liveAlerts ? { liveAlerts } : {}),
-    capabilities: profile.capabilities,
-    api: profile.api,
-    prune,
-    resources,
-    live,
-    state,
-    markerTag: project.markerTag,
-    now: deps.clock.now(),
-    projectDir: project.dir,
-    ...(project.envName ? { env: project.envName } : {}),
-    ...(include ? { include } : {}),
-    reassertAlerts: args.reassertAlerts,
-  });
-  const { resolveObservability } = await import('../../config/connection.ts');
-  const binding: PlanBinding = {
-    project: await projectName(project.file),
-    file: bindingFile(project.file),
-    ...(project.envName ? { env: project.envName } : {}),
-    server: resolveObservability(project, ctx.env).url,
-    idSeed,
-    options: {
-      targets: [...(args.target ?? [])].sort(),
-      paths: (args.paths ?? []).map((p) => relative(project.dir, resolve(ctx.cwd, p)).split(sep).join('/') || '.').sort(),
-      prune,
-      reassertAlerts: args.reassertAlerts,
-    },
-  };
-  if (plan.targeted) plan.targetedOf = resources.filter((r) => r.kind === 'Dashboard' || r.kind === 'Alert').length;
-  plan.binding = binding;
-  plan.digest = planDigest(plan.items, binding);
-  if (!liveAlerts && !include) {
-    const gone = alertsLeftFiles(state, resources);
-    if (gone.length > 0) ctx.io.stderr(renderAlertsLeft(gone));
-  }
-  if (args.serverValidate) {
-    // Reads only: the validate endpoint saves nothing. One request per dashboard the plan would write.
-    for (const item of plan.items) {
-      if (item.kind !== 'Dashboard' || (item.action !== 'create' && item.action !== 'update') || !item.body) continue;
-      const v = await client.validateDashboard(item.body, { signal: ctx.signal });
-      item.serverValidation = { valid: v.valid, errors: (v.errors ?? []).map((e) => `${e.path ? `${e.path}: ` : ''}${e.message ?? 'invalid'}`) };
-    }
-  }
-  return { plan, project, deps, loaded: { ...loaded, resources }, state, live, liveAlerts };
-}
-
-/**
- * Alerts steward applied (they have a record in the state file) that no file declares any more. The API
- * cannot delete or read them: they stay live as last sent, and steward no longer manages them.
- */
-export function alertsLeftFiles(
-  state: { alerts: Record<string, { sent: { name?: unknown }; appliedAt: string }> },
-  resources: readonly AnyResource[],
-): Array<{ id: string; name: string; appliedAt: string }> {
-  const declared = new Set(resources.filter((r) => r.kind === 'Alert').map((r) => (r.doc.metadata as { id?: string }).id));
-  return Object.entries(state.alerts)
-    .filter(([id]) => !declared.has(id))
-    .map(([id, r]) => ({ id, name: typeof r.sent.name === 'string' ? r.sent.name : id, appliedAt: r.appliedAt }));
-}
-
 export function renderAlertsLeft(gone: ReadonlyArray<{ id: string; name: string; appliedAt: string }>): string {
   const n = gone.length;
   const head = `notice: ${n} alert${n === 1 ? '' : 's'} steward applied ${n === 1 ? 'is' : 'are'} in no file any more; ${n === 1 ? 'it stays' : 'they stay'} live as last sent and steward no longer manages ${n === 1 ? 'it' : 'them'} (the API cannot delete alerts):`;
   const lines = gone.map((g) => `  - ${g.name} (${g.id}), last applied ${g.appliedAt}`);
   return [head, ...lines, '  restore the file to manage it again, or turn the alert off in the UI.', ''].join('\n');
-}
-
-/**
- * A lone path that is a folder holding steward.yaml (and not the project already found from the current
- * folder or --config) names the project to plan, as `steward validate examples` does.
- */
-function splitProjectPath(
-  paths: string[],
-  config: string | undefined,
-  cwd: string,
-  fs: { stat(p: string): { isFile: boolean; isDirectory: boolean } | undefined },
-): { projectPath: string | undefined; paths: string[] } {
-  if (paths.length !== 1 || config !== undefined) return { projectPath: undefined, paths };
-  const dir = resolve(cwd, paths[0]!);
-  if (!fs.stat(dir)?.isDirectory) return { projectPath: undefined, paths };
-  if (!['steward.yaml', 'steward.yml'].some((n) => fs.stat(resolve(dir, n))?.isFile)) return { projectPath: undefined, paths };
-  return { projectPath: dir, paths: [] };
-}
-
-/** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
-function narrow(resources: readonly AnyResource[], targets: string[], paths: string[], cwd: string): ((r: AnyResource) => boolean) | undefined {
-  if (targets.length === 0 && paths.length === 0) return undefined;
-  const wanted = new Set<string>();
-  for (const t of targets) {
-    const m = /^([A-Za-z]+)\/(.+)$/.exec(t);
-    const kind = m ? ({ dashboard: 'Dashboard', alert: 'Alert' } as Record<string, string>)[m[1]!.toLowerCase()] : undefined;
-    if (!m || !kind) throw new UsageError(`--target ${t}: write kind/name, like dashboard/checkout-overview or alert/checkout-errors`);
-    if (!resources.some((r) => r.kind === kind && r.name === m[2])) {
-      const names = resources.filter((r) => r.kind === kind).map((r) => r.name);
-      throw new UsageError(`--target ${t}: no ${kind} named "${m[2]}" (there are: ${names.join(', ') || 'none'})`);
-    }
-    wanted.add(`${kind}/${m[2]}`);
-  }
-  const inPaths = (f: string) => paths.some((p) => f === p || f.startsWith(p.endsWith(sep) ? p : p + sep));
-  if (paths.length > 0 && !resources.some((r) => inPaths(r.file))) {
-    throw new UsageError(`no resources under ${paths.map((p) => relative(cwd, p) || '.').join(', ')}`);
-  }
-  const base = (r: AnyResource) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
-  // Targets bring what they need: an alert on a tile brings its dashboard (and so that dashboard's
-  // creation), or apply would skip the alert.
-  const needed = new Set<string>();
-  for (const r of resources) {
-    if (r.kind !== 'Alert' || !base(r)) continue;
-    const dashboard = (r.doc.spec as { tile?: { dashboard?: unknown } }).tile?.dashboard;
-    if (typeof dashboard === 'string') needed.add(`Dashboard/${dashboard}`);
-  }
-  return (r) => base(r) || needed.has(`${r.kind}/${r.name}`);
 }
 
 export const planCommand = defineCommand<PlanArgs>({

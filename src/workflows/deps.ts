@@ -1,0 +1,25 @@
+import type { Project } from '../config/project.ts';
+import type { CloudClient } from '../clients/cloud.ts';
+import type { ObservabilityClient } from '../clients/observability.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+/** The services of one project: clients, clock, the secrets in play. Built by the CLI (src/cli/deps.ts). */
+export interface Services {
+  clock: Clock;
+  observability(): ObservabilityClient;
+  cloud(): CloudClient;
+  /** Every secret value in play, for redaction of anything written. */
+  secrets(): string[];
+}
+
+/** What every workflow receives from the command that runs it: values, never the process. */
+export interface WorkflowDeps {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+  /** The clients for a project, once its file is loaded. */
+  connect(project: Project): Services;
+}

@@ -1,0 +1,224 @@
+/**
+ * The plan workflow: load and validate the files, resolve names, read the live lists once and compute the
+ * plan. Shared by `steward plan` and `steward apply`; it renders nothing and touches no process: the command
+ * passes what it needs (folder, environment, abort signal, how to connect) and renders the value returned.
+ */
+import { createHash } from 'node:crypto';
+import { relative, resolve, sep } from 'node:path';
+import type { AnyResource } from '../config/resources.ts';
+import { UsageError, ValidationError } from '../errors.ts';
+import { fingerprintLive } from '../plan/fingerprint.ts';
+import type { PlanBinding } from '../plan/types.ts';
+import type { WorkflowDeps } from './deps.ts';
+
+/** What shapes a plan: the command's flags, as values. */
+export interface PlanOptions {
+  paths?: string[];
+  config?: string;
+  /** The environment overlay (--env). */
+  env?: string;
+  target?: string[];
+  reassertAlerts: boolean;
+  concurrency?: number;
+  cache?: boolean;
+  prune?: boolean;
+  serverValidate?: boolean;
+  /** Set by apply when it recomputes a saved plan: the plan's own seed for new filter ids. */
+  idSeed?: string;
+}
+
+/** Loads the project, reads live state once and computes the plan. Shared by plan and apply. */
+export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
+  if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
+    throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  }
+  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { cacheWanted }] = await Promise.all([
+    import('../config/fs.ts'),
+    import('../config/load.ts'),
+    import('../plan/plan.ts'),
+    import('../apply/state.ts'),
+    import('../config/cache.ts'),
+  ]);
+  // One meaning for paths, as in validate: a folder that holds a project file is that project
+  // (`steward plan examples`); other paths narrow the plan to the resources in them.
+  const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, deps.cwd, nodeFileSystem);
+  const loaded = await loadWorkspace(
+    { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
+    {
+      config: projectPath ?? args.config,
+      envName: args.env,
+      requireProject: true,
+      cache: cacheWanted(args.cache, deps.env),
+    },
+  );
+  if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
+  const project = loaded.project!;
+  const include = narrow(
+    loaded.resources,
+    args.target ?? [],
+    paths.map((p) => resolve(deps.cwd, p)),
+    deps.cwd,
+  );
+  const { OBSERVABILITY_PROFILES, missingCapability } = await import('../clients/profiles.ts');
+  const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
+  const prune = args.prune ?? project.spec.prune ?? false;
+  if (args.prune) {
+    const missing = missingCapability(profile, 'deleteDashboard', '--prune deletes orphans');
+    if (missing) throw new UsageError(missing.replace(/^--prune deletes orphans: (.*) cannot do that/, `--prune: $1 cannot delete dashboards`));
+  }
+  if (args.serverValidate) {
+    const missing = missingCapability(profile, 'validateDashboard', '--server-validate');
+    if (missing) throw new UsageError(missing);
+  }
+  const services = deps.connect(project);
+  const state = readState(project.statePath);
+  const client = services.observability();
+  let resources = loaded.resources;
+  // Names instead of ids (source: Logs, webhook: ops-pager): one list request per kind, only when a file uses one.
+  const names = await import('../plan/names.ts');
+  const kinds = [
+    {
+      key: 'source',
+      list: 'sources',
+      cap: 'listSources',
+      uses: names.usesSourceNames,
+      resolve: names.resolveSourceNames,
+      read: () => client.listSources({ signal: deps.signal }),
+    },
+    {
+      key: 'webhook',
+      list: 'webhooks',
+      cap: 'listWebhooks',
+      uses: names.usesWebhookNames,
+      resolve: names.resolveWebhookNames,
+      read: () => client.listWebhooks({ signal: deps.signal }),
+    },
+  ] as const;
+  for (const k of kinds) {
+    if (!k.uses(resources)) continue;
+    if (!profile.capabilities[k.cap]) {
+      throw new UsageError(
+        `files name ${k.list} (${k.key}: <name>), which needs a profile that lists ${k.list} (observability.api: hyperdx or clickstack-cloud); this project uses ${profile.api}`,
+      );
+    }
+    const resolved = k.resolve(resources, await k.read());
+    if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
+    resources = resolved.resources;
+  }
+  const live = await client.listDashboards({ signal: deps.signal });
+  const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: deps.signal }) : undefined;
+  const { bindingFile, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
+  // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
+  // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
+  const idSeed =
+    args.idSeed ??
+    createHash('sha256')
+      .update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`)
+      .digest('hex')
+      .slice(0, 24);
+  const plan = computePlan({
+    newId: seededIds(idSeed),
+    ...(liveAlerts ? { liveAlerts } : {}),
+    capabilities: profile.capabilities,
+    api: profile.api,
+    prune,
+    resources,
+    live,
+    state,
+    markerTag: project.markerTag,
+    now: services.clock.now(),
+    projectDir: project.dir,
+    ...(project.envName ? { env: project.envName } : {}),
+    ...(include ? { include } : {}),
+    reassertAlerts: args.reassertAlerts,
+  });
+  const { resolveObservability } = await import('../config/connection.ts');
+  const binding: PlanBinding = {
+    project: await projectName(project.file),
+    file: bindingFile(project.file),
+    ...(project.envName ? { env: project.envName } : {}),
+    server: resolveObservability(project, deps.env).url,
+    idSeed,
+    options: {
+      targets: [...(args.target ?? [])].sort(),
+      paths: (args.paths ?? []).map((p) => relative(project.dir, resolve(deps.cwd, p)).split(sep).join('/') || '.').sort(),
+      prune,
+      reassertAlerts: args.reassertAlerts,
+    },
+  };
+  if (plan.targeted) plan.targetedOf = resources.filter((r) => r.kind === 'Dashboard' || r.kind === 'Alert').length;
+  plan.binding = binding;
+  plan.digest = planDigest(plan.items, binding);
+  // Alerts steward applied whose files are gone (the seed API cannot read or delete them): said by the caller.
+  const alertsLeft = !liveAlerts && !include ? alertsLeftFiles(state, resources) : [];
+  if (args.serverValidate) {
+    // Reads only: the validate endpoint saves nothing. One request per dashboard the plan would write.
+    for (const item of plan.items) {
+      if (item.kind !== 'Dashboard' || (item.action !== 'create' && item.action !== 'update') || !item.body) continue;
+      const v = await client.validateDashboard(item.body, { signal: deps.signal });
+      item.serverValidation = { valid: v.valid, errors: (v.errors ?? []).map((e) => `${e.path ? `${e.path}: ` : ''}${e.message ?? 'invalid'}`) };
+    }
+  }
+  return { plan, project, deps: services, loaded: { ...loaded, resources }, state, live, liveAlerts, alertsLeft };
+}
+
+/**
+ * Alerts steward applied (they have a record in the state file) that no file declares any more. The API
+ * cannot delete or read them: they stay live as last sent, and steward no longer manages them.
+ */
+export function alertsLeftFiles(
+  state: { alerts: Record<string, { sent: { name?: unknown }; appliedAt: string }> },
+  resources: readonly AnyResource[],
+): Array<{ id: string; name: string; appliedAt: string }> {
+  const declared = new Set(resources.filter((r) => r.kind === 'Alert').map((r) => (r.doc.metadata as { id?: string }).id));
+  return Object.entries(state.alerts)
+    .filter(([id]) => !declared.has(id))
+    .map(([id, r]) => ({ id, name: typeof r.sent.name === 'string' ? r.sent.name : id, appliedAt: r.appliedAt }));
+}
+
+/**
+ * A lone path that is a folder holding steward.yaml (and not the project already found from the current
+ * folder or --config) names the project to plan, as `steward validate examples` does.
+ */
+function splitProjectPath(
+  paths: string[],
+  config: string | undefined,
+  cwd: string,
+  fs: { stat(p: string): { isFile: boolean; isDirectory: boolean } | undefined },
+): { projectPath: string | undefined; paths: string[] } {
+  if (paths.length !== 1 || config !== undefined) return { projectPath: undefined, paths };
+  const dir = resolve(cwd, paths[0]!);
+  if (!fs.stat(dir)?.isDirectory) return { projectPath: undefined, paths };
+  if (!['steward.yaml', 'steward.yml'].some((n) => fs.stat(resolve(dir, n))?.isFile)) return { projectPath: undefined, paths };
+  return { projectPath: dir, paths: [] };
+}
+
+/** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
+function narrow(resources: readonly AnyResource[], targets: string[], paths: string[], cwd: string): ((r: AnyResource) => boolean) | undefined {
+  if (targets.length === 0 && paths.length === 0) return undefined;
+  const wanted = new Set<string>();
+  for (const t of targets) {
+    const m = /^([A-Za-z]+)\/(.+)$/.exec(t);
+    const kind = m ? ({ dashboard: 'Dashboard', alert: 'Alert' } as Record<string, string>)[m[1]!.toLowerCase()] : undefined;
+    if (!m || !kind) throw new UsageError(`--target ${t}: write kind/name, like dashboard/checkout-overview or alert/checkout-errors`);
+    if (!resources.some((r) => r.kind === kind && r.name === m[2])) {
+      const names = resources.filter((r) => r.kind === kind).map((r) => r.name);
+      throw new UsageError(`--target ${t}: no ${kind} named "${m[2]}" (there are: ${names.join(', ') || 'none'})`);
+    }
+    wanted.add(`${kind}/${m[2]}`);
+  }
+  const inPaths = (f: string) => paths.some((p) => f === p || f.startsWith(p.endsWith(sep) ? p : p + sep));
+  if (paths.length > 0 && !resources.some((r) => inPaths(r.file))) {
+    throw new UsageError(`no resources under ${paths.map((p) => relative(cwd, p) || '.').join(', ')}`);
+  }
+  const base = (r: AnyResource) => wanted.has(`${r.kind}/${r.name}`) || (paths.length > 0 && inPaths(r.file));
+  // Targets bring what they need: an alert on a tile brings its dashboard (and so that dashboard's
+  // creation), or apply would skip the alert.
+  const needed = new Set<string>();
+  for (const r of resources) {
+    if (r.kind !== 'Alert' || !base(r)) continue;
+    const dashboard = (r.doc.spec as { tile?: { dashboard?: unknown } }).tile?.dashboard;
+    if (typeof dashboard === 'string') needed.add(`Dashboard/${dashboard}`);
+  }
+  return (r) => base(r) || needed.has(`${r.kind}/${r.name}`);
+}
