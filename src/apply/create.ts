@@ -1,0 +1,161 @@
+/** Creates that are never sent twice blindly: settle windows, listing after unknown outcomes, 429 re-sends. */
+import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors.ts';
+import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import { CliError } from '../errors.ts';
+import type { AlertBody, ItemOf } from '../plan/types.ts';
+import type { ApplyDeps } from './types.ts';
+
+/** The service answered 2xx (the write was applied) but the body was not what was expected. */
+export function answered2xx(e: unknown): boolean {
+  return e instanceof ApiError && e.status !== undefined && e.status >= 200 && e.status < 300;
+}
+
+export function isAbort(e: unknown): boolean {
+  return (e instanceof ApiTransportError && e.failure === 'aborted') || (e instanceof CliError && e.exitCode === 130);
+}
+
+/** The request timeout the client uses by default (src/config/connection.ts): the least settle window. */
+export const DEFAULT_SETTLE_MS = 30_000;
+
+export type CreateOutcome =
+  { kind: 'created'; dashboard: LiveDashboard; recovered: boolean } | { kind: 'unknown'; why: string } | { kind: 'failed'; error: string };
+
+/**
+ * POST is not idempotent. A 2xx is applied whatever its body: never sent again (when the body does not say
+ * the new id, it is found by listing). After an unknown outcome (timeout, reset, 5xx after sending) the
+ * server may still be committing, so steward waits a settle window (at least the request timeout) before
+ * each of two lists, and sends again only when both lack the name; otherwise the outcome stays unknown.
+ */
+export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
+  const body = item.body;
+  const sleep = deps.sleep ?? timerSleep;
+  let refusals = 0;
+  for (let attempt = 1; ; attempt++) {
+    let e: unknown;
+    let applied = false;
+    try {
+      const dashboard = await deps.client.createDashboard(body, {});
+      if (dashboard && typeof dashboard.id === 'string') return { kind: 'created', dashboard, recovered: false };
+      e = new CliError('the response did not say the new id');
+      applied = true;
+    } catch (err) {
+      e = err;
+      applied = answered2xx(err);
+    }
+    if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
+      // A 429 is a refusal, not an unknown outcome: nothing was created, so sending it again cannot
+      // duplicate. The client holds every request it starts after a 429 until the server's wait is over,
+      // so this send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
+      refusals++;
+      attempt--;
+      deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
+      continue;
+    }
+    if (applied) {
+      // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
+      try {
+        const found = await listNamed(deps, body.name);
+        if (found.length === 1) {
+          deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
+          return { kind: 'created', dashboard: found[0]!, recovered: true };
+        }
+        if (found.length > 1)
+          return {
+            kind: 'failed',
+            error: `answered 2xx without its id, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
+          };
+        return {
+          kind: 'unknown',
+          why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" is listed; not re-sent`,
+        };
+      } catch (le) {
+        return { kind: 'unknown', why: `answered 2xx (applied) without its id, and listing failed: ${errorLine(le)}; not re-sent` };
+      }
+    }
+    if (!(e instanceof ApiError) || !e.outcomeUnknown) return { kind: 'failed', error: errorLine(e) };
+    const why = errorLine(e);
+    if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted before it could be checked, not re-sent` };
+    // Outcome unknown: settle, then two reads without the name before any re-send.
+    deps.emit({ type: 'settle', item, why, waitMs: o.settleMs });
+    try {
+      let absent = 0;
+      for (let read = 0; read < 2; read++) {
+        await sleep(o.settleMs, deps.signal);
+        if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted while waiting for it to settle, not re-sent` };
+        const found = await listNamed(deps, body.name);
+        if (found.length === 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
+        if (found.length > 1) {
+          return {
+            kind: 'failed',
+            error: `after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
+          };
+        }
+        absent++;
+      }
+      if (absent < 2 || attempt >= o.maxAttempts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${why})` };
+      deps.emit({ type: 'retry-create', item, why });
+    } catch (le) {
+      return { kind: 'unknown', why: `outcome unknown, not re-sent (${why}; listing to check failed: ${errorLine(le)})` };
+    }
+  }
+}
+
+export async function listNamed(deps: ApplyDeps, name: string): Promise<LiveDashboard[]> {
+  return (await deps.client.listDashboards({})).filter((d) => d.name === name);
+}
+
+export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * An alert create, like a dashboard create, is never sent twice blindly: after an unknown outcome steward
+ * waits the settle window, lists the alerts and adopts the one with the name; none found is "outcome
+ * unknown, not re-sent". A 2xx is applied whatever its body: its id is found by listing.
+ */
+export async function createAlertOnce(
+  deps: ApplyDeps,
+  body: AlertBody,
+  settleMs: number,
+): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
+  if (!deps.client.createAlert) throw new CliError('this service cannot create alerts');
+  try {
+    const alert = await deps.client.createAlert(body, {});
+    if (alert && typeof alert.id === 'string') return { kind: 'created', alert, recovered: false };
+    throw new CliError('the response did not say the new id');
+  } catch (e) {
+    const applied = answered2xx(e) || (e instanceof CliError && !(e instanceof ApiError));
+    if (!applied && (!(e instanceof ApiError) || !e.outcomeUnknown)) throw e;
+    if (!deps.client.listAlerts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; this service cannot list alerts)` };
+    if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
+    const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+    if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
+    if (found.length > 1)
+      throw new CliError(
+        `${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
+      );
+    return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
+  }
+}
+
+/** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */
+export const MAX_RATE_LIMIT_RESENDS = 5;
+/** The longest server wait a re-send follows: the client's own retry cap (DEFAULT_RETRY.maxDelayMs). */
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+export function isRateLimitRefusal(e: unknown): e is RateLimitedError & { retryAfterMs: number } {
+  return e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && e.retryAfterMs !== undefined && e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS;
+}
+
+export function errorLine(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,99 @@
+/** After the creates: copies made by another runner are found by one list, named, and removed where the service can. */
+import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import type { ItemOf } from '../plan/types.ts';
+import { errorLine } from './create.ts';
+import type { ApplyDeps, ApplyResult } from './types.ts';
+
+/** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
+export async function checkAlertDuplicates(
+  deps: ApplyDeps,
+  items: ItemOf<'Alert', 'update' | 'create'>[],
+  mine: Map<string, string>,
+  result: ApplyResult,
+  removeOwn: boolean,
+  runId: string,
+): Promise<void> {
+  let live: LiveAlert[];
+  try {
+    live = await deps.client.listAlerts!({});
+  } catch (e) {
+    for (const [name] of mine)
+      result.unknown.push({ kind: 'Alert', name, error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}` });
+    return;
+  }
+  for (const item of items) {
+    const id = mine.get(item.name);
+    if (item.action !== 'create' || id === undefined) continue;
+    const name = item.body.name;
+    const ids = live.filter((a) => a.name === name).map((a) => a.id);
+    if (ids.length < 2) continue;
+    let removed: string | undefined;
+    if (removeOwn && deps.client.deleteAlert && ids[0] !== id && ids.includes(id)) {
+      try {
+        await deps.client.deleteAlert(id, {});
+        await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'alert.delete', name: item.name, id, confirmedBy: 'response' });
+        removed = id;
+        result.created = result.created.filter((c) => c.id !== id);
+      } catch (e) {
+        result.failed.push({ kind: 'Alert', name: item.name, error: `could not remove this run's copy ${id}: ${errorLine(e)}` });
+      }
+    }
+    const kept = removeOwn && deps.client.deleteAlert && ids[0] === id ? id : undefined;
+    result.duplicates.push({ kind: 'Alert', name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
+    deps.emit({ type: 'duplicate', kind: 'Alert', name, ids, ...(removed ? { removed } : {}) });
+  }
+}
+
+/** After the creates: one list; names of this plan's creates with more than one dashboard. */
+export async function checkDuplicates(
+  deps: ApplyDeps,
+  creates: ItemOf<'Dashboard', 'create'>[],
+  result: ApplyResult,
+  removeOwn: boolean,
+  runId: string,
+  createdTiles: Map<string, { id: string; tiles: Map<string, string> }>,
+): Promise<void> {
+  let live: LiveDashboard[];
+  try {
+    live = await deps.client.listDashboards({});
+  } catch (e) {
+    for (const item of creates) {
+      if (!result.created.some((c) => c.name === item.name)) continue;
+      result.unknown.push({
+        kind: 'Dashboard',
+        name: item.name,
+        error: `created, but the list that checks for copies made by another runner failed: ${errorLine(e)}`,
+      });
+    }
+    return;
+  }
+  for (const item of creates) {
+    const name = item.body.name;
+    const same = live.filter((d) => d.name === name);
+    if (same.length < 2) continue;
+    const ids = same.map((d) => d.id);
+    const mine = result.created.find((c) => c.name === item.name)?.id;
+    let removed: string | undefined;
+    if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] !== mine && ids.includes(mine)) {
+      try {
+        await deps.client.deleteDashboard(mine, {});
+        await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'dashboard.delete', name: item.name, id: mine, confirmedBy: 'response' });
+        removed = mine;
+        result.created = result.created.filter((c) => c.id !== mine);
+        // Alerts of this plan bind to the copy that stays.
+        const kept = same[0]!;
+        createdTiles.set(item.name, {
+          id: kept.id,
+          tiles: new Map(
+            (kept.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
+          ),
+        });
+      } catch (e) {
+        result.failed.push({ kind: 'Dashboard', name: item.name, error: `could not remove this run's copy ${mine}: ${errorLine(e)}` });
+      }
+    }
+    const kept = removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine ? mine : undefined;
+    result.duplicates.push({ name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
+    deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
+  }
+}

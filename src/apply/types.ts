@@ -1,0 +1,130 @@
+/** apply's interfaces: the client it writes with, its events, dependencies, options and result. */
+import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import { CliError } from '../errors.ts';
+import type { Plan, PlanItem, StateFile } from '../plan/types.ts';
+import type { Journal } from './journal.ts';
+
+/** 0 when every item of the plan was done; 130 interrupted; 1 anything failed or unknown; 3 blocked items left. */
+export function applyExitCode(r: ApplyResult): number {
+  if (r.interrupted) return 130;
+  if (r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length > 0) return 1;
+  if (r.blocked > 0) return 3;
+  return 0;
+}
+
+/** The writes apply makes; the observability client implements it. */
+export interface ApplyClient {
+  listDashboards(opts?: { signal?: AbortSignal }): Promise<LiveDashboard[]>;
+  createDashboard(body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
+  updateAlert(id: string, body: AlertUpdate, opts?: { signal?: AbortSignal }): Promise<LiveAlert>;
+  /** Profiles that can (plans for the seed API never hold dashboard updates or deletes). */
+  updateDashboard?(id: string, body: DashboardCreate, opts?: { signal?: AbortSignal }): Promise<LiveDashboard>;
+  deleteDashboard?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
+  listAlerts?(opts?: { signal?: AbortSignal }): Promise<LiveAlert[]>;
+  createAlert?(body: AlertUpdate, opts?: { signal?: AbortSignal }): Promise<LiveAlert>;
+  deleteAlert?(id: string, opts?: { signal?: AbortSignal }): Promise<void>;
+}
+
+/** What happened, item by item, for progress and the summary (Grizzly's events recorder, in spirit). */
+export type ApplyEvent =
+  | { type: 'start'; total: number }
+  | { type: 'item-start'; item: PlanItem; done: number; total: number }
+  | { type: 'created'; item: PlanItem; id: string; recovered: boolean }
+  | { type: 'updated'; item: PlanItem }
+  | { type: 'deleted'; item: PlanItem }
+  | { type: 'failed'; item: PlanItem; error: string }
+  | { type: 'skipped'; item: PlanItem; reason: string }
+  | { type: 'retry-create'; item: PlanItem; why: string }
+  /** A create whose outcome is unknown: steward waits `waitMs` before listing, so a late commit shows. */
+  | { type: 'settle'; item: PlanItem; why: string; waitMs: number }
+  /** A create answered 2xx whose body did not say the new id: found by listing. */
+  | { type: 'id-by-listing'; item: PlanItem; id: string }
+  /** Outcome unknown and not sent again (the create may exist): the run ends with exit 1. */
+  | { type: 'unknown'; item: PlanItem; why: string }
+  /** After the creates a name has more than one dashboard (another runner created it too). */
+  | { type: 'duplicate'; kind?: 'Alert'; name: string; ids: string[]; removed?: string }
+  /** Applied on the service, but the state file could not be written. */
+  | { type: 'not-recorded'; item: PlanItem; error: string }
+  /** A create refused with 429 and a wait: nothing was created; it is sent again once the wait is over. */
+  | { type: 'create-rate-limited'; item: PlanItem; why: string; waitMs: number };
+
+export interface ApplyDeps {
+  client: ApplyClient;
+  journal: Journal;
+  /** Loads nothing, writes the state file (atomically); called as records change and at the end. */
+  saveState(state: StateFile): void;
+  now(): Date;
+  emit(event: ApplyEvent): void;
+  /**
+   * Aborted to stop (Ctrl-C): no new request starts, settle waits end; requests in flight finish (the
+   * client's own signal decides whether they are abandoned).
+   */
+  signal?: AbortSignal;
+  /** Waits (settle windows); ends early when `signal` aborts. Default: a timer. */
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface ApplyOptions {
+  concurrency: number;
+  /** Identifies this run in the journal. */
+  runId: string;
+  /** The live list the plan was just computed from (plan-then-apply); skips the staleness re-read. */
+  freshLive?: LiveDashboard[];
+  /** The live alerts the plan was just computed from (plan-then-apply, profiles that read alerts). */
+  freshAlerts?: LiveAlert[];
+  /** How many times a create is sent in all (default 2: once, and once more after a settled, empty list). */
+  maxCreateAttempts?: number;
+  /**
+   * After a create whose outcome is unknown, how long to wait before each of the two lists that decide
+   * whether to send it again: at least the request timeout, so a commit the server was still making shows.
+   */
+  settleMs?: number;
+  /** Remove the copy this run created when a name has more than one dashboard (profiles that can delete). */
+  removeOwnDuplicates?: boolean;
+}
+
+export interface ApplyResult {
+  created: Array<{ name: string; id: string }>;
+  updated: Array<{ name: string; id: string }>;
+  /** Dashboards deleted (prune). */
+  deleted: Array<{ name: string; id: string }>;
+  failed: Array<{ kind: string; name: string; error: string }>;
+  skipped: Array<{ kind: string; name: string; reason: string }>;
+  /** Writes whose outcome stayed unknown (not sent again): they may or may not have been applied. */
+  unknown: Array<{ kind: string; name: string; error: string }>;
+  /** Names with more than one dashboard after the creates; `removed` is this run's copy where deleted. */
+  duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string }>;
+  /** Applied on the service, not recorded in the state file (it could not be written). */
+  notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
+  /** Items not started because the run was interrupted. */
+  notDone: Array<{ kind: string; name: string }>;
+  interrupted: boolean;
+  unchanged: number;
+  blocked: number;
+  state: StateFile;
+}
+
+/** The result of an apply that had nothing to do. */
+export function emptyResult(plan: Plan, state: StateFile): ApplyResult {
+  return {
+    created: [],
+    updated: [],
+    deleted: [],
+    failed: [],
+    skipped: [],
+    unknown: [],
+    duplicates: [],
+    notRecorded: [],
+    notDone: [],
+    interrupted: false,
+    unchanged: plan.summary.noop,
+    blocked: plan.summary.blocked,
+    state,
+  };
+}
+
+export class StalePlanError extends CliError {
+  constructor(detail: string) {
+    super(`plan is stale: ${detail}; run \`steward plan\` again`, { code: 'stale-plan' });
+  }
+}
