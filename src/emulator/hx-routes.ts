@@ -3,7 +3,8 @@
  * `clickstack-cloud` profile (`/v1/organizations/{organizationId}/services/{serviceId}/clickstack/...`,
  * `{status, requestId, result}` envelope): the same resources over one `HxStore`.
  */
-import { type HxStore, SpecViolation } from './hyperdx.ts';
+import type { HxStore } from './hyperdx.ts';
+import { SpecViolation } from './hx-model.ts';
 import { type BodyProblem, problemMessage } from './spec-validate.ts';
 import { decodeSegment, type Exchange, type HandlerConfig, methodNotAllowed, persist, readJson } from './server.ts';
 

@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS, defaultSeed } from './default-seed.ts';
-import { defaultHyperdxSeed, HxStore, type HyperdxSeedData, type HyperdxState, materializeHxSeed, persistedHxState } from './hyperdx.ts';
+import { HxStore } from './hyperdx.ts';
+import type { HyperdxSeedData, HyperdxState } from './hx-model.ts';
+import { defaultHyperdxSeed, materializeHxSeed, persistedHxState } from './hx-seed.ts';
 import { RateLimiter } from './faults.ts';
 import { Persister } from './persist.ts';
 import { createSeededRandom, deriveSeed, objectId, platformUuid, randomSeed, uuidV4 } from './random.ts';
@@ -11,8 +13,8 @@ import { type AlertUpdateMode, Store } from './store.ts';
 import type { EmulatorState, RequestLogEntry, SeedData } from './types.ts';
 
 export * from './default-seed.ts';
-export { HX_ALERT_IDS, HX_SOURCE_IDS, HX_TEAM_ID, HX_WEBHOOK_IDS, seriesToConfig } from './hyperdx.ts';
-export type { HxAlert, HxDashboard, HxSource, HxTile, HxWebhook, HyperdxSeedData, HyperdxState } from './hyperdx.ts';
+export { HX_ALERT_IDS, HX_SOURCE_IDS, HX_TEAM_ID, HX_WEBHOOK_IDS, seriesToConfig } from './hx-model.ts';
+export type { HxAlert, HxDashboard, HxSource, HxTile, HxWebhook, HyperdxSeedData, HyperdxState } from './hx-model.ts';
 export type * from './types.ts';
 export { EmulatorError, resolveTime } from './seed.ts';
 export type { AlertUpdateMode } from './store.ts';

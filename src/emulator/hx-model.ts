@@ -1,0 +1,147 @@
+/** The `hyperdx` and `clickstack-cloud` profiles' data types, ids and the shaping of answers (see hyperdx.ts). */
+import type { BodyProblem } from './spec-validate.ts';
+import type { JsonObject, JsonValue } from './types.ts';
+
+export type Flavor = 'hyperdx' | 'clickstack';
+
+/** A request the profile refuses with 400 (the problems say where). */
+export class SpecViolation extends Error {
+  constructor(readonly problems: BodyProblem[]) {
+    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+    this.name = 'SpecViolation';
+  }
+}
+
+/** Dashboard as answered: `{id, name, tiles, tags, filters, ...}` (tiles with `id` and `config`). */
+export type HxDashboard = JsonObject & { id: string; name: string; tiles: HxTile[]; tags: string[]; filters: JsonObject[] };
+export type HxTile = JsonObject & { id: string; name: string };
+/** Alert as answered (members without a value left out). */
+export type HxAlert = JsonObject & { id: string; state: string; teamId: string; createdAt: string; updatedAt: string };
+export type HxSource = JsonObject & { id: string; name: string; kind: string };
+export type HxWebhook = JsonObject & { id: string; name: string; service: string; createdAt: string; updatedAt: string };
+
+/** What a `hyperdx` or `clickstack-cloud` emulator holds (`GET /__emulator/state`, `emu.state()`). */
+export interface HyperdxState {
+  api: 'hyperdx' | 'clickstack-cloud';
+  dashboards: HxDashboard[];
+  alerts: HxAlert[];
+  sources: HxSource[];
+  webhooks: HxWebhook[];
+  /** The cloud data (pipes, endpoints, backups), as in the seed profile. */
+  organizations: import('./types.ts').OrganizationState[];
+  /** Where the ClickStack paths live (clickstack-cloud; the default seed's prod-warehouse otherwise too). */
+  clickstack: { organizationId: string; serviceId: string } | undefined;
+}
+
+/** Seed data of the `hyperdx` / `clickstack-cloud` profiles (`--data`): every list optional. */
+export interface HyperdxSeedData {
+  sources?: JsonObject[];
+  webhooks?: JsonObject[];
+  alerts?: JsonObject[];
+  dashboards?: JsonObject[];
+  organizations?: import('./types.ts').SeedOrganization[];
+}
+
+export const OBJECT_ID = /^[0-9a-f]{24}$/;
+export const HX_TEAM_ID = '65f5e4a3b9e77c001a0000bb';
+export const HX_CONNECTION_ID = '65f5e4a3b9e77c001a0000cc';
+export const HX_SOURCE_IDS = { Logs: '65f5e4a3b9e77c001a0001a1', Traces: '65f5e4a3b9e77c001a0001a2', Metrics: '65f5e4a3b9e77c001a0001a3' } as const;
+export const HX_WEBHOOK_IDS = { 'ops-pager': '65f5e4a3b9e77c001a0002b1', 'slack-sre': '65f5e4a3b9e77c001a0002b2' } as const;
+export const HX_ALERT_IDS = { 'Error spike (saved search)': '65f5e4a3b9e77c001a0003c1', 'Slow requests (saved search)': '65f5e4a3b9e77c001a0003c2' } as const;
+
+/** Tiles an alert may be bound to (the spec: "Must be a line, stacked bar, or number type tile"). */
+export const ALERTABLE_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'number']);
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/**
+ * A deprecated `series` tile as the `config` it stands for: time series become `line` (or `stacked_bar` when
+ * the series says so), `table`, `number`, `search` and `markdown` keep their kind; series members map to
+ * `select` items (`field` is the `valueExpression`, `metricDataType` the `metricType`), `groupBy` lists join
+ * with ", ".
+ */
+export function seriesToConfig(series: JsonObject[], asRatio: boolean | undefined): JsonObject {
+  const first = series[0] ?? {};
+  const type = String(first['type'] ?? 'time');
+  if (type === 'markdown') return { displayType: 'markdown', markdown: String(first['content'] ?? '') };
+  if (type === 'search') {
+    const fields = Array.isArray(first['fields']) ? (first['fields'] as JsonValue[]).map(String) : [];
+    const out: JsonObject = {
+      displayType: 'search',
+      sourceId: String(first['sourceId'] ?? ''),
+      select: fields.join(', '),
+      where: String(first['where'] ?? ''),
+    };
+    out['whereLanguage'] = (first['whereLanguage'] as JsonValue) ?? 'lucene';
+    return out;
+  }
+  const select = series.map((s) => {
+    const item: JsonObject = { aggFn: s['aggFn'] ?? 'count' };
+    if (s['field'] !== undefined) item['valueExpression'] = s['field']!;
+    if (s['alias'] !== undefined) item['alias'] = s['alias']!;
+    if (s['level'] !== undefined) item['level'] = s['level']!;
+    item['where'] = s['where'] ?? '';
+    if (s['whereLanguage'] !== undefined) item['whereLanguage'] = s['whereLanguage']!;
+    if (s['metricName'] !== undefined) item['metricName'] = s['metricName']!;
+    if (s['metricDataType'] !== undefined) item['metricType'] = s['metricDataType']!;
+    return item;
+  });
+  const displayType = type === 'time' ? (first['displayType'] === 'stacked_bar' ? 'stacked_bar' : 'line') : type;
+  const config: JsonObject = { displayType, sourceId: String(first['sourceId'] ?? ''), select };
+  const groupBy = Array.isArray(first['groupBy']) ? (first['groupBy'] as JsonValue[]).map(String) : [];
+  if (groupBy.length > 0 && displayType !== 'number') config['groupBy'] = groupBy.join(', ');
+  if (first['numberFormat'] !== undefined) config['numberFormat'] = first['numberFormat']!;
+  if (type === 'table' && first['sortOrder'] !== undefined)
+    config['orderBy'] = `${String(first['aggFn'] ?? 'count')} ${String(first['sortOrder']).toUpperCase()}`;
+  if (asRatio !== undefined && displayType !== 'number') config['asRatio'] = asRatio;
+  return config;
+}
+
+/** Every `sourceId` a dashboard body names (tiles' config and series, filters). */
+export function sourceIdsOf(body: Record<string, unknown>): string[] {
+  const ids = new Set<string>();
+  for (const t of Array.isArray(body['tiles']) ? body['tiles'] : []) {
+    if (!isObject(t)) continue;
+    const c = t['config'];
+    if (isObject(c) && typeof c['sourceId'] === 'string') ids.add(c['sourceId']);
+    for (const s of Array.isArray(t['series']) ? t['series'] : []) if (isObject(s) && typeof s['sourceId'] === 'string') ids.add(s['sourceId']);
+  }
+  for (const f of Array.isArray(body['filters']) ? body['filters'] : []) if (isObject(f) && typeof f['sourceId'] === 'string') ids.add(f['sourceId']);
+  return [...ids];
+}
+
+export const DASHBOARD_OPTIONAL = ['savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers'] as const;
+export const TILE_KEYS = ['name', 'x', 'y', 'w', 'h', 'config', 'containerId', 'tabId'] as const;
+
+export const ALERT_REQUEST_KEYS = [
+  'name',
+  'message',
+  'note',
+  'threshold',
+  'thresholdMax',
+  'interval',
+  'scheduleOffsetMinutes',
+  'scheduleStartAt',
+  'source',
+  'thresholdType',
+  'numConsecutiveWindows',
+  'dashboardId',
+  'tileId',
+  'savedSearchId',
+  'groupBy',
+  'channel',
+  'channels',
+] as const;
+export const ALERT_ANSWER_ORDER = ['id', ...ALERT_REQUEST_KEYS, 'state', 'teamId', 'silenced', 'executionErrors', 'createdAt', 'updatedAt'];
+
+export function orderAlert(a: Record<string, unknown>): HxAlert {
+  const out: Record<string, unknown> = {};
+  for (const k of ALERT_ANSWER_ORDER) if (a[k] !== undefined) out[k] = a[k];
+  return out as HxAlert;
+}
