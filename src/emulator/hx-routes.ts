@@ -6,7 +6,7 @@
 import type { HxStore } from './hyperdx.ts';
 import { SpecViolation } from './hx-model.ts';
 import { type BodyProblem, problemMessage } from './spec-validate.ts';
-import { decodeSegment, type Exchange, type HandlerConfig, methodNotAllowed, persist, readJson } from './server.ts';
+import { decodeSegment, type Exchange, type HandlerConfig, methodNotAllowed, persist, readJson } from './exchange.ts';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 /** The spec's page bounds for alerts and webhooks (`limit` 1..1000, default 1000; `offset` >= 0). */

@@ -8,7 +8,8 @@ import { RateLimiter } from './faults.ts';
 import { Persister } from './persist.ts';
 import { createSeededRandom, deriveSeed, objectId, platformUuid, randomSeed, uuidV4 } from './random.ts';
 import { EmulatorError, materializeSeed, readSeed } from './seed.ts';
-import { createRequestHandler, RequestLog } from './server.ts';
+import { RequestLog } from './exchange.ts';
+import { createRequestHandler } from './server.ts';
 import { type AlertUpdateMode, Store } from './store.ts';
 import type { EmulatorState, RequestLogEntry, SeedData } from './types.ts';
 
