@@ -25,4 +25,15 @@ test('apply: an alert id the service does not know is named as such, with the wa
   }
 });
 
+test('apply --yes is --auto-approve (the habit of other tools), not an unknown option', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const r = await steward(['apply', '--yes'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /Apply complete/);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test.run();

@@ -41,7 +41,12 @@ export const applyCommand = defineCommand<ApplyArgs>({
   builder: (y) =>
     y
       .positional('plan', { type: 'string', describe: 'A plan saved by `steward plan --out` (refused if live state changed since)' })
-      .option('auto-approve', { type: 'boolean', default: false, describe: 'Apply without asking (required when not in a terminal and no plan file is given)' })
+      .option('auto-approve', {
+        type: 'boolean',
+        default: false,
+        alias: 'yes',
+        describe: 'Apply without asking (required when not in a terminal and no plan file is given)',
+      })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Summary format' })
       .option('concurrency', { type: 'number', describe: `Requests in flight at once (default ${DEFAULT_APPLY_CONCURRENCY}, or spec.concurrency)` })
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Send every alert again, even in sync (without a plan file)' })
