@@ -4,7 +4,7 @@
  */
 
 export type ErrorCode =
-  'config' | 'validation' | 'api' | 'api-not-found' | 'api-unauthorized' | 'api-conflict' | 'api-response' | 'stale-plan' | 'usage' | 'internal';
+  'config' | 'validation' | 'api' | 'api-not-found' | 'api-unauthorized' | 'api-conflict' | 'api-response' | 'stale-plan' | 'usage' | 'failed' | 'internal';
 
 export class CliError extends Error {
   readonly code: ErrorCode;
@@ -12,7 +12,8 @@ export class CliError extends Error {
   constructor(message: string, opts: { code?: ErrorCode; exitCode?: number; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
-    this.code = opts.code ?? 'internal';
+    // 'internal' is kept for InternalError (a bug); anything else thrown on purpose is a failure the user sees.
+    this.code = opts.code ?? 'failed';
     this.exitCode = opts.exitCode ?? 1;
   }
 }
