@@ -53,7 +53,7 @@ const HEAVY: Record<string, number> = {
 };
 
 function parseArgs(argv: string[]) {
-  const out = { jobs: Math.max(2, availableParallelism() + 1), checks: true, only: [] as RegExp[], skip: [] as RegExp[] };
+  const out = { jobs: Math.max(2, availableParallelism()), checks: true, only: [] as RegExp[], skip: [] as RegExp[] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
