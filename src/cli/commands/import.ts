@@ -1,9 +1,3 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CliError, UsageError } from '../../errors.ts';
-import { escapeTerminal } from '../../render/escape.ts';
-import { makeFolderInside } from '../../shared/paths.ts';
 import { defineCommand, redactForOutput, redactValue } from '../context.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 
@@ -18,9 +12,6 @@ interface ImportArgs {
   templateName?: string;
   lockTimeout?: string;
 }
-
-const SCHEMA = fileURLToPath(new URL('../../../schemas/dashboard.schema.json', import.meta.url));
-const ALERT_SCHEMA = fileURLToPath(new URL('../../../schemas/alert.schema.json', import.meta.url));
 
 export const importCommand = defineCommand<ImportArgs>({
   command: 'import',
@@ -58,318 +49,28 @@ export const importCommand = defineCommand<ImportArgs>({
       const { importTemplate } = await import('./import-template.ts');
       return importTemplate({ template: args.template, templateName: args.templateName, out: args.out, force: args.force }, ctx);
     }
-    const selectors = (args.all ? 1 : 0) + (args.name?.length ? 1 : 0) + (args.id?.length ? 1 : 0);
-    if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
-    const [{ nodeFileSystem }, { loadWorkspace }, { createDeps }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }] =
-      await Promise.all([
-        import('../../config/fs.ts'),
-        import('../../config/load.ts'),
-        import('../deps.ts'),
-        import('../../render/dashboard-yaml.ts'),
-        import('../../atomic-write.ts'),
-        import('../../config/resources.ts'),
-      ]);
-    const { checkSemantics } = await import('../../schema/semantic.ts');
-    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd }, { config: args.config, envName: args.env, requireProject: true });
-    const project = loaded.project!;
-    const deps = createDeps(ctx, project, { debug: args.debug });
-    const client = deps.observability();
-    // What a server echoes of a credential never reaches a file name or a file.
-    const live = redactValue(ctx, await client.listDashboards({ signal: ctx.signal }));
-    // Where the service speaks the config form and lists sources, files get configs with source names.
-    const { OBSERVABILITY_PROFILES } = await import('../../clients/profiles.ts');
-    const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
-    let sourceNames: Map<string, string> | undefined;
-    if (caps.listSources) {
-      // An entry without an id or a name (a source's id is optional in 2026-08) names nothing.
-      const sources = (await client.listSources({ signal: ctx.signal })).filter(
-        (s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string',
-      );
-      const count = new Map<string, number>();
-      for (const s of sources) count.set(s.name, (count.get(s.name) ?? 0) + 1);
-      // A name two sources share would not resolve back: those stay ids.
-      sourceNames = new Map(sources.filter((s) => count.get(s.name) === 1).map((s) => [s.id, s.name]));
-    }
-
-    // Where the service lists alerts, they are imported too: --all, or by id or name.
-    const liveAlerts = caps.readAlerts ? redactValue(ctx, await client.listAlerts({ signal: ctx.signal })) : [];
-    let chosen = args.all ? [...live] : [];
-    let chosenAlerts = args.all ? [...liveAlerts] : [];
-    const what = caps.readAlerts ? 'dashboard or alert' : 'dashboard';
-    for (const id of args.id ?? []) {
-      const d = live.find((l) => l.id === id);
-      const a = liveAlerts.find((l) => l.id === id);
-      if (!d && !a) throw new CliError(`no live ${what} has id ${id}`, { code: 'api-not-found' });
-      if (d) chosen.push(d);
-      if (a) chosenAlerts.push(a);
-    }
-    for (const name of args.name ?? []) {
-      const ds = live.filter((l) => l.name === name);
-      const as = liveAlerts.filter((l) => l.name === name);
-      if (ds.length === 0 && as.length === 0) throw new CliError(`no live ${what} is named "${name}"`, { code: 'api-not-found' });
-      chosen.push(...ds);
-      chosenAlerts.push(...as);
-    }
-    chosen = [...new Map(chosen.map((d) => [d.id, d])).values()];
-    chosenAlerts = [...new Map(chosenAlerts.map((a) => [a.id, a])).values()];
-
-    const outDir = resolve(args.out ? ctx.cwd : project.dir, args.out ?? 'dashboards');
-    // Files are written under the lock apply takes (released by main however the command ends).
-    await takeStateLock(ctx, project.statePath, 'steward import', args.lockTimeout);
-    makeFolderInside(args.out ? ctx.cwd : project.dir, outDir, 'dashboards');
-    const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
-    // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
-    // stamp (negative index, named <template>/<key>) is no file's: it is written under a name of its own.
-    const declared = new Map(
-      loaded.resources.filter((r) => r.kind === 'Dashboard' && r.index >= 0).map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]),
+    const [{ makeImport }, { createDeps }] = await Promise.all([import('../../workflows/import.ts'), import('../deps.ts')]);
+    const r = await makeImport(
+      {
+        cwd: ctx.cwd,
+        env: ctx.env,
+        signal: ctx.signal,
+        connect: (project) => createDeps(ctx, project, { debug: args.debug }),
+        redactValue: (v) => redactValue(ctx, v),
+        redactText: (t) => redactForOutput(ctx, t),
+        // Files are written under the lock apply takes (released by main however the command ends).
+        lock: (statePath) => takeStateLock(ctx, statePath, 'steward import', args.lockTimeout),
+      },
+      { all: args.all, name: args.name, id: args.id, out: args.out, force: args.force, config: args.config, env: args.env },
     );
-    const taken = new Set(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name));
-    const nameCount = new Map<string, number>();
-    for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
-
-    let written = 0;
-    let refusedIds = 0;
-    const lines: string[] = [];
-    const { declaringResource, rewriteDeclaring } = await import('./import-rewrite.ts');
-    // Live dashboard id → the metadata.name a file gives it (declared, or written by this import).
-    const dashboardKey = new Map<string, string>();
-    for (const d of live) if (declared.has(d.name) && (nameCount.get(d.name) ?? 0) === 1) dashboardKey.set(d.id, declared.get(d.name)!);
-    // What this import accepted, so an imported alert's reference to an imported dashboard resolves when it is checked.
-    const accepted: ReturnType<typeof processFile>['resources'] = [];
-    for (const d of chosen) {
-      // A live id is written into the file (a comment, metadata.id): one of another shape is refused.
-      if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
-        lines.push(
-          escapeTerminal(
-            `  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
-          ),
-        );
-        refusedIds++;
-        continue;
-      }
-      // Declared in a file already: that file is rewritten in place, never a second file beside it (unless
-      // --out names a folder for copies).
-      const declaring = args.out === undefined ? declaringResource(loaded.resources, d, nameCount) : undefined;
-      if (declaring && declaring.index < 0) {
-        // Stamped from a template (src/templates/): no file of its own to rewrite; the template or the instance says what it is.
-        dashboardKey.set(d.id, declaring.name);
-        lines.push(
-          escapeTerminal(
-            `  = "${d.name}" (${d.id}) is ${declaring.name}, stamped from a template by ${relative(ctx.cwd, declaring.file) || declaring.file}: change the template or the instance (steward render shows what it stamps); --out DIR writes a copy`,
-          ),
-        );
-        continue;
-      }
-      if (declaring) {
-        const shown = relative(ctx.cwd, declaring.file) || declaring.file;
-        dashboardKey.set(d.id, declaring.name);
-        const r = rewriteDeclaring({
-          resource: declaring,
-          live: d,
-          project,
-          env: ctx.env,
-          render: (l, metadataName) =>
-            renderDashboardYaml(l, {
-              metadataName,
-              markerTag: project.markerTag,
-              schemaPath,
-              pinId: false,
-              configForm: caps.tileConfig,
-              ...(sourceNames ? { sourceNames } : {}),
-            }),
-        });
-        if (r.changed === 0) {
-          lines.push(escapeTerminal(`  = ${shown}  already matches "${d.name}" (${d.id})`));
-          continue;
-        }
-        writeFileAtomic(declaring.file, redactForOutput(ctx, r.text));
-        written++;
-        lines.push(
-          escapeTerminal(
-            `  ~ ${shown}  ← "${d.name}" (${d.id}): ${r.changed} field${r.changed === 1 ? '' : 's'} rewritten in place, metadata and comments kept`,
-          ),
-        );
-        for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
-        continue;
-      }
-      let key = declared.get(d.name) ?? slugify(d.name);
-      if (!declared.has(d.name) || (nameCount.get(d.name) ?? 0) > 1) {
-        const base = key;
-        for (let i = 2; taken.has(key); i++) key = `${base}-${i}`;
-      }
-      taken.add(key);
-      dashboardKey.set(d.id, key);
-      const file = join(outDir, `${key}.yaml`);
-      // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
-      if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
-      const rendered = renderDashboardYaml(d, {
-        metadataName: key,
-        markerTag: project.markerTag,
-        schemaPath,
-        pinId: (nameCount.get(d.name) ?? 0) > 1,
-        configForm: caps.tileConfig,
-        ...(sourceNames ? { sourceNames } : {}),
-      });
-      // A server may echo a credential into a name: the file gets what every output gets.
-      const text = redactForOutput(ctx, rendered.text);
-      const warnings = rendered.warnings;
-      const check = processFile(file, Buffer.from(text), {}, { isProjectFile: false });
-      // What steward's schema or the profile's own checks refuse (a live dashboard with 50 tags leaves no room
-      // for the marker tag; a ClickStack select longer than HyperDX allows) is not written: a file steward
-      // itself would refuse is no adoption. Said per dashboard, the others are imported, exit 1.
-      const errors = check.issues.filter((i) => i.severity === 'error');
-      const refused = errors.length
-        ? `${errors[0]!.pointer ? `${errors[0]!.pointer}: ` : ''}${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`
-        : checkSemantics(check.resources, { api: project.spec.observability?.api }).find((p) => p.severity === 'error')?.message;
-      if (refused) {
-        lines.push(escapeTerminal(`  - skipped "${d.name}" (${d.id}): ${refused}`));
-        continue;
-      }
-      // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
-      const back = check.resources;
-      if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
-        throw new CliError(
-          `refusing to write ${relative(ctx.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`,
-        );
-      }
-      accepted.push(...back);
-      const shown = relative(ctx.cwd, file) || file;
-      if (existsSync(file) && !args.force) {
-        lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
-        continue;
-      }
-      writeFileAtomic(file, text);
-      written++;
-      lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
-      for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
-    }
-    if (chosenAlerts.length > 0) {
-      const { renderAlertYaml } = await import('../../render/alert-yaml.ts');
-      const webhooks = (await client.listWebhooks({ signal: ctx.signal })).filter(
-        (w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string',
-      );
-      const count = new Map<string, number>();
-      for (const w of webhooks) count.set(w.name, (count.get(w.name) ?? 0) + 1);
-      const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
-      const alertDir = args.out ? outDir : resolve(project.dir, 'alerts');
-      makeFolderInside(args.out ? ctx.cwd : project.dir, alertDir, 'alerts');
-      const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
-      const declaredAlerts = new Map(
-        loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]),
-      );
-      const declaringFile = new Map(
-        loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.file]),
-      );
-      const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
-      const tileOf = (dashboardId: string, tileId: string) => {
-        const key = dashboardKey.get(dashboardId);
-        const tile = live.find((d) => d.id === dashboardId)?.tiles?.find((t) => t && t.id === tileId);
-        return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
-      };
-      // Alerts a template stamps are the template's (without --out, a file of their own would duplicate them).
-      const stampedAlerts = new Map(
-        loaded.resources.filter((r) => r.kind === 'Alert' && r.index < 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r]),
-      );
-      for (const a of chosenAlerts) {
-        const name = typeof a.name === 'string' && a.name !== '' ? a.name : a.id;
-        const stamp = args.out === undefined ? stampedAlerts.get(name) : undefined;
-        if (stamp) {
-          lines.push(
-            escapeTerminal(
-              `  = alert "${name}" (${a.id}) is ${stamp.name}, stamped from a template by ${relative(ctx.cwd, stamp.file) || stamp.file}: change the template or the instance; --out DIR writes a copy`,
-            ),
-          );
-          continue;
-        }
-        // A hand-written alert is already its file's: a second file would declare it twice (plan shows any drift).
-        const declaredIn = args.out === undefined ? declaringFile.get(name) : undefined;
-        if (declaredIn !== undefined) {
-          lines.push(
-            escapeTerminal(
-              `  = alert "${name}" (${a.id}) is declared in ${relative(ctx.cwd, declaredIn) || declaredIn}: steward plan compares it there; --out DIR writes a copy`,
-            ),
-          );
-          continue;
-        }
-        let key = declaredAlerts.get(name) ?? slugify(name);
-        if (!declaredAlerts.has(name)) {
-          const base = key;
-          for (let i = 2; takenAlerts.has(key); i++) key = `${base}-${i}`;
-        }
-        takenAlerts.add(key);
-        const file = join(alertDir, `${key}.yaml`);
-        if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
-        const shown = relative(ctx.cwd, file) || file;
-        if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
-          lines.push(
-            escapeTerminal(
-              `  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
-            ),
-          );
-          refusedIds++;
-          continue;
-        }
-        const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
-        if (r.text === undefined) {
-          // Not an error: the alert stays on the service as it is, steward just cannot describe it (yet).
-          lines.push(escapeTerminal(`  ! not imported: alert "${name}" (${a.id}): ${r.skipped}`));
-          continue;
-        }
-        const check = processFile(file, Buffer.from(r.text), {}, { isProjectFile: false });
-        // As for dashboards: an alert steward would refuse is skipped in one line, the rest imported, exit 1.
-        // Schema problems, then what validate's cross-file checks say about this alert (a saved_search alert the
-        // server sent without savedSearchId, a between without thresholdMax), with the project and this import.
-        const alertErrors = [
-          ...check.issues.filter((i) => i.severity === 'error'),
-          ...(check.issues.some((i) => i.severity === 'error')
-            ? []
-            : // The project's dashboards only: an imported alert keeps the metadata.name its declaring file has.
-              checkSemantics([...loaded.resources.filter((x) => x.kind === 'Dashboard'), ...accepted, ...check.resources], {
-                api: project.spec.observability?.api,
-              }).filter((p) => p.severity === 'error' && p.file === file)),
-        ];
-        if (alertErrors.length > 0) {
-          lines.push(
-            escapeTerminal(
-              `  - skipped alert "${name}" (${a.id}): ${alertErrors[0]!.pointer ? `${alertErrors[0]!.pointer}: ` : ''}${alertErrors[0]!.message}${alertErrors.length > 1 ? ` (and ${alertErrors.length - 1} more)` : ''}`,
-            ),
-          );
-          continue;
-        }
-        if (existsSync(file) && !args.force) {
-          lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);
-          continue;
-        }
-        const text = redactForOutput(ctx, r.text);
-        const back = check.resources;
-        if (back.length !== 1 || back[0]!.kind !== 'Alert')
-          throw new CliError(
-            `refusing to write ${shown}: it would not read back as exactly the alert "${escapeTerminal(name)}"; this is a bug in steward, please report it`,
-          );
-        writeFileAtomic(file, text);
-        written++;
-        lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
-        for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
-      }
-    }
-    const total = chosen.length + chosenAlerts.length;
     ctx.io.stdout(
-      `Imported ${written} of ${total} ${chosenAlerts.length > 0 ? 'dashboards and alerts' : `dashboard${total === 1 ? '' : 's'}`}:\n${lines.join('\n')}\n`,
+      `Imported ${r.written} of ${r.total} ${r.alerts > 0 ? 'dashboards and alerts' : `dashboard${r.total === 1 ? '' : 's'}`}:\n${r.lines.join('\n')}\n`,
     );
-    if (written > 0) {
+    if (r.written > 0) {
       ctx.io.stdout(
-        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${chosenAlerts.length > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`,
+        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${r.alerts > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`,
       );
     }
-    return refusedIds > 0 || lines.some((l) => l.includes('skipped')) ? 1 : 0;
+    return r.failed ? 1 : 0;
   },
 });
-
-/** JSON with keys sorted, to compare two documents whatever their key order. */
-function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  );
-}

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { AnyResource } from '../../config/resources.ts';
-import { processFile } from '../../config/resources.ts';
-import type { Project } from '../../config/project.ts';
-import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
-import { computePlan } from '../../plan/plan.ts';
-import type { LiveDashboardInput } from '../../plan/types.ts';
-import { specOf, syncDashboardSpec, undoChange } from '../../render/dashboard-sync.ts';
+import type { AnyResource } from '../config/resources.ts';
+import { processFile } from '../config/resources.ts';
+import type { Project } from '../config/project.ts';
+import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
+import { computePlan } from '../plan/plan.ts';
+import type { LiveDashboardInput } from '../plan/types.ts';
+import { specOf, syncDashboardSpec, undoChange } from '../render/dashboard-sync.ts';
 
 type Dashboard = Extract<AnyResource, { kind: 'Dashboard' }>;
 
