@@ -133,15 +133,13 @@ test('import writes files under the same lock: refused while an apply holds it, 
 
 test('two copies of the project at once (no shared lock): the later copy of each dashboard is removed, both ids named', async () => {
   const { startEmulator } = await import('../../src/emulator/index.ts');
-  const { cpSync } = await import('node:fs');
-  const { join } = await import('node:path');
   const { tmpProject } = await import('../helpers/tmp.ts');
-  const { EXAMPLES } = await import('../helpers/project.ts');
+  const { copyExample } = await import('../helpers/project.ts');
   // Slow enough that both plan before either creates.
   const emu = await startEmulator({ api: 'hyperdx', seed: 5, latencyMs: 150 });
   const copies = [tmpProject({}), tmpProject({})];
   try {
-    for (const c of copies) cpSync(join(EXAMPLES, 'hyperdx'), c.dir, { recursive: true });
+    for (const c of copies) copyExample(c.dir, 'hyperdx');
     const env = { ...emu.env } as Record<string, string>;
     const runs = await Promise.all(copies.map((c) => stewardSpawned(['apply', '--auto-approve'], { cwd: c.dir, env })));
     const names = emu

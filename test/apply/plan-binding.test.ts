@@ -9,7 +9,7 @@ import { planDigest } from '../../src/apply/plan-file.ts';
 import { startEmulator } from '../../src/emulator/index.ts';
 import type { Plan } from '../../src/plan/types.ts';
 import { steward, stewardSpawned } from '../helpers/exec.ts';
-import { EXAMPLES, examplesWithEmulator } from '../helpers/project.ts';
+import { copyExample, examplesWithEmulator } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 type X = Awaited<ReturnType<typeof examplesWithEmulator>>;
@@ -184,7 +184,7 @@ for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
     const p = tmpProject({});
     const emu = await startEmulator({ api, seed: 7 });
     try {
-      cpSync(join(EXAMPLES, api), p.dir, { recursive: true });
+      copyExample(p.dir, api);
       const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') } as Record<string, string>;
       for (let round = 0; round < 2; round++) {
         const plan = await steward(['plan', '--out', 'plan.json'], { cwd: p.dir, env });

@@ -7,6 +7,16 @@ import { tmpProject } from './tmp.ts';
 export const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
 
 /**
+ * Copies examples/<sub> (or all of examples/) to dest with the client rate limit raised from the real
+ * service's 100 a minute, so tests do not wait on it (the limiter and the waits have their own tests).
+ */
+export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud'): void {
+  cpSync(sub ? join(EXAMPLES, sub) : EXAMPLES, dest, { recursive: true });
+  const f = join(dest, 'steward.yaml');
+  writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+}
+
+/**
  * A copy of examples/ in a temp folder (so state files land there) and a fresh emulator for it. The copy's
  * client rate limit is raised from the real service's 100 a minute so tests do not wait on it (the
  * limiter has its own tests); pass keepRateLimit to keep it.

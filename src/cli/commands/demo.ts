@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,18 @@ export const demoSteps: Array<{ title: string; command: CommandSpec<any>; args: 
     okCodes: [0],
   },
 ];
+
+const UNTHROTTLED = "its client rate limit raised from the real service's 100 requests a minute to 6000: the emulator sets none";
+
+/**
+ * The bundled examples carry the real service's limit of 100 requests a minute, which would make the demo
+ * wait about 20 s between steps for a server that has no limit. The working copy raises it; examples/
+ * keeps the real figure for users who copy it.
+ */
+function unthrottle(dir: string): void {
+  const file = join(dir, 'steward.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+}
 
 const planArgs = { format: 'text', detailedExitcode: true, reassertAlerts: false, showUnchanged: false };
 
@@ -99,12 +111,13 @@ export const demoCommand = defineCommand<DemoArgs>({
     // A working copy, so the state file and journal of this run never meet a later run's fresh emulator.
     const work = mkdtempSync(join(tmpdir(), 'steward-demo-'));
     cpSync(args.examples ? resolve(ctx.cwd, args.examples) : EXAMPLES, work, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
+    if (!args.examples) unthrottle(work);
     const emu = await startEmulator({ port: 0 });
     const out = resolve(ctx.cwd, args.out);
     const say = (s: string) => ctx.io.stdout(s);
     const bold = (s: string) => (ctx.color ? `\u001b[1m${s}\u001b[22m` : s);
     say(`${bold('steward demo')}: the emulator serves both APIs at ${emu.url} (token dev-token, key dev-key/dev-secret);\n`);
-    say(`working copy of the examples: ${work}\n`);
+    say(`working copy of the examples: ${work}${args.examples ? '' : ` (${UNTHROTTLED})`}\n`);
     const sub: CommandContext = { ...ctx, cwd: work, env: { ...ctx.env, ...emu.env } };
     const steps = demoSteps;
     try {
@@ -120,6 +133,7 @@ export const demoCommand = defineCommand<DemoArgs>({
         const hx = await startEmulator({ port: 0, api: 'hyperdx' });
         const hxWork = mkdtempSync(join(tmpdir(), 'steward-demo-hyperdx-'));
         cpSync(join(EXAMPLES, 'hyperdx'), hxWork, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
+        unthrottle(hxWork);
         try {
           say(
             `\n${bold('Part 2: the hyperdx profile')} (examples/hyperdx): an emulator speaking HyperDX's API v2 at ${hx.url}, where dashboards can be updated and deleted and alerts read.\n`,
