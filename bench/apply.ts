@@ -35,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 import { applyPlan, type ApplyResult } from '../src/apply/apply.ts';
 import { memoryJournal, openJournal, type Journal } from '../src/apply/journal.ts';
 import { writeState } from '../src/apply/state.ts';
-import { DEFAULT_APPLY_CONCURRENCY } from '../src/cli/commands/apply.ts';
+import { DEFAULT_APPLY_CONCURRENCY } from '../src/apply/types.ts';
 import { createObservabilityClient } from '../src/clients/observability.ts';
 import { nodeFileSystem } from '../src/config/fs.ts';
 import { loadWorkspace } from '../src/config/load.ts';

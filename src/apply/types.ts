@@ -4,6 +4,18 @@ import { CliError } from '../errors.ts';
 import type { Plan, PlanItem, StateFile } from '../plan/types.ts';
 import type { Journal } from './journal.ts';
 
+/**
+ * Default requests in flight during apply, chosen from bench/apply.ts (bench/README.md, Apply). At the
+ * service's 100 requests a minute the rate sets the time whatever the concurrency (200 creates: 0.99 of the
+ * rate bound at 1 and at 4), and 4 keeps up with it until a create takes 2.4 s. Without a rate limit 4 still
+ * runs at about 0.8 of the latency bound (median of 7 runs); 8 and above fall off (0.13-0.84: the journal's
+ * synchronous fdatasync serializes) and, when the server's window fills, more of what is under way is
+ * refused (429s at twice the server's rate: 0 at 1, 3-6 at 4, 15-30 at 16). The client's own default
+ * (DEFAULT_CONCURRENCY in src/clients/http.ts) is 4 too, and caps this one unless --concurrency or
+ * spec.concurrency is set.
+ */
+export const DEFAULT_APPLY_CONCURRENCY = 4;
+
 /** 0 when every item of the plan was done; 130 interrupted; 1 anything failed or unknown; 3 blocked items left. */
 export function applyExitCode(r: ApplyResult): number {
   if (r.interrupted) return 130;

@@ -20,6 +20,6 @@ export interface WorkflowDeps {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
-  /** The clients for a project, once its file is loaded. */
-  connect(project: Project): Services;
+  /** The clients for a project, once its file is loaded; their requests stop when `signal` (default: the run's) aborts. */
+  connect(project: Project, signal?: AbortSignal): Services;
 }

@@ -1,0 +1,233 @@
+/**
+ * The apply workflow: a saved plan (checked against its binding, the files and live state, then run as
+ * reviewed) or a fresh plan (shown, confirmed, run), under the state file's lock. It renders nothing: the
+ * command passes how to lock, how to confirm and where events go, and prints the result.
+ */
+import { setMaxListeners } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_APPLY_CONCURRENCY, type ApplyEvent, type ApplyResult } from '../apply/types.ts';
+import type { Project } from '../config/project.ts';
+import { CliError, UsageError } from '../errors.ts';
+import type { Plan } from '../plan/types.ts';
+import type { WorkflowDeps } from './deps.ts';
+import { makePlan, type PlanOptions } from './plan.ts';
+
+/** How long requests in flight may take to finish after Ctrl-C before they are abandoned. */
+const REQUEST_GRACE_MS = 10_000;
+
+export interface ApplyOptions {
+  /** A plan saved by `steward plan --out`: its path (relative to cwd) as the user typed it. */
+  planFile?: string | undefined;
+  config?: string | undefined;
+  /** The environment overlay (--env). */
+  env?: string | undefined;
+  concurrency?: number | undefined;
+  reassertAlerts: boolean;
+  target?: string[] | undefined;
+  prune?: boolean | undefined;
+  /** --settle, in ms: the least wait before the lists that decide whether an unknown create is sent again. */
+  settleMs?: number | undefined;
+}
+
+export interface ApplyDeps extends WorkflowDeps {
+  /** Takes the lock beside the state file (one apply at a time); released here, whatever happens. */
+  lock(statePath: string): Promise<{ release(): void }>;
+  /** A fresh plan, once made (before anything is written): the command shows it. */
+  planned?(plan: Plan): Promise<void> | void;
+  /** Asked before a fresh plan with changes is run; throws to cancel. Never asked for a saved plan. */
+  confirm(plan: Plan): Promise<void>;
+  /** Each step of the run, as it happens. */
+  emit(event: ApplyEvent): void;
+  /** What went wrong after the writes and did not change their outcome (a plan not recorded as applied). */
+  warn(text: string): void;
+  /** Alerts steward applied whose files are gone (found while planning). */
+  alertsLeft?(gone: ReadonlyArray<{ id: string; name: string; appliedAt: string }>): void;
+}
+
+export interface ApplyOutcome {
+  result: ApplyResult;
+  /** False when a fresh plan had nothing to do (nothing was asked, nothing written). */
+  ran: boolean;
+}
+
+export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise<ApplyOutcome> {
+  if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64)) {
+    throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  }
+  if (options.planFile && (options.reassertAlerts || options.target))
+    throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
+  const saved = options.planFile ? await readPlanFile(resolve(deps.cwd, options.planFile), options.planFile) : undefined;
+  const [{ nodeFileSystem }, { findProjectFile, loadProject }] = await Promise.all([import('../config/fs.ts'), import('../config/project.ts')]);
+  const file = findProjectFile(nodeFileSystem, deps.cwd, options.config);
+  if (!file)
+    throw new CliError(
+      `no steward.yaml in ${deps.cwd} or any folder above it: ${saved ? 'run apply in the project that made the plan, or pass --config' : 'run steward in your project, or pass --config path/to/steward.yaml'}`,
+      { code: 'config' },
+    );
+  const project = loadProject(nodeFileSystem, file, deps.env, options.env ?? saved?.env);
+  if (saved && (saved.env ?? undefined) !== (project.envName ?? undefined)) {
+    throw new UsageError(`the plan was made for ${saved.env ? `--env ${saved.env}` : 'no --env'}, not ${options.env ? `--env ${options.env}` : 'no --env'}`);
+  }
+  if (saved) {
+    // Bound to what produced it: its own digest, the project, the environment and the server.
+    const [{ checkBinding, bindingFile, projectName }, { resolveObservability }] = await Promise.all([
+      import('../apply/plan-file.ts'),
+      import('../config/connection.ts'),
+    ]);
+    checkBinding(saved, {
+      project: await projectName(project.file),
+      file: bindingFile(project.file),
+      ...(project.envName ? { env: project.envName } : {}),
+      server: resolveObservability(project, deps.env).url,
+    });
+  }
+  // One apply at a time per state file: taken before planning, so a second apply plans after the first.
+  const lock = await deps.lock(project.statePath);
+  try {
+    return await applyLocked(deps, options, project, saved);
+  } finally {
+    lock.release();
+  }
+}
+
+async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject: Project, saved: Plan | undefined): Promise<ApplyOutcome> {
+  const [{ applyPlan, emptyResult }, { openJournal }, { readState, writeState, checkStateWritable }, { resolveObservability }] = await Promise.all([
+    import('../apply/apply.ts'),
+    import('../apply/journal.ts'),
+    import('../apply/state.ts'),
+    import('../config/connection.ts'),
+  ]);
+  // Ctrl-C while planning stops at once; while applying it stops new requests, and those in flight get
+  // REQUEST_GRACE_MS to finish (then they are abandoned, their outcome unknown) so the summary can say
+  // what happened to each.
+  const outer = deps.signal;
+  const requests = new AbortController();
+  // Every queued request waits on this signal (the client's rate limiter): not a leak.
+  setMaxListeners(0, requests.signal);
+  let applying = false;
+  const onStop = () => {
+    if (!applying) requests.abort(outer.reason);
+    else setTimeout(() => requests.abort(outer.reason), REQUEST_GRACE_MS).unref?.();
+  };
+  outer.addEventListener('abort', onStop, { once: true });
+  const inner: WorkflowDeps = { ...deps, signal: requests.signal, connect: (p) => deps.connect(p, requests.signal) };
+  const plan = async (o: PlanOptions) => {
+    const made = await makePlan(inner, o);
+    if (made.alertsLeft.length > 0) deps.alertsLeft?.(made.alertsLeft);
+    return made;
+  };
+  const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts };
+
+  try {
+    let planned: Plan;
+    let made;
+    if (saved) {
+      // Refused before any write: a plan applied already, a plan the files and live state no longer give.
+      const { firstDifference, PlanMismatchError } = await import('../apply/plan-file.ts');
+      const { StalePlanError } = await import('../apply/apply.ts');
+      const before = readState(loadedProject.statePath).appliedPlans?.find((p) => p.digest === saved.digest);
+      if (before) throw new PlanMismatchError(`this plan was applied already (${before.at}); make a new one with \`steward plan --out\``);
+      const o = saved.binding!.options;
+      made = await plan({
+        ...planOptions,
+        env: saved.env,
+        target: o.targets,
+        paths: o.paths.map((p) => resolve(loadedProject.dir, p)),
+        prune: o.prune,
+        reassertAlerts: o.reassertAlerts,
+        idSeed: saved.binding!.idSeed,
+      });
+      if (made.plan.fingerprint !== saved.fingerprint)
+        throw new StalePlanError(`live dashboards or alert records changed since it was made (${saved.createdAt})`);
+      const diff = firstDifference(saved.items, made.plan.items);
+      if (diff !== undefined) throw new PlanMismatchError(`plan does not match the files: ${diff}; make it again with \`steward plan --out\``);
+      planned = saved;
+    } else {
+      made = await plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, paths: [] });
+      planned = made.plan;
+      await deps.planned?.(planned);
+      if (planned.summary.create + planned.summary.update + (planned.summary.delete ?? 0) === 0)
+        return { result: emptyResult(planned, made.state), ran: false };
+      await deps.confirm(planned);
+    }
+    const { project, deps: services } = made;
+    const connection = resolveObservability(project, deps.env);
+    const settleMs = Math.max(connection.timeoutMs, options.settleMs ?? 0);
+    const state = readState(project.statePath);
+    checkStateWritable(project.statePath);
+    const journal = openJournal(project.journalPath);
+    const concurrency = options.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
+    try {
+      const client = services.observability();
+      applying = true;
+      if (outer.aborted) onStop();
+      const result = await applyPlan(
+        {
+          client,
+          journal,
+          saveState: (s) => writeState(project.statePath, s),
+          now: () => services.clock.now(),
+          signal: outer,
+          emit: deps.emit,
+        },
+        planned,
+        state,
+        {
+          concurrency,
+          runId: randomUUID(),
+          settleMs,
+          removeOwnDuplicates: client.profile.capabilities.deleteDashboard,
+          ...(made.live ? { freshLive: made.live } : {}),
+          ...(made.liveAlerts ? { freshAlerts: made.liveAlerts } : {}),
+        },
+      );
+      if (saved && result.created.length + result.updated.length + result.deleted.length + result.notRecorded.length > 0) {
+        // A saved plan that changed something is never applied again: its digest goes into the state (the
+        // lock keeps a second apply of it waiting until then; a plan that changed nothing may be retried).
+        try {
+          writeState(project.statePath, {
+            ...result.state,
+            appliedPlans: [...(result.state.appliedPlans ?? []), { digest: saved.digest!, at: services.clock.now().toISOString() }],
+          });
+        } catch (e) {
+          deps.warn(`${e instanceof Error ? e.message : String(e)}; this plan is not recorded as applied`);
+        }
+      }
+      return { result, ran: true };
+    } finally {
+      journal.close();
+    }
+  } finally {
+    applying = false;
+    outer.removeEventListener('abort', onStop);
+  }
+}
+
+async function readPlanFile(path: string, shown: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read plan ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
+      code: 'config',
+      cause: e,
+    });
+  }
+  let plan: unknown;
+  try {
+    plan = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path} is not a steward plan: not valid JSON (${(e as Error).message}); make one with \`steward plan --out ${shown}\``, {
+      code: 'config',
+      cause: e,
+    });
+  }
+  const { planShapeProblem } = await import('../apply/plan-file.ts');
+  const problem = await planShapeProblem(plan);
+  if (problem !== undefined) {
+    throw new CliError(`${path} is not a steward plan (${problem}); make one with \`steward plan --out ${shown}\``, { code: 'config' });
+  }
+  return plan as Plan;
+}
