@@ -1,8 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
-import { desiredDigest, rememberDesiredDigest } from '../plan/normalize.ts';
-import type { DashboardSpec } from '../schema/kinds.ts';
+import { rememberDesiredDigest } from '../plan/normalize.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { offsetInScalar } from '../templates/position.ts';
@@ -132,8 +131,10 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   const markerTag = project?.markerTag;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
+  // Resolved once: per file, each root's realpath cost as much as the file's own (10,000 files: 0.1 s).
+  const realRoots = deps.fs.realpath ? roots.map((root) => realRoot(deps.fs, root)) : roots;
   files.forEach((file, slot) => {
-    const read = readResourceFile(deps.fs, file, roots);
+    const read = readResourceFile(deps.fs, file, realRoots);
     if ('issue' in read) {
       outputs[slot] = { resources: [], issues: [read.issue] };
       return;
@@ -149,19 +150,21 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
         if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
     } else jobs.push({ file, bytes, isProjectFile, slot, key });
   });
-  const results = await processFiles(jobs, deps.env, opts.parallel, variables);
+  const results = await processFiles(jobs, deps.env, opts.parallel, variables, markerTag);
   jobs.forEach((job, i) => {
-    const out = results.outputs[i]!;
-    outputs[job.slot] = out;
+    const { resources: parsed, issues: found, digests: made } = results.outputs[i]!;
+    outputs[job.slot] = { resources: parsed, issues: found };
+    // The digests made beside the parse: plan need not normalize these dashboards, nor a later load parse them.
+    const digests = parsed.map((r, k): [string, string] | undefined => {
+      const d = made?.[k];
+      return r.kind === 'Dashboard' && markerTag !== undefined && d !== undefined ? [markerTag, d] : undefined;
+    });
+    parsed.forEach((r, k) => {
+      const d = digests[k];
+      if (d) rememberDesiredDigest((r.doc as { spec: object }).spec, d[0], d[1]);
+    });
     // A file with any problem is never cached: its positions are always computed afresh.
-    if (cache && job.key !== undefined && out.issues.length === 0) {
-      const digests = out.resources.map((r): [string, string] | undefined => {
-        if (r.kind !== 'Dashboard' || markerTag === undefined) return undefined;
-        const d = desiredDigest(r.doc.spec as DashboardSpec, markerTag);
-        return d === undefined ? undefined : [markerTag, d];
-      });
-      cache.set(job.key, out.resources, digests);
-    }
+    if (cache && job.key !== undefined && found.length === 0) cache.set(job.key, parsed, digests);
   });
   cache?.save({ partial: explicitFiles !== undefined });
   for (const out of outputs) {
@@ -278,7 +281,7 @@ function outsideProblem(pattern: string): string | undefined {
  * size limit (at most limit + 1 bytes are read, in case it grows after the check). Messages never quote
  * the file's contents or where its link points.
  */
-function readResourceFile(fs: FileSystem, file: string, roots: readonly string[]): { bytes: Buffer } | { issue: Issue } {
+function readResourceFile(fs: FileSystem, file: string, realRoots: readonly string[]): { bytes: Buffer } | { issue: Issue } {
   const refuse = (message: string): { issue: Issue } => ({ issue: { file, line: 1, col: 1, pointer: '', message, severity: 'error' } });
   if (fs.realpath) {
     let real: string;
@@ -287,15 +290,7 @@ function readResourceFile(fs: FileSystem, file: string, roots: readonly string[]
     } catch {
       return refuse('cannot resolve this path (a broken link?); not read');
     }
-    const inside = roots.some((root) => {
-      let r: string;
-      try {
-        r = fs.realpath!(root);
-      } catch {
-        r = root;
-      }
-      return real === r || real.startsWith(r.endsWith(sep) ? r : r + sep);
-    });
+    const inside = realRoots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
     if (!inside) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
   }
   const st = fs.stat(file);
@@ -312,6 +307,15 @@ function readResourceFile(fs: FileSystem, file: string, roots: readonly string[]
         ? 'is not a regular file (a device, fifo or socket); not read'
         : `cannot read it: ${code === 'EACCES' ? 'permission denied' : String(code ?? 'error')}`,
     );
+  }
+}
+
+/** A root with its links resolved (as given when it cannot be resolved). */
+function realRoot(fs: FileSystem, root: string): string {
+  try {
+    return fs.realpath!(root);
+  } catch {
+    return root;
   }
 }
 

@@ -12,6 +12,8 @@ import { Worker } from 'node:worker_threads';
 import type { Issue } from '../errors.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
+import { desiredDigest } from '../plan/normalize.ts';
+import type { DashboardSpec } from '../schema/kinds.ts';
 import { processFile, type AnyResource } from './resources.ts';
 
 export interface ParseJob {
@@ -24,6 +26,12 @@ export interface ParseJob {
 export interface ParseOutput {
   resources: AnyResource[];
   issues: Issue[];
+  /**
+   * With a marker tag, for a file without problems: per resource, the digest of a dashboard's normalized
+   * form (`desiredDigest`), undefined for other kinds. Made where the file is parsed, so on worker threads
+   * for a large project, instead of after the parse on this one.
+   */
+  digests?: Array<string | undefined>;
 }
 
 export interface ParallelOptions {
@@ -52,6 +60,8 @@ export interface BatchMessage {
   /** Start of each file in `bytes`, plus the end of the last one. */
   offsets: number[];
   bytes: Uint8Array;
+  /** The project's marker tag: the outputs carry the dashboards' digests. */
+  markerTag?: string;
 }
 
 export interface BatchAnswer {
@@ -66,14 +76,20 @@ export function processBatch(m: BatchMessage, env: Env, variables?: VariablePoli
       isProjectFile: m.isProjectFile[i] ?? false,
       ...(variables ? { variables } : {}),
     });
-    return { resources: r.resources, issues: r.issues };
+    return outputOf(r.resources, r.issues, m.markerTag);
   });
   return { id: m.id, outputs };
 }
 
-function inProcess(job: ParseJob, env: Env, variables?: VariablePolicy): ParseOutput {
+function inProcess(job: ParseJob, env: Env, variables?: VariablePolicy, markerTag?: string): ParseOutput {
   const r = processFile(job.file, job.bytes, env, { isProjectFile: job.isProjectFile, ...(variables ? { variables } : {}) });
-  return { resources: r.resources, issues: r.issues };
+  return outputOf(r.resources, r.issues, markerTag);
+}
+
+function outputOf(resources: AnyResource[], issues: Issue[], markerTag: string | undefined): ParseOutput {
+  if (markerTag === undefined || issues.length > 0) return { resources, issues };
+  const digests = resources.map((r) => (r.kind === 'Dashboard' ? desiredDigest(r.doc.spec as DashboardSpec, markerTag) : undefined));
+  return { resources, issues, digests };
 }
 
 /**
@@ -88,12 +104,13 @@ export async function processFiles(
   env: Env,
   opts: ParallelOptions = {},
   variables?: VariablePolicy,
+  markerTag?: string,
 ): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
   const count = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
   if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || count < 1) {
-    return { outputs: jobs.map((j) => inProcess(j, env, variables)), workers: 0 };
+    return { outputs: jobs.map((j) => inProcess(j, env, variables, markerTag)), workers: 0 };
   }
   const outputs: Array<ParseOutput | undefined> = new Array(jobs.length);
   // Batches small enough that the threads finish together, large enough that messages stay few.
@@ -123,7 +140,7 @@ export async function processFiles(
       const lane = async () => {
         for (let b = dead.has(worker) ? undefined : take(); b; b = dead.has(worker) ? undefined : take()) {
           const [start, end] = b;
-          const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end)));
+          const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end), markerTag));
           answer.forEach((o, k) => (outputs[start + k] = o));
           answered.add(worker);
         }
@@ -136,25 +153,32 @@ export async function processFiles(
   const lanesDone = Promise.allSettled(lanes);
   if (mainThread) {
     for (let b = take(); b; b = take()) {
-      for (let i = b[0]; i < b[1]; i++) outputs[i] = inProcess(jobs[i]!, env, variables);
+      for (let i = b[0]; i < b[1]; i++) outputs[i] = inProcess(jobs[i]!, env, variables, markerTag);
       // Let the workers' answers in, so they get their next batch while this thread works on its own.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
   await lanesDone;
   for (const w of workers) void w.terminate();
-  for (let i = 0; i < jobs.length; i++) outputs[i] ??= inProcess(jobs[i]!, env, variables);
+  for (let i = 0; i < jobs.length; i++) outputs[i] ??= inProcess(jobs[i]!, env, variables, markerTag);
   return { outputs: outputs as ParseOutput[], workers: answered.size };
 }
 
 let nextId = 0;
 
-function toMessage(id: number, jobs: readonly ParseJob[]): BatchMessage {
+function toMessage(id: number, jobs: readonly ParseJob[], markerTag: string | undefined): BatchMessage {
   const offsets = [0];
   for (const j of jobs) offsets.push(offsets[offsets.length - 1]! + j.bytes.byteLength);
   const bytes = new Uint8Array(offsets[offsets.length - 1]!);
   jobs.forEach((j, i) => bytes.set(j.bytes, offsets[i]));
-  return { id, files: jobs.map((j) => j.file), isProjectFile: jobs.map((j) => j.isProjectFile), offsets, bytes };
+  return {
+    id,
+    files: jobs.map((j) => j.file),
+    isProjectFile: jobs.map((j) => j.isProjectFile),
+    offsets,
+    bytes,
+    ...(markerTag !== undefined ? { markerTag } : {}),
+  };
 }
 
 function roundTrip(worker: Worker, message: BatchMessage): Promise<ParseOutput[]> {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fingerprintLive } from '../../src/plan/fingerprint.ts';
+import { canonicalIterative, canonicalJson, fingerprintLive } from '../../src/plan/fingerprint.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
 
 const STATE = { formatVersion: 1 as const, alerts: {} };
@@ -46,6 +46,25 @@ test('more than one slice of dashboards (the hash runs in slices of 1,000)', () 
   const changed = many.map((d, i) => (i === 1700 ? dash(d.id, { name: 'other' }) : d));
   assert.is.not(fingerprintLive(many, STATE), fingerprintLive(changed, STATE));
   assert.is(fingerprintLive(many, STATE), fingerprintLive([...many].reverse(), STATE));
+});
+
+test("canonicalJson: the recursive writer gives the stack writer's text, at any depth", () => {
+  // GIVEN any value JSON can hold, undefined members, holes and dates among them
+  fc.assert(
+    fc.property(
+      fc.anything({ withBoxedValues: false, withMap: false, withSet: false, withTypedArray: false, withBigInt: false, withDate: true, withSparseArray: true }),
+      (v) => {
+        // THEN both writers agree
+        assert.is(canonicalJson(v), canonicalIterative(v));
+      },
+    ),
+    { numRuns: 500 },
+  );
+  // WHEN a value nests deeper than the recursion goes, THEN the stack writes it, without overflowing
+  let deep: unknown = { leaf: [1, 'x', null] };
+  for (let i = 0; i < 100_000; i++) deep = i % 2 ? { k: deep, a: i } : [deep, i];
+  assert.is(canonicalJson(deep), canonicalIterative(deep));
+  assert.is(canonicalJson({ b: 1, a: [undefined, 2], c: undefined }), '{"a":[null,2],"b":1}');
 });
 
 test.run();
