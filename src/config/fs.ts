@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFile } from '../shared/files.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { glob } from 'tinyglobby';
@@ -15,6 +15,11 @@ export interface FileSystem {
   realpath?(path: string): string;
   /** undefined when the path does not exist. */
   stat(path: string): { isFile: boolean; isDirectory: boolean; size: number } | undefined;
+  /**
+   * The path itself, a link not followed; undefined when it does not exist. With `realpath`, lets loading
+   * resolve each folder once instead of every file (a file that is no link is where its folder really is).
+   */
+  lstat?(path: string): { isLink: boolean; isFile: boolean; isDirectory: boolean; size: number } | undefined;
   /** Absolute paths of files matching the globs under cwd, sorted. */
   glob(patterns: string[], cwd: string): Promise<string[]>;
   /**
@@ -36,6 +41,10 @@ export const nodeFileSystem: FileSystem = {
     } catch {
       return undefined;
     }
+  },
+  lstat: (p) => {
+    const s = lstatSync(p, { throwIfNoEntry: false });
+    return s && { isLink: s.isSymbolicLink(), isFile: s.isFile(), isDirectory: s.isDirectory(), size: s.size };
   },
   glob: async (patterns, cwd) => (await glob(patterns, { cwd, absolute: true, onlyFiles: true, dot: false, expandDirectories: false })).sort(),
   writeFileAtomic: (path, data) => writeFileAtomic(path, data),

@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
 import { rememberDesiredDigest } from '../plan/normalize.ts';
@@ -133,8 +133,9 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   // Resolved once: per file, each root's realpath cost as much as the file's own (10,000 files: 0.1 s).
   const realRoots = deps.fs.realpath ? roots.map((root) => realRoot(deps.fs, root)) : roots;
+  const realDirs = new Map<string, string | null>();
   files.forEach((file, slot) => {
-    const read = readResourceFile(deps.fs, file, realRoots);
+    const read = readResourceFile(deps.fs, file, realRoots, realDirs);
     if ('issue' in read) {
       outputs[slot] = { resources: [], issues: [read.issue] };
       return;
@@ -281,19 +282,44 @@ function outsideProblem(pattern: string): string | undefined {
  * size limit (at most limit + 1 bytes are read, in case it grows after the check). Messages never quote
  * the file's contents or where its link points.
  */
-function readResourceFile(fs: FileSystem, file: string, realRoots: readonly string[]): { bytes: Buffer } | { issue: Issue } {
+function readResourceFile(
+  fs: FileSystem,
+  file: string,
+  realRoots: readonly string[],
+  realDirs: Map<string, string | null>,
+): { bytes: Buffer } | { issue: Issue } {
   const refuse = (message: string): { issue: Issue } => ({ issue: { file, line: 1, col: 1, pointer: '', message, severity: 'error' } });
+  let st: { isFile: boolean; isDirectory: boolean; size: number } | undefined;
   if (fs.realpath) {
-    let real: string;
+    let real: string | undefined;
+    // A file that is no link is really where its folder really is: one lstat instead of resolving every
+    // component of its path again (10,000 files: 0.2 s). Links, and folders that cannot be resolved, as before.
+    const own = fs.lstat?.(file);
+    if (own && !own.isLink) {
+      const dir = dirname(file);
+      let realDir = realDirs.get(dir);
+      if (realDir === undefined) {
+        try {
+          realDir = fs.realpath(dir);
+        } catch {
+          realDir = null;
+        }
+        realDirs.set(dir, realDir);
+      }
+      if (realDir !== null) {
+        real = (realDir.endsWith(sep) ? realDir : realDir + sep) + basename(file);
+        st = own;
+      }
+    }
     try {
-      real = fs.realpath(file);
+      real ??= fs.realpath(file);
     } catch {
       return refuse('cannot resolve this path (a broken link?); not read');
     }
     const inside = realRoots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
     if (!inside) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
   }
-  const st = fs.stat(file);
+  st ??= fs.stat(file);
   if (!st) return refuse('no such file');
   if (!st.isFile) return refuse(st.isDirectory ? 'is a folder, not a file' : 'is not a regular file (a device, fifo or socket); not read');
   if (st.size > MAX_FILE_BYTES)
