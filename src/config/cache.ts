@@ -31,7 +31,7 @@ import type { AnyResource } from './resources.ts';
 import { linkEscape } from '../shared/paths.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 const MAGIC = 'steward-parse-cache';
 
 /** The cache folder, relative to the project folder. */
@@ -57,11 +57,32 @@ export interface CacheStats {
   stored: number;
 }
 
+/**
+ * What identifies a file's version without reading it (device, inode, size, modification and change
+ * times), and when it last changed: see `ParseCache.keyOfUnchanged`.
+ */
+export interface FileVersion {
+  signature: string;
+  changedMs: number;
+}
+
 export interface ParseCache {
-  /** The entry key of a file's bytes under the current environment. */
-  keyOf(bytes: Uint8Array): string;
+  /**
+   * The entry key of a file's bytes under the current environment. With `at`, the file's path and version
+   * are remembered with what the key was made of, so a later load can skip reading it (`keyOfUnchanged`).
+   */
+  keyOf(bytes: Uint8Array, at?: { file: string; version: FileVersion }): string;
+  /**
+   * The key of a file whose version is the one its bytes were last read at, under the current environment,
+   * without reading them; undefined when it was not read then, or its version differs. A version is only
+   * remembered once it is SETTLE_MS old (its times cannot then be those of a later change within the
+   * file system's timestamp granularity), and the change time cannot be set back by a user.
+   */
+  keyOfUnchanged(file: string, version: FileVersion): string | undefined;
   /** The cached documents of a key, or undefined. */
   get(key: string): CachedResource[] | undefined;
+  /** Whether `get` would answer (not counted in the stats). */
+  has(key: string): boolean;
   /** Stores the resources of a file that had no problem at all. Values JSON cannot carry are not stored. */
   set(key: string, resources: readonly AnyResource[], digests?: ReadonlyArray<[string, string] | undefined>): void;
   /**
@@ -119,25 +140,41 @@ export function codeIdentity(): string | null {
 const VAR_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)/g;
 const DOLLAR_BRACE = Buffer.from('${');
 
+/** Files whose last change is less than this old are read every time (see `ParseCache.keyOfUnchanged`). */
+export const SETTLE_MS = 3000;
+
+/** What a file's key is made of besides the environment: sha256 of its bytes, and the variables it names. */
+interface KeyParts {
+  hash: string;
+  names: string[];
+}
+
+function keyParts(bytes: Uint8Array): KeyParts {
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const names = buf.indexOf(DOLLAR_BRACE) === -1 ? [] : [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
+  return { hash, names };
+}
+
+function keyFromParts(parts: KeyParts, env: Env, variables?: VariablePolicy): string {
+  const h = createHash('sha256').update(parts.hash);
+  // What resource files may read changes what a file means (a reference to a denied variable is an error).
+  if (variables) h.update('\u0000variables\u0000' + JSON.stringify([[...variables.deny].sort(), variables.allowPrefix ?? null]));
+  for (const name of parts.names) {
+    const value = env[name];
+    h.update('\u0000' + JSON.stringify([name, value === undefined || value === '' ? null : value]));
+  }
+  return h.digest('hex');
+}
+
 /**
- * The key of a file: sha256 of its bytes and of every variable it mentions with its value ('' and unset
- * are one case, as interpolation treats them). Names are found in the raw text, comments and `$${`
+ * The key of a file: sha256 of its bytes' sha256 and of every variable it mentions with its value ('' and
+ * unset are one case, as interpolation treats them). Names are found in the raw text, comments and `$${`
  * escapes included: a superset of what interpolation reads, so a change can only cost a parse, never
  * serve a stale value.
  */
 export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy): string {
-  const h = createHash('sha256').update(bytes);
-  // What resource files may read changes what a file means (a reference to a denied variable is an error).
-  if (variables) h.update('\u0000variables\u0000' + JSON.stringify([[...variables.deny].sort(), variables.allowPrefix ?? null]));
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.indexOf(DOLLAR_BRACE) !== -1) {
-    const names = [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
-    for (const name of names) {
-      const value = env[name];
-      h.update('\u0000' + JSON.stringify([name, value === undefined || value === '' ? null : value]));
-    }
-  }
-  return h.digest('hex');
+  return keyFromParts(keyParts(bytes), env, variables);
 }
 
 /**
@@ -148,7 +185,7 @@ export function openParseCache(
   fs: FileSystem,
   projectDir: string,
   env: Env,
-  opts: { identity?: string; variables?: VariablePolicy; key?: Buffer } = {},
+  opts: { identity?: string; variables?: VariablePolicy; key?: Buffer; settleMs?: number; now?: () => number } = {},
 ): ParseCache | undefined {
   const id = opts.identity ?? codeIdentity();
   const write = fs.writeFileAtomic?.bind(fs);
@@ -160,14 +197,42 @@ export function openParseCache(
   if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
   const path = join(dir, PACK_FILE);
   const entries = readPack(fs, path, id, key, () => gitTracks(dir, PACK_FILE, env));
+  // The files read before, by path: [version signature, bytes' sha256, variables named]. Its own member of
+  // the pack (no entry key has this form), authenticated with the rest.
+  const recorded = new Map<string, [string, string, string[]]>();
+  const files = entries[FILES_KEY];
+  delete entries[FILES_KEY];
+  if (typeof files === 'object' && files !== null && !Array.isArray(files)) {
+    for (const [f, v] of Object.entries(files as Record<string, unknown>)) if (isRecord(v)) recorded.set(f, v);
+  }
   const loadedCount = Object.keys(entries).length;
+  /** Files this load read or found unchanged: what a full save keeps of `recorded`. */
+  const seenFiles = new Map<string, [string, string, string[]]>();
+  const settleMs = opts.settleMs ?? SETTLE_MS;
+  const now = opts.now ?? Date.now;
   /** Entries used (parsed) or added (as JSON text) by this load: what a full save keeps. */
   const used = new Map<string, CachedResource[] | string>();
   const stats: CacheStats = { hits: 0, misses: 0, stored: 0 };
 
   return {
     stats,
-    keyOf: (bytes) => cacheKey(bytes, env, opts.variables),
+    keyOf(bytes, at) {
+      const parts = keyParts(bytes);
+      if (at) {
+        if (at.version.changedMs <= now() - settleMs) seenFiles.set(at.file, [at.version.signature, parts.hash, parts.names]);
+        else seenFiles.delete(at.file);
+      }
+      return keyFromParts(parts, env, opts.variables);
+    },
+    keyOfUnchanged(file, version) {
+      const r = recorded.get(file);
+      if (!r || r[0] !== version.signature) return undefined;
+      seenFiles.set(file, r);
+      return keyFromParts({ hash: r[1], names: r[2] }, env, opts.variables);
+    },
+    has(key) {
+      return used.has(key) || (Object.prototype.hasOwnProperty.call(entries, key) && isEntry(entries[key]));
+    },
     get(key) {
       const seen = used.get(key);
       if (seen !== undefined) {
@@ -200,10 +265,14 @@ export function openParseCache(
     save({ partial }) {
       const keep = new Map<string, unknown>(partial ? Object.entries(entries) : []);
       for (const [k, v] of used) keep.set(k, v);
-      if (stats.stored === 0 && keep.size === loadedCount) return;
+      const keepFiles = new Map(partial ? recorded : []);
+      for (const [f, r] of seenFiles) keepFiles.set(f, r);
+      const filesChanged = keepFiles.size !== recorded.size || [...keepFiles].some(([f, r]) => recorded.get(f)?.join('\u0000') !== r.join('\u0000'));
+      if (stats.stored === 0 && keep.size === loadedCount && !filesChanged) return;
       try {
         const parts: string[] = [];
         for (const [k, v] of keep) parts.push(`${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)}`);
+        parts.push(`${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`);
         const body = Buffer.from(`{${parts.join(',')}}`, 'utf8');
         const sum = mac(key, id, body);
         const header = Buffer.from(`${MAGIC} ${id} ${sum} ${keep.size}\n`, 'utf8');
@@ -245,6 +314,20 @@ function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked
   } catch {
     return empty;
   }
+}
+
+/** The pack's member that records files read (entry keys are 64 hex digits). */
+const FILES_KEY = 'files';
+
+function isRecord(v: unknown): v is [string, string, string[]] {
+  return (
+    Array.isArray(v) &&
+    v.length === 3 &&
+    typeof v[0] === 'string' &&
+    typeof v[1] === 'string' &&
+    Array.isArray(v[2]) &&
+    (v[2] as unknown[]).every((n) => typeof n === 'string')
+  );
 }
 
 function isEntry(e: unknown): e is CachedResource[] {

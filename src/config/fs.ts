@@ -2,6 +2,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { readRegularFile } from '../shared/files.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { glob } from 'tinyglobby';
+import type { FileVersion } from './cache.ts';
 
 /** The file-system reads loading needs; injected so tests and benchmarks can swap them. */
 export interface FileSystem {
@@ -19,7 +20,7 @@ export interface FileSystem {
    * The path itself, a link not followed; undefined when it does not exist. With `realpath`, lets loading
    * resolve each folder once instead of every file (a file that is no link is where its folder really is).
    */
-  lstat?(path: string): { isLink: boolean; isFile: boolean; isDirectory: boolean; size: number } | undefined;
+  lstat?(path: string): { isLink: boolean; isFile: boolean; isDirectory: boolean; size: number; version?: FileVersion } | undefined;
   /** Absolute paths of files matching the globs under cwd, sorted. */
   glob(patterns: string[], cwd: string): Promise<string[]>;
   /**
@@ -44,7 +45,15 @@ export const nodeFileSystem: FileSystem = {
   },
   lstat: (p) => {
     const s = lstatSync(p, { throwIfNoEntry: false });
-    return s && { isLink: s.isSymbolicLink(), isFile: s.isFile(), isDirectory: s.isDirectory(), size: s.size };
+    return (
+      s && {
+        isLink: s.isSymbolicLink(),
+        isFile: s.isFile(),
+        isDirectory: s.isDirectory(),
+        size: s.size,
+        version: { signature: `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`, changedMs: Math.max(s.mtimeMs, s.ctimeMs) },
+      }
+    );
   },
   glob: async (patterns, cwd) => (await glob(patterns, { cwd, absolute: true, onlyFiles: true, dot: false, expandDirectories: false })).sort(),
   writeFileAtomic: (path, data) => writeFileAtomic(path, data),

@@ -5,7 +5,7 @@ import { rememberDesiredDigest } from '../plan/normalize.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { offsetInScalar } from '../templates/position.ts';
-import { openParseCache, type CacheStats } from './cache.ts';
+import { openParseCache, type CacheStats, type FileVersion } from './cache.ts';
 import { variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
@@ -60,6 +60,8 @@ export interface LoadOptions {
    * unless `--no-cache` or STEWARD_NO_CACHE=1). Without a project there is no cache.
    */
   cache?: boolean;
+  /** How old a file's last change must be before the cache may skip reading it (default SETTLE_MS; tests). */
+  cacheSettleMs?: number;
   /** Worker threads for large projects (see parse-pool.ts); `{ workers: 0 }` parses in this thread. */
   parallel?: ParallelOptions;
 }
@@ -127,7 +129,10 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   // What resource files may read; part of every cache key, so a newly named credential (or a new prefix) is
   // never served from an entry made before it.
   const variables = variablePolicy(project?.spec);
-  const cache = opts.cache && project ? openParseCache(deps.fs, project.dir, deps.env, { variables }) : undefined;
+  const cache =
+    opts.cache && project
+      ? openParseCache(deps.fs, project.dir, deps.env, { variables, ...(opts.cacheSettleMs !== undefined ? { settleMs: opts.cacheSettleMs } : {}) })
+      : undefined;
   const markerTag = project?.markerTag;
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
@@ -135,21 +140,33 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   const realRoots = deps.fs.realpath ? roots.map((root) => realRoot(deps.fs, root)) : roots;
   const realDirs = new Map<string, string | null>();
   files.forEach((file, slot) => {
-    const read = readResourceFile(deps.fs, file, realRoots, realDirs);
-    if ('issue' in read) {
-      outputs[slot] = { resources: [], issues: [read.issue] };
+    const placed = placeResourceFile(deps.fs, file, realRoots, realDirs);
+    if ('issue' in placed) {
+      outputs[slot] = { resources: [], issues: [placed.issue] };
       return;
     }
-    const bytes = read.bytes;
     const isProjectFile = file === projectFile;
-    const key = cache && !isProjectFile ? cache.keyOf(bytes) : undefined;
-    const hit = key !== undefined ? cache!.get(key) : undefined;
+    const useCache = cache !== undefined && !isProjectFile;
+    // A file whose version is the one last read need not be read again: its key is known.
+    let key = useCache && placed.version ? cache.keyOfUnchanged(file, placed.version) : undefined;
+    let hit = key !== undefined && cache!.has(key) ? cache!.get(key) : undefined;
+    let bytes: Buffer | undefined;
+    if (!hit) {
+      const read = readPlacedFile(deps.fs, file);
+      if ('issue' in read) {
+        outputs[slot] = { resources: [], issues: [read.issue] };
+        return;
+      }
+      bytes = read.bytes;
+      key = useCache ? cache.keyOf(bytes, placed.version ? { file, version: placed.version } : undefined) : undefined;
+      hit = key !== undefined ? cache!.get(key) : undefined;
+    }
     if (hit) {
       outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
       // The digest of each dashboard's normalized form, made when the file was parsed: plan skips normalizing it.
       for (const r of hit)
         if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
-    } else jobs.push({ file, bytes, isProjectFile, slot, key });
+    } else jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
   });
   const results = await processFiles(jobs, deps.env, opts.parallel, variables, markerTag);
   jobs.forEach((job, i) => {
@@ -276,20 +293,22 @@ function outsideProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+const refusal = (file: string, message: string): { issue: Issue } => ({ issue: { file, line: 1, col: 1, pointer: '', message, severity: 'error' } });
+
 /**
- * A resource file's bytes, or why it is refused, without reading what is refused: a path whose real path
- * (links resolved) is outside every root, anything but a regular file (a fifo, /dev/zero), a file over the
- * size limit (at most limit + 1 bytes are read, in case it grows after the check). Messages never quote
+ * Whether a resource file may be read, and its version when it is no link (for the parse cache), or why it
+ * is refused, without reading what is refused: a path whose real path (links resolved) is outside every
+ * root, anything but a regular file (a fifo, /dev/zero), a file over the size limit. Messages never quote
  * the file's contents or where its link points.
  */
-function readResourceFile(
+function placeResourceFile(
   fs: FileSystem,
   file: string,
   realRoots: readonly string[],
   realDirs: Map<string, string | null>,
-): { bytes: Buffer } | { issue: Issue } {
-  const refuse = (message: string): { issue: Issue } => ({ issue: { file, line: 1, col: 1, pointer: '', message, severity: 'error' } });
-  let st: { isFile: boolean; isDirectory: boolean; size: number } | undefined;
+): { version: FileVersion | undefined } | { issue: Issue } {
+  const refuse = (message: string) => refusal(file, message);
+  let st: { isFile: boolean; isDirectory: boolean; size: number; version?: FileVersion } | undefined;
   if (fs.realpath) {
     let real: string | undefined;
     // A file that is no link is really where its folder really is: one lstat instead of resolving every
@@ -324,6 +343,12 @@ function readResourceFile(
   if (!st.isFile) return refuse(st.isDirectory ? 'is a folder, not a file' : 'is not a regular file (a device, fifo or socket); not read');
   if (st.size > MAX_FILE_BYTES)
     return refuse(`file is ${(st.size / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`);
+  return { version: st.version };
+}
+
+/** The bytes of a file placeResourceFile accepted (at most limit + 1 bytes, in case it grew after the check). */
+function readPlacedFile(fs: FileSystem, file: string): { bytes: Buffer } | { issue: Issue } {
+  const refuse = (message: string) => refusal(file, message);
   try {
     return { bytes: fs.readFile(file, { maxBytes: MAX_FILE_BYTES }) };
   } catch (e) {

@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, PACK_FILE, cacheKey, cacheWanted, openParseCache } from '../../src/config/cache.ts';
@@ -173,6 +173,53 @@ test('an entry of the wrong shape is a miss even under a valid checksum', () =>
     const l = await load(dir, env);
     assert.equal(l.stats.cache, { hits: 0, misses: 3, stored: 3 });
     assert.equal(seen(l), seen(await load(dir, env, false)));
+  }));
+
+test('a settled file whose version is unchanged is not read again; any change of it or of its variables is', () =>
+  withProject(FILES, async (dir) => {
+    // GIVEN files the cache may trust by version at once (settle 0), and a file system that counts reads
+    const reads: string[] = [];
+    const fs: FileSystem = { ...nodeFileSystem, readFile: (p, o) => (reads.push(p), nodeFileSystem.readFile(p, o)) };
+    const settled = (env: Env) => loadWorkspace({ fs, env: withKey(env), cwd: dir }, { cache: true, cacheSettleMs: 0 });
+    const env = { LIMIT: '50' };
+    const first = await settled(env);
+    assert.equal(first.stats.cache, { hits: 0, misses: 3, stored: 3 });
+    // WHEN nothing changed THEN no resource file is read, and the load is the uncached one
+    reads.length = 0;
+    const warm = await settled(env);
+    assert.equal(warm.stats.cache, { hits: 3, misses: 0, stored: 0 });
+    assert.equal(
+      reads.filter((r) => r.includes('/dash/') || r.includes('/alerts/')),
+      [],
+    );
+    assert.equal(seen(warm), seen(await load(dir, env, false)));
+    // WHEN a variable a file names changes THEN that file is parsed again (its key changed)
+    const other = await settled({ LIMIT: '70' });
+    assert.equal(other.stats.cache, { hits: 2, misses: 1, stored: 1 });
+    assert.equal(seen(other), seen(await load(dir, { LIMIT: '70' }, false)));
+    // WHEN a file changes to bytes of the same size with its modification time put back THEN it is read again
+    const file = join(dir, 'dash/one.yaml');
+    const before = statSync(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('h: 3', 'h: 4'));
+    utimesSync(file, before.atime, before.mtime);
+    assert.is(statSync(file).size, before.size);
+    reads.length = 0;
+    const changed = await settled({ LIMIT: '70' });
+    assert.ok(reads.includes(file));
+    assert.equal(changed.stats.cache, { hits: 2, misses: 1, stored: 1 });
+    assert.equal(seen(changed), seen(await load(dir, { LIMIT: '70' }, false)));
+  }));
+
+test('a file changed within the settle time is always read', () =>
+  withProject(FILES, async (dir) => {
+    const reads: string[] = [];
+    const fs: FileSystem = { ...nodeFileSystem, readFile: (p, o) => (reads.push(p), nodeFileSystem.readFile(p, o)) };
+    const env = { LIMIT: '50' };
+    const fresh = () => loadWorkspace({ fs, env: withKey(env), cwd: dir }, { cache: true, cacheSettleMs: 3_600_000 });
+    await fresh();
+    reads.length = 0;
+    assert.equal((await fresh()).stats.cache, { hits: 3, misses: 0, stored: 0 });
+    assert.is(reads.filter((r) => r.includes('/dash/') || r.includes('/alerts/')).length, 3);
   }));
 
 test('a pack written by other code (another version or schema) is ignored', () =>
