@@ -194,19 +194,73 @@ export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashb
  * a dashboard unchanged without diffing it (issue 15). Unequal digests prove nothing; the full diff decides.
  */
 export function normalDigest(n: unknown): string | undefined {
+  let text: string | undefined;
+  try {
+    text = exactCanonical(n, 0);
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    text = exactlyJson(n) ? canonicalJson(n) : undefined;
+  }
+  return text === undefined ? undefined : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+const TOO_DEEP: unique symbol = Symbol('too deep');
+
+/**
+ * canonicalJson of a value JSON says exactly, or undefined, in one pass (a normalized dashboard is hashed
+ * per live dashboard: 10,000 per plan). Beyond 200 levels it throws TOO_DEEP and the caller takes the
+ * two passes below, which cannot overflow the call stack.
+ */
+function exactCanonical(v: unknown, depth: number): string | undefined {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0) ? JSON.stringify(v) : undefined;
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (depth > 200) throw TOO_DEEP;
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) {
+      const x = exactCanonical(v[i], depth + 1);
+      if (x === undefined) return undefined;
+      out += (i > 0 ? ',' : '') + x;
+    }
+    return out + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const x = exactCanonical(o[keys[i]!], depth + 1);
+    if (x === undefined) return undefined;
+    out += (i > 0 ? ',' : '') + JSON.stringify(keys[i]) + ':' + x;
+  }
+  return out + '}';
+}
+
+/** Whether JSON says the value exactly: no NaN, infinities, -0, undefined members or other non-JSON values. */
+function exactlyJson(n: unknown): boolean {
   const stack: unknown[] = [n];
   while (stack.length > 0) {
     const v = stack.pop();
     if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v) || Object.is(v, -0)) return undefined;
+      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
       continue;
     }
     if (Array.isArray(v)) for (const x of v) stack.push(x);
     else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-    else return undefined;
+    else return false;
   }
-  return `sha256:${createHash('sha256').update(canonicalJson(n)).digest('hex')}`;
+  return true;
 }
 
 /** Digests of desired specs already computed (or read from the parse cache), per spec object and marker tag. */

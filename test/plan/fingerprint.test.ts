@@ -2,10 +2,12 @@
  * The live fingerprint (issue 15: hashed from the JSON as the server sent it, not a key-sorted canonical
  * form): any change of any value makes it differ (a stale plan is refused), the list's order does not.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { canonicalIterative, canonicalJson, fingerprintLive } from '../../src/plan/fingerprint.ts';
+import { normalDigest } from '../../src/plan/normalize.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
 
 const STATE = { formatVersion: 1 as const, alerts: {} };
@@ -65,6 +67,42 @@ test("canonicalJson: the recursive writer gives the stack writer's text, at any 
   for (let i = 0; i < 100_000; i++) deep = i % 2 ? { k: deep, a: i } : [deep, i];
   assert.is(canonicalJson(deep), canonicalIterative(deep));
   assert.is(canonicalJson({ b: 1, a: [undefined, 2], c: undefined }), '{"a":[null,2],"b":1}');
+});
+
+test('normalDigest: sha256 of the canonical text where JSON says the value exactly, else undefined', () => {
+  /** The definition, written the slow way: walk for values JSON cannot say, then hash the canonical text. */
+  const reference = (v: unknown): string | undefined => {
+    const exact = (x: unknown): boolean =>
+      x === null ||
+      typeof x === 'string' ||
+      typeof x === 'boolean' ||
+      (typeof x === 'number' && Number.isFinite(x) && !Object.is(x, -0)) ||
+      (Array.isArray(x) && Array.from(x).every(exact)) ||
+      (typeof x === 'object' && !Array.isArray(x) && Object.keys(x).every((k) => exact((x as Record<string, unknown>)[k])));
+    return exact(v) ? `sha256:${createHash('sha256').update(canonicalIterative(v)).digest('hex')}` : undefined;
+  };
+  fc.assert(
+    fc.property(
+      fc.anything({
+        withBoxedValues: false,
+        withMap: false,
+        withSet: false,
+        withTypedArray: false,
+        withBigInt: false,
+        withDate: true,
+        withSparseArray: true,
+        withNullPrototype: false,
+      }),
+      (v) => assert.is(normalDigest(v), reference(v)),
+    ),
+    { numRuns: 500 },
+  );
+  assert.is(normalDigest({ a: [1, -0] }), undefined);
+  assert.is(normalDigest({ a: undefined }), undefined);
+  let deep: unknown = { leaf: 1 };
+  for (let i = 0; i < 50_000; i++) deep = [deep];
+  assert.is(normalDigest(deep), `sha256:${createHash('sha256').update(canonicalIterative(deep)).digest('hex')}`);
+  assert.is(normalDigest([deep, NaN]), undefined);
 });
 
 test.run();
