@@ -1,7 +1,7 @@
 import fastJsonPatch from 'fast-json-patch';
 import { randomBytes } from 'node:crypto';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
-import type { LiveAlert } from '../clients/api-types.ts';
+import type { LiveAlert } from '../model/alert.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
