@@ -2,7 +2,8 @@
 import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors.ts';
 import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
 import { CliError } from '../errors.ts';
-import type { AlertBody, ItemOf } from '../plan/types.ts';
+import type { AlertBody } from '../model/alert.ts';
+import type { ItemOf } from '../plan/types.ts';
 import type { ApplyDeps } from './types.ts';
 
 /** The service answered 2xx (the write was applied) but the body was not what was expected. */

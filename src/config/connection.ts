@@ -1,3 +1,4 @@
+import { DEFAULT_TIMEOUT_MS } from '../clients/http.ts';
 import { ConfigError } from '../errors.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
@@ -32,7 +33,6 @@ export interface CloudConnection {
 
 /** The observability service allows about 100 requests a minute per key (DESIGN.md, Plan). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 100;
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 type Section = 'observability' | 'cloud';
 
