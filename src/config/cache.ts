@@ -273,11 +273,11 @@ export function openParseCache(
         const parts: string[] = [];
         for (const [k, v] of keep) parts.push(`${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)}`);
         parts.push(`${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`);
-        const body = Buffer.from(`{${parts.join(',')}}`, 'utf8');
+        // Kept as text to the write: encoding 27 MB once, not for the MAC, the header and the file each.
+        const body = `{${parts.join(',')}}`;
         const sum = mac(key, id, body);
-        const header = Buffer.from(`${MAGIC} ${id} ${sum} ${keep.size}\n`, 'utf8');
         if (!fs.stat(join(dir, '.gitignore'))) write(join(dir, '.gitignore'), '# steward parse cache: safe to delete, never commit\n*\n');
-        write(path, Buffer.concat([header, body]));
+        write(path, `${MAGIC} ${id} ${sum} ${keep.size}\n${body}`);
       } catch {
         // A cache that cannot be written (read-only checkout, full disk) only costs the next run a parse.
       }
@@ -285,8 +285,8 @@ export function openParseCache(
   };
 }
 
-/** The pack's authentication code: HMAC-SHA256 under the machine key, of the code identity and the entries. */
-function mac(key: Buffer, id: string, body: Buffer): string {
+/** The pack's authentication code: HMAC-SHA256 under the machine key, of the code identity and the entries (text: as UTF-8). */
+function mac(key: Buffer, id: string, body: Buffer | string): string {
   return createHmac('sha256', key).update(`${MAGIC}\u0000${id}\u0000`).update(body).digest('hex');
 }
 
