@@ -1,5 +1,6 @@
 import { ApiError, NotFoundError } from '../clients/errors.ts';
-import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import type { LiveAlert } from '../model/alert.ts';
+import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
 import type { AlertBody } from '../model/alert.ts';

@@ -4,7 +4,7 @@
  */
 import type { AlertChannel, AlertUpdate } from '../clients/api-types.ts';
 
-export type { LiveAlert, LiveAlertChannel } from '../clients/api-types.ts';
+export type { AlertUpdate, LiveAlert, LiveAlertChannel } from '../clients/api-types.ts';
 
 /** The only channel steward writes: a webhook, by id. */
 export type WebhookChannel = Required<Pick<AlertChannel, 'webhookId'>> & { type: 'webhook' };
