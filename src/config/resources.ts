@@ -199,7 +199,7 @@ const DOLLAR_BRACE = Buffer.from('${');
  * fine). Only a "${" in the text, an escape that makes a "$", or a "$" with any backslash (a double-quoted
  * line continuation can join "$" and "{") can; otherwise interpolation changes nothing.
  */
-function mayFormReference(bytes: Uint8Array): boolean {
+export function mayFormReference(bytes: Uint8Array): boolean {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.indexOf(DOLLAR_BRACE) !== -1) return true;
   if (buf.indexOf(0x5c) === -1) return false;

@@ -15,7 +15,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fastLoadAll } from '../../src/config/fast-parse.ts';
-import { fastProcessFile, processFile } from '../../src/config/resources.ts';
+import { fastProcessFile, mayFormReference, processFile } from '../../src/config/resources.ts';
 import { anyResourceDoc, budget, renderDocs, renderStyle } from '../fuzz/arbitraries.ts';
 import { mutateText, mutateValue, textMutation, valueMutation } from '../fuzz/mutate.ts';
 
@@ -26,9 +26,13 @@ const ENV = {};
 let answered = 0;
 let fellBack = 0;
 
-/** Both paths on one file: where the fast path answers, it must equal the `yaml` path exactly. */
+/**
+ * Both paths on one file: where the fast path answers, it must equal the `yaml` path exactly. A file that may
+ * form a `${...}` reference never reaches the fast path (processFile sends it to `yaml`, which checks the
+ * reference), so it counts as a fallback here too.
+ */
 function same(bytes: Uint8Array, context: () => string): boolean {
-  const fast = fastProcessFile(FILE, bytes);
+  const fast = mayFormReference(bytes) ? undefined : fastProcessFile(FILE, bytes);
   if (!fast) {
     fellBack++;
     return false;
@@ -321,6 +325,11 @@ test('a `${VAR}` file, a Project document or a file with a problem takes the yam
   );
   assert.ok(fastProcessFile(FILE, Buffer.from(typical)) !== undefined, typical);
   same(Buffer.from(typical), () => typical);
+  // A malformed reference in a plain scalar (found by the text fuzz): processFile never takes the fast path
+  // for it, so the reference is checked and located.
+  const malformed = Buffer.from(DASH('  tiles:\n    - name: ${1}-Q\n      x: 0\n      y: 0\n      w: 1\n      h: 1\n'));
+  assert.ok(mayFormReference(malformed));
+  assert.match(processFile(FILE, malformed, ENV, { isProjectFile: false }).issues[0]?.message ?? '', '"${1}" is not a variable reference');
   // A `$schema` comment alone keeps the fast path.
   assert.ok(fastProcessFile(FILE, Buffer.from('# yaml-language-server: $schema=x.json\n' + DASH(''))) !== undefined);
 });
