@@ -141,7 +141,7 @@ export function createHttp(opts: HttpOptions): Http {
     headers: authHeaders(opts),
     // Every rule lives in calculateDelay (retry.ts): got's own method, status and code lists and its
     // Retry-After reading are not steward's (no reset headers, no cap that fails at once, POST never).
-    retry: { limit: t.policy.limit - 1, calculateDelay: ({ error }) => exchangeOf(error.options)?.decide(error) ?? 0 },
+    retry: { limit: t.policy.limit - 1, enforceRetryRules: false, calculateDelay: ({ error }) => exchangeOf(error.options)?.decide(error) ?? 0 },
     hooks: {
       beforeRequest: [(options) => exchangeOf(options)?.gate()],
       beforeRetry: [(error: GotRequestError) => exchangeOf(error.options)?.wait()],
