@@ -10,6 +10,12 @@
  *   'retry' event         follow()  the next attempt's stream
  *
  * What the caller gets is settled here once: the parsed body, or the ApiError of the last attempt.
+ *
+ * Why not got's promise API: it buffers a whole body before anything may look at it, so the size limits
+ * (abort as soon as one passes, refuse a declared content-length above it, never two copies) could not
+ * hold. Why error statuses are handed to got's retry step here (`_beforeError`, declared in got's types)
+ * instead of by `throwHttpErrors`: in stream mode got raises the HTTPError before the body is read and then
+ * reads the body whole, with no limit; here it is read to MAX_ERROR_BODY_BYTES first and set as rawBody.
  */
 import { HTTPError, type Got, type Request as GotRequest, type RequestError as GotRequestError, type Response as GotResponse } from 'got';
 import type { ApiError, HttpMethod } from './errors.ts';
@@ -99,8 +105,6 @@ export class Exchange {
   /** This attempt's error status, read, for decide(). */
   private errorResponse: ResponseAttempt | undefined;
   private nextWait = 0;
-  /** The error decided when no retry follows; got reports the end of the request after that. */
-  private failure: ApiError | undefined;
 
   constructor(
     private readonly t: Transport,
@@ -146,7 +150,10 @@ export class Exchange {
     this.started = performance.now();
   }
 
-  /** retry.calculateDelay: what retry.ts says about the attempt that just failed (0: no retry). */
+  /**
+   * retry.calculateDelay: what retry.ts says about the attempt that just failed. 0: no retry, and the
+   * request is settled here with its ApiError (got then ends the stream with its own error, ignored).
+   */
   decide(error: GotRequestError): number {
     // The attempt is over: its slot goes to the next request while this one waits.
     this.releaseSlot();
@@ -154,7 +161,7 @@ export class Exchange {
     if (this.settled) return 0;
     if (this.phase === 'gate') {
       // Only the rate-limit wait fails before sending, and only when interrupted: nothing was sent.
-      this.failure = abortedError(this.ctx, this.attempt, false, error, this.req.signal);
+      this.fail(abortedError(this.ctx, this.attempt, false, error, this.req.signal));
       return 0;
     }
     const r = this.errorResponse;
@@ -208,11 +215,13 @@ export class Exchange {
     stream._beforeError(new HTTPError(res));
   }
 
-  /** An error got reports: the end of a request decide() gave up on, or one got's retry step never saw. */
+  /**
+   * An error got reports that its retry step never saw (an abort destroys the stream directly). The end of
+   * a request decide() gave up on arrives here too, after it was settled, and is ignored.
+   */
   private onError(error: unknown): void {
     if (this.settled) return;
     this.releaseSlot();
-    if (this.failure) return this.fail(this.failure);
     // Interrupted (got destroys the stream when the signal aborts) while waiting: nothing was sent.
     if (this.phase !== 'sending') return this.fail(abortedError(this.ctx, this.attempt, false, error, this.req.signal));
     const r = transportAttempt(error, this.reader?.response !== undefined, this.elapsed());
@@ -230,7 +239,7 @@ export class Exchange {
         (!retry && mayHaveApplied(method, r) ? '; outcome unknown' : ''),
     );
     if (!retry) {
-      this.failure = transportError(this.t, this.ctx, r, this.attempt, this.req.signal);
+      this.fail(transportError(this.t, this.ctx, r, this.attempt, this.req.signal));
       return 0;
     }
     this.t.told(wait, `${r.code ?? r.failure}, retrying ${method} ${this.ctx.path}`);
@@ -256,7 +265,7 @@ export class Exchange {
     );
     if (r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(r.body.toString('utf8')))}`);
     if (!retry) {
-      this.failure = statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
+      this.fail(statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined));
       return 0;
     }
     this.t.told(
