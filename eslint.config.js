@@ -46,10 +46,18 @@ export default tseslint.config(
             { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
             { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
           ],
-          patterns: [{ group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` }],
+          patterns: [
+            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            { group: ['**/clients/api-types*'], message: `domain types come from src/model, which derives them from the generated ones (${LAYERS})` },
+          ],
         },
       ],
     },
+  },
+  {
+    // The model names the generated types for everyone else: it may import them.
+    files: ['src/model/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }] }] },
   },
   {
     // Workflows take values and return values: no command line, no rendering of their own.
@@ -62,6 +70,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/cli/**', '**/cli'], message: `workflows never import the command line (${LAYERS})` },
             { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            { group: ['**/clients/api-types*'], message: `domain types come from src/model (${LAYERS})` },
           ],
         },
       ],

@@ -2,8 +2,9 @@
  * Generates from the JSON Schemas in schemas/:
  * - src/schema/types.gen.ts: the TypeScript types of the documents, so they are never written twice;
  * - src/schema/validators.gen.ts: the ajv validators compiled ahead of time (ajv standalone), which takes
- *   compilation (about 120 ms) and most of ajv out of every start-up.
- * `npm run generate` rewrites both; a test fails when either is out of date.
+ *   compilation (about 120 ms) and most of ajv out of every start-up;
+ * - src/clients/api-types.ts: the services' shapes, from schemas/api/ (scripts/gen-api-types.ts).
+ * `npm run generate` rewrites all three; a test fails when any is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import addFormatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import { tileConfigDefs } from './tile-config.ts';
+import { generateApiTypes, TYPES_FILE } from './gen-api-types.ts';
 
 export const KIND_SCHEMAS = {
   Project: 'project.schema.json',
@@ -80,5 +82,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(types, await generateTypes());
   const validators = new URL('src/schema/validators.gen.ts', root);
   writeFileSync(validators, generateValidators());
-  process.stdout.write(`wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\n`);
+  writeFileSync(TYPES_FILE, await generateApiTypes());
+  process.stdout.write(`wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\nwrote ${TYPES_FILE}\n`);
 }

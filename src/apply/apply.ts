@@ -1,8 +1,10 @@
 import { ApiError, NotFoundError } from '../clients/errors.ts';
-import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import type { LiveAlert } from '../model/alert.ts';
+import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintLive } from '../plan/fingerprint.ts';
-import { KNOWN_AFTER_APPLY, type AlertBody, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
+import type { AlertBody } from '../model/alert.ts';
+import { KNOWN_AFTER_APPLY, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
 import { answered2xx, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, errorLine, isAbort } from './create.ts';

@@ -1,8 +1,10 @@
 /** Creates that are never sent twice blindly: settle windows, listing after unknown outcomes, 429 re-sends. */
 import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors.ts';
-import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import type { LiveAlert } from '../model/alert.ts';
+import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
-import type { AlertBody, ItemOf } from '../plan/types.ts';
+import type { AlertBody } from '../model/alert.ts';
+import type { ItemOf } from '../plan/types.ts';
 import type { ApplyDeps } from './types.ts';
 
 /** The service answered 2xx (the write was applied) but the body was not what was expected. */

@@ -1,5 +1,6 @@
 /** After the creates: copies made by another runner are found by one list, named, and removed where the service can. */
-import type { LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import type { LiveAlert } from '../model/alert.ts';
+import type { LiveDashboard } from '../model/dashboard.ts';
 import type { ItemOf } from '../plan/types.ts';
 import { errorLine } from './create.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';

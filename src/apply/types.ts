@@ -1,5 +1,6 @@
 /** apply's interfaces: the client it writes with, its events, dependencies, options and result. */
-import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from '../clients/observability.ts';
+import type { AlertUpdate, LiveAlert } from '../model/alert.ts';
+import type { DashboardCreate, LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
 import type { Plan, PlanItem, StateFile } from '../plan/types.ts';
 import type { Journal } from './journal.ts';

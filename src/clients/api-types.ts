@@ -1,7 +1,7 @@
 /* eslint-disable */
 /**
- * GENERATED from the JSON Schemas in schemas/api/ by test/clients/gen-api-types.ts: do not edit by hand.
- * Regenerate with `node --import tsx test/clients/gen-api-types.ts --write`; api-types.test.ts checks
+ * GENERATED from the JSON Schemas in schemas/api/ by scripts/gen-api-types.ts: do not edit by hand.
+ * Regenerate with `npm run generate`; test/clients/api-types.test.ts checks
  * that this file matches the schemas.
  */
 

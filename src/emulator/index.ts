@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS, defaultSeed } from './default-seed.ts';
+import { defaultSeed } from './default-seed.ts';
+import { DEFAULT_ORGANIZATION_ID, DEFAULT_SERVICE_IDS } from './default-seed-ids.ts';
 import { HxStore } from './hyperdx.ts';
 import type { HyperdxSeedData, HyperdxState } from './hx-model.ts';
 import { defaultHyperdxSeed, materializeHxSeed, persistedHxState } from './hx-seed.ts';
@@ -14,6 +15,7 @@ import { type AlertUpdateMode, Store } from './store.ts';
 import type { EmulatorState, RequestLogEntry, SeedData } from './types.ts';
 
 export * from './default-seed.ts';
+export * from './default-seed-ids.ts';
 export { HX_ALERT_IDS, HX_SOURCE_IDS, HX_TEAM_ID, HX_WEBHOOK_IDS, seriesToConfig } from './hx-model.ts';
 export type { HxAlert, HxDashboard, HxSource, HxTile, HxWebhook, HyperdxSeedData, HyperdxState } from './hx-model.ts';
 export type * from './types.ts';

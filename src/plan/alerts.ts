@@ -4,11 +4,12 @@
  * alert field by field. Pure, like computePlan, which calls planAlert once per alert file.
  */
 import fastJsonPatch from 'fast-json-patch';
-import type { LiveAlert } from '../clients/api-types.ts';
+import type { LiveAlert } from '../model/alert.ts';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { Resource } from '../config/resources.ts';
 import type { DashboardMatch } from './plan.ts';
-import { KNOWN_AFTER_APPLY, type AlertBody, type PlanItem, type StateFile, type TileReference } from './types.ts';
+import type { AlertBody } from '../model/alert.ts';
+import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';
 import { normalDigest } from './normalize.ts';
 
 const { compare } = fastJsonPatch;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
 import { canonicalJson } from './fingerprint.ts';
-import type { LiveDashboardInput, LiveTileInput } from './types.ts';
+import type { LiveTileInput } from '../model/dashboard.ts';
+import type { LiveDashboardInput } from './types.ts';
 
 /** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
 export interface NormalDashboard {

@@ -1,7 +1,7 @@
 import fastJsonPatch from 'fast-json-patch';
 import { randomBytes } from 'node:crypto';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
-import type { LiveAlert } from '../clients/api-types.ts';
+import type { LiveAlert } from '../model/alert.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../config/resources.ts';
@@ -35,6 +35,8 @@ export interface PlanInput {
   liveAlerts?: readonly LiveAlert[];
   /** New ids for filters an update adds (the update request needs one per filter); injectable for tests. */
   newId?: () => string;
+  /** `fingerprintLive(live, state, liveAlerts)` when the caller has it already (it costs ~0.3 s at 10,000 dashboards). */
+  fingerprint?: string;
 }
 
 export interface DashboardMatch {
@@ -167,7 +169,7 @@ export function computePlan(input: PlanInput): Plan {
     formatVersion: 1,
     createdAt: input.now.toISOString(),
     ...(input.env ? { env: input.env } : {}),
-    fingerprint: fingerprintLive(input.live, input.state, input.liveAlerts),
+    fingerprint: input.fingerprint ?? fingerprintLive(input.live, input.state, input.liveAlerts),
     ...(input.liveAlerts ? { alertsRead: true } : {}),
     markerTag,
     summary,

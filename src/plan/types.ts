@@ -1,38 +1,12 @@
-import type { DashboardCreate } from '../clients/api-types.ts';
 import type { Operation } from 'fast-json-patch';
-import type { LiveDashboard, LiveTile } from '../clients/api-types.ts';
+import type { AlertBody } from '../model/alert.ts';
+import type { DashboardCreate, LiveDashboard } from '../model/dashboard.ts';
 
 /**
  * What the plan reads of a live dashboard: the client's response type (validated, tolerant: unknown members
  * allowed and reported as ignored, never compared).
  */
 export type LiveDashboardInput = LiveDashboard;
-/** A tile as normalize reads it: live (with its id) or desired (without). */
-export type LiveTileInput = Omit<LiveTile, 'id'> & { id?: string };
-
-/** The alert PUT body steward sends: every member, every time (replace or merge, both converge). */
-export interface AlertBody {
-  name: string;
-  message?: string;
-  threshold: number;
-  thresholdMax?: number;
-  thresholdType: 'above' | 'below' | 'above_exclusive' | 'below_or_equal' | 'equal' | 'not_equal' | 'between' | 'not_between';
-  interval: string;
-  source: 'tile' | 'search' | 'saved_search';
-  dashboardId?: string;
-  tileId?: string;
-  savedSearchId?: string;
-  groupBy?: string;
-  numConsecutiveWindows?: number;
-  scheduleOffsetMinutes?: number;
-  scheduleStartAt?: string;
-  /** Live profiles: the project's marker, which says steward owns the alert. */
-  note?: string;
-  /** The seed API's single channel (and ClickStack's). */
-  channel?: { type: 'webhook'; webhookId: string };
-  /** HyperDX 2026-08: the complete list (the server replaces the alert on update). */
-  channels?: Array<{ type: 'webhook'; webhookId: string }>;
-}
 
 /** Per alert id: what steward last sent and what the service answered. Written by apply. */
 export interface AlertRecord {

@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
-import type { LiveAlert } from '../clients/api-types.ts';
+import type { LiveAlert } from '../model/alert.ts';
 
 /**
  * Writes a live alert (hyperdx, clickstack-cloud) as a steward Alert document: what steward sends, with the

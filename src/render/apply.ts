@@ -1,5 +1,6 @@
 import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
 import { escapeTerminal } from './escape.ts';
+import { painter } from '../shared/colour.ts';
 
 /** One plain line per event, for CI logs (no TTY). Names, ids and server messages are terminal-escaped. */
 export function renderApplyEventLine(e: ApplyEvent): string | undefined {
@@ -48,10 +49,10 @@ export function renderProgress(done: number, total: number, current: string, col
 
 /** The summary after an apply, text: every outcome, including what an interruption left undone. */
 export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): string {
-  const paint = (c: number, s: string) => (opts.color ? `\u001b[${c}m${s}\u001b[39m` : s);
+  const paint = painter(opts.color);
   const lines: string[] = [];
   const ok = applyOk(r);
-  const head = r.interrupted ? paint(31, 'Apply interrupted') : ok ? paint(32, 'Apply complete') : paint(31, 'Apply incomplete');
+  const head = r.interrupted ? paint('red', 'Apply interrupted') : ok ? paint('green', 'Apply complete') : paint('red', 'Apply incomplete');
   const extra = [
     r.unknown.length ? `${r.unknown.length} unknown` : '',
     r.notRecorded.length ? `${r.notRecorded.length} applied, not recorded` : '',
@@ -65,8 +66,8 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
     for (const c of r.created) lines.push(escapeTerminal(`  + created dashboard ${c.name} (${c.id})`));
     for (const u of r.updated) lines.push(escapeTerminal(`  ~ updated ${u.name} (${u.id})`));
   }
-  for (const f of r.failed) lines.push(paint(31, escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
-  for (const u of r.unknown) lines.push(paint(31, escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
+  for (const f of r.failed) lines.push(paint('red', escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
+  for (const u of r.unknown) lines.push(paint('red', escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
   for (const d of r.duplicates) {
     const after = d.removed
       ? `; this run removed its copy ${d.removed}`
@@ -74,12 +75,12 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
         ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)`
         : '; delete the extra ones by hand';
     lines.push(
-      paint(31, escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),
+      paint('red', escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),
     );
   }
-  for (const n of r.notRecorded) lines.push(paint(31, escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`)));
-  for (const s of r.skipped) lines.push(paint(33, escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
-  for (const n of r.notDone) lines.push(paint(33, escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
+  for (const n of r.notRecorded) lines.push(paint('red', escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`)));
+  for (const s of r.skipped) lines.push(paint('yellow', escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
+  for (const n of r.notDone) lines.push(paint('yellow', escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
   if (r.duplicates.length)
     lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');

@@ -1,15 +1,15 @@
 import type { Issue } from '../errors.ts';
 import { escapeGithubMessage, escapeGithubProperty, escapeTerminal as oneLine } from './escape.ts';
 import { compareText } from '../shared/text.ts';
+import { painter } from '../shared/colour.ts';
 
 /** `file:line:col  /pointer  message`, one line per issue, sorted by file and position. */
 export function renderIssuesText(issues: Issue[], opts: { color: boolean }): string {
-  const red = (s: string) => (opts.color ? `\u001b[31m${s}\u001b[39m` : s);
-  const yellow = (s: string) => (opts.color ? `\u001b[33m${s}\u001b[39m` : s);
+  const paint = painter(opts.color);
   return sortIssues(issues)
     .map((i) => {
       const where = `${oneLine(i.file)}:${i.line}:${i.col}`;
-      const sev = i.severity === 'warning' ? yellow('warning') : red('error');
+      const sev = i.severity === 'warning' ? paint('yellow', 'warning') : paint('red', 'error');
       return `${where}  ${oneLine(i.pointer || '/')}  ${sev}: ${oneLine(i.message)}`;
     })
     .join('\n');

@@ -2,6 +2,7 @@ import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeTerminal as t } from './escape.ts';
 import { patchLines, wrapWords } from './patch.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
+import { painter, type Style } from '../shared/colour.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -47,10 +48,10 @@ export function liveCounts(plan: Plan): string {
 
 /** The plan for a terminal or a CI log. */
 export function renderPlanText(plan: Plan, opts: TextOptions): string {
-  const paint = (code: number, s: string) => (opts.color ? `\u001b[${code}m${s}\u001b[39m` : s);
-  const dim = (s: string) => (opts.color ? `\u001b[2m${s}\u001b[22m` : s);
-  const bold = (s: string) => (opts.color ? `\u001b[1m${s}\u001b[22m` : s);
-  const colorOf: Record<Action, number> = { create: 32, update: 33, delete: 31, noop: 90, blocked: 31 };
+  const paint = painter(opts.color);
+  const dim = (s: string) => paint('dim', s);
+  const bold = (s: string) => paint('bold', s);
+  const colorOf: Record<Action, Style> = { create: 'green', update: 'yellow', delete: 'red', noop: 'gray', blocked: 'red' };
   const width = Math.max(60, Math.min(opts.columns ?? 100, 160));
 
   const out: string[] = [];
@@ -73,7 +74,9 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
       out.push(`  ${sym} ${bold(t(it.name))}${it.file ? dim(`  ${t(it.file)}`) : ''}`);
       out.push(`      ${label}${t(it.message)}`);
       for (const line of itemDetail(it, width - 8))
-        out.push(`      ${line.startsWith('+') ? paint(32, line) : line.startsWith('-') ? paint(31, line) : line.startsWith('~') ? paint(33, line) : line}`);
+        out.push(
+          `      ${line.startsWith('+') ? paint('green', line) : line.startsWith('-') ? paint('red', line) : line.startsWith('~') ? paint('yellow', line) : line}`,
+        );
     }
     if (!opts.showUnchanged && unchanged > 0)
       out.push(dim(`  = ${unchanged} unchanged ${kind === 'Dashboard' ? 'dashboard' : 'alert'}${unchanged === 1 ? '' : 's'}`));
@@ -81,7 +84,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   if (plan.orphans?.length) {
     out.push('', bold('Orphans (kept)'));
-    for (const o of plan.orphans) out.push(`  ${paint(90, '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
+    for (const o of plan.orphans) out.push(`  ${paint('gray', '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
     out.push(
       dim(
         `  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`,
@@ -94,7 +97,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
   out.push('');
   if (plan.summary.blocked > 0)
     out.push(
-      paint(31, `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`),
+      paint('red', `${plan.summary.blocked} blocked item${plan.summary.blocked === 1 ? ' needs' : 's need'} a person: see "way out" above. apply skips them.`),
     );
   const deletes = plan.summary.delete ?? 0;
   if (plan.summary.create + plan.summary.update + deletes === 0) out.push('Nothing to apply.');

@@ -2,6 +2,7 @@ import { formatTime } from '../report/format.ts';
 import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport, Severity } from '../report/types.ts';
 import { escapeTerminal as t } from './escape.ts';
+import { painter, type Style } from '../shared/colour.ts';
 
 export interface ReportTextOptions {
   color: boolean;
@@ -12,8 +13,9 @@ export interface ReportTextOptions {
  * each: severity, check id, object, message. Long lines are not wrapped (the terminal does it).
  */
 export function renderReportText(report: Report, opts: ReportTextOptions): string {
-  const paint = (sev: Severity, s: string) => (opts.color ? `${COLORS[sev]}${s}\u001b[39m` : s);
-  const dim = (s: string) => (opts.color ? `\u001b[2m${s}\u001b[22m` : s);
+  const style = painter(opts.color);
+  const paint = (sev: Severity, s: string) => style(COLORS[sev], s);
+  const dim = (s: string) => style('dim', s);
   const lines: string[] = [];
   const s = report.summary;
   lines.push(`steward report as of ${formatTime(report.generatedAt)}: ${plural(s.services, 'service')}, ${countsText(s)}`);
@@ -34,7 +36,7 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
   return lines.join('\n') + '\n';
 }
 
-const COLORS: Record<Severity, string> = { error: '\u001b[31m', warning: '\u001b[33m', info: '\u001b[36m' };
+const COLORS: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
 /** "3 errors, 2 warnings, 1 info". */
 function countsText(c: { error: number; warning: number; info: number }): string {

@@ -1,6 +1,7 @@
 import type { Issue } from '../errors.ts';
 import { renderIssuesGithub, renderIssuesText, sortIssues } from './issues.ts';
 import { plural } from '../shared/text.ts';
+import { painter } from '../shared/colour.ts';
 
 export interface ValidateResult {
   files: number;
@@ -35,6 +36,7 @@ export function renderValidate(r: ValidateResult, format: ValidateFormat, opts: 
     return (body ? body + '\n' : '') + `${errors.length === 0 ? '' : '::error::'}steward validate: ${verdict}\n`;
   }
   const body = renderIssuesText(r.issues, opts);
-  const mark = opts.color ? (errors.length === 0 ? '\u001b[32m✓\u001b[39m ' : '\u001b[31m✗\u001b[39m ') : errors.length === 0 ? '✓ ' : '✗ ';
+  const paint = painter(opts.color);
+  const mark = errors.length === 0 ? `${paint('green', '✓')} ` : `${paint('red', '✗')} `;
   return (body ? body + '\n\n' : '') + mark + verdict + '\n';
 }

@@ -2,7 +2,8 @@
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { formatBytes, formatDuration, formatTime, round1 } from './format.ts';
 import { backupStart, orderBackups, parseTime } from './order.ts';
-import type { BackupSummary, Finding, FindingObject, ObservedBackup } from './types.ts';
+import type { ObservedBackup } from '../model/cloud.ts';
+import type { BackupSummary, Finding, FindingObject } from './types.ts';
 
 type BackupStatus = BackupSummary['status'];
 

@@ -1,6 +1,7 @@
 /** Reverse private endpoint checks: presence and status. Pure. */
 import type { CloudServiceSpec } from '../schema/kinds.ts';
-import type { Finding, FindingObject, ObservedEndpoint } from './types.ts';
+import type { ObservedEndpoint } from '../model/cloud.ts';
+import type { Finding, FindingObject } from './types.ts';
 import { compareText as cmp } from '../shared/text.ts';
 import { groupBy, isIn, same } from './check-helpers.ts';
 

@@ -2,7 +2,8 @@
 import jsonpatch from 'fast-json-patch';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { isSecretKey } from './redact.ts';
-import type { Finding, FindingObject, ObservedPipe, PatchOperation } from './types.ts';
+import type { ObservedPipe } from '../model/cloud.ts';
+import type { Finding, FindingObject, PatchOperation } from './types.ts';
 import { isObject } from '../shared/object.ts';
 import { compareText as cmp } from '../shared/text.ts';
 import { groupBy, isIn, same } from './check-helpers.ts';

@@ -1,4 +1,4 @@
-import type { ObservedBackup } from './types.ts';
+import type { ObservedBackup } from '../model/cloud.ts';
 
 /** Milliseconds since the epoch, or undefined for a missing or unparseable timestamp. */
 export function parseTime(value: unknown): number | undefined {

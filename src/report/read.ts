@@ -1,7 +1,8 @@
 import pMap from 'p-map';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { newestBackup } from './order.ts';
-import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe, ObservedService, ReadFailure, ReadPart } from './types.ts';
+import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../model/cloud.ts';
+import type { CloudReader, ObservedService, ReadFailure, ReadPart } from './types.ts';
 import { isObject } from '../shared/object.ts';
 
 /** A CloudService resource: its metadata.name and spec. */

@@ -5,65 +5,7 @@
  * required: a pipe's `name`, an endpoint's `description`, a backup's `id`. Anything else may be absent.
  */
 
-/** Scaling of a pipe as the API reports it. */
-export interface ObservedScaling {
-  replicas?: number;
-  concurrency?: number;
-  replicaCpuMillicores?: number;
-  replicaMemoryGb?: number;
-  [key: string]: unknown;
-}
-
-/** Where a pipe writes. */
-export interface ObservedDestination {
-  database?: string;
-  table?: string;
-  managedTable?: boolean;
-  [key: string]: unknown;
-}
-
-/** An ingest pipe (ClickPipe). `source` holds one member per kind: kafka, objectStorage, kinesis, postgres… */
-export interface ObservedPipe {
-  name: string;
-  id?: string;
-  serviceId?: string;
-  state?: string;
-  scaling?: ObservedScaling;
-  source?: Record<string, unknown>;
-  destination?: ObservedDestination;
-  settings?: Record<string, unknown>;
-  fieldMappings?: unknown[];
-  createdAt?: string;
-  updatedAt?: string;
-  [key: string]: unknown;
-}
-
-/** A reverse private endpoint. */
-export interface ObservedEndpoint {
-  description: string;
-  id?: string;
-  serviceId?: string;
-  type?: string;
-  status?: string;
-  [key: string]: unknown;
-}
-
-/**
- * A backup. The real API adds `status` (`done`, `error`, `in_progress`) and leaves `finishedAt` out until the
- * backup finishes; while it runs, `durationInSeconds` is the time since it started.
- */
-export interface ObservedBackup {
-  id: string;
-  serviceId?: string;
-  status?: string;
-  startedAt?: string;
-  finishedAt?: string;
-  sizeInBytes?: number;
-  durationInSeconds?: number;
-  type?: string;
-  backupName?: string;
-  [key: string]: unknown;
-}
+import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../model/cloud.ts';
 
 /**
  * The four reads of the cloud management API, each resolving to the envelope's `result`. The cloud client

@@ -110,13 +110,15 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   const { bindingFile, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
+  const fingerprint = fingerprintLive(live, state, liveAlerts);
   const idSeed =
     args.idSeed ??
     createHash('sha256')
-      .update(`${project.file}\u0000${fingerprintLive(live, state, liveAlerts)}\u0000${JSON.stringify(args.target ?? [])}`)
+      .update(`${project.file}\u0000${fingerprint}\u0000${JSON.stringify(args.target ?? [])}`)
       .digest('hex')
       .slice(0, 24);
   const plan = computePlan({
+    fingerprint,
     newId: seededIds(idSeed),
     ...(liveAlerts ? { liveAlerts } : {}),
     capabilities: profile.capabilities,

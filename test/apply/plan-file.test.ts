@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bindingFile, firstDifference, planDigest, planShapeProblem, projectName, seededIds } from '../../src/apply/plan-file.ts';
-import type { AlertBody, AlertItem, PlanBinding } from '../../src/plan/types.ts';
+import type { AlertBody } from '../../src/model/alert.ts';
+import type { AlertItem, PlanBinding } from '../../src/plan/types.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const binding: PlanBinding = {

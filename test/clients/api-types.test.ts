@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkRequest, checkResponse, loadApiSchema, type ResponseShape } from '../../src/clients/validate.ts';
-import { generateApiTypes, TYPES_FILE } from './gen-api-types.ts';
+import { generateApiTypes, TYPES_FILE } from '../../scripts/gen-api-types.ts';
 
-test('src/clients/api-types.ts is what the schemas generate (regenerate: node --import tsx test/clients/gen-api-types.ts --write)', async () => {
+test('src/clients/api-types.ts is what the schemas generate (regenerate: npm run generate)', async () => {
   const fresh = await generateApiTypes();
   const committed = readFileSync(TYPES_FILE, 'utf8');
   assert.fixture(committed, fresh);

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkService } from '../../src/report/checks.ts';
-import type { Finding, ObservedBackup, ObservedEndpoint, ObservedPipe, ObservedService } from '../../src/report/types.ts';
+import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../src/model/cloud.ts';
+import type { Finding, ObservedService } from '../../src/report/types.ts';
 import type { CloudServiceSpec } from '../../src/schema/kinds.ts';
 import { NOW, ORG, PROD } from './seed.ts';
 

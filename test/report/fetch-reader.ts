@@ -3,7 +3,8 @@
  * is merged: Basic auth, unwraps the envelope's `result`, spaces requests to stay under `requestsPerMinute`,
  * and waits out a 429's Retry-After (a few times). Not a product client: no timeouts, no jitter.
  */
-import type { CloudReader, ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../src/report/types.ts';
+import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../src/model/cloud.ts';
+import type { CloudReader } from '../../src/report/types.ts';
 
 export interface FetchReaderOptions {
   url: string;

@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readCloud, readService, type CloudServiceTarget } from '../../src/report/read.ts';
-import type { CloudReader, ObservedBackup } from '../../src/report/types.ts';
+import type { ObservedBackup } from '../../src/model/cloud.ts';
+import type { CloudReader } from '../../src/report/types.ts';
 import { defaultSeed, ORG, PROD, PROD_SPEC, STAGING, STAGING_SPEC, type CloudData } from './seed.ts';
 
 /**

@@ -4,7 +4,7 @@
  * loopback fake in `fake-cloud.ts`.
  */
 import type { CloudServiceSpec } from '../../src/schema/kinds.ts';
-import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../src/report/types.ts';
+import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../src/model/cloud.ts';
 
 export const NOW = new Date('2026-03-01T06:00:00.000Z');
 export const ORG = '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31';

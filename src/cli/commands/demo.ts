@@ -7,6 +7,7 @@ import { applyCommand } from './apply.ts';
 import { planCommand } from './plan.ts';
 import { reportCommand } from './report.ts';
 import { validateCommand } from './validate.ts';
+import { painter } from '../../shared/colour.ts';
 
 interface DemoArgs {
   examples?: string;
@@ -115,7 +116,7 @@ export const demoCommand = defineCommand<DemoArgs>({
     const emu = await startEmulator({ port: 0 });
     const out = resolve(ctx.cwd, args.out);
     const say = (s: string) => ctx.io.stdout(s);
-    const bold = (s: string) => (ctx.color ? `\u001b[1m${s}\u001b[22m` : s);
+    const bold = (s: string) => painter(ctx.color)('bold', s);
     say(`${bold('steward demo')}: the emulator serves both APIs at ${emu.url} (token dev-token, key dev-key/dev-secret);\n`);
     say(`working copy of the examples: ${work}${args.examples ? '' : ` (${UNTHROTTLED})`}\n`);
     const sub: CommandContext = { ...ctx, cwd: work, env: { ...ctx.env, ...emu.env } };

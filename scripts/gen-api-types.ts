@@ -1,11 +1,9 @@
 /**
  * Generates `src/clients/api-types.ts` from the response and request schemas in `schemas/api/`, so the
  * TypeScript types cannot drift from what ajv checks at run time. `api-types.test.ts` fails when the
- * committed file differs from a fresh generation.
- *
- *   node --import tsx test/clients/gen-api-types.ts --write
+ * committed file differs from a fresh generation. `npm run generate` writes it, with the document types.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 
@@ -19,13 +17,13 @@ export const SCHEMA_FILES = [
   'cloud/backup.schema.json',
 ] as const;
 
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/api/', import.meta.url));
-export const TYPES_FILE = fileURLToPath(new URL('../../src/clients/api-types.ts', import.meta.url));
+export const SCHEMA_DIR = fileURLToPath(new URL('../schemas/api/', import.meta.url));
+export const TYPES_FILE = fileURLToPath(new URL('../src/clients/api-types.ts', import.meta.url));
 
 const BANNER = `/* eslint-disable */
 /**
- * GENERATED from the JSON Schemas in schemas/api/ by test/clients/gen-api-types.ts: do not edit by hand.
- * Regenerate with \`node --import tsx test/clients/gen-api-types.ts --write\`; api-types.test.ts checks
+ * GENERATED from the JSON Schemas in schemas/api/ by scripts/gen-api-types.ts: do not edit by hand.
+ * Regenerate with \`npm run generate\`; test/clients/api-types.test.ts checks
  * that this file matches the schemas.
  */
 `;
@@ -46,14 +44,4 @@ export async function generateApiTypes(): Promise<string> {
     parts.push(ts.trim());
   }
   return `${BANNER}\n${parts.join('\n\n')}\n`;
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const out = await generateApiTypes();
-  if (process.argv.includes('--write')) {
-    writeFileSync(TYPES_FILE, out);
-    process.stdout.write(`wrote ${TYPES_FILE}\n`);
-  } else {
-    process.stdout.write(out);
-  }
 }

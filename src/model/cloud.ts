@@ -1,0 +1,31 @@
+/**
+ * The cloud objects the drift report reads (ingest pipes, reverse private endpoints, backups), derived from
+ * the generated API types (src/clients/api-types.ts, from schemas/api/cloud/). What the report's checks see
+ * is the API's object after src/report/read.ts has dropped every `null` (a real server sends null where the
+ * contract says absent) and kept only items that carry the member the report keys on.
+ */
+import type { Backup, IngestPipe, ReversePrivateEndpoint } from '../clients/api-types.ts';
+
+export type { Backup, IngestPipe, ReversePrivateEndpoint } from '../clients/api-types.ts';
+
+/** T with every `null`, at any depth, read as absent. */
+export type WithoutNulls<T> = T extends readonly (infer U)[]
+  ? WithoutNulls<Exclude<U, null>>[]
+  : T extends object
+    ? { [K in keyof T]: WithoutNulls<Exclude<T[K], null>> }
+    : T;
+
+/** An API object as the report reads it: nulls dropped, every member optional but the one it keys on. */
+type Observed<T extends object, Key extends keyof T> = { [K in keyof T]?: WithoutNulls<Exclude<T[K], null>> } & {
+  [K in Key]-?: WithoutNulls<Exclude<T[K], null | undefined>>;
+};
+
+/** An ingest pipe (ClickPipe), keyed by name. `source` holds one member per kind: kafka, objectStorage, kinesis, postgres… */
+export type ObservedPipe = Observed<IngestPipe, 'name'>;
+/** A reverse private endpoint, keyed by description. */
+export type ObservedEndpoint = Observed<ReversePrivateEndpoint, 'description'>;
+/**
+ * A backup, keyed by id. The real API adds `status` (`done`, `error`, `in_progress`) and leaves `finishedAt` out
+ * until the backup finishes; while it runs, `durationInSeconds` is the time since it started.
+ */
+export type ObservedBackup = Observed<Backup, 'id'>;
