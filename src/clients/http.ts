@@ -1,21 +1,28 @@
 /**
  * The one HTTP layer both API clients are built on (STYLE.md: "one createHttp(...)").
  *
- * got does the transport (with its own retry off); this module adds what steward needs around it:
- * authentication, a client-wide rate limit and concurrency bound, retries of idempotent requests with
- * backoff that honours the server's wait headers, never a retry of POST, a response size limit, a
- * whole-request and an inactivity timeout, one-line errors, and a redacted trace.
+ * got makes the requests and runs the retry loop. createHttp configures it once per client with steward's
+ * rules (src/clients/retry.ts), through got's own extension points, each of which hands the work to the
+ * request's Exchange (exchange.ts):
+ *
+ *   hooks.beforeRequest   a concurrency slot, then the client's rate limit, before every attempt
+ *   retry.calculateDelay  retry or not (0: not), how long to wait, the shared pause, the --debug line
+ *   hooks.beforeRetry     the wait itself, through the injected sleep (so Ctrl-C and fake clocks work)
+ *
+ * What got cannot do is kept beside it: the body is read from got's stream within the size limits
+ * (response.ts), and failures become one-line ApiErrors (transport-errors.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import gotDefault, { type Got } from 'got';
+import gotDefault, { type Got, type RequestError as GotRequestError } from 'got';
 import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
+import { Exchange, exchangeOf, type Transport } from './exchange.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
-import { redact } from './redact.ts';
-import { backoffMs, isIdempotent, retryPolicy, RETRY_STATUSES, serverWait, type RetryOptions } from './retry.ts';
-import { isRetryableTransport, mayHaveApplied, sendOnce, type Attempt } from './attempt.ts';
-import { abortedError, headerValue, parseSuccess, statusError, traceBody, transportError, type Ctx, type OutcomeSettings } from './outcome.ts';
+import { createRedactor, redact } from './redact.ts';
+import { traceBody } from './response.ts';
+import { retryPolicy, type RetryOptions } from './retry.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, parseApiUrl } from './settings.ts';
 
 export type { HttpMethod } from './errors.ts';
 export type { RetryOptions } from './retry.ts';
@@ -31,7 +38,7 @@ export interface HttpOptions {
   /** Base URL; request paths are appended to it (`https://obs.example.com` + `/api/v2/dashboards`). */
   prefixUrl: string;
   auth: HttpAuth;
-  /** Deadline for a whole request, from sending to the last body byte (default DEFAULT_TIMEOUT_MS, 30 s). */
+  /** Deadline for a whole request, from sending to the last body byte (default 30 000 ms). */
   timeoutMs?: number | undefined;
   /** Longest silence on the connection once connected (default 30 000 ms, at most timeoutMs). */
   idleTimeoutMs?: number | undefined;
@@ -104,11 +111,7 @@ export interface Http {
   redact(text: string): string;
 }
 
-/** The whole-request deadline unless the project's `timeoutSeconds` says otherwise (one default for both). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONCURRENCY = 4;
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_CONCURRENCY, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './settings.ts';
 
 /** Builds a path from a template, URL-encoding every interpolated segment: encodePath`/a/${id}`. */
 export function encodePath(strings: TemplateStringsArray, ...segments: Array<string | number>): string {
@@ -133,27 +136,58 @@ const defaultSleep: Sleep = async (ms, signal) => {
  * concurrency bound.
  */
 export function createHttp(opts: HttpOptions): Http {
-  let base: URL;
-  try {
-    base = new URL(opts.prefixUrl);
-  } catch (cause) {
-    throw new CliError(`invalid API URL "${redact(opts.prefixUrl)}": not an absolute URL`, { code: 'config', cause });
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new CliError(`invalid API URL "${redact(opts.prefixUrl)}": must start with http:// or https://`, {
-      code: 'config',
-    });
-  }
-  const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
-  const host = base.host;
+  const t = transport(opts);
+  const client = (opts.got ?? gotDefault).extend({
+    headers: authHeaders(opts),
+    // Every rule lives in calculateDelay (retry.ts): got's own method, status and code lists and its
+    // Retry-After reading are not steward's (no reset headers, no cap that fails at once, POST never).
+    retry: { limit: t.policy.limit - 1, enforceRetryRules: false, calculateDelay: ({ error }) => exchangeOf(error.options)?.decide(error) ?? 0 },
+    hooks: {
+      beforeRequest: [(options) => exchangeOf(options)?.gate()],
+      beforeRetry: [(error: GotRequestError) => exchangeOf(error.options)?.wait()],
+    },
+    // Error statuses reach the Exchange as responses, so their bodies are read within the error-body limit
+    // before got's retry step sees them (got's own HTTPError path would read an endless body whole).
+    throwHttpErrors: false,
+    followRedirect: false,
+    decompress: true,
+    timeout: { request: t.timeoutMs, socket: t.idleTimeoutMs },
+  });
 
+  async function request<T>(req: HttpRequest): Promise<HttpResponse<T>> {
+    const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
+    const url = t.prefix + path;
+    // --debug: what is sent (redacted, cut at TRACE_BODY_LIMIT), which is what one needs to read a 400.
+    if (req.json !== undefined) t.trace(`http ${req.method} ${url} request body: ${traceBody(t.clean(JSON.stringify(req.json)))}`);
+    const exchange = new Exchange(t, {
+      method: req.method,
+      url,
+      path: path.split('?')[0] ?? path,
+      json: req.json,
+      signal: combineSignals(opts.signal, req.signal),
+      validate: req.validate,
+    });
+    exchange.start(client);
+    return (await exchange.result) as HttpResponse<T>;
+  }
+
+  return { request, host: t.host, redact: t.clean };
+}
+
+/** A client's settings, resolved once: the URL, limits, timeouts, redaction, sinks, shared pacing. */
+function transport(opts: HttpOptions): Transport & { prefix: string } {
+  const parsed = parseApiUrl(opts.prefixUrl);
+  if (!parsed.ok) {
+    const shown = redact(opts.prefixUrl);
+    if (parsed.problem.kind === 'not-a-url')
+      throw new CliError(`invalid API URL "${shown}": not an absolute URL`, { code: 'config', cause: parsed.problem.cause });
+    throw new CliError(`invalid API URL "${shown}": must start with http:// or https://`, { code: 'config' });
+  }
+  const base = parsed.url;
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
-  const random = opts.random ?? Math.random;
-  const policy = retryPolicy(opts.retry);
   const timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS);
-  const idleTimeoutMs = Math.min(positive(opts.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS), timeoutMs);
-  const maxBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
+  const clean = createRedactor([...(opts.secrets ?? []), ...credentials(opts.auth)]);
   const told = (ms: number, reason: string) => {
     try {
       if (ms > 0) opts.onWait?.(ms, reason);
@@ -161,142 +195,56 @@ export function createHttp(opts: HttpOptions): Http {
       // A broken progress sink must not change the outcome of a request.
     }
   };
-  const limiter = new RateLimiter({
-    requestsPerMinute: opts.requestsPerMinute,
-    burst: opts.burst,
+  return {
+    prefix: `${base.origin}${base.pathname.replace(/\/+$/, '')}`,
+    host: base.host,
+    policy: retryPolicy(opts.retry),
+    timeoutMs,
+    idleTimeoutMs: Math.min(positive(opts.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS), timeoutMs),
+    maxBytes: positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
+    credentialHint: opts.credentialHint,
     now,
-    sleep: (ms, signal) => {
-      told(ms, 'rate limit');
-      return sleep(ms, signal);
-    },
-  });
-  const slots = new Semaphore(opts.concurrency ?? DEFAULT_CONCURRENCY);
-
-  const secrets: string[] = [...(opts.secrets ?? [])];
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'user-agent': 'steward',
-    ...opts.headers,
-  };
-  if (opts.auth.type === 'bearer') {
-    headers['authorization'] = `Bearer ${opts.auth.token}`;
-    secrets.push(opts.auth.token);
-  } else if (opts.auth.type === 'basic') {
-    const encoded = Buffer.from(`${opts.auth.username}:${opts.auth.password}`, 'utf8').toString('base64');
-    headers['authorization'] = `Basic ${encoded}`;
-    secrets.push(encoded, opts.auth.password, opts.auth.username);
-  }
-  const clean = (text: string): string => redact(text, secrets);
-  const settings: OutcomeSettings = { clean, maxBytes, timeoutMs, idleTimeoutMs, credentialHint: opts.credentialHint };
-  const trace = (line: string): void => {
-    if (!opts.trace) return;
-    try {
-      opts.trace(clean(line));
-    } catch {
-      // A broken trace sink must not change the outcome of a request.
-    }
-  };
-
-  const client = (opts.got ?? gotDefault).extend({
-    headers,
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    followRedirect: false,
-    decompress: true,
-    timeout: { request: timeoutMs, socket: idleTimeoutMs },
-  });
-
-  async function request<T>(req: HttpRequest): Promise<HttpResponse<T>> {
-    const method = req.method;
-    const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
-    const url = prefix + path;
-    const shownPath = path.split('?')[0] ?? path;
-    const signal = combineSignals(opts.signal, req.signal);
-    const maxTries = isIdempotent(method) ? policy.limit : 1;
-    const ctx = { method, path: shownPath, host };
-    // --debug: what is sent (redacted, cut at TRACE_BODY_LIMIT), which is what one needs to read a 400.
-    if (req.json !== undefined) trace(`http ${method} ${url} request body: ${traceBody(clean(JSON.stringify(req.json)))}`);
-
-    for (let attempt = 1; ; attempt++) {
-      let waited = 0;
-      let result: Attempt;
+    sleep,
+    random: opts.random ?? Math.random,
+    limiter: new RateLimiter({
+      requestsPerMinute: opts.requestsPerMinute,
+      burst: opts.burst,
+      now,
+      sleep: (ms, signal) => {
+        told(ms, 'rate limit');
+        return sleep(ms, signal);
+      },
+    }),
+    slots: new Semaphore(opts.concurrency ?? DEFAULT_CONCURRENCY),
+    clean,
+    trace: (line) => {
+      if (!opts.trace) return;
       try {
-        result = await slots.run(async () => {
-          waited = await limiter.acquire(signal);
-          return sendOnce(client, maxBytes, method, url, req.json, signal);
-        });
-      } catch (cause) {
-        // Only the rate-limit wait throws, and only when aborted: nothing was sent.
-        throw abortedError(ctx, attempt, false, cause, signal);
+        opts.trace(clean(line));
+      } catch {
+        // A broken trace sink must not change the outcome of a request.
       }
-      const tag = `${method} ${url}`;
-      const timing = `${result.ms} ms, attempt ${attempt}/${maxTries}${waited > 0 ? `, rate limit wait ${Math.round(waited)} ms` : ''}`;
+    },
+    told,
+  };
+}
 
-      if (result.kind === 'transport') {
-        const retry = isIdempotent(method) && attempt < maxTries && isRetryableTransport(result);
-        const wait = retry ? backoffMs(attempt, policy, random) : 0;
-        trace(
-          `http ${tag} → ${result.code ?? result.failure} (${timing})` +
-            (retry ? `; retry in ${wait} ms` : '') +
-            (!retry && mayHaveApplied(method, result) ? '; outcome unknown' : ''),
-        );
-        if (!retry) throw transportError(settings, ctx, result, attempt, signal);
-        told(wait, `${result.code ?? result.failure}, retrying ${method} ${shownPath}`);
-        await sleepOrAbort(wait, signal, ctx, attempt);
-        continue;
-      }
+function authHeaders(opts: HttpOptions): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'steward', ...opts.headers };
+  if (opts.auth.type === 'bearer') headers['authorization'] = `Bearer ${opts.auth.token}`;
+  else if (opts.auth.type === 'basic') headers['authorization'] = `Basic ${basicCredential(opts.auth)}`;
+  return headers;
+}
 
-      const { status } = result;
-      const requestId = headerValue(result.headers, 'x-request-id') ?? headerValue(result.headers, 'request-id');
+/** The values the auth puts on the wire, redacted everywhere this client writes. */
+function credentials(auth: HttpAuth): string[] {
+  if (auth.type === 'bearer') return [auth.token];
+  if (auth.type === 'basic') return [basicCredential(auth), auth.password, auth.username];
+  return [];
+}
 
-      if (status >= 200 && status < 300) {
-        observeRemaining(result.headers);
-        trace(`http ${tag} → ${status} ${result.statusText} (${timing}, ${result.bytes} bytes)`);
-        return { status, headers: result.headers, body: parseSuccess(settings, ctx, result, attempt, req.validate) as T, attempts: attempt };
-      }
-
-      // An error status (or an unexpected redirect / informational status).
-      const hinted = serverWait(status, result.headers, now());
-      const retryableStatus = RETRY_STATUSES.has(status) && isIdempotent(method);
-      const tooLong = hinted !== undefined && hinted.ms > policy.maxDelayMs;
-      const retry = retryableStatus && attempt < maxTries && !tooLong;
-      if (hinted !== undefined && !tooLong && (status === 429 || status === 503)) {
-        // Hold every request of this client, not only this one: the server spoke about the key.
-        limiter.pauseUntil(now() + hinted.ms);
-      }
-      const wait = retry ? Math.max(hinted?.ms ?? 0, backoffMs(attempt, policy, random)) : 0;
-      trace(`http ${tag} → ${status} ${result.statusText} (${timing})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''));
-      if (result.body.length > 0) trace(`http ${tag} response body: ${traceBody(clean(result.body.toString('utf8')))}`);
-      if (!retry) {
-        throw statusError(settings, ctx, result, attempt, requestId, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
-      }
-      told(
-        wait,
-        status === 429
-          ? 'rate limited (429)'
-          : hinted
-            ? `the server asked to wait (${status}, ${hinted.header})`
-            : `${status} ${result.statusText}, retrying ${method} ${shownPath}`,
-      );
-      await sleepOrAbort(wait, signal, ctx, attempt);
-    }
-  }
-
-  /** A success with `remaining: 0` and a reset: hold the next requests until the reset. */
-  function observeRemaining(h: IncomingHttpHeaders): void {
-    const hinted = serverWait(200, h, now());
-    if (hinted !== undefined && hinted.ms > 0 && hinted.ms <= policy.maxDelayMs) limiter.pauseUntil(now() + hinted.ms);
-  }
-
-  async function sleepOrAbort(ms: number, signal: AbortSignal | undefined, ctx: Ctx, attempt: number) {
-    try {
-      await sleep(ms, signal);
-    } catch (cause) {
-      throw abortedError(ctx, attempt, false, cause, signal);
-    }
-  }
-
-  return { request, host, redact: clean };
+function basicCredential(auth: { username: string; password: string }): string {
+  return Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64');
 }
 
 function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {

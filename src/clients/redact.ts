@@ -9,9 +9,13 @@ const MIN_SECRET_LENGTH = 4;
 
 const SENSITIVE_QUERY =
   /([?&;](?:[^=&#\s]*?(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|key[_-]?id|signature|sig|auth|credential|accountkey|sharedaccesskey)[^=&#\s]*)=)[^&#;\s"']*/gi;
-const AUTH_HEADER =
-  /(\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?)(?:(Bearer|Basic|Token|Digest)\s+)?(?!\[redacted\])(?!(?:Bearer|Basic|Token|Digest)\s)[^\s"',}\]]+/gi;
-const BEARER = /\b(Bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{16,}/g;
+/** The marker as a regular expression, so text already redacted is left as it is. */
+const MARKER = REDACTED.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const AUTH_HEADER = new RegExp(
+  `(\\b(?:proxy-)?authorization\\b["']?\\s*[:=]\\s*["']?)(?:(Bearer|Basic|Token|Digest)\\s+)?(?!${MARKER})(?!(?:Bearer|Basic|Token|Digest)\\s)[^\\s"',}\\]]+`,
+  'gi',
+);
+const BEARER = new RegExp(`\\b(Bearer)\\s+(?!${MARKER})[A-Za-z0-9._~+/=-]{16,}`, 'g');
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@:]+(?::[^/\s@]*)?@/gi;
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEOUT_MS } from '../clients/http.ts';
+import { DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
 import { ConfigError } from '../errors.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
@@ -56,15 +56,15 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   const ptr = pointerOf(project, section, 'url');
   const r = interpolateString(raw, env);
   if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
-  let url: URL;
-  try {
-    url = new URL(r.value);
-  } catch {
-    throw new ConfigError(`${section} url "${r.value}" is not a URL (like https://api.example.com)`, project.locate(ptr), ptr);
+  const parsed = parseApiUrl(r.value);
+  if (!parsed.ok) {
+    const message =
+      parsed.problem.kind === 'not-a-url'
+        ? `${section} url "${r.value}" is not a URL (like https://api.example.com)`
+        : `${section} url must use http or https, not ${parsed.problem.protocol}`;
+    throw new ConfigError(message, project.locate(ptr), ptr);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${section} url must use http or https, not ${url.protocol}`, project.locate(ptr), ptr);
-  }
+  const url = parsed.url;
   // Credentials in clear text over the network: only to this machine, unless the project says otherwise.
   const allow = (project.spec[section] as { allowInsecureHttp?: boolean } | undefined)?.allowInsecureHttp === true;
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allow) {

@@ -1,0 +1,160 @@
+/**
+ * Reading a response within its limits, and turning a success body into the value the caller asked for.
+ *
+ * A success body is read up to `maxResponseBytes` (a declared content-length above it is refused before
+ * anything is read); an error body only to MAX_ERROR_BODY_BYTES, since one line of it is shown. Reading
+ * stops at the limit instead of buffering a hostile server's endless body.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Request as GotRequest, Response as GotResponse } from 'got';
+import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './errors.ts';
+import { summarizeErrorBody, oneLine } from './error-body.ts';
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
+import { formatBytes, headerValue, MAX_ERROR_BODY_BYTES, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
+
+/** The response of one attempt, read; `ms` is filled in by the caller, which knows when it started. */
+export type ReadResponse = Omit<ResponseAttempt, 'ms'>;
+
+/**
+ * Reads one attempt's response from a got stream, to its end or to the size limit, and hands it to `done`
+ * once. Transport errors are not its business: got reports them to the retry step.
+ */
+export class ResponseReader {
+  /** The response headers arrived (a failure after them may have been applied). */
+  response: GotResponse | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+
+  constructor(
+    stream: GotRequest,
+    private readonly maxBytes: number,
+    private readonly done: (r: ReadResponse) => void,
+  ) {
+    stream.on('response', (res: GotResponse) => {
+      this.response = res;
+      const declared = Number(res.headers['content-length']);
+      if (res.statusCode < 400 && Number.isFinite(declared) && declared > this.limit()) {
+        this.size = declared;
+        this.finish(true);
+      }
+    });
+    stream.on('data', (chunk: Buffer) => {
+      if (this.settled) return;
+      const limit = this.limit();
+      this.size += chunk.length;
+      if (this.size > limit) {
+        const room = limit - (this.size - chunk.length);
+        if (room > 0) this.chunks.push(chunk.subarray(0, room));
+        this.finish(true);
+        return;
+      }
+      this.chunks.push(chunk);
+    });
+    stream.on('end', () => this.finish(false));
+  }
+
+  private limit(): number {
+    return (this.response?.statusCode ?? 0) >= 400 ? MAX_ERROR_BODY_BYTES : this.maxBytes;
+  }
+
+  private finish(overLimit: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    const status = this.response?.statusCode ?? 0;
+    this.done({
+      kind: 'response',
+      status,
+      statusText: this.response?.statusMessage || STATUS_CODES[status] || '',
+      headers: this.response?.headers ?? {},
+      // A success over the limit is refused unread: copying what arrived would double the memory held, and
+      // what arrived is let go at once (splice empties the list the stream handlers still reference).
+      body: overLimit && status < 400 ? (this.chunks.splice(0), Buffer.alloc(0)) : Buffer.concat(this.chunks.splice(0)),
+      overLimit,
+      bytes: this.size,
+    });
+  }
+}
+
+/** Checks and narrows a parsed success body; the problems found become an ApiResponseError. */
+export type Validate = (body: unknown) => ResponseProblem[] | undefined;
+
+/**
+ * The parsed JSON of a 2xx (undefined when empty), or an ApiResponseError: too large, not JSON, nested too
+ * deep, or refused by `validate`. A write answered 2xx was applied, so for one the error says the outcome
+ * is unknown to the caller.
+ */
+export function parseSuccess(
+  ctx: RequestContext,
+  r: ResponseAttempt,
+  attempt: number,
+  o: { validate: Validate | undefined; maxBytes: number; clean: (text: string) => string },
+): unknown {
+  const init: ApiErrorInit = { ...ctx, status: r.status, attempts: attempt, outcomeUnknown: ctx.method !== 'GET' };
+  const head = `${ctx.method} ${ctx.path}`;
+  const unknownNote = init.outcomeUnknown ? outcomeNote(ctx.method) : '';
+  if (r.overLimit) {
+    throw new ApiResponseError(
+      `${head}: response larger than ${formatBytes(o.maxBytes)} (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused${unknownNote}`,
+      { ...init, problems: [{ field: '', message: 'response too large' }] },
+    );
+  }
+  const text = r.body.toString('utf8');
+  let body: unknown;
+  if (text.trim() === '') {
+    body = undefined;
+  } else {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // No cause attached: the parser's message quotes the body's first characters, unredacted (a
+      // secret's start), and the excerpt below says more, redacted.
+      const ct = headerValue(r.headers, 'content-type') ?? 'no content type';
+      // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
+      const excerpt = o.clean(summarizeErrorBody(o.clean(r.body.toString('utf8')), ct).message);
+      throw new ApiResponseError(`${head}: response is not valid JSON (${r.status}, ${ct}, ${r.bytes} bytes): ${excerpt}${unknownNote}`, {
+        ...init,
+        problems: [{ field: '', message: 'not valid JSON' }],
+      });
+    }
+  }
+  // Before anything recursive sees it (the shape check, normalization): too deep is a bad response.
+  if (nestsDeeperThan(body, MAX_RESPONSE_DEPTH)) {
+    throw new ApiResponseError(`${head}: response nested deeper than ${MAX_RESPONSE_DEPTH} levels; refused${unknownNote}`, {
+      ...init,
+      problems: [{ field: '', message: 'nested too deep' }],
+    });
+  }
+  const problems = o.validate?.(body);
+  if (problems && problems.length > 0) {
+    if (body === undefined) {
+      throw new ApiResponseError(`${head}: empty response body (${r.status}), expected JSON${unknownNote}`, {
+        ...init,
+        problems: [{ field: '', message: 'empty body' }],
+      });
+    }
+    const first = problems[0]!;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+    const where = first.field === '' ? 'response body: ' : `${first.field}: `;
+    throw new ApiResponseError(`${head}: ${o.clean(oneLine(where + first.message, false))}${more}${unknownNote}`, {
+      ...init,
+      problems,
+    });
+  }
+  return body;
+}
+
+/** The most of a body a --debug trace shows. */
+const TRACE_BODY_LIMIT = 4096;
+
+/**
+ * A body for a one-line trace, already redacted (cutting first could split a credential the redactor then
+ * misses): control characters (line breaks, ESC: a server's text must not drive the terminal) shown as
+ * escapes, cut at TRACE_BODY_LIMIT characters.
+ */
+export function traceBody(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
+}

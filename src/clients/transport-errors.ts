@@ -1,0 +1,279 @@
+/**
+ * What one attempt produced, and the ApiError each outcome becomes: the status → error table, transport
+ * failures told apart (timeout, stall, reset, refused, DNS, TLS, interrupted) with whether the request may
+ * have reached the server, and the one-line messages of src/clients/README.md, kept byte for byte.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { CliError } from '../errors.ts';
+import {
+  ApiError,
+  ApiTransportError,
+  ConflictError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  type ApiErrorInit,
+  type HttpMethod,
+  type TransportFailure,
+} from './errors.ts';
+import { summarizeErrorBody, oneLine } from './error-body.ts';
+import { RETRY_CODES, type ServerWait } from './retry.ts';
+
+/** Where a request went, as every error names it. */
+export interface RequestContext {
+  method: HttpMethod;
+  /** Path without the query string. */
+  path: string;
+  host: string;
+}
+
+/** A response whose body was read (to its end, or to the size limit). */
+export interface ResponseAttempt {
+  kind: 'response';
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body was cut at the size limit (a 2xx: refused; an error status: summarized as is). */
+  overLimit: boolean;
+  bytes: number;
+  ms: number;
+}
+
+/** No complete response: what failed, and whether the request may have reached the server. */
+export interface TransportAttempt {
+  kind: 'transport';
+  error: unknown;
+  code: string | undefined;
+  failure: TransportFailure;
+  sent: boolean;
+  ms: number;
+}
+
+export type Attempt = ResponseAttempt | TransportAttempt;
+
+/** Error bodies are only read this far: one line of them is shown. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** What the status and transport errors need from the client that made the request. */
+export interface ErrorSettings {
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  /** Where the credential comes from, for 401/403 ("the token in STEWARD_OBS_TOKEN"). */
+  credentialHint: string | undefined;
+  /** The client's redactor. */
+  clean: (text: string) => string;
+}
+
+export function outcomeNote(method: HttpMethod): string {
+  return `; outcome unknown: the server may have applied this ${method}, check before sending it again`;
+}
+
+/** How a status becomes an error: the class, and what the message adds after the server's words. */
+interface StatusRule {
+  suffix?: (hint: string | undefined) => string;
+  make: (message: string, init: ApiErrorInit, extra: { hint: string | undefined; retryAfterMs: number | undefined }) => ApiError;
+}
+
+/** The status → error table (any status not listed is a plain ApiError; 3xx are handled before it). */
+const STATUS_RULES: ReadonlyMap<number, StatusRule> = new Map<number, StatusRule>([
+  [
+    401,
+    {
+      suffix: (hint) => `; the credential was refused: check ${hint ?? 'the credentials'}`,
+      make: (m, init, x) => new UnauthorizedError(m, { ...init, hint: x.hint }),
+    },
+  ],
+  [
+    403,
+    {
+      suffix: (hint) => `; the credential is not allowed to do this: check ${hint ?? 'the credentials'} and its permissions`,
+      make: (m, init, x) => new UnauthorizedError(m, { ...init, hint: x.hint }),
+    },
+  ],
+  [404, { make: (m, init) => new NotFoundError(m, init) }],
+  [409, { make: (m, init) => new ConflictError(m, init) }],
+  [429, { make: (m, init, x) => new RateLimitedError(m, { ...init, retryAfterMs: x.retryAfterMs }) }],
+]);
+
+/**
+ * The error for a response that is not a success. `refusedWaitCap` is set when the server asked for a wait
+ * above the retry cap (the message says so instead of "gave up").
+ */
+export function statusError(
+  s: ErrorSettings,
+  ctx: RequestContext,
+  r: ResponseAttempt,
+  attempts: number,
+  hinted: ServerWait | undefined,
+  refusedWaitCap: number | undefined,
+): ApiError {
+  // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
+  const summary = summarizeErrorBody(s.clean(r.body.toString('utf8')), headerValue(r.headers, 'content-type'));
+  let serverMessage = s.clean(summary.message);
+  if (r.overLimit) serverMessage = `${serverMessage}${serverMessage ? ' ' : ''}(body cut at ${formatBytes(MAX_ERROR_BODY_BYTES)})`;
+  const requestId = summary.requestId ?? headerValue(r.headers, 'x-request-id') ?? headerValue(r.headers, 'request-id');
+  const status = r.status;
+  const outcomeUnknown = ctx.method !== 'GET' && status >= 500 && status !== 501;
+  const init: ApiErrorInit = {
+    ...ctx,
+    status,
+    serverMessage: serverMessage || undefined,
+    requestId: requestId === undefined ? undefined : s.clean(requestId),
+    attempts,
+    outcomeUnknown,
+  };
+  let msg = `${ctx.method} ${ctx.path} → ${status}${r.statusText ? ` ${oneLine(r.statusText, true)}` : ''}`;
+  if (serverMessage) msg += `: ${serverMessage}`;
+  if (init.requestId) msg += ` (request id ${init.requestId})`;
+  if (status >= 300 && status < 400) {
+    const location = headerValue(r.headers, 'location');
+    msg += `; unexpected redirect${location ? ` to ${s.clean(oneLine(location, true))}` : ''}: check the API URL`;
+    return new ApiError(msg, init);
+  }
+  if (refusedWaitCap !== undefined && hinted) {
+    msg += ` (the server asks to wait ${Math.ceil(hinted.ms / 1000)} s, more than the ${Math.round(refusedWaitCap / 1000)} s retry cap)`;
+  } else if (attempts > 1) {
+    msg += ` (gave up after ${attempts} attempts)`;
+  }
+  if (outcomeUnknown) msg += outcomeNote(ctx.method);
+  const rule = STATUS_RULES.get(status);
+  if (!rule) return new ApiError(msg, init);
+  return rule.make(msg + (rule.suffix?.(s.credentialHint) ?? ''), init, { hint: s.credentialHint, retryAfterMs: hinted?.ms });
+}
+
+/** The error for an attempt that got no complete response. */
+export function transportError(s: ErrorSettings, ctx: RequestContext, r: TransportAttempt, attempts: number, signal: AbortSignal | undefined): ApiError {
+  if (r.failure === 'aborted') return abortedError(ctx, attempts, r.sent, r.error, signal);
+  const outcomeUnknown = mayHaveApplied(ctx.method, r);
+  const code = r.code && !r.code.startsWith('ERR_GOT') ? ` (${r.code})` : '';
+  const detail = s.clean(oneLine(errorMessage(r.error), true));
+  let what: string;
+  switch (r.failure) {
+    case 'timeout':
+      what = `no complete response within ${s.timeoutMs} ms (timeout)`;
+      break;
+    case 'stalled':
+      what = `the connection stalled: nothing received for ${s.idleTimeoutMs} ms`;
+      break;
+    case 'reset':
+      what = `the connection was closed before the response was complete${code}`;
+      break;
+    case 'refused':
+      what = `connection refused${code}: is the server running and the URL right?`;
+      break;
+    case 'dns':
+      what = `host name could not be resolved${code}`;
+      break;
+    case 'tls':
+      what = `TLS failed: ${detail}`;
+      break;
+    default:
+      what = `${detail}${code && !detail.includes(r.code ?? '') ? code : ''}`;
+  }
+  let msg = `${ctx.method} ${ctx.path} on ${ctx.host}: ${what}`;
+  if (attempts > 1) msg += ` (gave up after ${attempts} attempts)`;
+  if (outcomeUnknown) msg += outcomeNote(ctx.method);
+  return new ApiTransportError(msg, {
+    ...ctx,
+    attempts,
+    outcomeUnknown,
+    failure: r.failure,
+    transportCode: r.code,
+    cause: r.error,
+  });
+}
+
+/** Interrupted by the signal (Ctrl-C): exit code 130, or the one the abort reason carries. */
+export function abortedError(ctx: RequestContext, attempts: number, sent: boolean, cause: unknown, signal: AbortSignal | undefined): ApiError {
+  const reason: unknown = signal?.reason ?? cause;
+  const exitCode = reason instanceof CliError ? reason.exitCode : 130;
+  const outcomeUnknown = ctx.method !== 'GET' && sent;
+  return new ApiTransportError(`${ctx.method} ${ctx.path} on ${ctx.host}: interrupted${outcomeUnknown ? outcomeNote(ctx.method) : ''}`, {
+    ...ctx,
+    attempts,
+    outcomeUnknown,
+    failure: 'aborted',
+    transportCode: codeOf(cause),
+    cause: reason,
+    exitCode,
+  });
+}
+
+/** A write whose request may have reached the server: anything but a failure before connecting. */
+export function mayHaveApplied(method: HttpMethod, r: { sent: boolean }): boolean {
+  return method !== 'GET' && r.sent;
+}
+
+/** Transport failures worth another try (a wrong host name or a bad certificate does not heal). */
+export function isRetryableTransport(r: { code: string | undefined; failure: TransportFailure }): boolean {
+  if (r.failure === 'aborted' || r.failure === 'tls' || (r.failure === 'dns' && r.code !== 'EAI_AGAIN')) return false;
+  if (r.failure === 'timeout' || r.failure === 'stalled' || r.failure === 'reset' || r.failure === 'refused') return true;
+  return r.code !== undefined && RETRY_CODES.has(r.code);
+}
+
+const PRE_SEND_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
+
+/** What kind of failure, and whether the request may have reached the server. */
+export function classify(error: unknown, gotResponse: boolean): { failure: TransportFailure; sent: boolean } {
+  const code = codeOf(error);
+  const name = error instanceof Error ? error.name : '';
+  const event = (error as { event?: unknown } | null)?.event;
+  if (name === 'AbortError' || code === 'ERR_ABORTED' || code === 'ABORT_ERR') return { failure: 'aborted', sent: true };
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
+    if (event === 'lookup') return { failure: 'dns', sent: false };
+    if (event === 'connect' || event === 'secureConnect') return { failure: 'timeout', sent: false };
+    return { failure: event === 'socket' ? 'stalled' : 'timeout', sent: true };
+  }
+  if (code === 'ECONNREFUSED') return { failure: 'refused', sent: false };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { failure: 'dns', sent: false };
+  if (code !== undefined && PRE_SEND_CODES.has(code)) return { failure: 'other', sent: false };
+  if (
+    code !== undefined &&
+    (code.startsWith('ERR_TLS') ||
+      code.startsWith('ERR_SSL') ||
+      code.includes('CERT') ||
+      code === 'EPROTO' ||
+      code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+      code === 'SELF_SIGNED_CERT_IN_CHAIN')
+  ) {
+    return { failure: 'tls', sent: gotResponse };
+  }
+  if (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'ECONNABORTED' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    /socket hang up|premature close|aborted/i.test(errorMessage(error))
+  ) {
+    return { failure: 'reset', sent: true };
+  }
+  return { failure: 'other', sent: true };
+}
+
+/** A failed attempt as a value, from the error got reports. */
+export function transportAttempt(error: unknown, gotResponse: boolean, ms: number): TransportAttempt {
+  return { kind: 'transport', error, code: codeOf(error), ...classify(error, gotResponse), ms };
+}
+
+export function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  const causeCode = ((error as { cause?: unknown } | null)?.cause as { code?: unknown } | undefined)?.code;
+  return typeof causeCode === 'string' ? causeCode : undefined;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function headerValue(h: IncomingHttpHeaders, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
