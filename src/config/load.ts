@@ -195,16 +195,26 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   // cost far more than re-reading the few files that have a problem. Documents are indexed, so finding one is
   // constant time however many a file holds (100,000 duplicates in 3 files were quadratic).
   const treeCache = new Map<string, Map<number, SourceDoc>>();
+  // The file was read and checked once already; read again under the same cap, and if it is gone or was
+  // replaced by something unreadable since, the problem is still reported, at 1:1.
+  const reread = (file: string): Buffer | undefined => {
+    try {
+      return deps.fs.readFile(file, { maxBytes: MAX_FILE_BYTES });
+    } catch {
+      return undefined;
+    }
+  };
   const positionIn = (file: string, index: number, pointer: string, atKey?: boolean, offset?: number) => {
     let docs = treeCache.get(file);
-    if (!docs) treeCache.set(file, (docs = new Map(parseYamlFile(file, deps.fs.readFile(file)).docs.map((d) => [d.index, d]))));
+    if (!docs) {
+      const bytes = reread(file);
+      treeCache.set(file, (docs = new Map(bytes ? parseYamlFile(file, bytes).docs.map((d) => [d.index, d]) : [])));
+    }
     const src = docs.get(index);
-    if (src && offset !== undefined && !atKey) {
+    const bytes = src && offset !== undefined && !atKey ? reread(file) : undefined;
+    if (src && bytes && offset !== undefined) {
       // A problem inside a string (a template's reference): at that character when the text shows it as is.
-      const text = deps.fs
-        .readFile(file)
-        .toString('utf8')
-        .replace(/^\uFEFF/, '');
+      const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
       const at = offsetInScalar(src.doc, text, pointerSegments(pointer), offset);
       if (at !== undefined) return src.lineCounter.linePos(at);
     }

@@ -126,4 +126,29 @@ test('quoted references stay strings', () => {
   assert.is(d.doc.spec.name, '42');
 });
 
+test('a file replaced by something unreadable between the read and the placing of a problem: the problem is still reported (at 1:1), no crash', async () => {
+  const dup = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: shop }\nspec: { name: Shop, tiles: [] }\n';
+  const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["**/*.yaml"]\n', 'a.yaml': dup, 'b.yaml': dup });
+  try {
+    const reads = new Map<string, number>();
+    const fs = {
+      ...nodeFileSystem,
+      readFile: (path: string, opts?: { maxBytes?: number }) => {
+        const n = (reads.get(path) ?? 0) + 1;
+        reads.set(path, n);
+        // The second read of b.yaml (placing the duplicate) finds a fifo where the file was.
+        if (path.endsWith('b.yaml') && n > 1) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
+        return nodeFileSystem.readFile(path, opts);
+      },
+    };
+    const loaded = await loadWorkspace({ fs, env: {}, cwd: p.dir }, { cache: false });
+    const problem = loaded.issues.find((i) => i.file === 'b.yaml' && /duplicate Dashboard "shop"/.test(i.message));
+    assert.ok(problem, JSON.stringify(loaded.issues));
+    assert.equal([problem!.line, problem!.col], [1, 1]);
+    assert.ok((reads.get(join(p.dir, 'b.yaml')) ?? 0) > 1, 'the problem was placed by reading the file again');
+  } finally {
+    p.cleanup();
+  }
+});
+
 test.run();
