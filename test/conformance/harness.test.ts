@@ -1,6 +1,6 @@
 /**
  * The conformance harness itself: prism starts from a vendored file, refuses what the spec refuses, the
- * harness sees every violation, seeds make generated answers repeatable, and stop() ends the process.
+ * harness sees every violation, seeds make generated answers repeatable, and stop() closes the server.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -33,11 +33,12 @@ writeFileSync(
 );
 
 const test = suite('conformance: prism harness');
-const [stat, dynA, dynB, bad] = usePrism(test, [
+const [stat, dynA, dynB, bad, oneItem] = usePrism(test, [
   { spec: 'hyperdx-2025-11-21' },
   { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1 },
   { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 2 },
   { spec: BROKEN },
+  { spec: 'hyperdx-2025-11-21', dynamic: true, seed: 1, jsf: { minItems: 1, maxItems: 1 } },
 ]);
 test.after(() => broken.cleanup());
 
@@ -110,6 +111,18 @@ test('generated answers repeat under one seed and change with another', async ()
   assert.is.not(a, await get(stat.server.url));
 });
 
+test('servers in one process answer at the same time, each under its own generator options', async () => {
+  const list = async (url: string): Promise<unknown[]> =>
+    ((await (await fetch(`${url}/api/v2/dashboards`, { headers: auth })).json()) as { data: unknown[] }).data;
+  const alone = await list(dynA.server.url);
+  assert.ok(alone.length > 1, `the default options give ${alone.length} items`);
+  const mixed = await Promise.all(Array.from({ length: 12 }, (_, i) => list((i % 2 ? oneItem : dynA).server.url)));
+  mixed.forEach((items, i) => {
+    if (i % 2) assert.is(items.length, 1, `answer ${i} of the one-item server`);
+    else assert.equal(items, alone, `answer ${i} of the default server`);
+  });
+});
+
 test("an answer of prism's that breaks the spec is a response violation, not a request one", async () => {
   const s = bad.server;
   const res = await fetch(`${s.url}/thing`);
@@ -124,11 +137,15 @@ test("an answer of prism's that breaks the spec is a response violation, not a r
   );
 });
 
-test('stop() ends the process by its id', async () => {
+test('stop() closes the server: its port refuses connections', async () => {
   const s = dynB.server;
-  process.kill(s.pid, 0); // alive
+  assert.is((await fetch(`${s.url}/api/v2/dashboards`, { headers: auth })).status, 200);
   await s.stop();
-  assert.throws(() => process.kill(s.pid, 0));
+  const refused = await fetch(`${s.url}/api/v2/dashboards`, { headers: auth }).then(
+    () => false,
+    () => true,
+  );
+  assert.ok(refused, 'a request after stop() was answered');
 });
 
 test.run();

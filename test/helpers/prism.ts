@@ -1,27 +1,30 @@
 /**
  * Conformance harness: mock servers generated from the vendors' OpenAPI files by @stoplight/prism-cli.
  *
- * - Runs `prism mock` as a child process on 127.0.0.1, port 0 (prism prints the port it got), with
- *   `--errors`, so a request that breaks the spec gets a 4xx problem answer instead of a mock answer.
- * - Static answers (the spec's examples) or dynamic ones (json-schema-faker) with a `--seed`. Prism resets
- *   its generator for every request, so with one seed every request to one operation gets the same answer;
- *   another seed needs another process (share one per spec, mode and seed: see `usePrism`).
- * - Every violation prism logs is collected from its output, so a test can assert there were none:
- *   `server.violations()` (request and response), `server.requestViolations()`. A violation line belongs to
- *   the request logged just before it: prism validates a request in one go after reading its body, so its
- *   lines are not interleaved with another request's.
- * - Offline: prism only loads the local file (the vendored files have no remote `$ref`), and nothing in
- *   it calls out at run time. `stop()` ends the process by its id.
+ * - Runs the server `prism mock --errors` runs (prism-http-server, configured as the CLI configures it) inside
+ *   the test process on 127.0.0.1, port 0, so a request that breaks the spec gets a 4xx problem answer
+ *   instead of a mock answer. In process rather than spawned: prism's modules load once per test file
+ *   (1.4 s of CPU each time), not once per server.
+ * - Static answers (the spec's examples) or dynamic ones (json-schema-faker) with a seed. Prism reseeds its
+ *   generator for every answer, so with one seed every request to one operation gets the same answer.
+ *   json-schema-faker's options are global to a process, so each answer is generated under its own server's
+ *   options (see `loadEngine`).
+ * - Every violation prism logs is collected from its log records, so a test can assert there were none:
+ *   `server.violations()` (request and response), `server.requestViolations()`. A violation record belongs
+ *   to the request logged just before it: prism validates a request in one go after reading its body, so
+ *   its records are not interleaved with another request's.
+ * - Offline: prism only loads the document it is given (the vendored files have no remote `$ref`), and
+ *   nothing in it calls out at run time. `stop()` closes the server.
  *
  * Spec files: the repository's copies of the vendored contracts (test/fixtures/contracts/openapi/, made by
  * test/helpers/prism-contracts.ts), so the suite runs where only the repository is (CI).
  *
  * Spec fixes: some vendored files need small changes before prism answers sensibly. They are applied in
- * memory (written to a temp copy), never to the shared contracts or the fixtures, and each is listed in
+ * memory, never to the shared contracts or the fixtures, and each is listed in
  * `SPEC_FIXES` with the reason (also in docs/profiles.md). All five files load unchanged in prism 5.14.2;
  * the two fixes are for ClickHouse Cloud's "X or null" and its string enum of a number (below).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -114,11 +117,9 @@ export interface PrismOptions {
   /**
    * json-schema-faker options for dynamic answers, e.g. `{ alwaysFakeOptionals: false, optionalsProbability:
    * 0.5 }` so optional members are sometimes left out (prism's default fills every one), or `{ requiredOnly:
-   * true }`. Set in memory as the document's `x-json-schema-faker` extension, which prism reads.
+   * true }`. What `x-json-schema-faker` in the document would set for the CLI; applied per answer here.
    */
   jsf?: Record<string, unknown>;
-  /** Milliseconds to wait for prism to listen (default 30 s: the machine may be busy). */
-  startTimeoutMs?: number;
 }
 
 /** One request as prism logged it. */
@@ -142,13 +143,12 @@ export interface PrismServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
-  pid: number;
   spec: string;
   dynamic: boolean;
   seed?: string | number;
   /** Fixes applied in memory for this server. */
   fixes: SpecFix[];
-  /** Everything prism printed so far. */
+  /** Prism's log so far, a line per record (for a failing test's message). */
   output(): string;
   /** Requests since start (or the last clear()), in arrival order. */
   requests(): PrismRequest[];
@@ -165,139 +165,181 @@ export interface PrismServer {
 
 const require = createRequire(import.meta.url);
 
-function prismBin(): string {
-  const pkgPath = require.resolve('@stoplight/prism-cli/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: string | Record<string, string> };
-  const rel = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['prism']!;
-  return join(dirname(pkgPath), rel);
+/**
+ * Prism's own packages, loaded once per test process and only when a server starts (a file that only reads
+ * SPEC_FIXES pays nothing). They are prism-cli's dependencies, so they are resolved from its folder: the same
+ * copies `prism mock` runs, at the version package-lock.json pins.
+ */
+interface PrismEngine {
+  getHttpOperationsFromSpec(spec: unknown): Promise<unknown[]>;
+  createServer(operations: unknown[], opts: unknown): { listen(port: number, host: string): Promise<string>; close(): Promise<void> };
+  createLogger(name: string, options: unknown, destination: { write(s: string): void }): unknown;
+  /** The json-schema-faker prism-http generates with (one per process: its options are global). */
+  jsf: { option(name: string, value?: unknown): unknown; generate: (...args: unknown[]) => unknown };
+  /** Prism's generator options after its own reset, for every option a server may change. */
+  jsfDefault(name: string): unknown;
+}
+let engine: PrismEngine | undefined;
+
+/** Which server's request is being answered: its json-schema-faker options (see `startPrism`). */
+const answering = new AsyncLocalStorage<Record<string, unknown>>();
+/** Every option any server has set, so a server that sets fewer gets prism's defaults for the rest. */
+const JSF_KEYS = new Set<string>();
+
+function loadEngine(): PrismEngine {
+  if (engine) return engine;
+  const fromCli = createRequire(require.resolve('@stoplight/prism-cli/package.json'));
+  const http = fromCli('@stoplight/prism-http');
+  const fromHttp = createRequire(fromCli.resolve('@stoplight/prism-http'));
+  const { JSONSchemaFaker: jsf } = fromHttp('json-schema-faker');
+  const defaults: Record<string, unknown> = {};
+  http.resetJSONSchemaGenerator();
+  const original = jsf.generate;
+  // json-schema-faker's options are process-wide, and several mock servers share this process: each answer
+  // is generated under the options of the server answering it, set just before (generation is synchronous,
+  // so no other answer can change them meanwhile). prism seeds `random` itself before each generation.
+  jsf.generate = function (this: unknown, ...args: unknown[]) {
+    const own = answering.getStore();
+    if (own) for (const k of JSF_KEYS) jsf.option(k, k in own ? own[k] : defaults[k]);
+    return original.apply(this, args);
+  };
+  engine = {
+    getHttpOperationsFromSpec: http.getHttpOperationsFromSpec,
+    createServer: fromCli('@stoplight/prism-http-server').createServer,
+    createLogger: fromCli('@stoplight/prism-core').createLogger,
+    jsf,
+    jsfDefault: (k) => {
+      if (!(k in defaults)) defaults[k] = jsf.option(k);
+      return defaults[k];
+    },
+  };
+  return engine;
 }
 
-// Prism's pretty log lines, e.g.
-// [4:00:12 AM] › [HTTP SERVER] post /api/v2/dashboards ℹ  info      Request received
-// [4:00:12 AM] ›     [VALIDATOR] ✖  error     Request body property tiles.0 must have required property 'x'
-// [4:00:12 AM] › [HTTP SERVER] post /api/v2/dashboards ✖  error     Request terminated with error: https://...#UNPROCESSABLE_ENTITY: Invalid request
-// [4:00:12 AM] ›     [NEGOTIATOR] ℹ  info      > Responding with "200"
-const RE_RECEIVED = /\[HTTP SERVER\] (\w+) (\S+) \S+\s+info\s+Request received/;
-const RE_TERMINATED = /\[HTTP SERVER\] (\w+) (\S+) \S+\s+error\s+Request terminated with error: (.*)$/;
-const RE_VALIDATOR = /\[VALIDATOR\] \S+\s+(error|warning)\s+(.*)$/;
-const RE_RESPONDING = /\[NEGOTIATOR\] \S+\s+info\s+> Responding with "(\d+)"/;
-const RE_LISTENING = /Prism is listening on (http:\/\/[\d.]+:(\d+))/;
+/**
+ * Operations per document and fixes, shared by the servers of one spec: prism compiles a validator per schema
+ * object on first use and caches it by identity, so servers sharing the operations compile each schema once
+ * (answering only reads them).
+ */
+const OPERATIONS = new Map<string, Promise<unknown[]>>();
+function operationsFor(path: string, fixes: SpecFix[], doc: unknown): Promise<unknown[]> {
+  const key = JSON.stringify([path, fixes.map((f) => f.why)]);
+  let ops = OPERATIONS.get(key);
+  if (!ops) OPERATIONS.set(key, (ops = loadEngine().getHttpOperationsFromSpec(doc)));
+  return ops;
+}
+
+/** A log record of prism's (pino), as its logger writes it. */
+interface PrismRecord {
+  level: string;
+  name?: string;
+  msg?: string;
+  input?: { method?: string; url?: { path?: string } };
+}
+
+const RE_PROBLEM_TYPE = /#([A-Z_]+)/;
+const RE_RESPONDING = /Responding with "(\d+)"/;
 const ANSI = /\u001b\[[0-9;]*m/g;
 
-/** Resolves a SPECS key or a path, applies fixes in memory, and returns the file prism should load. */
-export function prepareSpec(spec: string, extra: SpecFix[] = []): { file: string; fixes: SpecFix[]; cleanup: () => void } {
+/** Resolves a SPECS key or a path and applies its fixes (and `extra`) to a fresh copy of the document. */
+export function loadSpec(spec: string, extra: SpecFix[] = []): { path: string; doc: any; fixes: SpecFix[] } {
   const path = spec in SPECS ? SPECS[spec as SpecName] : spec;
   const fixes = [...(SPEC_FIXES[basename(path)] ?? []), ...extra];
-  if (fixes.length === 0) return { file: path, fixes, cleanup: () => {} };
   const doc = JSON.parse(readFileSync(path, 'utf8'));
   for (const f of fixes) f.apply(doc);
+  return { path, doc, fixes };
+}
+
+/** The same, written to a temp file (for a reader that needs a file); `cleanup` removes it. */
+export function prepareSpec(spec: string, extra: SpecFix[] = []): { file: string; fixes: SpecFix[]; cleanup: () => void } {
+  const { path, doc, fixes } = loadSpec(spec, extra);
+  if (fixes.length === 0) return { file: path, fixes, cleanup: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'steward-prism-'));
   const file = join(dir, basename(path));
   writeFileSync(file, JSON.stringify(doc));
-  const cleanup = (): void => {
-    TEMP_DIRS.delete(dir);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  TEMP_DIRS.add(dir);
-  return { file, fixes, cleanup };
+  return { file, fixes, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts `prism mock` for one spec; resolves when it listens. */
+/**
+ * Starts a prism mock server for one spec, in this process, on 127.0.0.1 port 0; resolves when it listens.
+ * It is the server `prism mock --errors [--dynamic --seed N]` runs (prism-http-server with the CLI's
+ * configuration), minus the CLI's process and pretty-printer: the log records are read as prism writes them.
+ */
 export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
-  const jsf = opts.jsf;
-  const extra = [
-    ...(opts.fixes ?? []),
-    ...(jsf ? [{ why: `x-json-schema-faker: ${JSON.stringify(jsf)}`, apply: (d: any) => void (d['x-json-schema-faker'] = jsf) }] : []),
-  ];
-  const { file, fixes, cleanup } = prepareSpec(opts.spec, extra);
-  const args = [prismBin(), 'mock', file, '--host', '127.0.0.1', '--port', '0'];
-  if (opts.errors ?? true) args.push('--errors');
-  if (opts.dynamic) args.push('--dynamic');
-  if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
-  const child: ChildProcess = spawn(process.execPath, args, {
-    env: { PATH: process.env['PATH'] ?? '', FORCE_COLOR: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const prism = loadEngine();
+  const jsf = opts.jsf ?? {};
+  for (const k of Object.keys(jsf)) {
+    prism.jsfDefault(k);
+    JSF_KEYS.add(k);
+  }
+  const { path, doc, fixes } = loadSpec(opts.spec, opts.fixes ?? []);
   let output = '';
-  let pending = '';
   let requests: PrismRequest[] = [];
   let lastLine = Date.now();
-  let exited = false;
-  const onLine = (raw: string): void => {
-    const line = raw.replace(ANSI, '');
+  const onRecord = (r: PrismRecord): void => {
     lastLine = Date.now();
-    let m: RegExpMatchArray | null;
-    if ((m = line.match(RE_RECEIVED))) {
-      requests.push({ method: m[1]!.toUpperCase(), path: m[2]!, violations: [] });
-    } else if ((m = line.match(RE_TERMINATED))) {
-      const method = m[1]!.toUpperCase();
-      const r = findLast(requests, (q) => q.method === method && q.path === m![2]) ?? requests.at(-1);
-      const st = /#([A-Z_]+)/.exec(m[3]!)?.[1];
+    const msg = (r.msg ?? '').replace(ANSI, '');
+    const method = (r.input?.method ?? '').toUpperCase();
+    const reqPath = r.input?.url?.path ?? '';
+    output += `[${r.name ?? ''}]${r.input ? ` ${method} ${reqPath}` : ''} ${r.level} ${msg}\n`;
+    if (r.name === 'HTTP SERVER' && msg === 'Request received') {
+      requests.push({ method, path: reqPath, violations: [] });
+      // The rest of this request's handling (prism's generation included) runs in this async context.
+      answering.enterWith(jsf);
+    } else if (r.name === 'HTTP SERVER' && r.level === 'error' && msg.startsWith('Request terminated with error: ')) {
+      const message = msg.slice('Request terminated with error: '.length);
+      const q = findLast(requests, (x) => x.method === method && x.path === reqPath) ?? requests.at(-1);
+      const type = RE_PROBLEM_TYPE.exec(message)?.[1];
       // Under --errors, an answer of prism's own that breaks the spec is replaced by a 500 VIOLATIONS
       // problem: that is the spec's (or prism's) fault, not the client's.
-      r?.violations.push({ kind: st === 'VIOLATIONS' ? 'response' : 'error', method, path: m[2]!, message: m[3]! });
+      q?.violations.push({ kind: type === 'VIOLATIONS' ? 'response' : 'error', method, path: reqPath, message });
       // The status of prism's own problem answer, which replaces a mock answer it had started (0 when the
       // problem type is one this table lacks).
-      if (r) r.status = (st && PROBLEM_STATUS[st]) || r.status || 0;
-    } else if ((m = line.match(RE_VALIDATOR)) && m[1] === 'error') {
-      const r = requests.at(-1);
-      const msg = m[2]!;
-      // Output violations are logged as "Violation: response.body ..."; request ones as plain messages
-      // (errors mode) or "Violation: request...." (otherwise).
+      if (q) q.status = (type && PROBLEM_STATUS[type]) || q.status || 0;
+    } else if (r.name === 'VALIDATOR' && r.level === 'error') {
+      // A violation belongs to the request logged just before it: prism validates a request in one go
+      // after reading its body. Output violations are logged as "Violation: response.body ...".
+      const q = requests.at(-1);
       const kind: PrismViolation['kind'] = /^Violation: response\b/.test(msg) ? 'response' : 'request';
-      r?.violations.push({ kind, method: r.method, path: r.path, message: msg });
-    } else if ((m = line.match(RE_RESPONDING))) {
-      const r = requests.at(-1);
-      if (r) r.status = Number(m[1]);
+      q?.violations.push({ kind, method: q.method, path: q.path, message: msg });
+    } else if (r.name === 'NEGOTIATOR' && r.level === 'info') {
+      const m = RE_RESPONDING.exec(msg);
+      const q = requests.at(-1);
+      if (m && q) q.status = Number(m[1]);
     }
   };
-  const onData = (d: string): void => {
-    output += d;
-    pending += d;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const l of lines) onLine(l);
-  };
-  child.stdout!.setEncoding('utf8').on('data', onData);
-  child.stderr!.setEncoding('utf8').on('data', onData);
-  const exit = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
-
-  const url = await new Promise<{ url: string; port: number }>((resolve, reject) => {
-    const timer = setTimeout(
-      () => fail(new Error(`prism did not start within ${opts.startTimeoutMs ?? 120_000} ms:\n${output.slice(-2000)}`)),
-      opts.startTimeoutMs ?? 120_000,
-    );
-    const check = (): void => {
-      const m = output.match(RE_LISTENING);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off('data', check);
-        resolve({ url: m[1]!, port: Number(m[2]) });
-      }
-    };
-    const fail = (e: Error): void => {
-      clearTimeout(timer);
-      if (!exited) child.kill('SIGKILL');
-      cleanup();
-      reject(e);
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => fail(new Error(`prism exited (${code}) before listening:\n${output.slice(-2000)}`)));
-    child.once('error', fail);
+  const logger = prism.createLogger(
+    'CLI',
+    { level: 'info', formatters: { level: (label: string) => ({ level: label }) } },
+    {
+      write: (line: string) => {
+        for (const l of line.split('\n')) if (l.trim() !== '') onRecord(JSON.parse(l) as PrismRecord);
+      },
+    },
+  ) as { child(b: object): unknown };
+  const operations = await operationsFor(path, fixes, doc);
+  if (operations.length === 0) throw new Error(`prism found no operations in ${path}`);
+  const server = prism.createServer(operations, {
+    cors: true,
+    config: {
+      validateRequest: true,
+      validateResponse: true,
+      checkSecurity: true,
+      errors: opts.errors ?? true,
+      upstreamProxy: undefined,
+      isProxy: false,
+      mock: { dynamic: !!opts.dynamic, ignoreExamples: false, seed: opts.seed === undefined ? null : String(opts.seed) },
+    },
+    components: { logger: logger.child({ name: 'HTTP SERVER' }) },
   });
-
-  const pid = child.pid!;
-  LIVE.add(pid);
-  void exit.then(() => LIVE.delete(pid));
+  const address = await server.listen(0, '127.0.0.1');
+  const url = new URL(address);
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopped ??= server.close());
   return {
-    ...url,
-    pid,
-    spec: file,
+    url: url.origin,
+    port: Number(url.port),
+    spec: path,
     dynamic: !!opts.dynamic,
     seed: opts.seed,
     fixes,
@@ -309,53 +351,16 @@ export async function startPrism(opts: PrismOptions): Promise<PrismServer> {
       requests = [];
     },
     settle: async (ms = 50) => {
-      // Prism logs a request's last line (its status, or why it refused it) around the time it answers, and
-      // the pipe delivers it a moment later: wait until every request has one and the output has been quiet
-      // for `ms` since this call (at most 5 s).
+      // A request's last record (its status, or why prism refused it) is written around the time the answer
+      // is sent: wait until every request has one and the log has been quiet for `ms` (at most 5 s).
       const start = Date.now();
       const deadline = start + 5_000;
       const done = (): boolean => requests.every((r) => r.status !== undefined) && Date.now() - Math.max(lastLine, start) >= ms;
       while (!done() && Date.now() < deadline) await sleep(Math.max(5, ms / 5));
     },
-    stop: async () => {
-      if (!exited) {
-        try {
-          process.kill(pid, 'SIGTERM');
-        } catch {
-          /* already gone */
-        }
-        const killer = setTimeout(() => {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            /* gone */
-          }
-        }, 3_000);
-        await exit;
-        clearTimeout(killer);
-      }
-      cleanup();
-    },
+    stop,
   };
 }
-
-/**
- * Prism processes still running. If the test process exits without their suites' `after` (a crash, a
- * failed `before`), they are ended by id on the way out rather than left behind, and their temp files removed.
- */
-const LIVE = new Set<number>();
-/** Temp copies of fixed specs not yet removed (removed on the way out too). */
-const TEMP_DIRS = new Set<string>();
-process.once('exit', () => {
-  for (const pid of LIVE) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
-  for (const dir of TEMP_DIRS) rmSync(dir, { recursive: true, force: true });
-});
 
 const PROBLEM_STATUS: Record<string, number> = {
   NO_PATH_MATCHED_ERROR: 404,
@@ -388,7 +393,7 @@ interface HookSuite {
 
 /**
  * Shares prism servers across the tests of one uvu suite: starts every one in `before` (in parallel) and
- * stops them by pid in `after`. Returns one handle per option set, in order.
+ * stops them in `after`. Returns one handle per option set, in order.
  *
  * ```ts
  * const test = suite('conformance: report');
