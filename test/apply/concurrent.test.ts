@@ -1,6 +1,6 @@
 /**
  * Applies that run at once (spawned: each is its own process, as two CI jobs would be). Needs dist/
- * (`npx tsc -p tsconfig.build.json`).
+ * (`npm run build`).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
