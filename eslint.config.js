@@ -77,6 +77,29 @@ export default tseslint.config(
     },
   },
   {
+    // The schema checks documents; it never reaches back into how they are loaded (the resource type is the
+    // model's), so config -> schema is one way.
+    files: ['src/schema/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
+            { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
+            { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
+            { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
+          ],
+          patterns: [
+            { group: ['**/config/**', '**/config'], message: `src/schema never imports src/config: take the resource type from src/model (${LAYERS})` },
+            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            { group: ['**/clients/api-types*'], message: `domain types come from src/model (${LAYERS})` },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/clients/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }] }] },
   },

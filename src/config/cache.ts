@@ -25,7 +25,7 @@ import { RESOURCE_KINDS, type ResourceKind } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
-import type { AnyResource } from './resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { linkEscape } from '../shared/paths.ts';
 import { gitTracks, machineKey } from './cache-trust.ts';
 

@@ -11,7 +11,7 @@ import type { Env } from './interpolate.ts';
 import type { ParallelOptions } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
 import { readResourceFiles, realRoots } from './read-files.ts';
-import type { AnyResource } from './resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
 

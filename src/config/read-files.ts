@@ -14,7 +14,7 @@ import type { VariablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
-import type { AnyResource } from './resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { MAX_FILE_BYTES } from './source.ts';
 
 export interface ReadFilesOptions {

@@ -1,4 +1,5 @@
 import type { Issue } from '../errors.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
 import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
@@ -6,18 +7,6 @@ import { interpolateDocument, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
-
-/** A validated document of one kind, with where it came from. */
-export interface Resource<K extends ResourceKind = ResourceKind> {
-  kind: K;
-  name: string;
-  file: string;
-  /** 0-based document index inside the file; negative for a resource stamped from a template (src/templates/expand.ts: its origin says where its parts are). */
-  index: number;
-  doc: DocumentOf<K>;
-}
-
-export type AnyResource = { [K in ResourceKind]: Resource<K> }[ResourceKind];
 
 export interface ProjectDocument {
   file: string;

@@ -3,7 +3,7 @@
  * and steward puts the id of the source with that name in this environment in its place. Pure: the lists
  * come in (read once per plan, only when some file uses a name), resolved copies and problems go out.
  */
-import type { AnyResource } from '../config/resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
 
 export interface Named {

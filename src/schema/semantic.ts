@@ -1,4 +1,4 @@
-import type { AnyResource, Resource } from '../config/resources.ts';
+import type { AnyResource, Resource } from '../model/resource.ts';
 import { didYouMean } from './did-you-mean.ts';
 
 /** A cross-document problem, located by document and JSON pointer (positions are resolved by the caller). */
