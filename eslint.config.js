@@ -32,6 +32,24 @@ export default tseslint.config(
     },
   },
   {
+    // push(...xs) and Math.min/max(...xs) pass every element as an argument: past ~120,000 (a server's list)
+    // V8 throws "Maximum call stack size exceeded". src/shared/arrays.ts has loops for data of any length.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(push|unshift)$/] > SpreadElement',
+          message: 'push(...xs) throws on long arrays: use pushAll from src/shared/arrays.ts',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max)$/] > SpreadElement",
+          message: 'Math.min/max(...xs) throws on long arrays: use minOf/maxOf from src/shared/arrays.ts',
+        },
+      ],
+    },
+  },
+  {
     // Only src/cli touches the process (argv, env, stdout, exit codes).
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', 'src/emulator/**'],

@@ -14,6 +14,7 @@ import { readResourceFiles, realRoots } from './read-files.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 /** How many times the same problem (same message) is listed before the rest are only counted. */
 export const MAX_REPEATED_ISSUES = 20;
@@ -119,7 +120,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
           severity: 'warning',
         });
       }
-      files.push(...matched);
+      pushAll(files, matched);
     }
     files = [...new Set(files)].filter((f) => f !== project!.file).sort();
   }
@@ -143,8 +144,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   });
   cache?.save({ partial: explicitFiles !== undefined });
   for (const out of read.outputs) {
-    resources.push(...out.resources);
-    issues.push(...out.issues);
+    pushAll(resources, out.resources);
+    pushAll(issues, out.issues);
   }
 
   // Templates are expanded here, between reading and the checks that see every resource (src/templates/).
@@ -269,7 +270,7 @@ async function expandPaths(fs: FileSystem, paths: string[], cwd: string): Promis
   for (const p of paths) {
     const st = fs.stat(p);
     if (!st) throw new ConfigError(`${rel(cwd, p)}: no such file or folder`);
-    if (st.isDirectory) out.push(...(await fs.glob(['**/*.{yaml,yml}'], p)));
+    if (st.isDirectory) pushAll(out, await fs.glob(['**/*.{yaml,yml}'], p));
     else out.push(p);
   }
   return [...new Set(out)].sort();

@@ -7,6 +7,7 @@ import { interpolateDocument, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 export interface ProjectDocument {
   file: string;
@@ -73,7 +74,7 @@ export function processFile(
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
     const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny } : rule) : [];
-    out.issues.push(...unresolved);
+    pushAll(out.issues, unresolved);
     let value: unknown;
     try {
       value = src.doc.toJS({ maxAliasCount: 100 });

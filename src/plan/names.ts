@@ -5,6 +5,7 @@
  */
 import type { AnyResource } from '../model/resource.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
+import { listSome } from '../shared/text.ts';
 
 export interface Named {
   /** Optional in the services' specs (a source's id in HyperDX 2026-08). */
@@ -107,8 +108,8 @@ function resolveSlots(
         pointer: slot.pointer,
         message:
           found.length > 1
-            ? `${found.length} ${what}s are named "${name}" (${found.map((s) => s.id).join(', ')}): give ${idKey} instead`
-            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${[...byName.keys()].sort().join(', ')})` : ` (it has no ${what}s)`}`,
+            ? `${found.length} ${what}s are named "${name}" (${listSome(found.map((s) => String(s.id)))}): give ${idKey} instead`
+            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${listSome([...byName.keys()].sort())})` : ` (it has no ${what}s)`}`,
       });
     }
     return copy;
