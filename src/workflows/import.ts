@@ -115,6 +115,18 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     loaded.resources.filter((r) => r.kind === 'Dashboard' && r.index >= 0).map((r) => [r.kind === 'Dashboard' ? r.doc.spec.name : '', r.name]),
   );
   const taken = new Set(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name));
+  // Files a new file never replaces, --force or not: every file the project loaded (each declares some of its
+  // resources; replacing one would lose them, and plan --prune would then delete them live) and every file
+  // this import writes (a dashboard and an alert of one name in one --out folder). Lowercased: on a
+  // case-insensitive file system (macOS, Windows) team.yaml is Team.yaml.
+  const claimKey = (f: string): string => resolve(f).toLowerCase();
+  const projectFiles = new Set(loaded.files.map(claimKey));
+  const claimed = new Set<string>();
+  /** Whether a new file may take `dir/key.yaml`: never one this run wrote; a project file only for its own resource (`own`: then it is skipped, or replaced with --force, as before). */
+  const freeFile = (dir: string, key: string, own: boolean): boolean => {
+    const k = claimKey(join(dir, `${key}.yaml`));
+    return !claimed.has(k) && (own || !projectFiles.has(k));
+  };
   const nameCount = new Map<string, number>();
   for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
 
@@ -182,10 +194,9 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       continue;
     }
     let key = declared.get(d.name) ?? slugify(d.name);
-    if (!declared.has(d.name) || (nameCount.get(d.name) ?? 0) > 1) {
-      const base = key;
-      for (let i = 2; taken.has(key); i++) key = `${base}-${i}`;
-    }
+    const ownName = declared.has(d.name) && (nameCount.get(d.name) ?? 0) <= 1;
+    const base = key;
+    for (let i = 2; (!ownName && taken.has(key)) || !freeFile(outDir, key, ownName); i++) key = `${base}-${i}`;
     taken.add(key);
     dashboardKey.set(d.id, key);
     const file = join(outDir, `${key}.yaml`);
@@ -228,6 +239,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       continue;
     }
     writeFileAtomic(file, text);
+    claimed.add(claimKey(file));
     written++;
     lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
     for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
@@ -279,10 +291,9 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         continue;
       }
       let key = declaredAlerts.get(name) ?? slugify(name);
-      if (!declaredAlerts.has(name)) {
-        const base = key;
-        for (let i = 2; takenAlerts.has(key); i++) key = `${base}-${i}`;
-      }
+      const base = key;
+      const ownAlert = declaredAlerts.has(name);
+      for (let i = 2; (!ownAlert && takenAlerts.has(key)) || !freeFile(alertDir, key, ownAlert); i++) key = `${base}-${i}`;
       takenAlerts.add(key);
       const file = join(alertDir, `${key}.yaml`);
       if (dirname(file) !== alertDir) throw new CliError(`refusing to write outside ${alertDir}: ${file}`);
@@ -334,6 +345,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
           `refusing to write ${shown}: it would not read back as exactly the alert "${escapeTerminal(name)}"; this is a bug in steward, please report it`,
         );
       writeFileAtomic(file, text);
+      claimed.add(claimKey(file));
       written++;
       lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
       for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);

@@ -1,9 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { steward } from '../helpers/exec.ts';
-import { examplesWithEmulator } from '../helpers/project.ts';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { EXAMPLES, examplesWithEmulator } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
 
 const post = (url: string, body: unknown) =>
   fetch(`${url}/api/v2/dashboards`, {
@@ -73,6 +75,67 @@ test('a path-traversal dashboard name cannot write outside --out; existing files
     assert.match(again.stdout, 'skipped dashboards/checkout-overview.yaml: it exists (use --force to overwrite)');
   } finally {
     await x.cleanup();
+  }
+});
+
+test('import --force never replaces a file of the project that declares other resources (names compared ignoring case)', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    // GIVEN files named otherwise than what they declare: team.yaml declares api-latency, Ops.yaml jvm-runtime
+    renameSync(join(x.dir, 'dashboards/api-latency.yaml'), join(x.dir, 'dashboards/team.yaml'));
+    renameSync(join(x.dir, 'dashboards/jvm-runtime.yaml'), join(x.dir, 'dashboards/Ops.yaml'));
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const before = ['team.yaml', 'Ops.yaml'].map((n) => readFileSync(join(x.dir, 'dashboards', n), 'utf8'));
+    // AND live dashboards whose names slugify to those file names (on macOS or Windows, ops.yaml is Ops.yaml)
+    assert.is((await post(x.emu.url, { name: 'Team' })).status, 200);
+    assert.is((await post(x.emu.url, { name: 'ops' })).status, 200);
+    // WHEN imported with --force
+    const r = await steward(['import', '--all', '--force'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    // THEN the project's files are untouched; the newcomers get names of their own
+    assert.equal(
+      ['team.yaml', 'Ops.yaml'].map((n) => readFileSync(join(x.dir, 'dashboards', n), 'utf8')),
+      before,
+    );
+    assert.match(r.stdout, '+ dashboards/team-2.yaml  ← "Team"');
+    assert.match(r.stdout, '+ dashboards/ops-2.yaml  ← "ops"');
+    assert.is((await steward(['validate'], { cwd: x.dir })).code, 0);
+    // Nothing declared is lost (on a service that can delete, plan --prune would delete what was lost)
+    const plan = await steward(['plan', '--format', 'json'], { cwd: x.dir, env: x.env });
+    const items = JSON.parse(plan.stdout).items as { kind: string; name: string; action: string }[];
+    for (const name of ['api-latency', 'checkout-overview', 'jvm-runtime', 'team-2', 'ops-2']) {
+      assert.ok(
+        items.some((i) => i.kind === 'Dashboard' && i.name === name && i.action === 'noop'),
+        `${name}: ${plan.stdout.slice(0, 400)}`,
+      );
+    }
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('import --out writes a dashboard and an alert of one name to two files (hyperdx: alerts are imported too)', async () => {
+  const p = tmpProject({});
+  cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+  const f = join(p.dir, 'steward.yaml');
+  writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+  const emu = await startEmulator({ seed: 1, api: 'hyperdx' });
+  try {
+    const env = { ...emu.env } as Record<string, string>;
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: p.dir, env })).code, 0);
+    // GIVEN a dashboard named as an alert
+    assert.is((await post(emu.url, { name: 'Error spike (saved search)', tags: [], tiles: [] })).status, 200);
+    // WHEN everything is imported into one folder, --force
+    const out = await steward(['import', '--all', '--out', 'copies', '--force'], { cwd: p.dir, env });
+    // THEN each has a file of its own
+    const kinds = readdirSync(join(p.dir, 'copies'))
+      .filter((n) => n.startsWith('error-spike-saved-search'))
+      .map((n) => `${n}: ${/^kind: (\w+)$/m.exec(readFileSync(join(p.dir, 'copies', n), 'utf8'))?.[1]}`)
+      .sort();
+    assert.equal(kinds, ['error-spike-saved-search-2.yaml: Alert', 'error-spike-saved-search.yaml: Dashboard'], out.stdout);
+  } finally {
+    await emu.close();
+    p.cleanup();
   }
 });
 
