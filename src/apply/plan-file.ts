@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError } from '../errors.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
 import type { Plan, PlanBinding, PlanItem } from '../plan/types.ts';
+import { redact } from '../clients/redact.ts';
 
 const SCHEMA = fileURLToPath(new URL('../../schemas/plan.schema.json', import.meta.url));
 
@@ -92,6 +93,15 @@ export function planDigest(items: readonly PlanItem[], binding: PlanBinding): st
   const h = createHash('sha256');
   h.update(canonicalJson({ items: boundItems(items), binding }));
   return `sha256:${h.digest('hex')}`;
+}
+
+/**
+ * The server as the binding names it: the observability URL with any `user:password@` and credential query
+ * parameters (`?token=`, `api_key=`) masked. The plan file is an artifact and `--format json` goes to CI logs;
+ * apply compares the same masked form, so a plan still binds to its server.
+ */
+export function bindingServer(url: string): string {
+  return redact(url);
 }
 
 /**

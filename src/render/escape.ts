@@ -29,6 +29,16 @@ export function escapeTerminal(s: string): string {
 }
 
 /**
+ * A file path that starts a line of terminal text (a problem's `file:line:col`): escaped as terminal text,
+ * and led by `./` when it would start with `::` (after any spaces, which the runner skips), since a CI log
+ * line starting so is run as a workflow command (`::error`, `::add-mask::`, `::stop-commands::`).
+ */
+export function escapePathAtLineStart(path: string): string {
+  const one = escapeTerminal(path);
+  return /^\s*::/.test(one) ? `./${one}` : one;
+}
+
+/**
  * The message of a GitHub workflow command (`::error file=…::message`): the runner's own encoding of `%`,
  * CR and LF (so a line break stays inside the annotation and cannot start another command), and the other
  * unsafe characters escaped as for a terminal (a log is one).

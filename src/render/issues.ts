@@ -1,5 +1,5 @@
 import type { Issue } from '../errors.ts';
-import { escapeGithubMessage, escapeGithubProperty, escapeTerminal as oneLine } from './escape.ts';
+import { escapeGithubMessage, escapeGithubProperty, escapePathAtLineStart, escapeTerminal as oneLine } from './escape.ts';
 import { compareText } from '../shared/text.ts';
 import { painter } from '../shared/colour.ts';
 
@@ -8,7 +8,7 @@ export function renderIssuesText(issues: Issue[], opts: { color: boolean }): str
   const paint = painter(opts.color);
   return sortIssues(issues)
     .map((i) => {
-      const where = `${oneLine(i.file)}:${i.line}:${i.col}`;
+      const where = `${escapePathAtLineStart(i.file)}:${i.line}:${i.col}`;
       const sev = i.severity === 'warning' ? paint('yellow', 'warning') : paint('red', 'error');
       return `${where}  ${oneLine(i.pointer || '/')}  ${sev}: ${oneLine(i.message)}`;
     })

@@ -73,7 +73,7 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   }
   if (saved) {
     // Bound to what produced it: its own digest, the project, the environment and the server.
-    const [{ checkBinding, bindingFile, projectName }, { resolveObservability }] = await Promise.all([
+    const [{ checkBinding, bindingFile, bindingServer, projectName }, { resolveObservability }] = await Promise.all([
       import('../apply/plan-file.ts'),
       import('../config/connection.ts'),
     ]);
@@ -81,7 +81,7 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
       project: await projectName(project.file),
       file: bindingFile(project.file),
       ...(project.envName ? { env: project.envName } : {}),
-      server: resolveObservability(project, deps.env).url,
+      server: bindingServer(resolveObservability(project, deps.env).url),
     });
   }
   // One apply at a time per state file: taken before planning, so a second apply plans after the first.

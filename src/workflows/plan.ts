@@ -107,7 +107,7 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   }
   const live = await client.listDashboards({ signal: deps.signal });
   const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: deps.signal }) : undefined;
-  const { bindingFile, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
+  const { bindingFile, bindingServer, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
   const fingerprint = fingerprintLive(live, state, liveAlerts);
@@ -139,7 +139,7 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
     project: await projectName(project.file),
     file: bindingFile(project.file),
     ...(project.envName ? { env: project.envName } : {}),
-    server: resolveObservability(project, deps.env).url,
+    server: bindingServer(resolveObservability(project, deps.env).url),
     idSeed,
     options: {
       targets: [...(args.target ?? [])].sort(),

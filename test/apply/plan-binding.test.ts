@@ -90,6 +90,25 @@ test('a plan made against one server, applied to another: refused', async () => 
   });
 });
 
+test('credentials in the server URL (user:password@, ?token=) stay out of the saved plan, which still binds to that server', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const url = x.emu.url.replace('http://', 'http://alice:SuperSecretPw1@') + '/?token=QueryTok12345';
+    const env = { ...x.env, STEWARD_OBS_URL: url };
+    const p = await steward(['plan', '--out', 'plan.json', '--format', 'json'], { cwd: x.dir, env });
+    assert.is(p.code, 0, p.stderr);
+    const saved = readFileSync(join(x.dir, 'plan.json'), 'utf8');
+    for (const text of [saved, p.stdout, p.stderr]) assert.not.match(text, /SuperSecretPw1|QueryTok12345/);
+    assert.match(JSON.parse(saved).binding.server, /^http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/\?token=\[redacted\]$/);
+    const a = await steward(['apply', 'plan.json'], { cwd: x.dir, env });
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    const other = await steward(['apply', 'plan.json'], { cwd: x.dir, env: { ...env, STEWARD_OBS_URL: url.replace('127.0.0.1', 'localhost') } });
+    assert.match(other.stderr, 'plan was made for another server');
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('a plan from one project applied in another (both servers empty): refused', async () => {
   await withPlan(async (x) => {
     const second = tmpProject({});

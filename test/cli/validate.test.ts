@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { steward } from '../helpers/exec.ts';
@@ -50,6 +50,37 @@ test('--debug shows the stack of an error', async () => {
   const r = await steward(['validate', 'nope.yaml', '--debug']);
   assert.is(r.code, 1);
   assert.match(r.stderr, /\n\s+at /);
+});
+
+test('a file named like a workflow command never starts a line of output (CI logs run such lines)', async () => {
+  const p = tmpProject({
+    'steward.yaml':
+      'apiVersion: steward/v1\nkind: Project\nmetadata: { name: forged }\nspec:\n  observability: { url: "${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN } }\n  resources: ["dashboards/*.yaml"]\n',
+  });
+  try {
+    mkdirSync(join(p.dir, 'dashboards'));
+    writeFileSync(
+      join(p.dir, 'dashboards', '::warning title=Forged by PR::Security review passed.yaml'),
+      'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: x }\nspec: { name: 1 }\n',
+    );
+    const env = { STEWARD_OBS_URL: 'http://127.0.0.1:9', STEWARD_OBS_TOKEN: 't' };
+    const cwd = join(p.dir, 'dashboards');
+    const runs = [await steward(['validate'], { cwd }), await steward(['plan', '--format', 'markdown'], { cwd, env }), await steward(['render'], { cwd })];
+    for (const r of runs) {
+      const lines = (r.stdout + r.stderr).split('\n');
+      assert.ok(
+        lines.some((l) => l.includes('Forged by PR')),
+        r.stdout + r.stderr,
+      );
+      assert.equal(
+        lines.filter((l) => /^\s*::/.test(l)),
+        [],
+      );
+    }
+    assert.match(runs[0]!.stdout, './::warning title=Forged by PR::Security review passed.yaml:4:');
+  } finally {
+    p.cleanup();
+  }
 });
 
 test.run();

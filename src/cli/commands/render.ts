@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { UsageError, ValidationError } from '../../errors.ts';
 import { defineCommand } from '../context.ts';
+import { escapePathAtLineStart, escapeTerminal } from '../../render/escape.ts';
 
 interface RenderArgs {
   paths?: string[];
@@ -58,7 +59,7 @@ export const renderCommand = defineCommand<RenderArgs>({
       chosen = loaded.resources.filter((r) => wanted.has(`${r.kind}/${r.name}`));
     }
     ctx.io.stdout(renderResourcesYaml(chosen, (f) => relative(ctx.cwd, f) || f));
-    for (const i of loaded.issues) ctx.io.stderr(`${i.file}:${i.line}:${i.col}  warning: ${i.message}\n`);
+    for (const i of loaded.issues) ctx.io.stderr(`${escapePathAtLineStart(i.file)}:${i.line}:${i.col}  warning: ${escapeTerminal(i.message)}\n`);
     return 0;
   },
 });
