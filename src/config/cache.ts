@@ -28,6 +28,7 @@ import type { Env } from './interpolate.ts';
 import type { AnyResource } from './resources.ts';
 import { linkEscape } from '../shared/paths.ts';
 import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
+import { utf8Text } from '../shared/text.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
 const CACHE_FORMAT = 3;
@@ -299,7 +300,7 @@ function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked
   const body = readAuthenticated(fs, path, MAGIC, id, key, tracked);
   if (!body) return empty;
   try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const parsed: unknown = JSON.parse(utf8Text(body));
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : empty;
   } catch {
     return empty;

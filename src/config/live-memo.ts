@@ -20,6 +20,7 @@ import { CACHE_DIR, codeIdentity, ensureIgnored } from './cache.ts';
 import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
+import { utf8Text } from '../shared/text.ts';
 
 const MAGIC = 'steward-live-memo';
 export const MEMO_FILE = 'live.memo';
@@ -113,7 +114,7 @@ function readEntries(body: Buffer | undefined): Map<string, LiveMemoEntry> {
   if (!body) return out;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(utf8Text(body));
   } catch {
     return out;
   }
