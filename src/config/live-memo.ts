@@ -61,13 +61,14 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
   const path = join(dir, MEMO_FILE);
   const loaded = readEntries(readAuthenticated(fs, path, MAGIC, id, key, () => gitTracks(dir, MEMO_FILE, env)));
   const used = new Map<string, LiveMemoEntry>();
+  const recall = (k: string): LiveMemoEntry | undefined => used.get(k) ?? loaded.get(k);
   const stats: LiveMemoStats = { hits: 0, misses: 0, stored: 0 };
   return {
     stats,
     // One-shot hash: 10,000 createHash objects cost more than the hashing (issue 15).
     keyOf: (text, markerTag) => hash('sha256', `${markerTag}\u0000${text}`, 'base64url'),
     get(k) {
-      const e = used.get(k) ?? loaded.get(k);
+      const e = recall(k);
       if (e === undefined) {
         stats.misses++;
         return undefined;
@@ -77,12 +78,12 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
       return e;
     },
     set(k, entry) {
-      const had = used.get(k) ?? loaded.get(k);
+      const had = recall(k);
       if (!had || had.digest !== entry.digest || had.ignored.join('\u0000') !== entry.ignored.join('\u0000')) stats.stored++;
       used.set(k, { digest: entry.digest, ignored: [...entry.ignored] });
     },
     save() {
-      if (stats.stored === 0 && used.size === loaded.size) return;
+      if (stats.stored === 0 && used.size === loaded.size()) return;
       try {
         // The lists of ignored fields repeat (most dashboards of a service have the same extras): each once.
         const lists: string[] = [];
@@ -108,23 +109,28 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
   };
 }
 
-/** The entries of an authentic memo body; anything malformed is left out (a miss). */
-function readEntries(body: Buffer | undefined): Map<string, LiveMemoEntry> {
-  const out = new Map<string, LiveMemoEntry>();
-  if (!body) return out;
+/** The entries of an authentic memo body, each checked when it is asked for (anything malformed is a miss). */
+function readEntries(body: Buffer | undefined): { get(k: string): LiveMemoEntry | undefined; size(): number } {
+  const none = { get: () => undefined, size: () => 0 };
+  if (!body) return none;
   let parsed: unknown;
   try {
     parsed = JSON.parse(utf8Text(body));
   } catch {
-    return out;
+    return none;
   }
   const { lists, entries } = (parsed ?? {}) as { lists?: unknown; entries?: unknown };
-  if (!Array.isArray(lists) || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return out;
+  if (!Array.isArray(lists) || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return none;
+  const table = entries as Record<string, unknown>;
   const okLists = lists.map((l) => (Array.isArray(l) && l.every((x) => typeof x === 'string') ? (l as string[]) : undefined));
-  for (const [k, v] of Object.entries(entries as Record<string, unknown>)) {
-    if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Number.isInteger(v[1])) continue;
-    const ignored = okLists[v[1] as number];
-    if (ignored) out.set(k, { digest: v[0], ignored });
-  }
-  return out;
+  // Not copied into a Map: a warm plan asks for every entry once, so checking each then costs one pass less.
+  return {
+    get(k) {
+      const v = Object.hasOwn(table, k) ? table[k] : undefined;
+      if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Number.isInteger(v[1])) return undefined;
+      const ignored = okLists[v[1] as number];
+      return ignored ? { digest: v[0], ignored } : undefined;
+    },
+    size: () => Object.keys(table).length,
+  };
 }
