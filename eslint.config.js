@@ -32,6 +32,24 @@ export default tseslint.config(
     },
   },
   {
+    // push(...xs) and Math.min/max(...xs) pass every element as an argument: past ~120,000 (a server's list)
+    // V8 throws "Maximum call stack size exceeded". src/shared/arrays.ts has loops for data of any length.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(push|unshift)$/] > SpreadElement',
+          message: 'push(...xs) throws on long arrays: use pushAll from src/shared/arrays.ts',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max)$/] > SpreadElement",
+          message: 'Math.min/max(...xs) throws on long arrays: use minOf/maxOf from src/shared/arrays.ts',
+        },
+      ],
+    },
+  },
+  {
     // Only src/cli touches the process (argv, env, stdout, exit codes).
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', 'src/emulator/**'],
@@ -69,6 +87,29 @@ export default tseslint.config(
           paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }],
           patterns: [
             { group: ['**/cli/**', '**/cli'], message: `workflows never import the command line (${LAYERS})` },
+            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            { group: ['**/clients/api-types*'], message: `domain types come from src/model (${LAYERS})` },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The schema checks documents; it never reaches back into how they are loaded (the resource type is the
+    // model's), so config -> schema is one way.
+    files: ['src/schema/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
+            { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
+            { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
+            { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
+          ],
+          patterns: [
+            { group: ['**/config/**', '**/config'], message: `src/schema never imports src/config: take the resource type from src/model (${LAYERS})` },
             { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
             { group: ['**/clients/api-types*'], message: `domain types come from src/model (${LAYERS})` },
           ],

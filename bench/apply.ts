@@ -39,7 +39,7 @@ import { DEFAULT_APPLY_CONCURRENCY } from '../src/apply/types.ts';
 import { createObservabilityClient } from '../src/clients/observability.ts';
 import { nodeFileSystem } from '../src/config/fs.ts';
 import { loadWorkspace } from '../src/config/load.ts';
-import type { AnyResource } from '../src/config/resources.ts';
+import type { AnyResource } from '../src/model/resource.ts';
 import { RateLimiter } from '../src/emulator/faults.ts';
 import { startEmulator, type Emulator } from '../src/emulator/index.ts';
 import { computePlan } from '../src/plan/plan.ts';

@@ -36,20 +36,25 @@ interface Done {
   skipped: number;
 }
 
-// Files that take longest alone (measured on the 2-core machine); started first so the pool ends evenly.
+// Files that take longest alone (seconds of CPU, measured on the 2-core machine 2026-11-25); started first so
+// the pool ends evenly.
 const HEAVY: Record<string, number> = {
-  'test/apply/plan-binding.test.ts': 30,
-  'test/conformance/observability-hyperdx.test.ts': 30,
-  'test/conformance/observability-clickstack.test.ts': 30,
-  'test/cli/demo.test.ts': 22,
-  'test/apply/concurrent.test.ts': 22,
-  'test/conformance/observability-seed.test.ts': 18,
-  'test/config/fast-parse.test.ts': 16,
-  'test/clients/hostile-cli.test.ts': 15,
-  'test/conformance/report-clickhouse-cloud.test.ts': 13,
-  'test/config/bench-plan.test.ts': 10,
-  'test/fuzz/documents.test.ts': 9,
-  'test/github/action.test.ts': 8,
+  'test/clients/hostile-cli.test.ts': 24,
+  'test/conformance/observability-hyperdx.test.ts': 15,
+  'test/conformance/observability-clickstack.test.ts': 14,
+  'test/config/bench-plan.test.ts': 12,
+  'test/apply/concurrent.test.ts': 12,
+  'test/github/action.test.ts': 12,
+  'test/fuzz/workspace.test.ts': 10,
+  'test/conformance/observability-seed.test.ts': 9,
+  'test/profiles/live.test.ts': 9,
+  'test/apply/plan-binding.test.ts': 9,
+  'test/scale/scale.test.ts': 9,
+  'test/secrets/canary.test.ts': 8,
+  'test/fuzz/documents.test.ts': 7,
+  'test/config/fast-parse.test.ts': 7,
+  'test/apply/interrupt.test.ts': 6,
+  'test/conformance/report-clickhouse-cloud.test.ts': 6,
 };
 
 function parseArgs(argv: string[]) {

@@ -33,6 +33,36 @@ export async function planShapeProblem(value: unknown): Promise<string | undefin
   return `${where} ${what}`;
 }
 
+/**
+ * A plan file as `steward plan --out` writes it, checked against the plan schema before anything reads it
+ * (`apply FILE` and `show FILE` alike: a hand-edited plan is untrusted input); one clear line when it is not.
+ */
+export async function readPlanFile(path: string, shown: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read plan ${shown}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
+      code: 'config',
+      cause: e,
+    });
+  }
+  let plan: unknown;
+  try {
+    plan = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${shown} is not a steward plan: not valid JSON (${(e as Error).message}); make one with \`steward plan --out ${shown}\``, {
+      code: 'config',
+      cause: e,
+    });
+  }
+  const problem = await planShapeProblem(plan);
+  if (problem !== undefined) {
+    throw new CliError(`${shown} is not a steward plan (${problem}); make one with \`steward plan --out ${shown}\``, { code: 'config' });
+  }
+  return plan as Plan;
+}
+
 /** Deeper than any plan steward writes (a dashboard body is about 10 levels below the top). */
 const MAX_PLAN_DEPTH = 64;
 

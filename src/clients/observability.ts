@@ -11,6 +11,7 @@ import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { HttpMethod } from './errors.ts';
 import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 export type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 export type { AlertChannel, LiveAlertChannel, LiveSeries, LiveTile, SeriesCreate, TileCreate } from './api-types.ts';
@@ -166,7 +167,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
         seen.add(key);
         return true;
       });
-      out.push(...fresh);
+      pushAll(out, fresh);
       const total = res.body.meta?.total;
       if (result || typeof total !== 'number' || out.length >= total) return out;
       if (fresh.length === 0) {

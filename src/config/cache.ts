@@ -25,9 +25,10 @@ import { RESOURCE_KINDS, type ResourceKind } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
-import type { AnyResource } from './resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { linkEscape } from '../shared/paths.ts';
 import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
+import { mayHideReference } from './reference-scan.ts';
 import { utf8Text } from '../shared/text.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
@@ -71,7 +72,7 @@ export interface ParseCache {
    * The entry key of a file's bytes under the current environment. With `at`, the file's path and version
    * are remembered with what the key was made of, so a later load can skip reading it (`keyOfUnchanged`).
    */
-  keyOf(bytes: Uint8Array, at?: { file: string; version: FileVersion }): string;
+  keyOf(bytes: Uint8Array, at?: { file: string; version: FileVersion }): string | undefined;
   /**
    * The key of a file whose version is the one its bytes were last read at, under the current environment,
    * without reading them; undefined when it was not read then, or its version differs. A version is only
@@ -151,7 +152,10 @@ interface KeyParts {
   names: string[];
 }
 
-function keyParts(bytes: Uint8Array): KeyParts {
+function keyParts(bytes: Uint8Array): KeyParts | undefined {
+  // The variables it reads are found in its text; where an escape could hide one, they are not known
+  // before parsing, so the file has no key (it is parsed every time, never served stale).
+  if (mayHideReference(bytes)) return undefined;
   const hash = createHash('sha256').update(bytes).digest('hex');
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const names = buf.indexOf(DOLLAR_BRACE) === -1 ? [] : [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
@@ -184,10 +188,11 @@ function keyFromParts(parts: KeyParts, env: Env, variables?: VariablePolicy): st
  * The key of a file: sha256 of its bytes' sha256 and of every variable it mentions with its value ('' and
  * unset are one case, as interpolation treats them). Names are found in the raw text, comments and `$${`
  * escapes included: a superset of what interpolation reads, so a change can only cost a parse, never
- * serve a stale value.
+ * serve a stale value. Undefined when an escape could hide a reference (`mayHideReference`): not cached.
  */
-export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy): string {
-  return keyFromParts(keyParts(bytes), env, variables);
+export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy): string | undefined {
+  const parts = keyParts(bytes);
+  return parts && keyFromParts(parts, env, variables);
 }
 
 /**
@@ -232,10 +237,10 @@ export function openParseCache(
     keyOf(bytes, at) {
       const parts = keyParts(bytes);
       if (at) {
-        if (at.version.changedMs <= now() - settleMs) seenFiles.set(at.file, [at.version.signature, parts.hash, parts.names]);
+        if (parts && at.version.changedMs <= now() - settleMs) seenFiles.set(at.file, [at.version.signature, parts.hash, parts.names]);
         else seenFiles.delete(at.file);
       }
-      return keyFromParts(parts, env, opts.variables);
+      return parts && keyFromParts(parts, env, opts.variables);
     },
     keyOfUnchanged(file, version) {
       const r = recorded.get(file);

@@ -1,19 +1,20 @@
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type Issue } from '../errors.ts';
-import { rememberDesiredDigest } from '../plan/normalize.ts';
 import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { offsetInScalar } from '../templates/position.ts';
-import { openParseCache, type CacheStats, type FileVersion } from './cache.ts';
+import { openParseCache, type CacheStats } from './cache.ts';
 import { variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
-import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
+import type { ParallelOptions } from './parse-pool.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
-import type { AnyResource } from './resources.ts';
+import { readResourceFiles, realRoots } from './read-files.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 /** How many times the same problem (same message) is listed before the rest are only counted. */
 export const MAX_REPEATED_ISSUES = 20;
@@ -119,7 +120,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
           severity: 'warning',
         });
       }
-      files.push(...matched);
+      pushAll(files, matched);
     }
     files = [...new Set(files)].filter((f) => f !== project!.file).sort();
   }
@@ -133,59 +134,18 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     opts.cache && project
       ? openParseCache(deps.fs, project.dir, deps.env, { variables, ...(opts.cacheSettleMs !== undefined ? { settleMs: opts.cacheSettleMs } : {}) })
       : undefined;
-  const markerTag = project?.markerTag;
-  const outputs: Array<ParseOutput | undefined> = new Array(files.length);
-  const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
-  const realDirs = new Map<string, string | null>();
-  files.forEach((file, slot) => {
-    const placed = placeResourceFile(deps.fs, file, roots, realDirs);
-    if ('issue' in placed) {
-      outputs[slot] = { resources: [], issues: [placed.issue] };
-      return;
-    }
-    const isProjectFile = file === projectFile;
-    const useCache = cache !== undefined && !isProjectFile;
-    // A file whose version is the one last read need not be read again: its key is known.
-    let key = useCache && placed.version ? cache.keyOfUnchanged(file, placed.version) : undefined;
-    let hit = key !== undefined && cache!.has(key) ? cache!.get(key) : undefined;
-    let bytes: Buffer | undefined;
-    if (!hit) {
-      const read = readPlacedFile(deps.fs, file);
-      if ('issue' in read) {
-        outputs[slot] = { resources: [], issues: [read.issue] };
-        return;
-      }
-      bytes = read.bytes;
-      key = useCache ? cache.keyOf(bytes, placed.version ? { file, version: placed.version } : undefined) : undefined;
-      hit = key !== undefined ? cache!.get(key) : undefined;
-    }
-    if (hit) {
-      outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
-      // The digest of each dashboard's normalized form, made when the file was parsed: plan skips normalizing it.
-      for (const r of hit)
-        if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
-    } else jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
-  });
-  const results = await processFiles(jobs, deps.env, opts.parallel, variables, markerTag);
-  jobs.forEach((job, i) => {
-    const { resources: parsed, issues: found, digests: made } = results.outputs[i]!;
-    outputs[job.slot] = { resources: parsed, issues: found };
-    // The digests made beside the parse: plan need not normalize these dashboards, nor a later load parse them.
-    const digests = parsed.map((r, k): [string, string] | undefined => {
-      const d = made?.[k];
-      return r.kind === 'Dashboard' && markerTag !== undefined && d !== undefined ? [markerTag, d] : undefined;
-    });
-    parsed.forEach((r, k) => {
-      const d = digests[k];
-      if (d) rememberDesiredDigest((r.doc as { spec: object }).spec, d[0], d[1]);
-    });
-    // A file with any problem is never cached: its positions are always computed afresh.
-    if (cache && job.key !== undefined && found.length === 0) cache.set(job.key, parsed, digests);
+  const read = await readResourceFiles(deps, files, {
+    roots,
+    projectFile,
+    cache,
+    parallel: opts.parallel,
+    variables,
+    markerTag: project?.markerTag,
   });
   cache?.save({ partial: explicitFiles !== undefined });
-  for (const out of outputs) {
-    resources.push(...out!.resources);
-    issues.push(...out!.issues);
+  for (const out of read.outputs) {
+    pushAll(resources, out.resources);
+    pushAll(issues, out.issues);
   }
 
   // Templates are expanded here, between reading and the checks that see every resource (src/templates/).
@@ -264,7 +224,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     files: projectFile && !explicitFiles ? [projectFile, ...files] : files,
     resources: expanded.resources,
     issues: issues.map((i) => ({ ...i, file: rel(deps.cwd, i.file) })),
-    stats: { files: files.length, parsed: jobs.length, workers: results.workers, cache: cache?.stats },
+    stats: { files: files.length, parsed: read.parsed, workers: read.workers, cache: cache?.stats },
     position,
     issueAt: (file, index, pointer, message, severity = 'error') => {
       const w = where(file, index, pointer);
@@ -301,85 +261,6 @@ function outsideProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-const refusal = (file: string, message: string): { issue: Issue } => ({ issue: { file, line: 1, col: 1, pointer: '', message, severity: 'error' } });
-
-/**
- * Whether a resource file may be read, and its version when it is no link (for the parse cache), or why it
- * is refused, without reading what is refused: a path whose real path (links resolved) is outside every
- * root, anything but a regular file (a fifo, /dev/zero), a file over the size limit. Messages never quote
- * the file's contents or where its link points. `roots` are real paths already (see `realRoots`).
- */
-function placeResourceFile(
-  fs: FileSystem,
-  file: string,
-  roots: readonly string[],
-  realDirs: Map<string, string | null>,
-): { version: FileVersion | undefined } | { issue: Issue } {
-  const refuse = (message: string) => refusal(file, message);
-  let st: { isFile: boolean; isDirectory: boolean; size: number; version?: FileVersion } | undefined;
-  if (fs.realpath) {
-    let real: string | undefined;
-    // A file that is no link is really where its folder really is: one lstat instead of resolving every
-    // component of its path again (10,000 files: 0.2 s). Links, and folders that cannot be resolved, as before.
-    const own = fs.lstat?.(file);
-    if (own && !own.isLink) {
-      const dir = dirname(file);
-      let realDir = realDirs.get(dir);
-      if (realDir === undefined) {
-        try {
-          realDir = fs.realpath(dir);
-        } catch {
-          realDir = null;
-        }
-        realDirs.set(dir, realDir);
-      }
-      if (realDir !== null) {
-        real = (realDir.endsWith(sep) ? realDir : realDir + sep) + basename(file);
-        st = own;
-      }
-    }
-    try {
-      real ??= fs.realpath(file);
-    } catch {
-      return refuse('cannot resolve this path (a broken link?); not read');
-    }
-    const inside = roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
-    if (!inside) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
-  }
-  st ??= fs.stat(file);
-  if (!st) return refuse('no such file');
-  if (!st.isFile) return refuse(st.isDirectory ? 'is a folder, not a file' : 'is not a regular file (a device, fifo or socket); not read');
-  if (st.size > MAX_FILE_BYTES)
-    return refuse(`file is ${(st.size / 1048576).toFixed(1)} MiB; steward reads files up to ${MAX_FILE_BYTES / 1048576} MiB (split it into several files)`);
-  return { version: st.version };
-}
-
-/** The bytes of a file placeResourceFile accepted (at most limit + 1 bytes, in case it grew after the check). */
-function readPlacedFile(fs: FileSystem, file: string): { bytes: Buffer } | { issue: Issue } {
-  const refuse = (message: string) => refusal(file, message);
-  try {
-    return { bytes: fs.readFile(file, { maxBytes: MAX_FILE_BYTES }) };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return refuse(
-      code === 'ENOTREG'
-        ? 'is not a regular file (a device, fifo or socket); not read'
-        : `cannot read it: ${code === 'EACCES' ? 'permission denied' : String(code ?? 'error')}`,
-    );
-  }
-}
-
-/** The roots with their links resolved, once per load (resolving them per file cost 10,000 realpath calls at 10,000 files). */
-function realRoots(fs: FileSystem, roots: readonly string[]): string[] {
-  return roots.map((root) => {
-    try {
-      return fs.realpath ? fs.realpath(root) : root;
-    } catch {
-      return root;
-    }
-  });
-}
-
 function hasProjectFile(fs: FileSystem, dir: string): boolean {
   return fs.stat(resolve(dir, 'steward.yaml'))?.isFile === true || fs.stat(resolve(dir, 'steward.yml'))?.isFile === true;
 }
@@ -389,7 +270,7 @@ async function expandPaths(fs: FileSystem, paths: string[], cwd: string): Promis
   for (const p of paths) {
     const st = fs.stat(p);
     if (!st) throw new ConfigError(`${rel(cwd, p)}: no such file or folder`);
-    if (st.isDirectory) out.push(...(await fs.glob(['**/*.{yaml,yml}'], p)));
+    if (st.isDirectory) pushAll(out, await fs.glob(['**/*.{yaml,yml}'], p));
     else out.push(p);
   }
   return [...new Set(out)].sort();

@@ -14,7 +14,8 @@ import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import { desiredDigest } from '../plan/normalize.ts';
 import type { DashboardSpec } from '../schema/kinds.ts';
-import { processFile, type AnyResource } from './resources.ts';
+import type { AnyResource } from '../model/resource.ts';
+import { processFile } from './resources.ts';
 
 export interface ParseJob {
   file: string;

@@ -1,23 +1,14 @@
 import type { Issue } from '../errors.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
 import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
+import { mayFormReference, mayHoldReference } from './reference-scan.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
-
-/** A validated document of one kind, with where it came from. */
-export interface Resource<K extends ResourceKind = ResourceKind> {
-  kind: K;
-  name: string;
-  file: string;
-  /** 0-based document index inside the file; negative for a resource stamped from a template (src/templates/expand.ts: its origin says where its parts are). */
-  index: number;
-  doc: DocumentOf<K>;
-}
-
-export type AnyResource = { [K in ResourceKind]: Resource<K> }[ResourceKind];
+import { pushAll } from '../shared/arrays.ts';
 
 export interface ProjectDocument {
   file: string;
@@ -84,7 +75,7 @@ export function processFile(
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
     const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny } : rule) : [];
-    out.issues.push(...unresolved);
+    pushAll(out.issues, unresolved);
     let value: unknown;
     try {
       value = src.doc.toJS({ maxAliasCount: 100 });
@@ -179,32 +170,6 @@ export function fastProcessFile(file: string, bytes: Uint8Array): FileResult | u
 
 /** Strict (a bad byte throws) and BOM-stripping, as parseYamlFile decodes. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-const ESCAPED_DOLLARS = ['\\x24', '\\u0024', '\\U00000024'].map((e) => Buffer.from(e));
-
-/**
- * Whether any scalar of the file can hold "${": only if its text has a "$", or a double-quoted escape that
- * makes one. Interpolation walks every node (about a tenth of a file's parse), so files without either,
- * most of them, skip it.
- */
-function mayHoldReference(bytes: Uint8Array): boolean {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buf.indexOf(0x24) !== -1 || ESCAPED_DOLLARS.some((e) => buf.indexOf(e) !== -1);
-}
-
-const DOLLAR_BRACE = Buffer.from('${');
-
-/**
- * Whether any scalar of the file can hold "${" (narrower than mayHoldReference: a `$schema` comment is
- * fine). Only a "${" in the text, an escape that makes a "$", or a "$" with any backslash (a double-quoted
- * line continuation can join "$" and "{") can; otherwise interpolation changes nothing.
- */
-export function mayFormReference(bytes: Uint8Array): boolean {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.indexOf(DOLLAR_BRACE) !== -1) return true;
-  if (buf.indexOf(0x5c) === -1) return false;
-  return buf.indexOf(0x24) !== -1 || ESCAPED_DOLLARS.some((e) => buf.indexOf(e) !== -1);
-}
 
 function isProject(src: SourceDoc): boolean {
   const k = src.doc.get('kind');

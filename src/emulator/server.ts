@@ -16,6 +16,7 @@ import {
   sleep,
   persist,
 } from './exchange.ts';
+import { isIP } from 'node:net';
 /** `/api/v2/...`, after faults and auth. */
 async function observability(cfg: HandlerConfig, ex: Exchange): Promise<void> {
   const seg = ex.path.split('/'); // ['', 'api', 'v2', resource, id?]
@@ -187,6 +188,37 @@ async function admin(cfg: HandlerConfig, ex: Exchange): Promise<void> {
   }
 }
 
+/**
+ * Why a request may come from a web page rather than a client, or undefined. The emulator has no real
+ * auth (its tokens are printed and documented) and admin paths that reset it, so a page open in the user's
+ * browser must not reach it: not through a DNS name that resolves to this machine (DNS rebinding: the Host
+ * header names the attacker's domain) nor from another site (a cross-site form: an Origin header). An IP
+ * literal or localhost in Host, and Origin absent or naming one, is what steward, curl and tests send.
+ */
+function foreignName(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  if (host !== undefined && !localName(host)) return `Host "${host.slice(0, 80)}" is a DNS name`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    let name: string | undefined;
+    try {
+      name = new URL(origin).host;
+    } catch {
+      name = undefined;
+    }
+    if (name === undefined || !localName(name)) return `Origin "${origin.slice(0, 80)}" is another site`;
+  } else if (origin === 'null') return 'Origin "null" (a sandboxed or file page)';
+  return undefined;
+}
+
+/** `host[:port]` whose host is an IP address or localhost. */
+function localName(hostPort: string): boolean {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(hostPort.trim());
+  if (!m) return false;
+  const h = m[1]!.toLowerCase();
+  return h === 'localhost' || h.startsWith('[') || isIP(h) !== 0;
+}
+
 async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -195,6 +227,13 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const method = req.method ?? 'GET';
 
+  const foreign = foreignName(req);
+  if (foreign) {
+    return new Exchange(cfg, req, res, method, path, 'none', false).error(
+      403,
+      `refused: ${foreign}; the emulator answers requests to an IP address or localhost only (a page in a browser must not reach it through a DNS name)`,
+    );
+  }
   if (path === '/__emulator' || path.startsWith('/__emulator/')) {
     return admin(cfg, new Exchange(cfg, req, res, method, path, 'none', false));
   }

@@ -6,7 +6,7 @@
 import fastJsonPatch from 'fast-json-patch';
 import type { LiveAlert } from '../model/alert.ts';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
-import type { Resource } from '../config/resources.ts';
+import type { Resource } from '../model/resource.ts';
 import type { DashboardMatch } from './plan.ts';
 import type { AlertBody } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';

@@ -3,8 +3,9 @@
  * and steward puts the id of the source with that name in this environment in its place. Pure: the lists
  * come in (read once per plan, only when some file uses a name), resolved copies and problems go out.
  */
-import type { AnyResource } from '../config/resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
+import { listSome } from '../shared/text.ts';
 
 export interface Named {
   /** Optional in the services' specs (a source's id in HyperDX 2026-08). */
@@ -107,8 +108,8 @@ function resolveSlots(
         pointer: slot.pointer,
         message:
           found.length > 1
-            ? `${found.length} ${what}s are named "${name}" (${found.map((s) => s.id).join(', ')}): give ${idKey} instead`
-            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${[...byName.keys()].sort().join(', ')})` : ` (it has no ${what}s)`}`,
+            ? `${found.length} ${what}s are named "${name}" (${listSome(found.map((s) => String(s.id)))}): give ${idKey} instead`
+            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${listSome([...byName.keys()].sort())})` : ` (it has no ${what}s)`}`,
       });
     }
     return copy;

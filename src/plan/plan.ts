@@ -4,7 +4,7 @@ import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
-import type { AnyResource, Resource } from '../config/resources.ts';
+import type { AnyResource, Resource } from '../model/resource.ts';
 import { planAlert } from './alerts.ts';
 import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';

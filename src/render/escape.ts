@@ -8,15 +8,24 @@
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
 
 /**
- * Control characters (C0 with ESC, CR and LF, DEL, C1), line and paragraph separators, and the bidirectional
- * overrides that reorder what is shown: anything that makes a terminal or a log show something else than
- * the characters written.
+ * Control characters (C0 with ESC, CR and LF, DEL, C1), line and paragraph separators, the bidirectional
+ * overrides that reorder what is shown, and the characters that show nothing at all (zero-width space, word
+ * joiner and invisible operators, the byte-order mark, the soft hyphen, the Mongolian vowel separator, the
+ * Hangul fillers, and the Unicode tag characters, which can carry a whole hidden text): anything that makes
+ * a terminal or a log show something else than the characters written, or two different names the same.
+ * The joiners U+200C and U+200D are left alone: scripts and emoji need them.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
 
-/** Terminal text (and CI logs): unsafe characters shown as escapes (`\n`, `\e`, `\u2028`), on one line. */
+/** Terminal text (and CI logs): unsafe characters shown as escapes (`\n`, `\e`, `\u2028`, `\u{e0041}`), on one line. */
 export function escapeTerminal(s: string): string {
-  return s.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.replace(UNSAFE, (c) => {
+    const named = NAMED[c];
+    if (named) return named;
+    const cp = c.codePointAt(0)!;
+    return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import { pointerSegments, valueAt } from '../shared/pointer.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 /** A value in full, as JSON on one line. */
 function show(v: unknown): string {
@@ -30,13 +31,13 @@ export function patchLines(patch: readonly Operation[], before: unknown, width =
     const path = /^\/tags\/(\d+|-)$/.test(op.path) ? 'tags' : pointerToPath(op.path);
     switch (op.op) {
       case 'add':
-        out.push(...valueLines('+', path, op.value, w));
+        pushAll(out, valueLines('+', path, op.value, w));
         break;
       case 'remove':
-        out.push(...valueLines('-', path, valueAt(before, op.path), w));
+        pushAll(out, valueLines('-', path, valueAt(before, op.path), w));
         break;
       case 'replace':
-        out.push(...replaceLines(path, valueAt(before, op.path), op.value, w));
+        pushAll(out, replaceLines(path, valueAt(before, op.path), op.value, w));
         break;
       default:
         out.push({ sign: '~', path, text: `${op.op} ${path}` });

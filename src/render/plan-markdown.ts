@@ -2,6 +2,7 @@ import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
 import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 const MARKDOWN_LIMIT = 60_000;
@@ -46,7 +47,14 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('');
   }
   const templates = fanOut(plan);
-  if (templates.length > 0) head.push('**Templates**', '', ...templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`), '');
+  if (templates.length > 0) {
+    head.push('**Templates**', '');
+    pushAll(
+      head,
+      templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`),
+    );
+    head.push('');
+  }
   head.push(`<sub>live: ${escapeMarkdownHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 

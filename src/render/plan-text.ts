@@ -3,6 +3,7 @@ import { escapeTerminal as t } from './escape.ts';
 import { patchLines, wrapWords } from './patch.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 import { painter, type Style } from '../shared/colour.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -60,7 +61,13 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
 
   // A template's change, once, before the items it fans out to.
   const templates = fanOut(plan);
-  if (templates.length > 0) out.push('', bold('Templates'), ...templates.map((f) => `  ${t(fanOutLine(f))}`));
+  if (templates.length > 0) {
+    out.push('', bold('Templates'));
+    pushAll(
+      out,
+      templates.map((f) => `  ${t(fanOutLine(f))}`),
+    );
+  }
 
   for (const kind of ['Dashboard', 'Alert'] as const) {
     const items = plan.items.filter((i) => i.kind === kind && (opts.showUnchanged || i.action !== 'noop'));
@@ -132,7 +139,13 @@ function rawDetail(it: PlanItem, width: number): string[] {
     const count = `${tiles.length} tile${tiles.length === 1 ? '' : 's'}`;
     const names = tiles.map((tile) => tile.name).join(', ');
     if (count.length + names.length + 4 <= width) lines.push(`+ ${count}: ${names}`);
-    else lines.push(`+ ${count}:`, ...wrapWords(names, Math.max(30, width - 4)).map((l) => `+   ${l}`));
+    else {
+      lines.push(`+ ${count}:`);
+      pushAll(
+        lines,
+        wrapWords(names, Math.max(30, width - 4)).map((l) => `+   ${l}`),
+      );
+    }
   } else if (it.action !== 'noop' && it.action !== 'delete') {
     for (const l of patchLines(it.patch, it.before, width)) lines.push(`${l.sign} ${l.text}`);
   }

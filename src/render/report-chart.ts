@@ -1,4 +1,5 @@
 import type { BackupSummary } from '../report/types.ts';
+import { maxOf, minOf } from '../shared/arrays.ts';
 
 /** One point of a backup chart: when the backup started and its value (undefined: nothing to plot). */
 export interface ChartPoint {
@@ -66,8 +67,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 export function sparkline(values: readonly (number | undefined)[]): string {
   const present = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
   if (present.length === 0) return values.map(() => '·').join('');
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  const min = minOf(present);
+  const max = maxOf(present);
   return values
     .map((v) => {
       if (v === undefined || !Number.isFinite(v)) return '·';

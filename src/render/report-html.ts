@@ -4,6 +4,7 @@ import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { backupLabel, byteUnit, chartOfFinding, durationSeries, durationUnit, niceMaxIn, sizeSeries, type ChartPoint } from './report-chart.ts';
 import { escapeHtml } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
+import { maxOf, minOf } from '../shared/arrays.ts';
 
 /**
  * `report.html`: one self-contained page. Inline CSS, inline SVG charts (backup size and duration over time,
@@ -206,9 +207,9 @@ function chart(c: ChartSpec): string {
   const head = `<figure data-testid="${c.testid}"><figcaption>${esc(c.caption)}</figcaption>`;
   if (pts.length === 0) return `${head}<p class="empty">No backups to chart.</p></figure>`;
   const times = [...pts, ...failedAt, ...failed].map((p) => p.t);
-  const t0 = Math.min(...times);
-  const t1 = Math.max(...times);
-  const top = Math.max(...[...pts, ...failedAt].map((p) => p.value), c.limit?.value ?? 0);
+  const t0 = minOf(times);
+  const t1 = maxOf(times);
+  const top = Math.max(maxOf(pts.map((p) => p.value)), maxOf(failedAt.map((p) => p.value)), c.limit?.value ?? 0);
   const vmax = niceMaxIn(top, c.unit(top));
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;

@@ -4,6 +4,7 @@ import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { axisLabels, backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
+import { maxOf, minOf, pushAll } from '../shared/arrays.ts';
 
 export interface ReportMarkdownOptions {
   /** Longest output; findings beyond it are left to report.json (default 60,000, under GitHub's comment limit). */
@@ -20,7 +21,7 @@ const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
  */
 export function renderReportMarkdown(report: Report, opts: ReportMarkdownOptions = {}): string {
   const max = opts.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
-  let limit = Math.max(...report.services.map((s) => s.findings.length), 0);
+  let limit = Math.max(maxOf(report.services.map((s) => s.findings.length)), 0);
   let out = render(report, limit, true);
   while (out.length > max && limit > 5) {
     limit = Math.max(5, Math.floor(limit / 2));
@@ -50,7 +51,7 @@ function render(report: Report, findingLimit: number, charts: boolean): string {
   }
   out.push(`| **total** | **${s.error}** | **${s.warning}** | **${s.info}** | | | |`, '');
 
-  for (const svc of report.services) out.push(...serviceSection(svc, findingLimit, charts));
+  for (const svc of report.services) pushAll(out, serviceSection(svc, findingLimit, charts));
   out.push('<sub>Full details in report.json and report.html. Credentials are redacted.</sub>', '');
   return out.join('\n');
 }
@@ -71,10 +72,15 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
     for (const f of svc.findings.slice(0, findingLimit)) {
       if (!f.patch?.length) continue;
       out.push(`<details><summary>Field drift of ${cell(f.object.name)} (JSON Patch from the live pipe to its file)</summary>`, '');
-      out.push('```json', ...f.patch.map((op) => escapeCodeBlockLine(JSON.stringify(op))), '```', '', '</details>', '');
+      out.push('```json');
+      pushAll(
+        out,
+        f.patch.map((op) => escapeCodeBlockLine(JSON.stringify(op))),
+      );
+      out.push('```', '', '</details>', '');
     }
   }
-  out.push(...backupsBlock(svc, charts));
+  pushAll(out, backupsBlock(svc, charts));
   return out;
 }
 
@@ -89,10 +95,10 @@ function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
   out.push(`**Backups**: ${b.length}, ${formatTime(b[0]!.startedAt)} to ${formatTime(b[b.length - 1]!.startedAt)}`, '');
   out.push('```text');
   out.push(
-    `size      ${sparkline(sizes.map((p) => p.value))}  ${sizeValues.length ? `${formatBytes(Math.min(...sizeValues))} – ${formatBytes(Math.max(...sizeValues))}` : 'no sizes'}`,
+    `size      ${sparkline(sizes.map((p) => p.value))}  ${sizeValues.length ? `${formatBytes(minOf(sizeValues))} – ${formatBytes(maxOf(sizeValues))}` : 'no sizes'}`,
   );
   out.push(
-    `duration  ${sparkline(durations.map((p) => p.value))}  ${durValues.length ? `${formatDuration(Math.min(...durValues))} – ${formatDuration(Math.max(...durValues))}` : 'no durations'}`,
+    `duration  ${sparkline(durations.map((p) => p.value))}  ${durValues.length ? `${formatDuration(minOf(durValues))} – ${formatDuration(maxOf(durValues))}` : 'no durations'}`,
   );
   out.push('```', '');
   if (charts) {

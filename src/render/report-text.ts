@@ -3,6 +3,7 @@ import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport, Severity } from '../report/types.ts';
 import { escapeTerminal as t } from './escape.ts';
 import { painter, type Style } from '../shared/colour.ts';
+import { maxOf } from '../shared/arrays.ts';
 
 export interface ReportTextOptions {
   color: boolean;
@@ -28,7 +29,7 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
       lines.push(`  ${dim('no findings')}`);
       continue;
     }
-    const idWidth = Math.max(...svc.findings.map((f) => f.id.length));
+    const idWidth = maxOf(svc.findings.map((f) => f.id.length));
     for (const f of svc.findings) {
       lines.push(`  ${paint(f.severity, f.severity.padEnd(7))} ${t(f.id).padEnd(idWidth)}  ${t(f.message)}`);
     }

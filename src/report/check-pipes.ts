@@ -7,6 +7,7 @@ import type { Finding, FindingObject, PatchOperation } from './types.ts';
 import { isObject } from '../shared/object.ts';
 import { compareText as cmp } from '../shared/text.ts';
 import { groupBy, isIn, same } from './check-helpers.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 /**
  * Pipe states that mean "on its way somewhere": a pipe in one of them is in progress (`pipe.in-progress`,
@@ -92,7 +93,7 @@ export function checkPipes(exp: PipeExpectations, list: readonly ObservedPipe[])
       });
       continue;
     }
-    out.push(...checkPipeState(p, e.state), ...checkPipeFields(p, e), ...checkSourceKind(p));
+    for (const f of [checkPipeState(p, e.state), checkPipeFields(p, e), checkSourceKind(p)]) pushAll(out, f);
   }
 
   const reportUnlisted = exp.reportUnlisted ?? DEFAULT_REPORT_UNLISTED_PIPES;
@@ -108,7 +109,7 @@ export function checkPipes(exp: PipeExpectations, list: readonly ObservedPipe[])
           message: `pipe "${name}"${p.state !== undefined ? ` (${p.state})` : ''} is on the service but no file lists it`,
         });
       }
-      out.push(...checkSourceKind(p));
+      pushAll(out, checkSourceKind(p));
     }
   }
   return out;

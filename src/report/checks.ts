@@ -3,6 +3,7 @@ import type { Finding, FindingObject, ObservedService, ReadPart, Severity } from
 import { checkBackups } from './check-backups.ts';
 import { checkEndpoints } from './check-endpoints.ts';
 import { checkPipes } from './check-pipes.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 export { summarizeBackups } from './check-backups.ts';
 export { DEFAULT_ENDPOINT_STATUS, DEFAULT_REPORT_UNLISTED_ENDPOINTS } from './check-endpoints.ts';
@@ -20,9 +21,9 @@ const KIND_RANK: Record<FindingObject['kind'], number> = { service: 0, backup: 1
 export function checkService(spec: CloudServiceSpec, observed: ObservedService, now: Date): Finding[] {
   const findings: Finding[] = [];
   for (const f of observed.failures) findings.push(readFailed(spec, f.part, f.message));
-  if (observed.backups) findings.push(...checkBackups(spec.backups ?? {}, observed.backups, now));
-  if (observed.pipes) findings.push(...checkPipes(spec.pipes ?? {}, observed.pipes));
-  if (observed.endpoints) findings.push(...checkEndpoints(spec.reversePrivateEndpoints ?? {}, observed.endpoints));
+  if (observed.backups) pushAll(findings, checkBackups(spec.backups ?? {}, observed.backups, now));
+  if (observed.pipes) pushAll(findings, checkPipes(spec.pipes ?? {}, observed.pipes));
+  if (observed.endpoints) pushAll(findings, checkEndpoints(spec.reversePrivateEndpoints ?? {}, observed.endpoints));
   return sortFindings(findings);
 }
 

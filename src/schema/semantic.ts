@@ -1,5 +1,6 @@
-import type { AnyResource, Resource } from '../config/resources.ts';
+import type { AnyResource, Resource } from '../model/resource.ts';
 import { didYouMean } from './did-you-mean.ts';
+import { listSome } from '../shared/text.ts';
 
 /** A cross-document problem, located by document and JSON pointer (positions are resolved by the caller). */
 export interface SemanticProblem {
@@ -271,7 +272,7 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
         index: a.index,
         pointer: '/spec/tile/name',
         severity: 'error',
-        message: `dashboard "${ref.dashboard}" has no tile named "${ref.name}"${hint ? `; did you mean "${hint}"?` : names.length ? ` (its tiles: ${names.join(', ')})` : ' (it has no tiles)'}`,
+        message: `dashboard "${ref.dashboard}" has no tile named "${ref.name}"${hint ? `; did you mean "${hint}"?` : names.length ? ` (its tiles: ${listSome(names)})` : ' (it has no tiles)'}`,
       });
     }
   }

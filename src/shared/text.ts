@@ -18,3 +18,12 @@ export function utf8Text(buf: Uint8Array): string {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   return isAscii(b) ? b.toString('latin1') : b.toString('utf8');
 }
+
+/**
+ * Names for a message, comma-separated: at most `max` of them, then how many more. A server's list (or a
+ * dashboard's tiles) can be any length, and a message must stay one readable line.
+ */
+export function listSome(items: readonly string[], max = 10): string {
+  if (items.length <= max) return items.join(', ');
+  return `${items.slice(0, max).join(', ')}, … and ${items.length - max} more`;
+}

@@ -7,7 +7,7 @@
  * into file:line:col): a parameter problem at the instance, a schema problem of a stamped document at the
  * template node that produced it, with the instance that stamped it as the related place.
  */
-import type { AnyResource, Resource } from '../config/resources.ts';
+import type { AnyResource, Resource } from '../model/resource.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
 import type { StewardTemplate } from '../schema/kinds.ts';
 import type { SemanticProblem } from '../schema/semantic.ts';

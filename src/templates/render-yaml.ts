@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { AnyResource } from '../config/resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { templateOf } from './fan-out.ts';
 

@@ -5,7 +5,6 @@
  */
 import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_APPLY_CONCURRENCY, type ApplyEvent, type ApplyResult } from '../apply/types.ts';
 import type { Project } from '../config/project.ts';
@@ -58,7 +57,9 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   }
   if (options.planFile && (options.reassertAlerts || options.target))
     throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
-  const saved = options.planFile ? await readPlanFile(resolve(deps.cwd, options.planFile), options.planFile) : undefined;
+  const saved = options.planFile
+    ? await (await import('../apply/plan-file.ts')).readPlanFile(resolve(deps.cwd, options.planFile), options.planFile)
+    : undefined;
   const [{ nodeFileSystem }, { findProjectFile, loadProject }] = await Promise.all([import('../config/fs.ts'), import('../config/project.ts')]);
   const file = findProjectFile(nodeFileSystem, deps.cwd, options.config);
   if (!file)
@@ -203,31 +204,4 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
     applying = false;
     outer.removeEventListener('abort', onStop);
   }
-}
-
-async function readPlanFile(path: string, shown: string): Promise<Plan> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new CliError(`cannot read plan ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
-      code: 'config',
-      cause: e,
-    });
-  }
-  let plan: unknown;
-  try {
-    plan = JSON.parse(text);
-  } catch (e) {
-    throw new CliError(`${path} is not a steward plan: not valid JSON (${(e as Error).message}); make one with \`steward plan --out ${shown}\``, {
-      code: 'config',
-      cause: e,
-    });
-  }
-  const { planShapeProblem } = await import('../apply/plan-file.ts');
-  const problem = await planShapeProblem(plan);
-  if (problem !== undefined) {
-    throw new CliError(`${path} is not a steward plan (${problem}); make one with \`steward plan --out ${shown}\``, { code: 'config' });
-  }
-  return plan as Plan;
 }

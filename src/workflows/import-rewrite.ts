@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AnyResource } from '../config/resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { processFile } from '../config/resources.ts';
 import type { Project } from '../config/project.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';

@@ -10,6 +10,7 @@ import { CliError, UsageError } from '../errors.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { makeFolderInside } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 export interface ImportOptions {
   all: boolean;
@@ -97,8 +98,8 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     const ds = live.filter((l) => l.name === name);
     const as = liveAlerts.filter((l) => l.name === name);
     if (ds.length === 0 && as.length === 0) throw new CliError(`no live ${what} is named "${name}"`, { code: 'api-not-found' });
-    chosen.push(...ds);
-    chosenAlerts.push(...as);
+    pushAll(chosen, ds);
+    pushAll(chosenAlerts, as);
   }
   chosen = [...new Map(chosen.map((d) => [d.id, d])).values()];
   chosenAlerts = [...new Map(chosenAlerts.map((a) => [a.id, a])).values()];
@@ -220,7 +221,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         `refusing to write ${relative(deps.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`,
       );
     }
-    accepted.push(...back);
+    pushAll(accepted, back);
     const shown = relative(deps.cwd, file) || file;
     if (existsSync(file) && !options.force) {
       lines.push(`  - skipped ${shown}: it exists (use --force to overwrite)`);

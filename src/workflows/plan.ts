@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
-import type { AnyResource } from '../config/resources.ts';
+import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
 import { dashboardText, fingerprintLive } from '../plan/fingerprint.ts';
 import type { LiveDigestMemo } from '../plan/plan.ts';

@@ -10,7 +10,7 @@ import { memoryJournal } from '../../src/apply/journal.ts';
 import { createObservabilityClient } from '../../src/clients/observability.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
-import type { Resource } from '../../src/config/resources.ts';
+import type { Resource } from '../../src/model/resource.ts';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import type { StateFile } from '../../src/plan/types.ts';

@@ -1,9 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { steward } from '../helpers/exec.ts';
-import { examplesWithEmulator } from '../helpers/project.ts';
+import { EXAMPLES, examplesWithEmulator } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
 
 test('plan of examples/ against a fresh emulator: every dashboard a create, every alert an update with no record; only GETs', async () => {
   const x = await examplesWithEmulator();
@@ -101,6 +102,28 @@ test('a service that is down: a clear error within the timeout, exit 1', async (
     assert.not.match(r.stderr, /\n\s+at /);
   } finally {
     await x.cleanup().catch(() => {});
+  }
+});
+
+test('plan --format markdown of invalid files escapes what it quotes from them: no forged line, workflow command, link or mention', async () => {
+  const p = tmpProject({});
+  try {
+    cpSync(EXAMPLES, p.dir, { recursive: true });
+    const key = 'x\\n::error title=Security::Forged\\n@octo-org/security [click](https://evil.example/phish) \\e]0;pwn\\a`';
+    appendFileSync(join(p.dir, 'dashboards/api-latency.yaml'), `  "${key}": 1\n`);
+    const r = await steward(['plan', '--format', 'markdown'], { cwd: p.dir, env: { STEWARD_OBS_URL: 'http://127.0.0.1:9', STEWARD_OBS_TOKEN: 't' } });
+    assert.is(r.code, 1, r.stderr);
+    const line = r.stdout.split('\n').find((l) => l.includes('api-latency.yaml'))!;
+    assert.ok(line, r.stdout);
+    assert.ok(
+      r.stdout.split('\n').every((l) => !l.startsWith('::')),
+      'a line GitHub would run as a workflow command',
+    );
+    assert.not.match(r.stdout, /[\u0000-\u0009\u000b-\u001f]/, 'a raw control character');
+    assert.match(line, '@\u200bocto-org', 'the mention is defused');
+    assert.match(line, '\\[click\\](https:\u200b//evil.example/phish)', 'the link is not live');
+  } finally {
+    p.cleanup();
   }
 });
 

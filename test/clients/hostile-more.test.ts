@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiResponseError, ApiTransportError, createCloudClient, createObservabilityClient, DEFAULT_MAX_RESPONSE_BYTES } from '../../src/clients/index.ts';
+import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { fakeClock, KEY_ID, KEY_SECRET, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
 
 const MiB = 1024 * 1024;
@@ -153,6 +154,20 @@ for (const c of WRITE_CASES) {
     }
   });
 }
+
+test('a list of 150,000 webhooks in one answer (past what a spread can pass as arguments) is read whole', async () => {
+  const n = 150_000;
+  const body = JSON.stringify({ data: Array.from({ length: n }, (_, i) => ({ id: `w${i}`, name: `hook-${i}` })), meta: { total: n } });
+  const server = await startServer((_req, res) => raw(res, 200, body, 'application/json'));
+  try {
+    const client = createObservabilityClient({ url: server.url, token: TOKEN, profile: OBSERVABILITY_PROFILES.hyperdx });
+    const hooks = await client.listWebhooks();
+    assert.is(hooks.length, n);
+    assert.equal(hooks.at(-1), { id: `w${n - 1}`, name: `hook-${n - 1}` });
+  } finally {
+    await server.close();
+  }
+});
 
 test('cloud reads: a never-ending body, a stall before the headers, truncated JSON: each a clear error within tries × timeout', async () => {
   const intervals: NodeJS.Timeout[] = [];

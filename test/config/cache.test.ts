@@ -120,6 +120,30 @@ test('a changed value of a variable the file mentions parses it again (set, chan
     assert.equal(l.stats.cache, { hits: 3, misses: 0, stored: 0 });
   }));
 
+test('a reference an escape hides from the text (\\x24{X}, $\\x7b, a line continuation) is never served stale: such a file is not cached', () =>
+  withProject(
+    {
+      ...FILES,
+      'dash/one.yaml': dash('one').replace('name: one board', 'name: "Team \\x24{TEAM} and $\\x7bSHIFT} and $\\\n    {DESK}"'),
+    },
+    async (dir) => {
+      const names = async (env: Env) => (await load(dir, { LIMIT: '1', ...env })).resources.find((r) => r.kind === 'Dashboard' && r.file.endsWith('one.yaml'))!;
+      for (const [team, shift, desk] of [
+        ['alpha', 'am', 'd1'],
+        ['beta', 'am', 'd1'],
+        ['beta', 'pm', 'd1'],
+        ['beta', 'pm', 'd2'],
+      ] as const) {
+        const one = await names({ TEAM: team, SHIFT: shift, DESK: desk });
+        assert.ok(one.kind === 'Dashboard');
+        assert.is(one.doc.spec.name, `Team ${team} and ${shift} and ${desk}`);
+      }
+      const l = await load(dir, { LIMIT: '1', TEAM: 'beta', SHIFT: 'pm', DESK: 'd2' });
+      assert.equal(l.stats.cache, { hits: 2, misses: 0, stored: 0 }, 'the other files still come from the cache; this one is not looked up');
+      assert.is(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), {}), undefined);
+    },
+  ));
+
 test('the key covers the bytes and the mentioned variables only', () => {
   const b = Buffer.from('name: ${A}-${B:-x} $${C}\n');
   const k = cacheKey(b, { A: '1' });
@@ -161,7 +185,7 @@ test('an entry of the wrong shape is a miss even under a valid checksum', () =>
   withProject(FILES, async (dir) => {
     const env = { LIMIT: '50' };
     const fs: FileSystem = nodeFileSystem;
-    const key = cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env);
+    const key = cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env)!;
     // A pack written by this code whose entry for dash/one.yaml names another document
     const c = openParseCache(fs, dir, withKey(env))!;
     const real = (await load(dir, env, false)).resources.filter((r) => r.name === 'one');
@@ -229,13 +253,13 @@ test('a pack written by other code (another version or schema) is ignored', () =
     const old = openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!;
     for (const f of ['dash/one.yaml', 'dash/two.yaml']) {
       old.set(
-        cacheKey(readFileSync(join(dir, f)), env),
+        cacheKey(readFileSync(join(dir, f)), env)!,
         loaded.resources.filter((r) => r.file === join(dir, f)),
       );
     }
     old.save({ partial: false });
     assert.equal(
-      openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env))?.length,
+      openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env)!)?.length,
       1,
     );
     assert.equal((await load(dir, env)).stats.cache, { hits: 0, misses: 3, stored: 3 });

@@ -15,7 +15,8 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fastLoadAll } from '../../src/config/fast-parse.ts';
-import { fastProcessFile, mayFormReference, processFile } from '../../src/config/resources.ts';
+import { fastProcessFile, processFile } from '../../src/config/resources.ts';
+import { mayFormReference } from '../../src/config/reference-scan.ts';
 import { anyResourceDoc, budget, renderDocs, renderStyle } from '../fuzz/arbitraries.ts';
 import { mutateText, mutateValue, textMutation, valueMutation } from '../fuzz/mutate.ts';
 

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { CACHE_DIR } from '../../src/config/cache.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { MEMO_FILE, openLiveMemo } from '../../src/config/live-memo.ts';
-import type { AnyResource, Resource } from '../../src/config/resources.ts';
+import type { AnyResource, Resource } from '../../src/model/resource.ts';
 import { canonicalJson, dashboardText, fingerprintLive } from '../../src/plan/fingerprint.ts';
 import { desiredDigest } from '../../src/plan/normalize.ts';
 import { computePlan } from '../../src/plan/plan.ts';

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -210,5 +211,52 @@ test('basic auth helper sanity: credentials of another emulator do not leak betw
     await b.close();
   }
 });
+
+/** A request with the Host and Origin headers a browser page would send (fetch cannot set Host). */
+function rawRequest(url: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url + path, { method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const PAGE_HEADERS: Array<{ name: string; headers: Record<string, string>; refused: boolean }> = [
+  { name: 'no Origin, Host 127.0.0.1 (steward, curl)', headers: {}, refused: false },
+  { name: 'Host localhost', headers: { host: 'localhost:1' }, refused: false },
+  { name: 'Host [::1]', headers: { host: '[::1]:1' }, refused: false },
+  { name: 'Origin of the emulator itself', headers: { origin: 'http://127.0.0.1:7878' }, refused: false },
+  { name: 'Host a DNS name (DNS rebinding)', headers: { host: 'rebind.evil.example:7878' }, refused: true },
+  { name: 'Origin another site (a cross-site form)', headers: { origin: 'https://evil.example' }, refused: true },
+  { name: 'Origin null (a sandboxed or file page)', headers: { origin: 'null' }, refused: true },
+];
+for (const c of PAGE_HEADERS) {
+  test(`a request with ${c.name}: ${c.refused ? 'refused, nothing reset' : 'answered'}`, async () => {
+    const emu = await startEmulator({});
+    try {
+      await obs(emu, 'POST', '/api/v2/dashboards', dashboardBody('Kept'));
+      const reset = await rawRequest(emu.url, 'POST', '/__emulator/reset', c.headers);
+      const list = await rawRequest(emu.url, 'GET', '/api/v2/dashboards', { ...c.headers, authorization: 'Bearer dev-token' });
+      if (c.refused) {
+        assert.is(reset.status, 403);
+        assert.match(reset.body, 'the emulator answers requests to an IP address or localhost only');
+        assert.is(list.status, 403);
+        assert.ok(
+          (await obs(emu, 'GET', '/api/v2/dashboards')).body.data.some((d: { name: string }) => d.name === 'Kept'),
+          'the state was not reset',
+        );
+      } else {
+        assert.is(reset.status, 200, reset.body);
+        assert.is(list.status, 200, list.body);
+      }
+    } finally {
+      await emu.close();
+    }
+  });
+}
 
 test.run();

@@ -1,4 +1,4 @@
-import type { AnyResource } from '../../src/config/resources.ts';
+import type { AnyResource } from '../../src/model/resource.ts';
 import type { DashboardSpec } from '../../src/schema/kinds.ts';
 import type { LiveDashboardInput, StateFile } from '../../src/plan/types.ts';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { AnyResource, Resource } from '../../src/config/resources.ts';
+import type { AnyResource, Resource } from '../../src/model/resource.ts';
 import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive } from '../../src/plan/normalize.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import { dashboardDoc, liveDashboards, workspace } from '../fuzz/arbitraries.ts';

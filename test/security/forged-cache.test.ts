@@ -41,7 +41,7 @@ async function forgedEntries(dir: string, env: Env) {
   });
 }
 
-const keyOf = (dir: string, env: Env) => cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env, variablePolicy(undefined));
+const keyOf = (dir: string, env: Env) => cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env, variablePolicy(undefined))!;
 
 interface Case {
   name: string;

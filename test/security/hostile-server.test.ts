@@ -125,6 +125,31 @@ for (const s of HOSTILE_STRINGS) {
   });
 }
 
+/** Characters that show nothing: a name holding them prints exactly like another name, or hides a text. */
+const INVISIBLE: Array<{ name: string; char: string; shown: string }> = [
+  { name: 'zero-width space', char: '\u200b', shown: '\\u200b' },
+  { name: 'word joiner', char: '\u2060', shown: '\\u2060' },
+  { name: 'invisible separator', char: '\u2063', shown: '\\u2063' },
+  { name: 'byte-order mark', char: '\ufeff', shown: '\\ufeff' },
+  { name: 'soft hyphen', char: '\u00ad', shown: '\\u00ad' },
+  { name: 'Mongolian vowel separator', char: '\u180e', shown: '\\u180e' },
+  { name: 'Hangul filler', char: '\u3164', shown: '\\u3164' },
+  { name: 'tag letter i (a hidden text)', char: String.fromCodePoint(0xe0069), shown: '\\u{e0069}' },
+];
+for (const c of INVISIBLE) {
+  test(`escape an invisible ${c.name}: shown, in every output kind`, () => {
+    const name = `Checkout overview${c.char}`;
+    assert.is(escapeTerminal(name), `Checkout overview${c.shown}`);
+    for (const out of [escapeGithubMessage(name), escapeGithubProperty(name), escapeMarkdown(name), escapeMarkdownCode(name), escapeMarkdownHtml(name)]) {
+      assert.not.ok(out.includes(c.char), `${JSON.stringify(out)} still holds it`);
+    }
+  });
+}
+
+test('the joiners scripts and emoji need are left as they are', () => {
+  for (const s of ['\u{1F468}\u200d\u{1F469}', 'می\u200cخواهم']) assert.is(escapeTerminal(s), s);
+});
+
 /** Markdown with steward's code spans around commands and a hostile name inside the sentence. */
 const KEEPING_CODE: Array<{ name: string; text: string; spans: string[] }> = [
   { name: 'plain commands are kept as code', text: 'run `steward import --id 65f5` to write <its> file', spans: ['`steward import --id 65f5`'] },

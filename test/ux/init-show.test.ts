@@ -105,6 +105,19 @@ test('show renders a saved plan in every format, as plan printed it, without rea
     assert.match(bad.stderr, 'not-a-plan.json is not a steward plan');
     const missing = await steward(['show', 'nope.json'], { cwd: p.dir });
     assert.match(missing.stderr, 'cannot read plan nope.json: no such file');
+
+    // A hand-edited plan is checked as apply checks it before anything is shown: a count that is text (here
+    // a terminal title sequence and a forged workflow command) is refused, not printed.
+    const tampered = JSON.parse(readFileSync(join(p.dir, 'plan.json'), 'utf8'));
+    tampered.summary.create = '\u001b]0;pwned\u0007\n::error title=forged::from a plan file';
+    writeFileSync(join(p.dir, 'tampered.json'), JSON.stringify(tampered));
+    for (const format of ['text', 'markdown', 'github']) {
+      const t = await steward(['show', 'tampered.json', '--format', format], { cwd: p.dir });
+      assert.is(t.code, 1, t.stdout);
+      assert.is(t.stdout, '');
+      assert.match(t.stderr, 'tampered.json is not a steward plan (summary.create must be integer)');
+      assert.not.match(t.stderr, /\u001b|\n::/);
+    }
   } finally {
     await emu.close().catch(() => {});
     p.cleanup();

@@ -121,13 +121,18 @@ export async function renderInvalid(issues: readonly Issue[], format: 'json' | '
   const rel = issues.map((i) => ({ ...i, file: i.file.startsWith(ctx.cwd + sep) ? i.file.slice(ctx.cwd.length + 1) : i.file }));
   if (format === 'markdown') {
     const errors = rel.filter((i) => i.severity === 'error');
-    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    // Paths and messages quote the files under review (a pull request's): escaped as every other Markdown
+    // steward writes, so they cannot forge lines, workflow commands, links or mentions.
+    const { escapeMarkdownCode, escapeMarkdownKeepingCode } = await import('../../render/escape.ts');
     return [
       `## steward plan`,
       '',
       `**invalid: ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was planned**`,
       '',
-      ...rel.map((i) => `- \`${i.file}:${i.line}:${i.col}\` ${i.severity === 'warning' ? '(warning) ' : ''}${esc(i.message)}`),
+      ...rel.map(
+        (i) =>
+          `- \`${escapeMarkdownCode(`${i.file}:${i.line}:${i.col}`)}\` ${i.severity === 'warning' ? '(warning) ' : ''}${escapeMarkdownKeepingCode(i.message)}`,
+      ),
       '',
     ].join('\n');
   }
