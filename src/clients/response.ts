@@ -11,6 +11,7 @@ import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './err
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
 import { formatBytes, headerValue, MAX_ERROR_BODY_BYTES, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
+import { utf8Text } from '../shared/text.ts';
 
 /** The response of one attempt, read; `ms` is filled in by the caller, which knows when it started. */
 export type ReadResponse = Omit<ResponseAttempt, 'ms'>;
@@ -99,7 +100,7 @@ export function parseSuccess(
       { ...init, problems: [{ field: '', message: 'response too large' }] },
     );
   }
-  const text = r.body.toString('utf8');
+  const text = utf8Text(r.body);
   let body: unknown;
   if (text.trim() === '') {
     body = undefined;

@@ -1,12 +1,14 @@
 /**
- * What lets the parse cache trust a pack (cache.ts): a key only this machine's user holds, which
- * authenticates every pack written here, and git not tracking the pack (a committed pack is someone else's).
+ * What lets the caches trust their files (the parse pack, cache.ts; the live memo, live-memo.ts): a key only
+ * this machine's user holds, which authenticates every file written here, and git not tracking the file (a
+ * committed one is someone else's).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync, constants } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 
 /** Where the machine key lives: $XDG_CACHE_HOME/steward, else $HOME/.cache/steward; undefined without either. */
@@ -77,4 +79,42 @@ export function gitTracks(dir: string, file: string, env: Env): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The authentication code of a cache file: HMAC-SHA256 under the machine key, of the file's kind (`magic`,
+ * so one kind of file can never be taken for another), the code identity and the body (text: as UTF-8).
+ */
+export function authCode(key: Buffer, magic: string, id: string, body: Buffer | string): string {
+  return createHmac('sha256', key).update(`${magic}\u0000${id}\u0000`).update(body).digest('hex');
+}
+
+/**
+ * The body of a cache file written by this code on this machine (`<magic> <id> <code> <count>` then a
+ * newline and the body), or undefined: a missing, foreign, stale, damaged, unauthenticated or git-tracked
+ * file has none. `tracked` is asked only of an authentic file (it runs git).
+ */
+export function readAuthenticated(fs: FileSystem, path: string, magic: string, id: string, key: Buffer, tracked: () => boolean): Buffer | undefined {
+  if (!fs.stat(path)?.isFile) return undefined;
+  try {
+    const buf = fs.readFile(path);
+    const nl = buf.indexOf(10);
+    if (nl === -1) return undefined;
+    const [fileMagic, fileId, sum] = buf.subarray(0, nl).toString('utf8').split(' ');
+    if (fileMagic !== magic || fileId !== id) return undefined;
+    const body = buf.subarray(nl + 1);
+    const want = Buffer.from(authCode(key, magic, id, body), 'utf8');
+    const got = Buffer.from(sum ?? '', 'utf8');
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+    // Authentic, but committed: what a checkout holds is not this machine's to trust (and must not be shared).
+    if (tracked()) return undefined;
+    return body;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a cache file that `readAuthenticated` accepts (body given as text, so it is encoded once by the write). */
+export function authenticatedText(magic: string, id: string, key: Buffer, body: string, count: number): string {
+  return `${magic} ${id} ${authCode(key, magic, id, body)} ${count}\n${body}`;
 }

@@ -17,7 +17,7 @@
  *   or not.
  * - Written atomically, pruned to the files of the last full load, safe to delete at any time.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -27,8 +27,9 @@ import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { linkEscape } from '../shared/paths.ts';
-import { gitTracks, machineKey } from './cache-trust.ts';
+import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
+import { utf8Text } from '../shared/text.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
 const CACHE_FORMAT = 3;
@@ -123,6 +124,8 @@ export function codeIdentity(): string | null {
       '../plan/fingerprint',
       './interpolate',
       './cache',
+      './cache-trust',
+      './live-memo',
       '../schema/validator',
       '../schema/validators.gen',
       '../schema/kinds',
@@ -159,15 +162,26 @@ function keyParts(bytes: Uint8Array): KeyParts | undefined {
   return { hash, names };
 }
 
+/** The text of a variable policy in a key, per policy (the same for every file of a load). */
+const policyTexts = new WeakMap<VariablePolicy, string>();
+
 function keyFromParts(parts: KeyParts, env: Env, variables?: VariablePolicy): string {
-  const h = createHash('sha256').update(parts.hash);
+  let text = parts.hash;
   // What resource files may read changes what a file means (a reference to a denied variable is an error).
-  if (variables) h.update('\u0000variables\u0000' + JSON.stringify([[...variables.deny].sort(), variables.allowPrefix ?? null]));
+  if (variables) {
+    let policy = policyTexts.get(variables);
+    if (policy === undefined) {
+      policy = '\u0000variables\u0000' + JSON.stringify([[...variables.deny].sort(), variables.allowPrefix ?? null]);
+      policyTexts.set(variables, policy);
+    }
+    text += policy;
+  }
   for (const name of parts.names) {
     const value = env[name];
-    h.update('\u0000' + JSON.stringify([name, value === undefined || value === '' ? null : value]));
+    text += '\u0000' + JSON.stringify([name, value === undefined || value === '' ? null : value]);
   }
-  return h.digest('hex');
+  // One-shot: 10,000 files of a warm load, each a createHash object, cost more than the hashing (issue 15).
+  return hash('sha256', text, 'hex');
 }
 
 /**
@@ -279,9 +293,8 @@ export function openParseCache(
         parts.push(`${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`);
         // Kept as text to the write: encoding 27 MB once, not for the MAC, the header and the file each.
         const body = `{${parts.join(',')}}`;
-        const sum = mac(key, id, body);
-        if (!fs.stat(join(dir, '.gitignore'))) write(join(dir, '.gitignore'), '# steward parse cache: safe to delete, never commit\n*\n');
-        write(path, `${MAGIC} ${id} ${sum} ${keep.size}\n${body}`);
+        ensureIgnored(fs, dir);
+        write(path, authenticatedText(MAGIC, id, key, body, keep.size));
       } catch {
         // A cache that cannot be written (read-only checkout, full disk) only costs the next run a parse.
       }
@@ -289,9 +302,9 @@ export function openParseCache(
   };
 }
 
-/** The pack's authentication code: HMAC-SHA256 under the machine key, of the code identity and the entries (text: as UTF-8). */
-function mac(key: Buffer, id: string, body: Buffer | string): string {
-  return createHmac('sha256', key).update(`${MAGIC}\u0000${id}\u0000`).update(body).digest('hex');
+/** Writes the cache folder's .gitignore when it has none (the folder's files are never to be committed). */
+export function ensureIgnored(fs: FileSystem, dir: string): void {
+  if (!fs.stat(join(dir, '.gitignore'))) fs.writeFileAtomic?.(join(dir, '.gitignore'), '# steward parse cache: safe to delete, never commit\n*\n');
 }
 
 /**
@@ -300,20 +313,10 @@ function mac(key: Buffer, id: string, body: Buffer | string): string {
  */
 function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked: () => boolean): Record<string, unknown> {
   const empty: Record<string, unknown> = {};
-  if (!fs.stat(path)?.isFile) return empty;
+  const body = readAuthenticated(fs, path, MAGIC, id, key, tracked);
+  if (!body) return empty;
   try {
-    const buf = fs.readFile(path);
-    const nl = buf.indexOf(10);
-    if (nl === -1) return empty;
-    const [magic, fileId, sum] = buf.subarray(0, nl).toString('utf8').split(' ');
-    if (magic !== MAGIC || fileId !== id) return empty;
-    const body = buf.subarray(nl + 1);
-    const want = Buffer.from(mac(key, id, body), 'utf8');
-    const got = Buffer.from(sum ?? '', 'utf8');
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return empty;
-    // Authentic, but committed: what a checkout holds is not this machine's to trust (and must not be shared).
-    if (tracked()) return empty;
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const parsed: unknown = JSON.parse(utf8Text(body));
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : empty;
   } catch {
     return empty;

@@ -13,6 +13,7 @@ import { RequestLog } from './exchange.ts';
 import { createRequestHandler } from './server.ts';
 import { type AlertUpdateMode, Store } from './store.ts';
 import type { EmulatorState, RequestLogEntry, SeedData } from './types.ts';
+import { API_PROFILES, type ApiProfile } from './profiles.ts';
 
 export * from './default-seed.ts';
 export * from './default-seed-ids.ts';
@@ -22,9 +23,7 @@ export type * from './types.ts';
 export { EmulatorError, resolveTime } from './seed.ts';
 export type { AlertUpdateMode } from './store.ts';
 
-/** The API profiles the emulator serves (`--api`). */
-export const API_PROFILES = ['seed', 'hyperdx', 'clickstack-cloud'] as const;
-export type ApiProfile = (typeof API_PROFILES)[number];
+export { API_PROFILES, type ApiProfile } from './profiles.ts';
 
 /** The built-in seed of a profile (`--print-seed`): the seed documents' data, or sources/webhooks/alerts. */
 export function defaultSeedFor(api: ApiProfile = 'seed'): SeedData | HyperdxSeedData {

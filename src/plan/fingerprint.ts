@@ -93,15 +93,28 @@ export function canonicalIterative(value: unknown): string {
  * between two reads would make a plan stale (a refusal, never a wrong write). Only `JSON.stringify` runs per
  * dashboard; the sort by id keeps the server's list order out of it.
  */
-export function fingerprintLive(live: readonly LiveDashboardInput[], state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>): string {
+export function fingerprintLive(
+  live: readonly LiveDashboardInput[],
+  state: StateFile,
+  liveAlerts?: ReadonlyArray<{ id: string }>,
+  textOf: (d: LiveDashboardInput) => string = dashboardText,
+): string {
   const h = createHash('sha256');
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const sorted = [...live].sort(byId);
-  // In slices: one string of a 100,000-dashboard list would pass V8's maximum string length.
+  // In slices of 1,000, each hashed as the text JSON.stringify gives the slice (an array of objects: its
+  // members' texts between commas), written per dashboard: no string of the whole list (it would pass V8's
+  // maximum string length at 100,000 dashboards), and a caller can use each dashboard's text (the live
+  // memo's key).
   h.update('live/2[');
   for (let i = 0; i < sorted.length; i += 1000) {
-    h.update(JSON.stringify(sorted.slice(i, i + 1000)));
-    h.update('\u0000');
+    const end = Math.min(i + 1000, sorted.length);
+    h.update('[');
+    for (let j = i; j < end; j++) {
+      if (j > i) h.update(',');
+      h.update(textOf(sorted[j]!));
+    }
+    h.update(']\u0000');
   }
   h.update(']\u0000');
   h.update(canonicalJson(state.alerts));
@@ -111,4 +124,9 @@ export function fingerprintLive(live: readonly LiveDashboardInput[], state: Stat
     h.update(canonicalJson([...liveAlerts].sort(byId)));
   }
   return `sha256:${h.digest('hex')}`;
+}
+
+/** A live dashboard's text as the fingerprint hashes it: `JSON.stringify`, as an array member says it. */
+export function dashboardText(d: LiveDashboardInput): string {
+  return JSON.stringify(d) ?? 'null';
 }

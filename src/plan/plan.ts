@@ -37,6 +37,18 @@ export interface PlanInput {
   newId?: () => string;
   /** `fingerprintLive(live, state, liveAlerts)` when the caller has it already (it costs ~0.3 s at 10,000 dashboards). */
   fingerprint?: string;
+  /**
+   * What normalizing each live dashboard gave in an earlier plan (src/config/live-memo.ts): a dashboard whose
+   * remembered digest is the file's is unchanged without being normalized again. Only a digest equal to
+   * the file's is trusted; anything else is normalized as without it, and the result handed to `set`.
+   */
+  liveMemo?: LiveDigestMemo;
+}
+
+/** Remembered results of `normalizeLive` + `normalDigest`, per live dashboard (by object). */
+export interface LiveDigestMemo {
+  get(live: LiveDashboardInput): { digest: string; ignored: readonly string[] } | undefined;
+  set(live: LiveDashboardInput, entry: { digest: string; ignored: readonly string[] }): void;
 }
 
 export interface DashboardMatch {
@@ -69,7 +81,7 @@ export function computePlan(input: PlanInput): Plan {
   const caps = input.capabilities ?? {};
   const newId = input.newId ?? (() => randomBytes(12).toString('hex'));
   for (const d of dashboards) {
-    const match = planDashboard(d, rel(d.file), liveById, liveByName, markerTag, caps, newId);
+    const match = planDashboard(d, rel(d.file), liveById, liveByName, markerTag, caps, newId, input.liveMemo);
     for (const f of match.item.ignoredFields ?? []) ignoredAll.add(f);
     if (match.live) claimed.add(match.live.id);
     for (const id of match.item.candidates ?? []) claimed.add(id);
@@ -190,6 +202,7 @@ function planDashboard(
   markerTag: string,
   caps: Partial<ObservabilityCapabilities>,
   newId: () => string,
+  memo: LiveDigestMemo | undefined,
 ): DashboardMatch {
   let desiredForm: NormalDashboard | undefined;
   const desiredOf = () => (desiredForm ??= normalizeDesired(d.doc.spec, markerTag));
@@ -248,24 +261,27 @@ function planDashboard(
     };
   }
 
-  const { normal: liveNormal, ignored: ignoredList } = normalizeLive(live, markerTag);
   // Equal normalized forms: unchanged, without aligning or diffing (most dashboards of a large project).
   // Alignment only narrows differences, so equal forms always give an empty patch.
   const wanted = desiredDigest(d.doc.spec, markerTag);
-  if (wanted !== undefined && wanted === normalDigest(liveNormal)) {
-    return {
-      live,
-      item: {
-        ...base,
-        action: 'noop',
-        id: live.id,
-        message: 'matches the live dashboard',
-        patch: [],
-        digest: wanted,
-        ignoredFields: ignoredList.length ? ignoredList : undefined,
-      },
-    };
-  }
+  const noop = (digest: string, ignoredList: readonly string[]): DashboardMatch => ({
+    live,
+    item: {
+      ...base,
+      action: 'noop',
+      id: live.id,
+      message: 'matches the live dashboard',
+      patch: [],
+      digest,
+      ignoredFields: ignoredList.length ? [...ignoredList] : undefined,
+    },
+  });
+  const remembered = wanted !== undefined ? memo?.get(live) : undefined;
+  if (wanted !== undefined && remembered?.digest === wanted) return noop(wanted, remembered.ignored);
+  const { normal: liveNormal, ignored: ignoredList } = normalizeLive(live, markerTag);
+  const liveDigest = wanted !== undefined || memo ? normalDigest(liveNormal) : undefined;
+  if (memo && liveDigest !== undefined) memo.set(live, { digest: liveDigest, ignored: ignoredList });
+  if (wanted !== undefined && wanted === liveDigest) return noop(wanted, ignoredList);
   const desired = desiredOf();
   const ignoredSet = new Set(ignoredList);
   const aligned = alignConfigs(dropUncomparableSeries(desired, live), liveNormal, ignoredSet);

@@ -1,3 +1,5 @@
+import { Buffer, isAscii } from 'node:buffer';
+
 /** `1 file`, `2 files`: for words whose plural takes an s. */
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -6,6 +8,15 @@ export function plural(n: number, word: string): string {
 /** Code-unit order (not locale order): the same on every machine, so outputs stay byte-identical. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * `buf.toString('utf8')`, the same string: bytes that are all ASCII (most JSON) read as Latin-1, a plain
+ * copy, instead of through the UTF-8 decoder (~0.1 s less for each 28 MB body or cache file, issue 15).
+ */
+export function utf8Text(buf: Uint8Array): string {
+  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  return isAscii(b) ? b.toString('latin1') : b.toString('utf8');
 }
 
 /**

@@ -7,8 +7,10 @@ import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
-import { fingerprintLive } from '../plan/fingerprint.ts';
-import type { PlanBinding } from '../plan/types.ts';
+import { dashboardText, fingerprintLive } from '../plan/fingerprint.ts';
+import type { LiveDigestMemo } from '../plan/plan.ts';
+import type { LiveDashboardInput, PlanBinding } from '../plan/types.ts';
+import type { LiveMemo } from '../config/live-memo.ts';
 import type { WorkflowDeps } from './deps.ts';
 
 /** What shapes a plan: the command's flags, as values. */
@@ -32,13 +34,15 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 64');
   }
-  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { cacheWanted }] = await Promise.all([
+  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { cacheWanted }, { openLiveMemo }] = await Promise.all([
     import('../config/fs.ts'),
     import('../config/load.ts'),
     import('../plan/plan.ts'),
     import('../apply/state.ts'),
     import('../config/cache.ts'),
+    import('../config/live-memo.ts'),
   ]);
+  const useCache = cacheWanted(args.cache, deps.env);
   // One meaning for paths, as in validate: a folder that holds a project file is that project
   // (`steward plan examples`); other paths narrow the plan to the resources in them.
   const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, deps.cwd, nodeFileSystem);
@@ -48,7 +52,7 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
       config: projectPath ?? args.config,
       envName: args.env,
       requireProject: true,
-      cache: cacheWanted(args.cache, deps.env),
+      cache: useCache,
     },
   );
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
@@ -110,7 +114,9 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   const { bindingFile, bindingServer, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
-  const fingerprint = fingerprintLive(live, state, liveAlerts);
+  const memo = useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined;
+  const { textOf, liveMemo } = bindLiveMemo(memo, project.markerTag);
+  const fingerprint = fingerprintLive(live, state, liveAlerts, textOf);
   const idSeed =
     args.idSeed ??
     createHash('sha256')
@@ -133,7 +139,9 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
     ...(project.envName ? { env: project.envName } : {}),
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
+    ...(liveMemo ? { liveMemo } : {}),
   });
+  memo?.save();
   const { resolveObservability } = await import('../config/connection.ts');
   const binding: PlanBinding = {
     project: await projectName(project.file),
@@ -162,6 +170,33 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
     }
   }
   return { plan, project, deps: services, loaded: { ...loaded, resources }, state, live, liveAlerts, alertsLeft };
+}
+
+/**
+ * The live memo as the plan uses it: `textOf` gives the fingerprint each dashboard's text and keeps its
+ * memo key (made once, from the text the fingerprint hashes anyway), `liveMemo` answers computePlan by
+ * dashboard. Both undefined without a memo.
+ */
+export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): { textOf?: (d: LiveDashboardInput) => string; liveMemo?: LiveDigestMemo } {
+  if (!memo) return {};
+  const keys = new Map<LiveDashboardInput, string>();
+  return {
+    textOf: (d) => {
+      const text = dashboardText(d);
+      keys.set(d, memo.keyOf(text, markerTag));
+      return text;
+    },
+    liveMemo: {
+      get: (d) => {
+        const k = keys.get(d);
+        return k === undefined ? undefined : memo.get(k);
+      },
+      set: (d, entry) => {
+        const k = keys.get(d);
+        if (k !== undefined) memo.set(k, entry);
+      },
+    },
+  };
 }
 
 /**

@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkRequest, checkResponse, loadApiSchema, type ResponseShape } from '../../src/clients/validate.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { apiSchemasForTest, checkRequest, checkResponse, loadApiSchema, type ResponseShape } from '../../src/clients/validate.ts';
 import { generateApiTypes, TYPES_FILE } from '../../scripts/gen-api-types.ts';
 
 test('src/clients/api-types.ts is what the schemas generate (regenerate: npm run generate)', async () => {
@@ -62,6 +64,23 @@ test('request schemas are closed: steward sends only what the contract names', (
     ['thresholdType'],
   );
   assert.equal(checkRequest('alertUpdate', { threshold: 1, thresholdType: 'between', thresholdMax: 2 }), []);
+});
+
+test('every API schema and envelope passes the draft 2020-12 meta-schema (the client skips that check at run time)', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  ajvFormats.default(ajv, ['date-time']);
+  const { files, envelopes } = apiSchemasForTest();
+  assert.ok(files.length >= 10 && envelopes.length >= 20);
+  for (const s of files) {
+    assert.ok(ajv.validateSchema(s), `${String(s['$id'])}: ${ajv.errorsText()}`);
+    ajv.addSchema(s);
+  }
+  for (const e of envelopes) {
+    assert.ok(ajv.validateSchema(e), `${JSON.stringify(e).slice(0, 200)}: ${ajv.errorsText()}`);
+    ajv.compile(e);
+  }
+  // And a schema that breaks the meta-schema is caught here.
+  assert.not.ok(ajv.validateSchema({ type: 'objekt' }));
 });
 
 test('schemas use draft 2020-12 and carry a title (the generated type name)', () => {

@@ -1,7 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { CliError, ValidationError, type Issue } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
-import { defineCommand, redactForOutput, redactValue, type CommandContext, type GlobalArgs } from '../context.ts';
+import { defineCommand, redactForOutput, redactForRender, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
   paths?: string[];
@@ -152,8 +152,9 @@ export async function renderPlan(
   opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {},
 ): Promise<string> {
   // Every string redacted as a value, before any renderer escapes, wraps or cuts it: a credential escaped
-  // for Markdown (\_) or wrapped over two lines would no longer be found in the finished text.
-  plan = redactValue(ctx, plan);
+  // for Markdown (\_) or wrapped over two lines would no longer be found in the finished text. Not copied
+  // when no string holds one (most plans).
+  plan = redactForRender(ctx, plan);
   switch (format) {
     case 'json':
       return JSON.stringify(plan, null, 2) + '\n';

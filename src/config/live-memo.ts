@@ -1,0 +1,136 @@
+/**
+ * The live memo: what normalizing a live dashboard gave (the digest of its normalized form and the fields
+ * normalization left out), keyed by the dashboard's JSON text, so that a warm plan of an unchanged service
+ * compares digests without normalizing the live side again (issue 15: ~0.6 s at 10,000 dashboards).
+ *
+ * - The key is sha256 of the marker tag and the text `JSON.stringify` gives of the dashboard as parsed from
+ *   the list (the text the fingerprint hashes): an entry can only answer for exactly that dashboard, so a
+ *   changed dashboard is a miss, never a stale answer. A miss, or a digest other than the file's, normalizes
+ *   as before; the memo can only spare work that would have found the same.
+ * - `.steward/cache/live.memo`, beside the parse pack and trusted the same way (cache-trust.ts): HMAC under
+ *   the machine key of its own kind, the code identity (which covers normalize.ts and fingerprint.ts, the
+ *   code whose results it holds) and the entries; a forged, foreign, damaged, stale-code or git-tracked
+ *   memo is empty. Nothing in it names the project: an entry means the same in any project.
+ * - Written atomically and only when it changed, pruned to the dashboards of the last plan, safe to delete.
+ */
+import { hash } from 'node:crypto';
+import { join } from 'node:path';
+import { linkEscape } from '../shared/paths.ts';
+import { CACHE_DIR, codeIdentity, ensureIgnored } from './cache.ts';
+import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
+import type { FileSystem } from './fs.ts';
+import type { Env } from './interpolate.ts';
+import { utf8Text } from '../shared/text.ts';
+
+const MAGIC = 'steward-live-memo';
+export const MEMO_FILE = 'live.memo';
+
+/** What normalizeLive and normalDigest gave for one live dashboard. */
+export interface LiveMemoEntry {
+  digest: string;
+  ignored: readonly string[];
+}
+
+export interface LiveMemoStats {
+  hits: number;
+  misses: number;
+  stored: number;
+}
+
+export interface LiveMemo {
+  /** The key of a live dashboard's JSON text under a marker tag. */
+  keyOf(text: string, markerTag: string): string;
+  get(key: string): LiveMemoEntry | undefined;
+  set(key: string, entry: LiveMemoEntry): void;
+  /** Writes the memo when this plan added or left out entries; keeps only those it used or added. Never throws. */
+  save(): void;
+  readonly stats: LiveMemoStats;
+}
+
+/**
+ * The memo of the project in `projectDir`, or undefined when there can be none (no machine key, no code
+ * identity, a file system that cannot write, a cache folder that links out of the project).
+ */
+export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts: { identity?: string; key?: Buffer } = {}): LiveMemo | undefined {
+  const id = opts.identity ?? codeIdentity();
+  const write = fs.writeFileAtomic?.bind(fs);
+  const key = opts.key ?? machineKey(env);
+  if (!id || !write || !key) return undefined;
+  const dir = join(projectDir, CACHE_DIR);
+  if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
+  const path = join(dir, MEMO_FILE);
+  const loaded = readEntries(readAuthenticated(fs, path, MAGIC, id, key, () => gitTracks(dir, MEMO_FILE, env)));
+  const used = new Map<string, LiveMemoEntry>();
+  const recall = (k: string): LiveMemoEntry | undefined => used.get(k) ?? loaded.get(k);
+  const stats: LiveMemoStats = { hits: 0, misses: 0, stored: 0 };
+  return {
+    stats,
+    // One-shot hash: 10,000 createHash objects cost more than the hashing (issue 15).
+    keyOf: (text, markerTag) => hash('sha256', `${markerTag}\u0000${text}`, 'base64url'),
+    get(k) {
+      const e = recall(k);
+      if (e === undefined) {
+        stats.misses++;
+        return undefined;
+      }
+      stats.hits++;
+      used.set(k, e);
+      return e;
+    },
+    set(k, entry) {
+      const had = recall(k);
+      if (!had || had.digest !== entry.digest || had.ignored.join('\u0000') !== entry.ignored.join('\u0000')) stats.stored++;
+      used.set(k, { digest: entry.digest, ignored: [...entry.ignored] });
+    },
+    save() {
+      if (stats.stored === 0 && used.size === loaded.size()) return;
+      try {
+        // The lists of ignored fields repeat (most dashboards of a service have the same extras): each once.
+        const lists: string[] = [];
+        const listIndex = new Map<string, number>();
+        const entries: Record<string, [string, number]> = {};
+        for (const [k, e] of used) {
+          const text = JSON.stringify(e.ignored);
+          let i = listIndex.get(text);
+          if (i === undefined) {
+            i = lists.length;
+            lists.push(text);
+            listIndex.set(text, i);
+          }
+          entries[k] = [e.digest, i];
+        }
+        const body = `{"lists":[${lists.join(',')}],"entries":${JSON.stringify(entries)}}`;
+        ensureIgnored(fs, dir);
+        write(path, authenticatedText(MAGIC, id, key, body, used.size));
+      } catch {
+        // A memo that cannot be written only costs the next plan the normalizing.
+      }
+    },
+  };
+}
+
+/** The entries of an authentic memo body, each checked when it is asked for (anything malformed is a miss). */
+function readEntries(body: Buffer | undefined): { get(k: string): LiveMemoEntry | undefined; size(): number } {
+  const none = { get: () => undefined, size: () => 0 };
+  if (!body) return none;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(utf8Text(body));
+  } catch {
+    return none;
+  }
+  const { lists, entries } = (parsed ?? {}) as { lists?: unknown; entries?: unknown };
+  if (!Array.isArray(lists) || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return none;
+  const table = entries as Record<string, unknown>;
+  const okLists = lists.map((l) => (Array.isArray(l) && l.every((x) => typeof x === 'string') ? (l as string[]) : undefined));
+  // Not copied into a Map: a warm plan asks for every entry once, so checking each then costs one pass less.
+  return {
+    get(k) {
+      const v = Object.hasOwn(table, k) ? table[k] : undefined;
+      if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Number.isInteger(v[1])) return undefined;
+      const ignored = okLists[v[1] as number];
+      return ignored ? { digest: v[0], ignored } : undefined;
+    },
+    size: () => Object.keys(table).length,
+  };
+}

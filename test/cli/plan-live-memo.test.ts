@@ -1,0 +1,68 @@
+/**
+ * The live memo through the CLI, against the emulator (issue 15): `steward plan` writes
+ * `.steward/cache/live.memo` beside the parse pack, a warm plan answers from it without writing it again,
+ * and whatever the memo holds (a changed file, a forged body) the plan is the one `--no-cache` computes.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { loadWorkspace } from '../../src/config/load.ts';
+import { desiredDigest } from '../../src/plan/normalize.ts';
+import type { DashboardSpec } from '../../src/schema/kinds.ts';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+
+const MEMO = '.steward/cache/live.memo';
+
+test('plan: the live memo is written, used, and never changes the plan (changed file, forged memo)', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const applied = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+    assert.is(applied.code, 0, applied.stderr);
+    const plan = async (args: string[] = []) => {
+      const r = await steward(['plan', '--format', 'json', ...args], { cwd: x.dir, env: x.env });
+      assert.is(r.code, 0, r.stderr);
+      const { createdAt: _t, ...rest } = JSON.parse(r.stdout) as Record<string, unknown> & { summary: Record<string, number> };
+      return rest;
+    };
+    const memo = join(x.dir, MEMO);
+
+    // GIVEN the examples applied: every dashboard unchanged
+    const reference = await plan(['--no-cache']);
+    assert.not.ok(existsSync(memo), '--no-cache writes no memo');
+    assert.ok(reference.summary['noop']! >= 3, JSON.stringify(reference.summary));
+    // WHEN planned cold, then warm
+    const cold = await plan();
+    assert.ok(existsSync(memo));
+    const written = statSync(memo);
+    const warm = await plan();
+    // THEN the same plan; the warm one found every live dashboard in the memo (it wrote nothing)
+    assert.equal(cold, reference);
+    assert.equal(warm, reference);
+    assert.is(statSync(memo).ino, written.ino, 'a warm plan of an unchanged service rewrote the memo');
+
+    // WHEN a file changes (the live dashboard does not)
+    const file = join(x.dir, 'dashboards/checkout-overview.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('      w: 8\n', '      w: 7\n'));
+    const changedRef = await plan(['--no-cache']);
+    assert.ok(changedRef.summary['blocked']! >= 1, JSON.stringify(changedRef.summary));
+    // THEN the memo's entry (the live side) still holds, and the drift is found
+    assert.equal(await plan(), changedRef);
+
+    // WHEN the memo is forged to say every live dashboard matches the changed file (its HMAC now fails)
+    const loaded = await loadWorkspace({ fs: nodeFileSystem, env: x.env, cwd: x.dir }, { requireProject: true, cache: false });
+    const spec = loaded.resources.find((r) => r.kind === 'Dashboard' && r.name === 'checkout-overview')!.doc.spec as DashboardSpec;
+    const lie = desiredDigest(spec, loaded.project!.markerTag)!;
+    const text = readFileSync(memo, 'utf8');
+    assert.match(text, /sha256:[0-9a-f]{64}/);
+    writeFileSync(memo, text.replace(/sha256:[0-9a-f]{64}/g, lie));
+    // THEN it is ignored: the plan is still the one computed without it
+    assert.equal(await plan(), changedRef);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test.run();

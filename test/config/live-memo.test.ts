@@ -1,0 +1,257 @@
+/**
+ * The live memo (issue 15): what normalizing each live dashboard gave, keyed by its JSON text, so a warm
+ * plan does not normalize an unchanged service again. Whatever the memo file holds, the plan is the one
+ * computed without it; only the work done differs (hits, misses, entries stored).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CACHE_DIR } from '../../src/config/cache.ts';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { MEMO_FILE, openLiveMemo } from '../../src/config/live-memo.ts';
+import type { AnyResource, Resource } from '../../src/model/resource.ts';
+import { canonicalJson, dashboardText, fingerprintLive } from '../../src/plan/fingerprint.ts';
+import { desiredDigest } from '../../src/plan/normalize.ts';
+import { computePlan } from '../../src/plan/plan.ts';
+import type { LiveDashboardInput, Plan } from '../../src/plan/types.ts';
+import { bindLiveMemo } from '../../src/workflows/plan.ts';
+import { dashboard, DIR, emptyState, liveOf, MARKER, NOW } from '../plan/fixtures.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const KEY = randomBytes(32);
+const OTHER_KEY = randomBytes(32);
+const IDENTITY = 'code-now';
+const RESOURCES: AnyResource[] = ['d1', 'd2', 'd3'].map((n) => dashboard(n));
+const IDS = ['65f5e4a3b9e77c001a000001', '65f5e4a3b9e77c001a000002', '65f5e4a3b9e77c001a000003'];
+
+/** The live list as the client gives it (parsed JSON), with a field normalization leaves out. */
+function liveList(change?: (d: LiveDashboardInput, i: number) => void): LiveDashboardInput[] {
+  const list = ['d1', 'd2', 'd3'].map((n, i) => liveOf(n, IDS[i]!, { updatedAt: '2026-11-20T10:00:00Z' } as Partial<LiveDashboardInput>));
+  list.forEach((d, i) => change?.(d, i));
+  return JSON.parse(JSON.stringify(list)) as LiveDashboardInput[];
+}
+/** d2's first tile is wider on the server than in its file. */
+const drifted = () =>
+  liveList((d, i) => {
+    if (i === 1) d.tiles![0]!.w = 12;
+  });
+
+interface Run {
+  plan: Plan;
+  stats: { hits: number; misses: number; stored: number };
+}
+
+/** A plan as the workflow makes it with the memo of `dir` (opened, bound, saved). */
+function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; identity?: string; marker?: string } = {}): Run {
+  const marker = o.marker ?? MARKER;
+  const memo = openLiveMemo(nodeFileSystem, dir, {}, { key: o.key ?? KEY, identity: o.identity ?? IDENTITY })!;
+  const { textOf, liveMemo } = bindLiveMemo(memo, marker);
+  const plan = computePlan({
+    resources: RESOURCES,
+    live,
+    state: emptyState,
+    markerTag: marker,
+    now: NOW,
+    projectDir: DIR,
+    fingerprint: fingerprintLive(live, emptyState, undefined, textOf),
+    ...(liveMemo ? { liveMemo } : {}),
+  });
+  memo.save();
+  return { plan, stats: { ...memo.stats } };
+}
+
+/** The plan without any memo. */
+const reference = (live: LiveDashboardInput[], marker = MARKER) =>
+  computePlan({ resources: RESOURCES, live, state: emptyState, markerTag: marker, now: NOW, projectDir: DIR });
+
+const memoPath = (dir: string) => join(dir, CACHE_DIR, MEMO_FILE);
+
+/** A memo that says d2 (drifted) matches its file, authenticated with `key`: a lie, if anything trusted it. */
+function forgeLie(dir: string, key: Buffer): void {
+  const memo = openLiveMemo(nodeFileSystem, dir, {}, { key, identity: IDENTITY })!;
+  const d2 = drifted()[1]!;
+  const spec = (RESOURCES[1] as Resource<'Dashboard'>).doc.spec;
+  memo.set(memo.keyOf(dashboardText(d2), MARKER), { digest: desiredDigest(spec, MARKER)!, ignored: ['id', 'tiles[].id', 'updatedAt'] });
+  memo.save();
+}
+
+interface Case {
+  name: string;
+  /** What is in the project's memo before the plan. */
+  before?: (dir: string) => void;
+  live: () => LiveDashboardInput[];
+  marker?: string;
+  stats: Run['stats'];
+  actions: string[];
+  /** Whether the plan leaves the memo file's bytes as they were. */
+  unchangedFile?: boolean;
+}
+
+const CASES: Case[] = [
+  {
+    name: 'miss: no memo yet, every dashboard normalized and stored',
+    live: liveList,
+    stats: { hits: 0, misses: 3, stored: 3 },
+    actions: ['noop', 'noop', 'noop'],
+  },
+  {
+    name: 'hit: the same live dashboards again, nothing normalized, the file not written',
+    before: (dir) => planWith(dir, liveList()),
+    live: liveList,
+    stats: { hits: 3, misses: 0, stored: 0 },
+    actions: ['noop', 'noop', 'noop'],
+    unchangedFile: true,
+  },
+  {
+    name: 'changed live dashboard: a miss for it, its drift found',
+    before: (dir) => planWith(dir, liveList()),
+    live: drifted,
+    stats: { hits: 2, misses: 1, stored: 1 },
+    actions: ['blocked', 'noop', 'noop'],
+  },
+  {
+    name: 'the file changed, the live dashboard not: remembered, then diffed in full',
+    before: (dir) => planWith(dir, drifted()),
+    live: drifted,
+    stats: { hits: 3, misses: 0, stored: 0 },
+    actions: ['blocked', 'noop', 'noop'],
+  },
+  {
+    name: 'forged: a lie authenticated with another key is ignored',
+    before: (dir) => forgeLie(dir, OTHER_KEY),
+    live: drifted,
+    stats: { hits: 0, misses: 3, stored: 3 },
+    actions: ['blocked', 'noop', 'noop'],
+  },
+  {
+    name: 'forged: an honest memo with its body edited after it was written is ignored',
+    before: (dir) => {
+      planWith(dir, drifted());
+      const spec = (RESOURCES[1] as Resource<'Dashboard'>).doc.spec;
+      const text = readFileSync(memoPath(dir), 'utf8');
+      const nl = text.indexOf('\n');
+      // Every digest in the body becomes d2's desired one (the lie); the header keeps its code.
+      const body = text.slice(nl + 1).replace(/sha256:[0-9a-f]{64}/g, desiredDigest(spec, MARKER)!);
+      writeFileSync(memoPath(dir), text.slice(0, nl + 1) + body);
+    },
+    live: drifted,
+    stats: { hits: 0, misses: 3, stored: 3 },
+    actions: ['blocked', 'noop', 'noop'],
+  },
+  {
+    name: 'stale code: a memo written by other code is ignored',
+    before: (dir) => planWith(dir, liveList(), { identity: 'code-before' }),
+    live: liveList,
+    stats: { hits: 0, misses: 3, stored: 3 },
+    actions: ['noop', 'noop', 'noop'],
+  },
+  {
+    name: 'different project, another marker tag: no entry answers',
+    before: (dir) => {
+      const other = tmpProject({});
+      try {
+        planWith(other.dir, liveList(), { marker: 'managed-by:team-b' });
+        mkdirSync(join(dir, CACHE_DIR), { recursive: true });
+        cpSync(memoPath(other.dir), memoPath(dir));
+      } finally {
+        other.cleanup();
+      }
+    },
+    live: liveList,
+    stats: { hits: 0, misses: 3, stored: 3 },
+    actions: ['noop', 'noop', 'noop'],
+  },
+  {
+    name: "different project, same marker tag: its entries hold (they name no project) and the plan is this one's",
+    before: (dir) => {
+      const other = tmpProject({});
+      try {
+        planWith(other.dir, drifted());
+        mkdirSync(join(dir, CACHE_DIR), { recursive: true });
+        cpSync(memoPath(other.dir), memoPath(dir));
+      } finally {
+        other.cleanup();
+      }
+    },
+    live: liveList,
+    stats: { hits: 2, misses: 1, stored: 1 },
+    actions: ['noop', 'noop', 'noop'],
+  },
+];
+
+for (const c of CASES) {
+  test(`live memo: ${c.name}`, () => {
+    const p = tmpProject({});
+    try {
+      c.before?.(p.dir);
+      const bytesBefore = c.unchangedFile ? readFileSync(memoPath(p.dir)) : undefined;
+      const live = c.live();
+      const run = planWith(p.dir, live, c.marker ? { marker: c.marker } : {});
+      assert.equal(run.plan, reference(live, c.marker), 'the same plan as without a memo');
+      assert.equal(run.stats, c.stats);
+      assert.equal(
+        run.plan.items.map((i) => i.action),
+        c.actions,
+      );
+      if (bytesBefore) assert.ok(readFileSync(memoPath(p.dir)).equals(bytesBefore), 'memo file rewritten');
+      // And the next plan of the same live state needs no normalizing at all.
+      const again = planWith(p.dir, live, c.marker ? { marker: c.marker } : {});
+      assert.equal(again.plan, run.plan);
+      assert.equal(again.stats, { hits: 3, misses: 0, stored: 0 });
+    } finally {
+      p.cleanup();
+    }
+  });
+}
+
+test('live memo: the forged lie would change the plan if it were trusted (the cases above test something)', () => {
+  const p = tmpProject({});
+  try {
+    forgeLie(p.dir, OTHER_KEY);
+    const trusted = planWith(p.dir, drifted(), { key: OTHER_KEY });
+    assert.equal(
+      trusted.plan.items.map((i) => i.action),
+      ['noop', 'noop', 'noop'],
+    );
+    assert.equal(
+      reference(drifted()).items.map((i) => i.action),
+      ['blocked', 'noop', 'noop'],
+    );
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('live memo: entries are pruned to the dashboards of the last plan', () => {
+  const p = tmpProject({});
+  try {
+    planWith(p.dir, liveList());
+    planWith(p.dir, drifted());
+    const text = readFileSync(memoPath(p.dir), 'utf8');
+    const count = Number(text.slice(0, text.indexOf('\n')).split(' ')[3]);
+    assert.is(count, 3);
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('live memo: the fingerprint, written per dashboard, is the one whole slices give (saved plans stay valid)', () => {
+  const live = Array.from({ length: 2345 }, (_, i) => liveOf(`d${i}`, i.toString(16).padStart(24, '0')));
+  // The formula before the memo: JSON.stringify of each slice of 1,000 dashboards in id order.
+  const h = createHash('sha256').update('live/2[');
+  for (let i = 0; i < live.length; i += 1000) h.update(JSON.stringify(live.slice(i, i + 1000))).update('\u0000');
+  const before = `sha256:${h.update(']\u0000').update(canonicalJson(emptyState.alerts)).digest('hex')}`;
+  const texts: string[] = [];
+  const withTexts = fingerprintLive([...live].reverse(), emptyState, undefined, (d) => {
+    const t = dashboardText(d);
+    texts.push(t);
+    return t;
+  });
+  assert.is(withTexts, before);
+  assert.is(fingerprintLive(live, emptyState), before);
+  assert.is(texts.length, live.length);
+});
+
+test.run();
