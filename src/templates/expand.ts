@@ -184,6 +184,12 @@ function substitute(v: unknown, pointer: string, tokens: Map<string, Token[]>, v
 }
 
 /**
+ * The most resources all TemplateInstances of a project may stamp: ten times the 10,000 dashboards steward
+ * is measured at (bench/), far beyond any real fan-out, and far below what exhausts memory.
+ */
+export const MAX_STAMPED = 100_000;
+
+/**
  * Expands every TemplateInstance. Pure: resources in; resources, problems and origins out. Templates that
  * fail their own checks stamp nothing (their instances are not checked either: one cause, one message).
  */
@@ -211,6 +217,7 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
   const origins = new Map<string, Origin>();
   let nextIndex = -1;
   const instanceNames = new Map<string, Resource<'TemplateInstance'>>();
+  let stamped = 0;
 
   for (const inst of instances) {
     const iErr = (pointer: string, message: string, atKey = false) =>
@@ -258,6 +265,19 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
       );
       continue;
     }
+    // Two small files can ask for millions of stamps (1,000 entries × 10,000 items): counted before any is
+    // made, and refused beyond the budget rather than running out of memory.
+    const perItem = KINDS.reduce((n, [, list]) => n + (tspec[list]?.length ?? 0), 0);
+    const wanted = perItem * (spec.forEach ? spec.forEach.length : 1);
+    if (stamped + wanted > MAX_STAMPED) {
+      iErr(
+        spec.forEach ? '/spec/forEach' : '/spec/template',
+        `this instance would stamp ${wanted.toLocaleString('en-US')} resources (${perItem} per item of template "${ct.t.name}" × ${spec.forEach ? spec.forEach.length : 1}), ${stamped > 0 ? `after ${stamped.toLocaleString('en-US')} stamped by other instances; ` : ''}templates stamp at most ${MAX_STAMPED.toLocaleString('en-US')} resources in a project`,
+        true,
+      );
+      continue;
+    }
+    stamped += wanted;
     // Shared values are checked once, not once per item.
     const reported = new Set<string>();
     const items = spec.forEach

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
-import { expandTemplates } from '../../src/templates/expand.ts';
+import { expandTemplates, MAX_STAMPED } from '../../src/templates/expand.ts';
 import { scanReferences, substituteString } from '../../src/templates/references.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -301,6 +301,33 @@ for (const c of ERRORS) {
     assert.equal(loaded.issues.map(show).sort(), [...c.issues].sort());
   });
 }
+
+/** A template of `n` dashboards, and an instance of it named `name` with `items` forEach items. */
+const big = (n: number) =>
+  `apiVersion: steward/v1\nkind: Template\nmetadata: { name: big }\nspec:\n  key: service\n  parameters:\n    service: { type: string }\n  dashboards:\n${Array.from({ length: n }, (_, i) => `    - name: d${i}\n      spec: { name: d${i} }\n`).join('')}`;
+const fan = (name: string, items: number, param = 'service') =>
+  `apiVersion: steward/v1\nkind: TemplateInstance\nmetadata: { name: ${name} }\nspec:\n  template: big\n  forEach:\n${Array.from({ length: items }, (_, i) => `    - ${param}: s${i}\n`).join('')}`;
+
+test('fan-out past the budget (two small files asking for 101,000 stamps) is refused before stamping, at the forEach', async () => {
+  const loaded = await load({ 't.yaml': big(1000), 'i.yaml': fan('wide', 101) });
+  assert.equal(loaded.issues.map(show), [
+    'i.yaml:6:3 this instance would stamp 101,000 resources (1000 per item of template "big" × 101), templates stamp at most 100,000 resources in a project',
+  ]);
+  assert.is(loaded.resources.filter((r) => r.kind === 'Dashboard').length, 0);
+});
+
+test('the budget is for the whole project: a second instance past it is refused, saying what the others asked', async () => {
+  // The first instance's items all miss their key (nothing is stamped, but its 60,000 count against the budget).
+  const loaded = await load({ 't.yaml': big(1000), 'a.yaml': fan('first', 60, 'servic'), 'b.yaml': fan('second', 41) });
+  const shown = loaded.issues.map(show);
+  assert.ok(
+    shown.includes(
+      'b.yaml:6:3 this instance would stamp 41,000 resources (1000 per item of template "big" × 41), after 60,000 stamped by other instances; templates stamp at most 100,000 resources in a project',
+    ),
+    shown.slice(-3).join('\n'),
+  );
+  assert.is(MAX_STAMPED, 100_000);
+});
 
 test('references: $$( is a literal, whole references keep their type, text references are written in', () => {
   const v = (ns: string, n: string) => (ns === 'params' ? ({ n: 5, s: 'x', l: [1, 2] } as Record<string, unknown>)[n] : 'k');
