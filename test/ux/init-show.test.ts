@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { projectNameFrom } from '../../src/cli/commands/init.ts';
@@ -66,6 +66,24 @@ test('init refuses to overwrite and writes nothing then; it adds to an existing 
     }
   } finally {
     p.cleanup();
+  }
+});
+
+test('init writes nothing through a link: a dashboards/ or .gitignore that is a link is refused, and nothing written', async () => {
+  const outside = tmpProject({ 'secret.txt': 'not for the project\n' });
+  const p = tmpProject({});
+  try {
+    symlinkSync(outside.dir, join(p.dir, 'dashboards'));
+    symlinkSync(join(outside.dir, 'secret.txt'), join(p.dir, '.gitignore'));
+    const r = await steward(['init', '--name', 'linked'], { cwd: p.dir });
+    assert.is(r.code, 1, r.stdout);
+    assert.match(r.stderr, 'dashboards, .gitignore are links; init writes its files inside the folder, never through a link');
+    assert.not.ok(existsSync(join(p.dir, 'steward.yaml')), 'nothing written');
+    assert.equal(readdirSync(outside.dir), ['secret.txt']);
+    assert.is(readFileSync(join(outside.dir, 'secret.txt'), 'utf8'), 'not for the project\n');
+  } finally {
+    p.cleanup();
+    outside.cleanup();
   }
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../errors.ts';
@@ -147,6 +147,30 @@ export const initCommand = defineCommand<InitArgs>({
       throw new CliError(
         `${exists.map((f) => relative(ctx.cwd, join(dir, f.path)) || f.path).join(', ')} already exist${exists.length === 1 ? 's' : ''}; init writes new projects only and overwrites nothing`,
         { code: 'usage' },
+      );
+    }
+    // Nor does it write through a link (a dashboards/ or .gitignore that is a link would put the files, or
+    // copy another file's text, somewhere else than the new project).
+    const linked = [
+      ...new Set(
+        files.flatMap((f) => {
+          let p = dir;
+          for (const part of f.path.split('/')) {
+            p = join(p, part);
+            const st = lstatSync(p, { throwIfNoEntry: false });
+            if (!st) return [];
+            if (st.isSymbolicLink()) return [relative(ctx.cwd, p) || p];
+          }
+          return [];
+        }),
+      ),
+    ];
+    if (linked.length > 0) {
+      throw new CliError(
+        `${linked.join(', ')} ${linked.length === 1 ? 'is a link' : 'are links'}; init writes its files inside the folder, never through a link`,
+        {
+          code: 'usage',
+        },
       );
     }
     const { writeFileAtomic } = await import('../../atomic-write.ts');
