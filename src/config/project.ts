@@ -52,7 +52,8 @@ export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string):
       for (const n of PROJECT_FILE_NAMES) if (fs.stat(join(p, n))?.isFile) return join(p, n);
       throw new ConfigError(`--config ${explicit}: no steward.yaml in that folder`);
     }
-    if (!st?.isFile) throw new ConfigError(`--config ${explicit}: no such file`);
+    if (!st) throw new ConfigError(`--config ${explicit}: no such file`);
+    if (!st.isFile) throw new ConfigError(`--config ${explicit}: not a regular file (a device, fifo or socket); not read`);
     return p;
   }
   let dir = resolve(cwd);

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
+import { findProjectFile } from '../../src/config/project.ts';
 import { processFile } from '../../src/config/resources.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { tmpProject } from '../helpers/tmp.ts';
@@ -150,5 +151,19 @@ test('a file replaced by something unreadable between the read and the placing o
     p.cleanup();
   }
 });
+
+const CONFIG_PATHS: Array<{ path: string; says: string }> = [
+  { path: '/nonexistent/steward.yaml', says: '--config /nonexistent/steward.yaml: no such file' },
+  { path: '/dev/null', says: '--config /dev/null: not a regular file (a device, fifo or socket); not read' },
+  { path: '/dev/zero', says: '--config /dev/zero: not a regular file (a device, fifo or socket); not read' },
+];
+for (const c of CONFIG_PATHS) {
+  test(`--config ${c.path}: one clear line, nothing read`, () => {
+    assert.throws(
+      () => findProjectFile(nodeFileSystem, '/', c.path),
+      (e: unknown) => e instanceof ConfigError && e.message === c.says,
+    );
+  });
+}
 
 test.run();
