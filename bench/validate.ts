@@ -1,6 +1,6 @@
 /**
  * validate: 1,000 dashboard files of 12 tiles, against the floor of only parsing them; start-up cost of
- * `steward --version` and `steward validate examples` against a bare `node -e ''`.
+ * `steward --version`, `steward plan --help` and `steward validate examples` against a bare `node -e ''`.
  * Run: node --import tsx bench/validate.ts   (after npm run build)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,13 +26,15 @@ export async function runValidateBench(opts: { files?: number; repeats?: number 
     // Interleaved peers, so a noisy neighbour hits both sides alike.
     const bare = await measure('node -e "" (bare start-up)', ['-e', '']);
     const version = await measure('steward --version', [BIN, '--version'], 'bare node');
+    const help = await measure('steward plan --help', [BIN, 'plan', '--help'], 'bare node');
     // --no-cache: these rows measure parsing and start-up; the parse cache would answer runs 2 and 3.
     const examples = await measure('steward validate examples', [BIN, 'validate', '--no-cache', join(ROOT, 'examples')], 'bare node');
     const parse = await measure(`parse only: ${files} files (floor)`, [join(ROOT, 'bench/parse-only.mjs'), join(dir, 'dashboards')]);
     const validate = await measure(`steward validate: ${files} files x 12 tiles`, [BIN, 'validate', '--no-cache'], 'parse only');
     rows[1]!['ratio'] = version / bare;
-    rows[2]!['ratio'] = examples / bare;
-    rows[4]!['ratio'] = validate / parse;
+    rows[2]!['ratio'] = help / bare;
+    rows[3]!['ratio'] = examples / bare;
+    rows[5]!['ratio'] = validate / parse;
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,29 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the prepare script).
-// `--version` alone answers before the CLI and its dependencies load (scripts call it to check an install).
+// `--version`, `--help` and `<command> --help` answer before the CLI and its dependencies load (scripts call
+// them to check an install; people read them): the help texts are the CLI's own, saved by the build
+// (scripts/build.ts) at the widths it uses most; any other width, or a missing file, runs the CLI.
 import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
+const asksHelp = (a) => a === '--help' || a === '-h';
+const helpFor = argv.length === 1 && asksHelp(argv[0]) ? '' : argv.length === 2 && asksHelp(argv[1]) && /^[a-z][a-z-]*$/.test(argv[0]) ? argv[0] : undefined;
+
+function savedHelp(name) {
+  try {
+    const help = JSON.parse(readFileSync(new URL('../dist/help.json', import.meta.url), 'utf8'));
+    return help[String(Math.min(120, process.stdout.columns || 100))]?.[name];
+  } catch {
+    return undefined;
+  }
+}
+
+const help = helpFor === undefined ? undefined : savedHelp(helpFor);
 if (argv.length === 1 && argv[0] === '--version') {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
+} else if (typeof help === 'string') {
+  process.stdout.write(help);
 } else {
   const { main } = await import('../dist/cli/main.js');
   process.exitCode = await main(argv);
