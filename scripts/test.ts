@@ -4,7 +4,7 @@
  * sockets and timers. uvu runs inside each file's process (each test file ends with `test.run()`), so a
  * file sees a fresh process, as it would alone.
  *
- *   node --import tsx scripts/test.ts [--jobs N] [--no-checks] [--only REGEX]... [--skip REGEX]...
+ *   node --import tsx scripts/test.ts [--jobs N|cores] [--no-checks] [--only REGEX]... [--skip REGEX]...
  *
  * The build runs before this (tests of the launcher and the parse workers use dist/). Exit 1 when any job
  * fails; each job's output is printed whole when it ends, failures again at the end.
@@ -69,7 +69,11 @@ function parseArgs(argv: string[]) {
       if (v === undefined) throw new Error(`${a} needs a value`);
       return v;
     };
-    if (a === '--jobs') out.jobs = Math.max(1, Number.parseInt(value(), 10) || 1);
+    if (a === '--jobs') {
+      // `--jobs cores`: one per core, for runs without waiting tests (test:fast is CPU-bound throughout).
+      const v = value();
+      out.jobs = v === 'cores' ? Math.max(2, availableParallelism()) : Math.max(1, Number.parseInt(v, 10) || 1);
+    }
     else if (a === '--no-checks') out.checks = false;
     else if (a === '--only') out.only.push(new RegExp(value()));
     else if (a === '--skip') out.skip.push(new RegExp(value()));
