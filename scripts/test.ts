@@ -73,8 +73,7 @@ function parseArgs(argv: string[]) {
       // `--jobs cores`: one per core, for runs without waiting tests (test:fast is CPU-bound throughout).
       const v = value();
       out.jobs = v === 'cores' ? Math.max(2, availableParallelism()) : Math.max(1, Number.parseInt(v, 10) || 1);
-    }
-    else if (a === '--no-checks') out.checks = false;
+    } else if (a === '--no-checks') out.checks = false;
     else if (a === '--only') out.only.push(new RegExp(value()));
     else if (a === '--skip') out.skip.push(new RegExp(value()));
     else throw new Error(`unknown argument ${a}`);
