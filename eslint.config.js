@@ -5,6 +5,15 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 const LAYERS = 'docs/architecture.md';
 
+/** Imports no layer below src/cli may use: the process, and requests (only src/clients makes them). */
+const PROCESS_AND_REQUESTS = [
+  { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
+  { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
+  { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
+  { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
+];
+const NO_EMULATOR = { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'src/**/*.gen.ts', 'src/clients/api-types.ts', 'test/artifacts/**', 'test/fixtures/**', 'scratch/**'] },
   ...tseslint.configs.recommended,
@@ -58,14 +67,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
-            { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
-            { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
-            { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
-          ],
+          paths: PROCESS_AND_REQUESTS,
           patterns: [
-            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            NO_EMULATOR,
             { group: ['**/clients/api-types*'], message: `domain types come from src/model, which derives them from the generated ones (${LAYERS})` },
           ],
         },
@@ -87,7 +91,7 @@ export default tseslint.config(
           paths: [{ name: 'node:process', message: `only src/cli touches process (${LAYERS})` }],
           patterns: [
             { group: ['**/cli/**', '**/cli'], message: `workflows never import the command line (${LAYERS})` },
-            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            NO_EMULATOR,
             { group: ['**/clients/api-types*'], message: `domain types come from src/model (${LAYERS})` },
           ],
         },
@@ -102,15 +106,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
-            { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
-            { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
-            { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
-          ],
+          paths: PROCESS_AND_REQUESTS,
           patterns: [
             { group: ['**/config/**', '**/config'], message: `src/schema never imports src/config: take the resource type from src/model (${LAYERS})` },
-            { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` },
+            NO_EMULATOR,
             { group: ['**/clients/api-types*'], message: `domain types come from src/model (${LAYERS})` },
           ],
         },

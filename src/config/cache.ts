@@ -196,6 +196,27 @@ export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy
 }
 
 /**
+ * What a cache file of the project needs (the parse pack, the live memo): the code identity, a way to write
+ * atomically, this machine's key and the cache folder. Undefined when any is missing, or when .steward or
+ * .steward/cache links out of the project: steward would write (and trust) a file elsewhere, so there is
+ * no cache then, which only costs a parse.
+ */
+export function cacheHome(
+  fs: FileSystem,
+  projectDir: string,
+  env: Env,
+  opts: { identity?: string; key?: Buffer } = {},
+): { id: string; write: (path: string, text: string) => void; key: Buffer; dir: string } | undefined {
+  const id = opts.identity ?? codeIdentity();
+  const write = fs.writeFileAtomic?.bind(fs);
+  const key = opts.key ?? machineKey(env);
+  if (!id || !write || !key) return undefined;
+  const dir = join(projectDir, CACHE_DIR);
+  if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
+  return { id, write, key, dir };
+}
+
+/**
  * Opens the cache of the project in `projectDir`. Returns undefined when the file system cannot write
  * or the code identity cannot be read (loading then simply parses everything).
  */
@@ -205,14 +226,9 @@ export function openParseCache(
   env: Env,
   opts: { identity?: string; variables?: VariablePolicy; key?: Buffer; settleMs?: number; now?: () => number } = {},
 ): ParseCache | undefined {
-  const id = opts.identity ?? codeIdentity();
-  const write = fs.writeFileAtomic?.bind(fs);
-  const key = opts.key ?? machineKey(env);
-  if (!id || !write || !key) return undefined;
-  const dir = join(projectDir, CACHE_DIR);
-  // A .steward or .steward/cache that is a link out of the project would have steward write (and trust)
-  // a pack elsewhere: no cache then, which only costs a parse.
-  if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
+  const home = cacheHome(fs, projectDir, env, opts);
+  if (!home) return undefined;
+  const { id, write, key, dir } = home;
   const path = join(dir, PACK_FILE);
   const entries = readPack(fs, path, id, key, () => gitTracks(dir, PACK_FILE, env));
   // The files read before, by path: [version signature, bytes' sha256, variables named]. Its own member of

@@ -15,9 +15,8 @@
  */
 import { hash } from 'node:crypto';
 import { join } from 'node:path';
-import { linkEscape } from '../shared/paths.ts';
-import { CACHE_DIR, codeIdentity, ensureIgnored } from './cache.ts';
-import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
+import { cacheHome, ensureIgnored } from './cache.ts';
+import { authenticatedText, gitTracks, readAuthenticated } from './cache-trust.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { utf8Text } from '../shared/text.ts';
@@ -52,12 +51,9 @@ export interface LiveMemo {
  * identity, a file system that cannot write, a cache folder that links out of the project).
  */
 export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts: { identity?: string; key?: Buffer } = {}): LiveMemo | undefined {
-  const id = opts.identity ?? codeIdentity();
-  const write = fs.writeFileAtomic?.bind(fs);
-  const key = opts.key ?? machineKey(env);
-  if (!id || !write || !key) return undefined;
-  const dir = join(projectDir, CACHE_DIR);
-  if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
+  const home = cacheHome(fs, projectDir, env, opts);
+  if (!home) return undefined;
+  const { id, write, key, dir } = home;
   const path = join(dir, MEMO_FILE);
   const loaded = readEntries(readAuthenticated(fs, path, MAGIC, id, key, () => gitTracks(dir, MEMO_FILE, env)));
   const used = new Map<string, LiveMemoEntry>();
