@@ -30,7 +30,8 @@ export const importCommand = defineCommand<ImportArgs>({
       .option('force', {
         type: 'boolean',
         default: false,
-        describe: 'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place)',
+        describe:
+          'Overwrite new files that exist (a file that declares the dashboard is always rewritten in place; a project file declaring other resources, or one this run wrote, is never overwritten: the new file takes the next free name)',
       })
       .option('template', {
         type: 'string',
