@@ -70,6 +70,12 @@ export interface HandlerConfig {
   reset: () => Promise<void>;
   /** The whole state (`GET /__emulator/state` under hyperdx / clickstack-cloud). */
   stateOf: () => unknown;
+  /**
+   * Listening on a loopback interface only (the default): then requests naming a DNS host or another site's
+   * origin come from a browser page, not a client, and are refused. With `--host 0.0.0.0` (a container
+   * reached by its service name) the user chose to expose it, and any Host is answered.
+   */
+  loopbackOnly: boolean;
 }
 
 export type Api = 'observability' | 'cloud' | 'none';

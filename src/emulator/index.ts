@@ -217,9 +217,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await persister?.save();
   };
 
+  const host = options.host ?? '127.0.0.1';
   const server = createServer(
     { keepAliveTimeout: 5000 },
     createRequestHandler({
+      loopbackOnly: host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host),
       api,
       store,
       hx,
@@ -241,7 +243,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       reset,
     }),
   );
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       reject(

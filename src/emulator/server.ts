@@ -227,7 +227,7 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const method = req.method ?? 'GET';
 
-  const foreign = foreignName(req);
+  const foreign = cfg.loopbackOnly ? foreignName(req) : undefined;
   if (foreign) {
     return new Exchange(cfg, req, res, method, path, 'none', false).error(
       403,

@@ -212,6 +212,17 @@ test('basic auth helper sanity: credentials of another emulator do not leak betw
   }
 });
 
+test('listening on all interfaces (--host 0.0.0.0, a container reached by its service name), any Host is answered', async () => {
+  const emu = await startEmulator({ host: '0.0.0.0' });
+  try {
+    const url = `http://127.0.0.1:${emu.port}`;
+    const r = await rawRequest(url, 'GET', '/api/v2/dashboards', { host: 'emulator:7878', authorization: 'Bearer dev-token' });
+    assert.is(r.status, 200, r.body);
+  } finally {
+    await emu.close();
+  }
+});
+
 /** A request with the Host and Origin headers a browser page would send (fetch cannot set Host). */
 function rawRequest(url: string, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
