@@ -3,9 +3,9 @@
  * normalization left out), keyed by the dashboard's JSON text, so that a warm plan of an unchanged service
  * compares digests without normalizing the live side again (issue 15: ~0.6 s at 10,000 dashboards).
  *
- * - The key is sha256 of the marker tag and the text `JSON.stringify` gives of the dashboard as parsed from
- *   the list (the text the fingerprint hashes): an entry can only answer for exactly that dashboard, so a
- *   changed dashboard is a miss, never a stale answer. A miss, or a digest other than the file's, normalizes
+ * - The key is sha256 of the marker tag and the dashboard's text as the fingerprint hashes it (`dashboardText`:
+ *   `JSON.stringify` of the dashboard as parsed from the list, tagged where that would write Infinity as null):
+ *   an entry can only answer for exactly that dashboard, so a changed dashboard is a miss, never a stale answer. A miss, or a digest other than the file's, normalizes
  *   as before; the memo can only spare work that would have found the same.
  * - `.steward/cache/live.memo`, beside the parse pack and trusted the same way (cache-trust.ts): HMAC under
  *   the machine key of its own kind, the code identity (which covers normalize.ts and fingerprint.ts, the

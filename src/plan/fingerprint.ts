@@ -117,16 +117,61 @@ export function fingerprintLive(
     h.update(']\u0000');
   }
   h.update(']\u0000');
-  h.update(canonicalJson(state.alerts));
+  h.update(exactCanonicalText(state.alerts));
   // Profiles that read alerts: the live alerts are part of what the plan was computed from.
   if (liveAlerts) {
     h.update('\u0000');
-    h.update(canonicalJson([...liveAlerts].sort(byId)));
+    h.update(exactCanonicalText([...liveAlerts].sort(byId)));
   }
   return `sha256:${h.digest('hex')}`;
 }
 
-/** A live dashboard's text as the fingerprint hashes it: `JSON.stringify`, as an array member says it. */
+/**
+ * A live dashboard's text as the fingerprint (and the live memo's key) hashes it: `JSON.stringify`, as an
+ * array member says it, where that says the value exactly. JSON.parse reads `1e999` as Infinity, which
+ * `JSON.stringify` writes as `null`: a dashboard holding one gets the tagged text of `inexactText`, so a
+ * server changing `null` into `1e999` changes the fingerprint and misses the memo (red team, round 3).
+ * Only a text holding `null` can hide a non-finite number, so the walk runs for those alone.
+ */
 export function dashboardText(d: LiveDashboardInput): string {
-  return JSON.stringify(d) ?? 'null';
+  const text = JSON.stringify(d) ?? 'null';
+  return text.includes('null') && !exactlyJson(d) ? inexactText(d, false) : text;
+}
+
+/** canonicalJson where that says the value exactly, else the tagged text of `inexactText` (sorted keys). */
+function exactCanonicalText(v: unknown): string {
+  const text = canonicalJson(v);
+  return text.includes('null') && !exactlyJson(v) ? inexactText(v, true) : text;
+}
+
+/**
+ * A text that tells apart values JSON cannot say exactly (NaN, ±Infinity and -0 as tagged strings; a
+ * string that could look tagged escaped), prefixed by `~`, which no JSON text starts with: it never equals
+ * an exact text nor another value's.
+ */
+function inexactText(v: unknown, sortKeys: boolean): string {
+  const text =
+    JSON.stringify(v, (_k, x: unknown) => {
+      if (typeof x === 'number') return Number.isFinite(x) && !Object.is(x, -0) ? x : `\u0000n:${Object.is(x, -0) ? '-0' : String(x)}`;
+      if (typeof x === 'string' && x.startsWith('\u0000')) return `\u0000s:${x}`;
+      return x;
+    }) ?? 'null';
+  return `~${sortKeys ? canonicalJson(JSON.parse(text)) : text}`;
+}
+
+/** Whether JSON says the value exactly: no NaN, infinities, -0, undefined members or other non-JSON values. */
+export function exactlyJson(n: unknown): boolean {
+  const stack: unknown[] = [n];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
+      continue;
+    }
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+    else return false;
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
-import { canonicalJson } from './fingerprint.ts';
+import { canonicalJson, exactlyJson } from './fingerprint.ts';
 import type { LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
@@ -247,22 +247,6 @@ function exactCanonical(v: unknown, depth: number): string | undefined {
   return out + '}';
 }
 
-/** Whether JSON says the value exactly: no NaN, infinities, -0, undefined members or other non-JSON values. */
-function exactlyJson(n: unknown): boolean {
-  const stack: unknown[] = [n];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-      continue;
-    }
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-    else return false;
-  }
-  return true;
-}
 
 /** Digests of desired specs already computed (or read from the parse cache), per spec object and marker tag. */
 const desiredDigests = new WeakMap<object, { markerTag: string; digest: string }>();

@@ -44,12 +44,12 @@ interface Run {
 }
 
 /** A plan as the workflow makes it with the memo of `dir` (opened, bound, saved). */
-function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; identity?: string; marker?: string } = {}): Run {
+function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; identity?: string; marker?: string; resources?: AnyResource[] } = {}): Run {
   const marker = o.marker ?? MARKER;
   const memo = openLiveMemo(nodeFileSystem, dir, {}, { key: o.key ?? KEY, identity: o.identity ?? IDENTITY })!;
   const { textOf, liveMemo } = bindLiveMemo(memo, marker);
   const plan = computePlan({
-    resources: RESOURCES,
+    resources: o.resources ?? RESOURCES,
     live,
     state: emptyState,
     markerTag: marker,
@@ -63,8 +63,8 @@ function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; id
 }
 
 /** The plan without any memo. */
-const reference = (live: LiveDashboardInput[], marker = MARKER) =>
-  computePlan({ resources: RESOURCES, live, state: emptyState, markerTag: marker, now: NOW, projectDir: DIR });
+const reference = (live: LiveDashboardInput[], marker = MARKER, resources = RESOURCES) =>
+  computePlan({ resources, live, state: emptyState, markerTag: marker, now: NOW, projectDir: DIR });
 
 const memoPath = (dir: string) => join(dir, CACHE_DIR, MEMO_FILE);
 
@@ -219,6 +219,40 @@ test('live memo: the forged lie would change the plan if it were trusted (the ca
       reference(drifted()).items.map((i) => i.action),
       ['blocked', 'noop', 'noop'],
     );
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('live memo: a live value JSON.stringify writes as null (1e999, parsed as Infinity) never gets the answer for null', () => {
+  // GIVEN a dashboard with a filter, whose live copy carries an extra member the server first sends as null
+  const filter = { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment' };
+  const resources = [dashboard('d1')];
+  Object.assign((resources[0] as Resource<'Dashboard'>).doc.spec, { filters: [filter] });
+  const liveWith = (extra: string): LiveDashboardInput[] =>
+    JSON.parse(
+      `[${JSON.stringify(liveOf('d1', IDS[0]!, { filters: [{ ...filter, id: 'f1' }] } as never)).replace('"expression":"environment"', `"expression":"environment","extra":${extra}`)}]`,
+    );
+  const p = tmpProject({});
+  try {
+    const first = planWith(p.dir, liveWith('null'), { resources });
+    assert.equal(
+      first.plan.items.map((i) => i.action),
+      ['noop'],
+    );
+    assert.equal(first.stats, { hits: 0, misses: 1, stored: 1 });
+    // WHEN the server then sends 1e999 in its place
+    const live = liveWith('1e999');
+    const second = planWith(p.dir, live, { resources });
+    // THEN the memo does not answer, the plan is the one computed without it (drift found), and a plan
+    // saved against the null answer is stale
+    assert.equal(second.stats.hits, 0);
+    assert.equal(second.plan, reference(live, MARKER, resources));
+    assert.equal(
+      second.plan.items.map((i) => i.action),
+      ['blocked'],
+    );
+    assert.is.not(second.plan.fingerprint, first.plan.fingerprint);
   } finally {
     p.cleanup();
   }

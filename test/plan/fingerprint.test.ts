@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIterative, canonicalJson, fingerprintLive } from '../../src/plan/fingerprint.ts';
+import { canonicalIterative, canonicalJson, dashboardText, fingerprintLive } from '../../src/plan/fingerprint.ts';
 import { normalDigest } from '../../src/plan/normalize.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
 
@@ -41,6 +41,23 @@ test('any change of any value, anywhere, gives another fingerprint', () => {
   assert.is.not(fingerprintLive([dash('1')], STATE), fingerprintLive([dash('1'), dash('2')], STATE));
   assert.is.not(fingerprintLive([dash('1')], STATE), fingerprintLive([dash('1')], { formatVersion: 1, alerts: { x: { id: 'a' } } } as never));
   assert.is.not(fingerprintLive([dash('1')], STATE, [{ id: 'a' }]), fingerprintLive([dash('1')], STATE, [{ id: 'b' }]));
+});
+
+test('values JSON.stringify cannot say (1e999 parsed as Infinity, NaN) give fingerprints of their own', () => {
+  // Each value in the place of one member, in a dashboard and in a live alert: every pair must differ.
+  const values: unknown[] = [null, Infinity, -Infinity, NaN, 0, '\u0000n:Infinity', '\u0000s:\u0000n:Infinity', 'null'];
+  for (const where of ['dashboard', 'alert', 'state'] as const) {
+    const prints = values.map((v) =>
+      where === 'dashboard'
+        ? fingerprintLive([dash('1', { filters: [{ extra: v }] })], STATE)
+        : where === 'alert'
+          ? fingerprintLive([dash('1')], STATE, [{ id: 'a', threshold: v } as { id: string }])
+          : fingerprintLive([dash('1')], { formatVersion: 1, alerts: { x: { id: 'a', sent: v } } } as never),
+    );
+    assert.is(new Set(prints).size, values.length, `${where}: ${prints.join(' ')}`);
+  }
+  // A value JSON says exactly keeps the text JSON.stringify gives (saved plans stay valid).
+  assert.is(dashboardText(dash('1', { filters: [{ extra: null }] })), JSON.stringify(dash('1', { filters: [{ extra: null }] })));
 });
 
 test('more than one slice of dashboards (the hash runs in slices of 1,000)', () => {
