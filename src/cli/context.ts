@@ -66,7 +66,27 @@ export function defineCommand<A>(spec: CommandSpec<A>): CommandSpec<A> {
 export function redactValue<T>(ctx: CommandContext, value: T): T {
   const sink = ctx.secrets;
   if (!sink || value === undefined) return value;
-  return JSON.parse(JSON.stringify(value), (_k, v: unknown) => (typeof v === 'string' ? sink.redact(v) : v)) as T;
+  return JSON.parse(JSON.stringify(value), (_k, v: unknown) => {
+    if (typeof v === 'string') return sink.redact(v);
+    // Keys too: a renderer may wrap a key's text over two lines, where the sink of the finished text
+    // would no longer see it (red team, round 3).
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return redactKeys(v as Record<string, unknown>, (k) => sink.redact(k));
+    return v;
+  }) as T;
+}
+
+/** The object itself when no key changes under `redact`; else a copy with redacted keys, two that meet numbered. */
+function redactKeys(o: Record<string, unknown>, redact: (k: string) => string): Record<string, unknown> {
+  const keys = Object.keys(o);
+  if (keys.every((k) => redact(k) === k)) return o;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    let name = redact(k);
+    for (let n = 2; Object.hasOwn(out, name); n++) name = `${redact(k)} #${n}`;
+    // defineProperty: a key named __proto__ stays a member, as JSON.parse made it.
+    Object.defineProperty(out, name, { value: o[k], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /**
@@ -83,7 +103,7 @@ export function redactForRender<T>(ctx: CommandContext, value: T): T {
   return strings !== undefined && sink.keepsAll(strings) ? value : redactValue(ctx, value);
 }
 
-/** The string values in a plain JSON value (keys excepted, as redactValue leaves them), or undefined when it is not one. */
+/** The strings in a plain JSON value (values and keys, as redactValue redacts both), or undefined when it is not one. */
 function plainStrings(root: unknown): string[] | undefined {
   const out: string[] = [];
   const stack: unknown[] = [root];
@@ -101,7 +121,9 @@ function plainStrings(root: unknown): string[] | undefined {
     } else if (typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
       for (const k of Object.keys(v)) {
         const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined) stack.push(x);
+        if (x === undefined) continue;
+        out.push(k);
+        stack.push(x);
       }
     } else return undefined;
   }

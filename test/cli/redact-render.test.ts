@@ -8,6 +8,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { redactForRender, redactValue, type CommandContext } from '../../src/cli/context.ts';
 import { createSecretSink } from '../../src/cli/secrets.ts';
+import type { Resource } from '../../src/model/resource.ts';
+import { computePlan } from '../../src/plan/plan.ts';
+import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.ts';
+import { renderPlanText } from '../../src/render/plan-text.ts';
+import { dashboard, DIR, emptyState, liveOf, MARKER, NOW } from '../plan/fixtures.ts';
 
 const SECRET = 'canary-secret-0123456789';
 
@@ -39,7 +45,13 @@ const CASES: Case[] = [
   { name: 'URL-encoded in a string', value: plan({ message: encodeURIComponent(`a/${SECRET}`) }), same: false, secrets: [`a/${SECRET}`] },
   { name: 'base64 in a string', value: plan({ message: Buffer.from(SECRET).toString('base64') }), same: false },
   { name: 'split over two strings (the copy does not find it either)', value: plan({ wayOut: [SECRET.slice(0, 10), SECRET.slice(10)] }), same: true },
-  { name: 'in a key only (the copy leaves keys)', value: plan({ after: { [SECRET]: 1 } }), same: true },
+  { name: 'in a key only (keys are redacted too: a renderer may wrap them)', value: plan({ after: { [SECRET]: 1 } }), same: false },
+  {
+    name: 'in a nested key, URL-encoded',
+    value: plan({ after: { a: [{ [`k ${encodeURIComponent(`a/${SECRET}`)}`]: 1 }] } }),
+    same: false,
+    secrets: [`a/${SECRET}`],
+  },
   { name: 'NaN: not plain JSON, copied', value: plan({ after: { x: Number.NaN } }), same: false },
   { name: '-0: not plain JSON, copied', value: plan({ after: { x: -0 } }), same: false },
   { name: 'undefined in an array: copied', value: plan({ wayOut: ['a', undefined] }), same: false },
@@ -72,7 +84,7 @@ test('redactForRender: what the copy gives, for any JSON value and strings holdi
       fc.boolean(),
       fc.constant(null),
       fc.array(tie('v'), { maxLength: 4 }),
-      fc.dictionary(fc.string(), tie('v'), { maxKeys: 4 }),
+      fc.dictionary(str, tie('v'), { maxKeys: 4 }),
     ),
   })).v;
   fc.assert(
@@ -84,6 +96,46 @@ test('redactForRender: what the copy gives, for any JSON value and strings holdi
     }),
     { numRuns: 500 },
   );
+});
+
+test('redactValue: keys holding a credential are redacted, two that meet both kept, __proto__ stays a member', () => {
+  const ctx = ctxWith();
+  const value = JSON.parse(`{"a":{"${SECRET}":1,"x-${SECRET}":2,"[redacted]":3,"__proto__":{"${SECRET}":4}},"b":["${SECRET}"]}`);
+  const out = redactValue(ctx, value) as Record<string, Record<string, unknown>>;
+  assert.equal(Object.keys(out['a']!), ['[redacted]', 'x-[redacted]', '[redacted] #2', '__proto__']);
+  assert.equal(Object.values(out['a']!).slice(0, 3), [1, 2, 3]);
+  assert.equal(Object.keys(Object.getOwnPropertyDescriptor(out['a'], '__proto__')!.value as object), ['[redacted]']);
+  assert.equal(Object.getPrototypeOf(out['a']), Object.prototype);
+  assert.not.match(JSON.stringify(out), SECRET);
+});
+
+test('a plan whose drift is a value with credential keys: the text and Markdown, lines joined again, hold none', () => {
+  // GIVEN a live filter member whose keys are the token (no string value holds it), long enough to be wrapped
+  const filter = { type: 'QUERY_EXPRESSION', name: 'Environment', expression: 'environment' };
+  const resources = [dashboard('d1')];
+  Object.assign((resources[0] as Resource<'Dashboard'>).doc.spec, { filters: [filter] });
+  const nested = Object.fromEntries(Array.from({ length: 12 }, (_, i) => ['k'.repeat(i + 1), { [SECRET]: 1 }]));
+  const live = [liveOf('d1', '65f5e4a3b9e77c001a000001', { filters: [{ ...filter, id: 'f1', nested }] } as never)];
+  const computed = computePlan({
+    resources,
+    live,
+    state: emptyState,
+    markerTag: MARKER,
+    now: NOW,
+    projectDir: DIR,
+    capabilities: OBSERVABILITY_PROFILES.hyperdx.capabilities,
+  });
+  assert.equal(
+    computed.items.map((i) => i.action),
+    ['update'],
+  );
+  // WHEN it is redacted for rendering and rendered narrow
+  const out = redactForRender(ctxWith(), computed);
+  for (const text of [renderPlanText(out, { color: false, columns: 60 }), renderPlanMarkdown(out)]) {
+    // THEN the removed value is shown, and no line break hides the token from a sink of the finished text
+    assert.match(text, 'nested');
+    assert.not.match(text.replace(/\n[ \-|>]*/g, ''), SECRET);
+  }
 });
 
 test('keepsAll: across the chunks a long list is checked in', () => {
