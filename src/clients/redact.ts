@@ -36,12 +36,16 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
  */
 export function createRedactor(secrets: readonly (string | undefined | null)[], opts: { patterns?: boolean } = {}): (text: string) => string {
   const variants = secretVariants(secrets);
+  const urlForms = urlEncodedForms(secrets);
+  const plusForSpace = secrets.some((s) => typeof s === 'string' && s.includes(' '));
   const patterns = opts.patterns ?? true;
   return (text) => {
     let out = text;
     for (const variant of variants) {
       if (out.includes(variant)) out = out.split(variant).join(REDACTED);
     }
+    // Every form other than the raw text holds a `%` (or a `+` for a space): most texts skip the regular expression.
+    if (urlForms && (out.includes('%') || (plusForSpace && out.includes('+')))) out = out.replace(urlForms, REDACTED);
     if (!patterns) return out;
     out = out.replace(AUTH_HEADER, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
     out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
@@ -49,6 +53,32 @@ export function createRedactor(secrets: readonly (string | undefined | null)[], 
     out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`);
     return out;
   };
+}
+
+/**
+ * The secrets as URL encoders may write them, as one regular expression: each character raw or as its
+ * `%XX` bytes, hex in either case (RFC 3986 calls them equivalent), a space also as `+` (forms). Encoders
+ * differ in what they encode (`encodeURIComponent` every reserved character, many URL builders only some),
+ * so listing encodings cannot be complete; this matches any mix (red team, round 3).
+ */
+function urlEncodedForms(secrets: readonly (string | undefined | null)[]): RegExp | undefined {
+  const forms = [...new Set(secrets)]
+    .filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length)
+    .map((s) => {
+      let re = '';
+      for (const ch of s) {
+        const bytes = [...Buffer.from(ch, 'utf8')].map((b) => `%${hexEitherCase(b)}`).join('');
+        re += `(?:${ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}|${bytes}${ch === ' ' ? '|\\+' : ''})`;
+      }
+      return re;
+    });
+  return forms.length > 0 ? new RegExp(forms.join('|'), 'g') : undefined;
+}
+
+/** Two hex digits of a byte, each letter matching either case. */
+function hexEitherCase(b: number): string {
+  return [...b.toString(16).padStart(2, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
 }
 
 /** Encoded forms shorter than this are not hunted for (a 4-character base64 run is found in ordinary text). */

@@ -21,6 +21,23 @@ test('redact: configured secrets and their encoded forms', () => {
   assert.is(redact('nothing', [undefined, null, '']), 'nothing');
 });
 
+test('redact: a secret URL-encoded any way an encoder may write it (hex in either case, some characters only)', () => {
+  const s = 'hdx+Sec/ret=9f8e7d6c5b4a';
+  const CASES: Array<[string, string]> = [
+    ['every reserved character, upper-case hex', encodeURIComponent(s)],
+    ['lower-case hex', 'hdx%2bSec%2fret%3d9f8e7d6c5b4a'],
+    ['mixed case hex', 'hdx%2BSec%2fret%3D9f8e7d6c5b4a'],
+    ['only the + encoded', 'hdx%2BSec/ret=9f8e7d6c5b4a'],
+    ['an unreserved character encoded too', '%68dx%2bSec/ret%3D9f8e7d6c5b4a'],
+    ['a space as +, in a form', 'a+b+c%2Fde'],
+    ['a non-ASCII character as its UTF-8 bytes, lower case', 'p%c3%a4ss-word'],
+  ];
+  for (const [name, form] of CASES) assert.is(redact(`q=${form}&x=1`, [s, 'a b c/de', 'päss-word']), `q=${REDACTED}&x=1`, name);
+  // Near misses stay: the token's own letters are case-sensitive, another character is another token.
+  for (const other of ['hdx+sec/ret=9f8e7d6c5b4a', 'hdx%2CSec/ret=9f8e7d6c5b4a', 'a+b+c+de'])
+    assert.is(redact(`q=${other}`, [s, 'a b c/de']), `q=${other}`, other);
+});
+
 test('redact: credential-shaped text whatever its value', () => {
   assert.is(redact('Authorization: Bearer abc.def'), `Authorization: Bearer ${REDACTED}`);
   assert.is(redact('authorization=Basic Zm9vOmJhcg=='), `authorization=Basic ${REDACTED}`);

@@ -31,6 +31,9 @@ function encodings(c: string): Array<[string, string]> {
   const out: Array<[string, string]> = [
     ['raw', c],
     ['url', encodeURIComponent(c)],
+    // What other encoders write: lower-case hex, or only some characters encoded.
+    ['url, lower-case hex', encodeURIComponent(c).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ['url, first reserved character only', c.replace(/[^A-Za-z0-9\-_.~]/, (m) => encodeURIComponent(m))],
     ['json', JSON.stringify(c).slice(1, -1)],
     ['json \\/', JSON.stringify(c).slice(1, -1).replace(/\//g, '\\/')],
     ['hex', Buffer.from(c).toString('hex')],
