@@ -29,6 +29,7 @@ import type { AnyResource } from '../model/resource.ts';
 import { linkEscape } from '../shared/paths.ts';
 import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
+import { isExactJson } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
@@ -122,6 +123,7 @@ export function codeIdentity(): string | null {
       './fast-parse',
       '../plan/normalize',
       '../plan/fingerprint',
+      '../shared/json',
       './interpolate',
       './cache',
       './cache-trust',
@@ -291,7 +293,7 @@ export function openParseCache(
         doc: r.doc,
         ...(digests?.[i] ? { nd: digests[i] } : {}),
       }));
-      if (!e.every((r) => isJsonSafe(r.doc))) return;
+      if (!e.every((r) => isExactJson(r.doc))) return;
       // Kept as text: later stages may change the loaded objects, the cache must not follow them.
       used.set(key, JSON.stringify(e));
       stats.stored++;
@@ -370,27 +372,4 @@ function isEntry(e: unknown): e is CachedResource[] {
       );
     })
   );
-}
-
-/** Whether JSON carries the value unchanged: no NaN, Infinity or -0 (YAML has .nan, .inf and -0). */
-function isJsonSafe(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-      continue;
-    }
-    if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
-      continue;
-    }
-    if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-      for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-      continue;
-    }
-    return false;
-  }
-  return true;
 }

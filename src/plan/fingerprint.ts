@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isExactJson } from '../shared/json.ts';
 import type { LiveDashboardInput, StateFile } from './types.ts';
 
 /** Text already written, on the work stack of canonicalJson. */
@@ -135,13 +136,13 @@ export function fingerprintLive(
  */
 export function dashboardText(d: LiveDashboardInput): string {
   const text = JSON.stringify(d) ?? 'null';
-  return text.includes('null') && !exactlyJson(d) ? inexactText(d, false) : text;
+  return text.includes('null') && !isExactJson(d) ? inexactText(d, false) : text;
 }
 
 /** canonicalJson where that says the value exactly, else the tagged text of `inexactText` (sorted keys). */
 function exactCanonicalText(v: unknown): string {
   const text = canonicalJson(v);
-  return text.includes('null') && !exactlyJson(v) ? inexactText(v, true) : text;
+  return text.includes('null') && !isExactJson(v) ? inexactText(v, true) : text;
 }
 
 /**
@@ -157,21 +158,4 @@ function inexactText(v: unknown, sortKeys: boolean): string {
       return x;
     }) ?? 'null';
   return `~${sortKeys ? canonicalJson(JSON.parse(text)) : text}`;
-}
-
-/** Whether JSON says the value exactly: no NaN, infinities, -0, undefined members or other non-JSON values. */
-export function exactlyJson(n: unknown): boolean {
-  const stack: unknown[] = [n];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-      continue;
-    }
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-    else return false;
-  }
-  return true;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
-import { canonicalJson, exactlyJson } from './fingerprint.ts';
+import { canonicalJson } from './fingerprint.ts';
+import { isExactJson } from '../shared/json.ts';
 import type { LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
@@ -200,7 +201,7 @@ export function normalDigest(n: unknown): string | undefined {
     text = exactCanonical(n, 0);
   } catch (e) {
     if (e !== TOO_DEEP) throw e;
-    text = exactlyJson(n) ? canonicalJson(n) : undefined;
+    text = isExactJson(n) ? canonicalJson(n) : undefined;
   }
   return text === undefined ? undefined : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
@@ -246,7 +247,6 @@ function exactCanonical(v: unknown, depth: number): string | undefined {
   }
   return out + '}';
 }
-
 
 /** Digests of desired specs already computed (or read from the parse cache), per spec object and marker tag. */
 const desiredDigests = new WeakMap<object, { markerTag: string; digest: string }>();
