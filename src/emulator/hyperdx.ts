@@ -177,15 +177,23 @@ export class HxStore {
   }
 
   /**
-   * Replaces a dashboard. Tiles keep the ids they are sent with; tiles without one get a new id. Alerts bound to
-   * a tile that is no longer on the dashboard are deleted with it, as HyperDX does.
+   * Replaces a dashboard's name, tags and tiles. Tiles keep the ids they are sent with; tiles without one get a
+   * new id. Filters and the other optional members change only when the request has them (HyperDX sets them
+   * only then). Alerts bound to a tile that is no longer on the dashboard are deleted with it, as HyperDX does.
    * @throws SpecViolation
    */
   updateDashboard(id: string, body: unknown): HxDashboard | undefined {
-    if (!this.dashboards.has(id)) return undefined;
+    const before = this.dashboards.get(id);
+    if (!before) return undefined;
     const problems = this.dashboardProblems(body, true);
     if (problems.length > 0) throw new SpecViolation(problems);
-    const d = { id, ...this.normalize(body as Record<string, unknown>, true, true) } as HxDashboard;
+    const sent = body as Record<string, unknown>;
+    const d = { id, ...this.normalize(sent, true, true) } as HxDashboard;
+    const kept = d as unknown as JsonObject;
+    for (const k of ['filters', ...DASHBOARD_OPTIONAL] as const) {
+      const had = (before as unknown as JsonObject)[k];
+      if (sent[k] === undefined && had !== undefined) kept[k] = clone(had);
+    }
     this.dashboards.set(id, d);
     const tileIds = new Set(d.tiles.map((t) => t.id));
     for (const a of [...this.alerts.values()]) if (a['dashboardId'] === id && !tileIds.has(String(a['tileId']))) this.alerts.delete(a.id);
@@ -283,6 +291,9 @@ export class HxStore {
     const out: JsonObject = {};
     for (const k of ALERT_REQUEST_KEYS) if (body[k] !== undefined) out[k] = clone(body[k]) as JsonValue;
     out['source'] = (body['source'] as string | undefined) ?? 'tile';
+    // HyperDX stores a Date and answers its ISO text (`…T10:00:00.000Z`), however the instant was written.
+    const start = out['scheduleStartAt'];
+    if (typeof start === 'string' && Number.isFinite(Date.parse(start))) out['scheduleStartAt'] = new Date(start).toISOString();
     const channels = this.channelsOf(body);
     if (this.opts.flavor === 'hyperdx') {
       out['channels'] = clone(channels);

@@ -8,7 +8,7 @@ import type { LiveAlert } from '../model/alert.ts';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { Resource } from '../model/resource.ts';
 import type { DashboardMatch } from './plan.ts';
-import type { AlertBody } from '../model/alert.ts';
+import type { AlertBody, WebhookChannel } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';
 import { normalDigest } from './normalize.ts';
 
@@ -99,9 +99,23 @@ function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: 
     ...(spec.numConsecutiveWindows !== undefined ? { numConsecutiveWindows: spec.numConsecutiveWindows } : {}),
     ...(spec.scheduleOffsetMinutes !== undefined ? { scheduleOffsetMinutes: spec.scheduleOffsetMinutes } : {}),
     ...(spec.scheduleStartAt !== undefined ? { scheduleStartAt: spec.scheduleStartAt } : {}),
-    ...(caps.alertChannels ? { channels } : { channel: channels[0]! }),
+    ...(caps.alertChannels ? channelList(channels) : { channel: channels[0]! }),
     ...(note !== undefined ? { note } : {}),
   };
+}
+
+/**
+ * A `channels` list with `channel` beside it, equal to its first entry: HyperDX 2026-08 answers both and
+ * takes both (when they agree), and HyperDX before 2026-08 requires `channel` and knows no `channels`.
+ */
+function channelList(channels: WebhookChannel[]): Pick<AlertBody, 'channel' | 'channels'> {
+  return channels.length > 0 ? { channel: { ...channels[0]! }, channels } : { channels };
+}
+
+/** Two RFC 3339 times that name the same instant (`…T10:00:00Z` and the server's `…T10:00:00.000Z`). */
+function sameInstant(a: string, b: string): boolean {
+  const x = Date.parse(a);
+  return Number.isFinite(x) && x === Date.parse(b);
 }
 
 /** The comparable members of a live alert, in the shape of the body steward sends. */
@@ -130,7 +144,7 @@ export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityC
     ...(typeof l['numConsecutiveWindows'] === 'number' ? { numConsecutiveWindows: l['numConsecutiveWindows'] as number } : {}),
     ...(typeof l['scheduleOffsetMinutes'] === 'number' ? { scheduleOffsetMinutes: l['scheduleOffsetMinutes'] as number } : {}),
     ...(str(l['scheduleStartAt']) !== undefined ? { scheduleStartAt: str(l['scheduleStartAt'])! } : {}),
-    ...(caps.alertChannels ? { channels } : { channel: channels[0] ?? { type: 'webhook', webhookId: '' } }),
+    ...(caps.alertChannels ? channelList(channels) : { channel: channels[0] ?? { type: 'webhook', webhookId: '' } }),
     ...(str(l['note']) !== undefined && l['note'] !== '' ? { note: str(l['note'])! } : {}),
   };
 }
@@ -187,6 +201,10 @@ function planLiveAlert(
     return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: compare({}, body as object), ...ref };
   }
   const before = normalizeLiveAlert(live, caps);
+  // The server answers the instant it stores (`…00.000Z`); the file may write the same instant another way.
+  if (before.scheduleStartAt !== undefined && body.scheduleStartAt !== undefined && sameInstant(before.scheduleStartAt, body.scheduleStartAt)) {
+    before.scheduleStartAt = body.scheduleStartAt;
+  }
   // Ids this apply assigns cannot be compared yet: the alert is sent again once they are known.
   const comparable = { ...body };
   if (comparable.dashboardId === KNOWN_AFTER_APPLY || comparable.tileId === KNOWN_AFTER_APPLY) {

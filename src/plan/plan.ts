@@ -6,6 +6,7 @@ import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { planAlert } from './alerts.ts';
+import { createBody, updateBody } from './dashboard-body.ts';
 import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
@@ -326,33 +327,6 @@ function planDashboard(
       patch,
       ignoredFields,
     },
-  };
-}
-
-/** The POST body: the file's dashboard as written, with the marker tag added. */
-function createBody(d: Resource<'Dashboard'>, markerTag: string) {
-  const tags = [...new Set([...(d.doc.spec.tags ?? []), markerTag])];
-  const filters = d.doc.spec.filters;
-  return { name: d.doc.spec.name, tags, tiles: structuredClone(d.doc.spec.tiles ?? []), ...(filters?.length ? { filters: structuredClone(filters) } : {}) };
-}
-
-/**
- * The PUT body: the whole dashboard as the file says, each tile carrying the id of the live tile with its
- * name (the server keeps the ids it is sent, so alerts bound to those tiles stay bound) and each filter the
- * id of the live filter with its name (the update request needs an id per filter; new ones get a new one).
- */
-function updateBody(d: Resource<'Dashboard'>, live: LiveDashboardInput, markerTag: string, newId: () => string) {
-  const body = createBody(d, markerTag);
-  const liveTiles = new Map<string, string>();
-  for (const t of live.tiles ?? []) if (t && typeof t.name === 'string' && typeof t.id === 'string' && !liveTiles.has(t.name)) liveTiles.set(t.name, t.id);
-  const liveFilters = new Map<string, string>();
-  for (const f of ((live as { filters?: unknown[] }).filters ?? []) as Array<{ id?: unknown; name?: unknown }>) {
-    if (f && typeof f.name === 'string' && typeof f.id === 'string' && !liveFilters.has(f.name)) liveFilters.set(f.name, f.id);
-  }
-  return {
-    ...body,
-    tiles: body.tiles.map((t) => (liveTiles.has(t.name) ? { id: liveTiles.get(t.name)!, ...t } : t)),
-    ...(body.filters ? { filters: body.filters.map((f) => ({ id: liveFilters.get(f.name) ?? newId(), ...f })) } : {}),
   };
 }
 

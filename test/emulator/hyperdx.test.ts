@@ -103,7 +103,8 @@ test('dashboards: create assigns 24-hex ids to the dashboard, tiles and filters;
     assert.equal((await obs(emu, 'GET', `/api/v2/dashboards/${d.id}`)).body.data, d);
     assert.equal((await obs(emu, 'GET', '/api/v2/dashboards')).body.data, [d]);
 
-    // PUT replaces: tiles keep the ids sent, a tile without an id gets one, tags and filters are what was sent.
+    // PUT replaces name, tags and tiles: tiles keep the ids sent, a tile without an id gets one; filters not
+    // sent are kept (HyperDX sets them only when the request has them).
     const put = await obs(emu, 'PUT', `/api/v2/dashboards/${d.id}`, { name: 'Checkout v2', tiles: [{ ...d.tiles[1], h: 5 }, line('New', 12)], tags: [] });
     assert.is(put.status, 200, put.text);
     const u = put.body.data;
@@ -114,8 +115,11 @@ test('dashboards: create assigns 24-hex ids to the dashboard, tiles and filters;
     assert.match(u.tiles[1].id, HEX24);
     assert.not.ok([d.tiles[0].id, d.tiles[1].id].includes(u.tiles[1].id));
     assert.equal(u.tags, []);
-    assert.equal(u.filters, []);
+    assert.equal(u.filters, d.filters);
     assert.equal((await obs(emu, 'GET', `/api/v2/dashboards/${d.id}`)).body.data, u);
+    const cleared = await obs(emu, 'PUT', `/api/v2/dashboards/${d.id}`, { name: u.name, tiles: u.tiles, tags: [], filters: [] });
+    assert.is(cleared.status, 200, cleared.text);
+    assert.equal(cleared.body.data.filters, []);
 
     assert.equal((await obs(emu, 'DELETE', `/api/v2/dashboards/${d.id}`)).body, {});
     assert.is((await obs(emu, 'GET', `/api/v2/dashboards/${d.id}`)).status, 404);
