@@ -18,12 +18,27 @@ export function renderAlertYaml(
     webhookNames: ReadonlyMap<string, string>;
     /** The service keeps a `channels` list (hyperdx) rather than one `channel` (ClickStack). */
     channelsList: boolean;
+    /**
+     * Write metadata.id: the alert has no name on the service, or shares it with another live alert, so
+     * matching by spec.name would not find it (a second alert created, or both blocked as ambiguous).
+     */
+    pinId: boolean;
+    /** The project's marker, which apply writes into the alert's `note`. */
+    markerTag: string;
   },
 ): { text?: string; skipped?: string; warnings: string[] } {
   const l = live as LiveAlert & Record<string, unknown>;
   const warnings: string[] = [];
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   const spec: Record<string, unknown> = { name: str(l['name']) ?? opts.metadataName };
+  const note = str(l['note']);
+  if (note !== undefined && note !== opts.markerTag) {
+    const shown = note.length > 60 ? `${note.slice(0, 57)}...` : note;
+    warnings.push(
+      `its note ${JSON.stringify(shown)} is replaced by steward's marker (${opts.markerTag}) on the next apply: steward keeps its ownership mark there`,
+    );
+  }
+  if (str(l['name']) === undefined) warnings.push(`it has no name on the service: the file names it "${opts.metadataName}", which the next apply sets`);
   if (str(l['message'])) spec['message'] = l['message'];
   if (typeof l['threshold'] === 'number') spec['threshold'] = l['threshold'];
   if (typeof l['thresholdMax'] === 'number') spec['thresholdMax'] = l['thresholdMax'];
@@ -67,7 +82,8 @@ export function renderAlertYaml(
   if (opts.channelsList) spec['channels'] = channels;
   else spec['channel'] = channels[0];
   // Text from the server is literal: `${` is escaped so loading the file does not read it as a variable.
-  const doc = new Document({ apiVersion: 'steward/v1', kind: 'Alert', metadata: { name: opts.metadataName }, spec: escapeInterpolation(spec) });
+  const metadata = { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) };
+  const doc = new Document({ apiVersion: 'steward/v1', kind: 'Alert', metadata, spec: escapeInterpolation(spec) });
   const specNode = doc.get('spec') as YAMLMap;
   const tile = specNode.get('tile');
   if (isMap(tile)) tile.flow = true;
@@ -75,6 +91,6 @@ export function renderAlertYaml(
   if (isMap(ch)) ch.flow = true;
   const list = specNode.get('channels');
   if (isSeq(list)) for (const c of list.items) if (isMap(c)) c.flow = true;
-  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live alert ${live.id} by steward import; matched by spec.name from now on.\n`;
+  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live alert ${live.id} by steward import; matched by ${opts.pinId ? 'metadata.id' : 'spec.name'} from now on.\n`;
   return { text: header + doc.toString({ lineWidth: 0 }), warnings };
 }

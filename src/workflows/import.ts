@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ApiError } from '../clients/errors.ts';
 import { CliError, UsageError } from '../errors.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { makeFolderInside } from '../shared/paths.ts';
@@ -73,7 +74,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   let sourceNames: Map<string, string> | undefined;
   if (caps.listSources) {
     // An entry without an id or a name (a source's id is optional in 2026-08) names nothing.
-    const sources = (await client.listSources({ signal: deps.signal })).filter(
+    const sources = (await unlessMissing(client.listSources({ signal: deps.signal }))).filter(
       (s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string',
     );
     const count = new Map<string, number>();
@@ -246,7 +247,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   }
   if (chosenAlerts.length > 0) {
     const { renderAlertYaml } = await import('../render/alert-yaml.ts');
-    const webhooks = (await client.listWebhooks({ signal: deps.signal })).filter(
+    const webhooks = (await unlessMissing(client.listWebhooks({ signal: deps.signal }))).filter(
       (w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string',
     );
     const count = new Map<string, number>();
@@ -267,6 +268,9 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       const tile = live.find((d) => d.id === dashboardId)?.tiles?.find((t) => t && t.id === tileId);
       return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
     };
+    // Plan matches an alert by spec.name unless metadata.id pins it: a name two live alerts share is pinned.
+    const alertNameCount = new Map<string, number>();
+    for (const a of liveAlerts) if (typeof a.name === 'string') alertNameCount.set(a.name, (alertNameCount.get(a.name) ?? 0) + 1);
     // Alerts a template stamps are the template's (without --out, a file of their own would duplicate them).
     const stampedAlerts = new Map(loaded.resources.filter((r) => r.kind === 'Alert' && r.index < 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r]));
     for (const a of chosenAlerts) {
@@ -307,7 +311,16 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         refusedIds++;
         continue;
       }
-      const r = renderAlertYaml(a, { metadataName: key, schemaPath: alertSchema, tileOf, webhookNames, channelsList: caps.alertChannels });
+      const pinId = typeof a.name !== 'string' || a.name === '' || (alertNameCount.get(a.name) ?? 0) > 1;
+      const r = renderAlertYaml(a, {
+        metadataName: key,
+        schemaPath: alertSchema,
+        tileOf,
+        webhookNames,
+        channelsList: caps.alertChannels,
+        pinId,
+        markerTag: project.markerTag,
+      });
       if (r.text === undefined) {
         // Not an error: the alert stays on the service as it is, steward just cannot describe it (yet).
         lines.push(escapeTerminal(`  ! not imported: alert "${name}" (${a.id}): ${r.skipped}`));
@@ -367,4 +380,18 @@ function stableJson(v: unknown): string {
       ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : x,
   );
+}
+
+/**
+ * A list the server may not have: HyperDX before 2026-08 has no /sources or /webhooks (404), and import only
+ * reads them to write names for ids, so without them the ids stay (plan reads those lists only when a file
+ * names a source or webhook).
+ */
+async function unlessMissing<T>(list: Promise<T[]>): Promise<T[]> {
+  try {
+    return await list;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return [];
+    throw e;
+  }
 }

@@ -124,8 +124,18 @@ test('an older server (2026-01-30) with the hyperdx profile: names and --server-
   assert.not.match(Object.values(bound.files).join('\n'), /\bsource: (Logs|Traces|Metrics)\b|\bwebhook: /, 'names replaced by ids');
   const run = await runConformance(server, {
     project: bound.files,
-    steps: ['plan', { name: 'plan-server-validate', args: ['plan', '--server-validate'] }, 'apply'],
+    steps: [
+      'plan',
+      { name: 'plan-server-validate', args: ['plan', '--server-validate'] },
+      'apply',
+      { name: 'import', args: ['import', '--all', '--out', 'imported'] },
+    ],
   });
+  // import reads /sources and /webhooks only to write names: their 404 leaves the ids, and the rest is imported.
+  const imported = run.step('import')!;
+  if (process.env['CONF_DEBUG']) console.log(show(imported));
+  assert.not.match(imported.stdout + imported.stderr, '404', show(imported));
+  assert.match(imported.stdout, /\+ imported\/[^\n]+\.yaml/, show(imported));
   const plan = run.step('plan')!;
   assert.is(plan.code, 0, show(plan));
   assert.equal(plan.violations, []);

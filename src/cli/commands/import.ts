@@ -69,7 +69,7 @@ export const importCommand = defineCommand<ImportArgs>({
     );
     if (r.written > 0) {
       ctx.io.stdout(
-        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${r.alerts > 0 ? ' (an alert steward did not create is updated once, to carry its marker in the note)' : ''}.\n`,
+        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${r.alerts > 0 ? " (an alert steward did not create is updated once, to carry its marker in the note; one without a name also takes its file's)" : ''}.\n`,
       );
     }
     return r.failed ? 1 : 0;
