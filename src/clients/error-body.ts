@@ -14,7 +14,10 @@ export interface ErrorBodySummary {
   requestId?: string;
 }
 
-export function summarizeErrorBody(body: Buffer | string, contentType: string | undefined): ErrorBodySummary {
+export function summarizeErrorBody(body: Buffer | string, contentType: string | undefined, clean: (text: string) => string = (t) => t): ErrorBodySummary {
+  // Each piece is cleaned after it is decoded (JSON's \u escapes, HTML's character references) and before it
+  // is cut: a secret spelled in escapes would pass a cleaner of the raw body, and a cut one any cleaner.
+  const line = (t: string) => oneLine(clean(t), true);
   const text = (typeof body === 'string' ? body : body.toString('utf8')).trim();
   if (text === '') return { message: '' };
   const ct = (contentType ?? '').toLowerCase();
@@ -29,33 +32,33 @@ export function summarizeErrorBody(body: Buffer | string, contentType: string | 
       ok = false;
     }
     // Too deep to summarize safely (the summary recurses): read like broken JSON instead.
-    if (ok && !nestsDeeperThan(parsed, MAX_RESPONSE_DEPTH)) return fromJson(parsed);
+    if (ok && !nestsDeeperThan(parsed, MAX_RESPONSE_DEPTH)) return fromJson(parsed, line);
     // Truncated or broken JSON: salvage a message field if one is readable, else show the start of it.
     const salvaged = /"(?:message|error|detail|title)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
     const rid = /"(?:requestId|request_id)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
     const message = salvaged?.[1] !== undefined ? unescapeJsonString(salvaged[1]) : text;
-    return withRequestId({ message: oneLine(`${message} (unparseable JSON body)`, true) }, rid?.[1]);
+    return withRequestId({ message: line(`${message} (unparseable JSON body)`) }, rid?.[1] === undefined ? undefined : unescapeJsonString(rid[1]), line);
   }
 
   if (ct.includes('html') || /^<(?:!doctype|html|head|body|\?xml)/i.test(text)) {
-    return { message: oneLine(htmlToText(text), true) };
+    return { message: line(htmlToText(text)) };
   }
-  return { message: oneLine(text, true) };
+  return { message: line(text) };
 }
 
-function fromJson(parsed: unknown): ErrorBodySummary {
-  if (typeof parsed === 'string') return { message: oneLine(parsed, true) };
-  if (!isObject(parsed)) return { message: oneLine(JSON.stringify(parsed), true) };
+function fromJson(parsed: unknown, line: (t: string) => string): ErrorBodySummary {
+  if (typeof parsed === 'string') return { message: line(parsed) };
+  if (!isObject(parsed)) return { message: line(JSON.stringify(parsed)) };
   const requestId = pickString(parsed, ['requestId', 'request_id', 'requestID', 'traceId']);
   const message = messageOf(parsed);
-  if (message !== undefined) return withRequestId({ message: oneLine(message, true) }, requestId);
+  if (message !== undefined) return withRequestId({ message: line(message) }, requestId, line);
   // No known field: show the body itself, minus envelope members that the line already carries.
   const rest: Record<string, unknown> = { ...parsed };
   delete rest['status'];
   delete rest['requestId'];
   delete rest['statusCode'];
   const shown = Object.keys(rest).length > 0 ? JSON.stringify(rest) : '';
-  return withRequestId({ message: oneLine(shown, true) }, requestId);
+  return withRequestId({ message: line(shown) }, requestId, line);
 }
 
 /** The message of the common JSON error shapes; undefined when none applies. */
@@ -166,8 +169,8 @@ function unescapeJsonString(s: string): string {
   }
 }
 
-function withRequestId(summary: ErrorBodySummary, requestId: string | undefined): ErrorBodySummary {
-  if (requestId !== undefined && requestId !== '') summary.requestId = oneLine(requestId, true);
+function withRequestId(summary: ErrorBodySummary, requestId: string | undefined, line: (t: string) => string): ErrorBodySummary {
+  if (requestId !== undefined && requestId !== '') summary.requestId = line(requestId);
   return summary;
 }
 

@@ -20,7 +20,7 @@
 import { HTTPError, type Got, type Request as GotRequest, type RequestError as GotRequestError, type Response as GotResponse } from 'got';
 import type { ApiError, HttpMethod } from './errors.ts';
 import type { RateLimiter, Semaphore, Sleep } from './limiter.ts';
-import { parseSuccess, ResponseReader, traceBody, type ReadResponse, type Validate } from './response.ts';
+import { parseSuccess, ResponseReader, traceBody, traceText, type ReadResponse, type Validate } from './response.ts';
 import { backoffMs, isIdempotent, RETRY_STATUSES, serverWait, type RetryPolicy } from './retry.ts';
 import {
   abortedError,
@@ -263,7 +263,7 @@ export class Exchange {
     this.t.trace(
       `http ${tag} → ${status} ${r.statusText} (${this.timing(r.ms)})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
     );
-    if (r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(r.body.toString('utf8')))}`);
+    if (r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(traceText(r.body.toString('utf8'))))}`);
     if (!retry) {
       this.fail(statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined));
       return 0;

@@ -112,7 +112,7 @@ export function parseSuccess(
       // secret's start), and the excerpt below says more, redacted.
       const ct = headerValue(r.headers, 'content-type') ?? 'no content type';
       // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
-      const excerpt = o.clean(summarizeErrorBody(o.clean(r.body.toString('utf8')), ct).message);
+      const excerpt = o.clean(summarizeErrorBody(o.clean(r.body.toString('utf8')), ct, o.clean).message);
       throw new ApiResponseError(`${head}: response is not valid JSON (${r.status}, ${ct}, ${r.bytes} bytes): ${excerpt}${unknownNote}`, {
         ...init,
         problems: [{ field: '', message: 'not valid JSON' }],
@@ -153,6 +153,23 @@ const TRACE_BODY_LIMIT = 4096;
  * misses): control characters (line breaks, ESC: a server's text must not drive the terminal) shown as
  * escapes, cut at TRACE_BODY_LIMIT characters.
  */
+/**
+ * A response body as the trace shows it, before cleaning: JSON with `\u` escapes is written again without
+ * them (JSON.stringify keeps only what JSON must escape), so a secret spelled in escapes meets the redactor.
+ */
+export function traceText(raw: string): string {
+  if (!raw.includes('\\u')) return raw;
+  try {
+    return JSON.stringify(JSON.parse(raw)) ?? raw;
+  } catch {
+    // Broken JSON (cut, or hostile): each escape of a printable character other than `"` and `\` read as it.
+    return raw.replace(/\\u([0-9a-fA-F]{4})/g, (m, hex: string) => {
+      const c = parseInt(hex, 16);
+      return c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0x7f || c > 0x9f) && (c < 0xd800 || c > 0xdfff) ? String.fromCharCode(c) : m;
+    });
+  }
+}
+
 export function traceBody(text: string): string {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
     c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

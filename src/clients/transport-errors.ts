@@ -108,11 +108,13 @@ export function statusError(
   hinted: ServerWait | undefined,
   refusedWaitCap: number | undefined,
 ): ApiError {
-  // Redacted before it is summarized: a summary cut at 200 characters would keep half a secret.
-  const summary = summarizeErrorBody(s.clean(r.body.toString('utf8')), headerValue(r.headers, 'content-type'));
+  // Redacted before it is summarized and each piece again once decoded, before it is cut: a summary cut at 200
+  // characters would keep half a secret.
+  const summary = summarizeErrorBody(s.clean(r.body.toString('utf8')), headerValue(r.headers, 'content-type'), s.clean);
   let serverMessage = s.clean(summary.message);
   if (r.overLimit) serverMessage = `${serverMessage}${serverMessage ? ' ' : ''}(body cut at ${formatBytes(MAX_ERROR_BODY_BYTES)})`;
-  const requestId = summary.requestId ?? headerValue(r.headers, 'x-request-id') ?? headerValue(r.headers, 'request-id');
+  const headerId = headerValue(r.headers, 'x-request-id') ?? headerValue(r.headers, 'request-id');
+  const requestId = summary.requestId ?? (headerId === undefined ? undefined : oneLine(s.clean(headerId), true));
   const status = r.status;
   const outcomeUnknown = ctx.method !== 'GET' && status >= 500 && status !== 501;
   const init: ApiErrorInit = {
@@ -123,7 +125,7 @@ export function statusError(
     attempts,
     outcomeUnknown,
   };
-  let msg = `${ctx.method} ${ctx.path} → ${status}${r.statusText ? ` ${oneLine(r.statusText, true)}` : ''}`;
+  let msg = `${ctx.method} ${ctx.path} → ${status}${r.statusText ? ` ${oneLine(s.clean(r.statusText), true)}` : ''}`;
   if (serverMessage) msg += `: ${serverMessage}`;
   if (init.requestId) msg += ` (request id ${init.requestId})`;
   if (status >= 300 && status < 400) {

@@ -101,6 +101,40 @@ test('trace and errors never show the token, key or secret, even when the server
   }
 });
 
+test('errors cut at 200 characters keep no part of a secret spelled in escapes, entities, a request id or the reason phrase', async () => {
+  // The token sits near the cut, so a summary cleaned before it is decoded, or cut before it is cleaned, keeps its start.
+  const pad = 'A'.repeat(161);
+  const escaped = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const entities = [...TOKEN].map((c) => `&#${c.charCodeAt(0)};`).join('');
+  const CASES: Array<[string, (res: import('node:http').ServerResponse) => void]> = [
+    ['JSON message in \\u escapes', (res) => raw(res, 400, `{"message":"${pad}${escaped}"}`, 'application/json')],
+    ['HTML character references', (res) => raw(res, 400, `<html><body><h1>${pad}${entities}</h1></body></html>`, 'text/html')],
+    ['request id in \\u escapes', (res) => raw(res, 400, `{"message":"no","requestId":"${'r'.repeat(190)}${escaped}"}`, 'application/json')],
+    [
+      'reason phrase',
+      (res) => {
+        res.writeHead(400, `${pad}${TOKEN}`, { 'content-type': 'text/plain', 'content-length': '0' });
+        res.end();
+      },
+    ],
+    ['broken JSON, message salvaged', (res) => raw(res, 400, `{"message":"${pad}${escaped}"`, 'application/json')],
+  ];
+  for (const [name, answer] of CASES) {
+    const server = await startServer((_req, res) => answer(res));
+    try {
+      const lines: string[] = [];
+      const obs = createObservabilityClient({ url: server.url, token: TOKEN, trace: (l) => lines.push(l) });
+      const e = (await rejects(() => obs.listDashboards())) as ApiError;
+      for (const text of [e.message, e.serverMessage ?? '', e.requestId ?? '', ...lines]) {
+        assert.not.ok(text.includes(TOKEN.slice(0, 8)), `${name}: ${text}`);
+        assert.not.ok(text.includes(escaped.slice(0, 48)), `${name} (escaped): ${text}`);
+      }
+    } finally {
+      await server.close();
+    }
+  }
+});
+
 test('trace: a sink that throws does not break the request', async () => {
   const server = await startServer((_req, res) => json(res, 200, { data: [] }));
   try {
