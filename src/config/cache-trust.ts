@@ -5,9 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync, constants } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync, constants } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 
@@ -67,17 +67,52 @@ export function machineKey(env: Env): Buffer | undefined {
   return key;
 }
 
-/** Whether git tracks `file` in `dir` (false when git is missing or `dir` is not in a repository). */
+/**
+ * Whether git tracks `file` in `dir` (false when git is missing or `dir` is not in a repository).
+ *
+ * git is never left to find its repository: from a folder a commit controls it would take that folder for
+ * one (a committed `HEAD`, `objects/`, `refs/` and `config` make a repository whose config runs commands,
+ * e.g. `core.fsmonitor`; red team, round 4). The repository is the nearest `.git` above `dir` (no commit
+ * can hold a path named `.git`), named explicitly, with the hooks git could run switched off.
+ */
 export function gitTracks(dir: string, file: string, env: Env): boolean {
+  const root = worktreeRoot(dir);
+  if (root === undefined) return false;
   try {
-    execFileSync('git', ['-C', dir, 'ls-files', '--error-unmatch', '--', file], {
-      stdio: 'ignore',
-      timeout: 5000,
-      env: { PATH: env['PATH'] ?? '/usr/bin:/bin' },
-    });
+    execFileSync(
+      'git',
+      [
+        '--git-dir',
+        join(root, '.git'),
+        '--work-tree',
+        root,
+        '-c',
+        'core.fsmonitor=false',
+        '-c',
+        'core.hooksPath=/dev/null',
+        'ls-files',
+        '--error-unmatch',
+        '--',
+        relative(root, join(dir, file)),
+      ],
+      { cwd: root, stdio: 'ignore', timeout: 5000, env: { PATH: env['PATH'] ?? '/usr/bin:/bin' } },
+    );
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The nearest folder at or above `dir` that has a `.git` (a folder, or a worktree's or submodule's file). */
+function worktreeRoot(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      lstatSync(join(d, '.git'));
+      return d;
+    } catch {
+      // not here: one folder up
+    }
+    if (dirname(d) === d) return undefined;
   }
 }
 

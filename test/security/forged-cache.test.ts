@@ -6,13 +6,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CACHE_DIR, PACK_FILE, cacheKey, codeIdentity, openParseCache } from '../../src/config/cache.ts';
-import { keyDir } from '../../src/config/cache-trust.ts';
+import { gitTracks, keyDir } from '../../src/config/cache-trust.ts';
 import { variablePolicy } from '../../src/config/credentials.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
@@ -155,6 +155,45 @@ test("control: the same forgery under this machine's key, untracked, is used (so
   } finally {
     p.cleanup();
     rmSync(xdg, { recursive: true, force: true });
+  }
+});
+
+test('a committed folder under .steward/cache that looks like a git repository runs nothing when steward asks git about the pack', () => {
+  // GIVEN a checkout whose commit planted HEAD, objects/, refs/ and a config with a core.fsmonitor command
+  const p = tmpProject({});
+  try {
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-C', cwd, ...args], { stdio: 'pipe', env: { PATH: process.env['PATH'] ?? '', HOME: p.dir } }).toString();
+    git(p.dir, 'init', '-q');
+    const cache = join(p.dir, CACHE_DIR);
+    mkdirSync(join(cache, 'objects', 'info'), { recursive: true });
+    mkdirSync(join(cache, 'refs'), { recursive: true });
+    writeFileSync(join(cache, 'HEAD'), 'ref: refs/heads/main\n');
+    const ran = join(p.dir, 'hook-ran');
+    writeFileSync(join(cache, 'objects', 'info', 'hook.sh'), `echo ran > ${JSON.stringify(ran)}\nexit 1\n`);
+    writeFileSync(
+      join(cache, 'config'),
+      `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../..\n\tfsmonitor = "sh ${join(cache, 'objects', 'info', 'hook.sh')}"\n`,
+    );
+    writeFileSync(join(cache, PACK_FILE), 'anything');
+    // WHEN steward asks whether git tracks the pack
+    const tracked = gitTracks(cache, PACK_FILE, { PATH: process.env['PATH'] });
+    // THEN the planted command did not run, and the answer is the real repository's (nothing is committed)
+    assert.not.ok(existsSync(ran), 'the planted fsmonitor command ran');
+    assert.is(tracked, false);
+    // AND a file the real repository tracks, in that folder, is found tracked
+    git(p.dir, 'add', '-f', join(CACHE_DIR, PACK_FILE));
+    assert.is(gitTracks(cache, PACK_FILE, { PATH: process.env['PATH'] }), true);
+    assert.not.ok(existsSync(ran), 'the planted fsmonitor command ran');
+    // Control: git left to find the repository from that folder takes it for one and runs the command.
+    try {
+      git(cache, 'ls-files', '--error-unmatch', '--', PACK_FILE);
+    } catch {
+      // the hook exits 1: git may fail; what matters is that it ran
+    }
+    assert.ok(existsSync(ran), 'control: the planted repository is what git finds from inside the folder');
+  } finally {
+    p.cleanup();
   }
 });
 
