@@ -73,6 +73,11 @@ function literal(v: unknown): unknown {
   return v;
 }
 
+/** Text for a `#` comment line: line breaks and other control characters written as escapes. */
+function oneCommentLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function serviceClause(language: string): string {
   return language === 'sql' ? `ServiceName = '$(params.service)'` : `ServiceName:"$(params.service)"`;
 }
@@ -95,9 +100,16 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
   const warnings: string[] = [];
   const dropped = new Set<string>();
   const sources = new Map<string, string>();
+  const taken = new Set<string>();
   const param = (source: unknown): string | undefined => {
     if (typeof source !== 'string' || source === '') return undefined;
-    if (!sources.has(source)) sources.set(source, sourceParameter(source));
+    if (!sources.has(source)) {
+      // `My Logs` and `My-Logs` would be one parameter: the second gets a number.
+      let p = sourceParameter(source);
+      for (let i = 2; taken.has(p); i++) p = `${sourceParameter(source)}${i}`;
+      taken.add(p);
+      sources.set(source, p);
+    }
     return `$(params.${sources.get(source)})`;
   };
   const selectKeys = keysOf('SelectItem');
@@ -155,7 +167,7 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
       if (allowed.has(k)) config[k] = literal(v);
       else dropped.add(k);
     }
-    tiles.push({ name, x: raw['x'], y: raw['y'], w: raw['w'], h: raw['h'], config });
+    tiles.push({ name: literal(name), x: raw['x'], y: raw['y'], w: raw['w'], h: raw['h'], config });
   }
   if (containers) warnings.push('containers and tabs (collapsible groups) have no API form: tiles are laid out as they are, ungrouped');
   if (dropped.size) warnings.push(`left out (no API form): ${[...dropped].sort().join(', ')}`);
@@ -174,14 +186,14 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
     service: { type: 'string', description: 'The service this stamp is for: names the stamp, and narrows every series to ServiceName.' },
   };
   for (const [source, p] of sources)
-    parameters[p] = { type: 'string', default: source, description: `Name of the ${source} source in HyperDX (Team Settings › Sources).` };
+    parameters[p] = { type: 'string', default: literal(source), description: literal(`Name of the ${source} source in HyperDX (Team Settings › Sources).`) };
   const title = typeof src['name'] === 'string' ? src['name'] : opts.name;
-  const tags = [...((src['tags'] ?? []) as unknown[]).filter((t): t is string => typeof t === 'string'), 'service:$(params.service)'];
+  const tags = [...((src['tags'] ?? []) as unknown[]).filter((t): t is string => typeof t === 'string').map((t) => literal(t)), 'service:$(params.service)'];
   const spec: Json = { name: `${literal(title) as string} ($(params.service))`, tags, ...(filters.length ? { filters } : {}), tiles };
   const doc = new Document({
     apiVersion: 'steward/v1',
     kind: 'Template',
-    metadata: { name: opts.name, ...(typeof src['description'] === 'string' ? { description: src['description'] } : {}) },
+    metadata: { name: opts.name, ...(typeof src['description'] === 'string' ? { description: literal(src['description']) } : {}) },
     spec: { key: 'service', parameters, dashboards: [{ spec }] },
   });
   // Readable like the examples: tags on one line, each parameter on one line.
@@ -192,8 +204,9 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
   if (isMap(params)) for (const p of params.items) if (isMap(p.value)) p.value.flow = true;
   const header = [
     `# yaml-language-server: $schema=${opts.schemaPath}`,
-    `# Imported from HyperDX's dashboard template ${opts.sourceFile} by \`steward import --template\`.`,
-    ...warnings.map((w) => `# note: ${w}`),
+    `# Imported from HyperDX's dashboard template ${oneCommentLine(opts.sourceFile)} by \`steward import --template\`.`,
+    // One comment line each: a line break in a tile's name or type would end the comment and start YAML.
+    ...warnings.map((w) => `# note: ${oneCommentLine(w)}`),
   ].join('\n');
   return { name: opts.name, text: `${header}\n${doc.toString({ lineWidth: 0 })}`, warnings };
 }

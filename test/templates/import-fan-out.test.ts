@@ -2,7 +2,7 @@
  * import --template: HyperDX's six dashboard templates become steward Templates that load and stamp valid
  * dashboards, and examples/templates/ is exactly what the import writes. Fan-out: the summary of a plan.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -116,6 +116,68 @@ test('steward import --template writes the file (no project needed), refuses to 
     const bad = await steward(['import', '--template', join(p.dir, 'nope.json')], { cwd: p.dir });
     assert.is(bad.code, 1);
     assert.match(bad.stderr, 'no such file');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('import --template: a hostile template file plants no document, reads no variable and writes no escape to the terminal', async () => {
+  const p = tmpProject({});
+  try {
+    const line = (name: string, extra: Record<string, unknown> = {}) => ({
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 3,
+      config: { name, displayType: 'line', source: 'Logs', select: [{ aggFn: 'count', valueExpression: '' }], ...extra },
+    });
+    const hostile = {
+      name: 'Runtime',
+      description: 'by ${GITHUB_TOKEN:-x}',
+      tags: ['team ${USER:-nobody}'],
+      tiles: [
+        line('Memory ${GITHUB_TOKEN:-}'),
+        line('CPU ${HOME}', { source: 'Logs ${HOME}' }),
+        {
+          ...line('Extra'),
+          config: {
+            name: 'Extra\u001b[2J\u001b]0;PWNED\u0007',
+            displayType: 'gauge\n---\napiVersion: steward/v1\nkind: Dashboard\nmetadata: {name: injected}\nspec:\n  name: Injected\n  tiles: []\n---\n#',
+          },
+        },
+      ],
+    };
+    writeFileSync(join(p.dir, 'evil.json'), JSON.stringify(hostile));
+    const r = await steward(['import', '--template', 'evil.json', '--out', 'tpl'], {
+      cwd: p.dir,
+      env: { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_secretvalue123' },
+    });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    // The terminal gets the escape shown, not sent.
+    assert.not.match(r.stdout, '\u001b');
+    assert.match(r.stdout, '\\e[2J');
+    // The file holds one document, the Template; references from the file are text.
+    const text = readFileSync(join(p.dir, 'tpl/evil.yaml'), 'utf8');
+    const loaded = processFile(
+      join(p.dir, 'tpl/evil.yaml'),
+      Buffer.from(text),
+      { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_secretvalue123' },
+      { isProjectFile: false },
+    );
+    assert.equal(
+      loaded.issues.filter((i) => i.severity === 'error'),
+      [],
+    );
+    assert.equal(
+      loaded.resources.map((x) => x.kind),
+      ['Template'],
+    );
+    assert.not.match(JSON.stringify(loaded.resources), 'ghp_secretvalue123');
+    assert.not.match(JSON.stringify(loaded.resources), '/home/someone');
+    assert.match(JSON.stringify(loaded.resources), 'Memory ${GITHUB_TOKEN:-}');
+    // Each source a parameter of its own (two names that read alike would have shared one).
+    assert.match(text, 'logsSource:');
+    assert.match(text, 'logsHOMESource:');
   } finally {
     p.cleanup();
   }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
+import { escapeTerminal } from '../../render/escape.ts';
 import type { CommandContext } from '../context.ts';
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/template.schema.json', import.meta.url));
@@ -40,6 +41,12 @@ export async function importTemplate(args: { template: string; templateName?: st
   // Check what would be written: it loads, and a stamp of it is a valid dashboard.
   const check = processFile(file, Buffer.from(imported.text), {}, { isProjectFile: false });
   if (check.issues.some((i) => i.severity === 'error')) throw new ValidationError(check.issues);
+  // Exactly the one Template: anything else in the text came from the template file, not from the import.
+  if (check.resources.length !== 1 || check.resources[0]!.kind !== 'Template') {
+    throw new CliError(
+      `the template made from ${args.template} does not read back as one Template (${check.resources.map((r) => r.kind).join(', ') || 'nothing'}): refused, nothing written`,
+    );
+  }
   const instance = {
     kind: 'TemplateInstance',
     name: 'check',
@@ -60,7 +67,7 @@ export async function importTemplate(args: { template: string; templateName?: st
   }
   writeFileAtomic(file, imported.text);
   ctx.io.stdout(
-    `Imported template ${name} → ${shown}\n${imported.warnings.map((w) => `  note: ${w}\n`).join('')}Stamp it with a TemplateInstance (template: ${name}); see docs/templates.md.\n`,
+    `Imported template ${name} → ${shown}\n${imported.warnings.map((w) => `  note: ${escapeTerminal(w)}\n`).join('')}Stamp it with a TemplateInstance (template: ${name}); see docs/templates.md.\n`,
   );
   return 0;
 }
