@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
+import { readRegularFile } from '../shared/files.ts';
 
 /** Who holds the lock: written into the lock file, read by whoever finds it taken. */
 export interface LockOwner {
@@ -141,13 +142,25 @@ function tryCreate(path: string, owner: LockOwner): boolean {
 
 type Held = { kind: 'gone' } | { kind: 'owner'; owner: LockOwner; text: string } | { kind: 'unreadable'; text: string; mtimeMs: number };
 
+/** A lock file is a few hundred bytes: more is not steward's, and is not read whole. */
+const MAX_LOCK_BYTES = 64 * 1024;
+
 function readOwner(path: string): Held {
   let text: string;
   let mtimeMs: number;
   try {
-    mtimeMs = statSync(path).mtimeMs;
-    text = readFileSync(path, 'utf8');
+    // Not followed, not read past a bound: a committed link to /dev/zero or a fifo would read forever or hang.
+    const st = lstatSync(path);
+    if (!st.isFile()) {
+      throw new CliError(
+        `the lock ${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}, which steward never makes: remove it (when no steward command runs here)`,
+        { code: 'config' },
+      );
+    }
+    mtimeMs = st.mtimeMs;
+    text = readRegularFile(path, MAX_LOCK_BYTES, { noFollow: true }).toString('utf8');
   } catch (e) {
+    if (e instanceof CliError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
     throw new CliError(`cannot read the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { code: 'config', cause: e });
   }
@@ -194,7 +207,7 @@ function takeOver(path: string, staleText: string, env: LockEnv): boolean {
   try {
     let text: string | undefined;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readRegularFile(path, MAX_LOCK_BYTES, { noFollow: true }).toString('utf8');
     } catch {
       return false;
     }

@@ -4,8 +4,9 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
  * Reads a regular file, at most `maxBytes + 1` bytes of it. Opened without blocking (a fifo swapped in
  * after a stat cannot hang the read) and checked on the open descriptor, so what is read is what was checked.
  */
-export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER, opts: { noFollow?: boolean } = {}): Buffer {
+  // noFollow: a link at `path` is refused by open itself (ELOOP), not read through.
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });

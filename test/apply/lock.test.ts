@@ -1,8 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, LockedError, parseDuration, type LockEnv } from '../../src/apply/lock.ts';
+import { CliError } from '../../src/errors.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 function env(over: Partial<LockEnv> = {}): LockEnv {
@@ -130,6 +132,31 @@ test('release leaves a lock that is no longer its own', async () => {
     writeFileSync(path, JSON.stringify({ pid: 9, host: 'runner-a', since: 'x', command: 'other', nonce: 'other' }));
     lock.release();
     assert.ok(existsSync(path));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('a lock that is a link or not a regular file (committed to /dev/zero, a fifo, nowhere) is refused in one line, never read', async () => {
+  const p = tmpProject({});
+  try {
+    const fifo = join(p.dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const CASES: Array<[string, (path: string) => void, string]> = [
+      ['a link to /dev/zero', (path) => symlinkSync('/dev/zero', path), 'is a symbolic link'],
+      ['a link to a fifo', (path) => symlinkSync(fifo, path), 'is a symbolic link'],
+      ['a dangling link', (path) => symlinkSync(join(p.dir, 'nowhere'), path), 'is a symbolic link'],
+      ['a fifo', (path) => execFileSync('mkfifo', [path]), 'is not a regular file'],
+      ['a folder', (path) => mkdirSync(path), 'is not a regular file'],
+    ];
+    for (const [i, [name, plant, says]] of CASES.entries()) {
+      const path = join(p.dir, `state-${i}.json.lock`);
+      plant(path);
+      const e = await acquireLock(path, env(), { timeoutMs: 0 }).catch((x: Error) => x);
+      assert.instance(e, CliError, name);
+      assert.match((e as Error).message, `the lock ${path} ${says}`, name);
+      assert.not.match((e as Error).message, '\n');
+    }
   } finally {
     p.cleanup();
   }
