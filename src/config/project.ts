@@ -1,4 +1,5 @@
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 import { ConfigError, ValidationError, type SourcePos } from '../errors.ts';
 import type { ProjectSpec } from '../schema/kinds.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
@@ -115,6 +116,34 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
       isInside(dir, path)
         ? `spec.${key} leads outside the project folder through a symbolic link (to ${escape}); keep it inside the project`
         : `spec.${key} must be a path inside the project folder (it names ${path}); steward reads and writes only inside the project`,
+      { file, ...locate(src, at) },
+      `/spec/${key}`,
+    );
+  }
+  // apply appends to the journal and replaces the state: neither may be a file the project reads as its own.
+  const taken = (key: 'state' | 'journal', path: string): string | undefined => {
+    if (path === file) return 'the project file';
+    if (key === 'journal' && path === statePath) return 'the state file';
+    if (path === `${statePath}.lock`) return "the state's lock file";
+    const rel = relative(dir, path).split(sep).join('/');
+    const pattern = (spec.resources ?? DEFAULT_RESOURCES).find((g) => {
+      try {
+        return picomatch(g)(rel);
+      } catch {
+        return false; // a bad pattern is reported where the resources are read
+      }
+    });
+    return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
+  };
+  for (const [key, path] of [
+    ['state', statePath],
+    ['journal', journalPath],
+  ] as const) {
+    const what = taken(key, path);
+    if (what === undefined) continue;
+    const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
+    throw new ConfigError(
+      `spec.${key} names ${what}, which apply would overwrite with its own records; give it a file of its own (default ${key === 'state' ? '.steward/state.json' : '.steward/journal.jsonl'})`,
       { file, ...locate(src, at) },
       `/spec/${key}`,
     );

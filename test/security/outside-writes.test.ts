@@ -48,6 +48,13 @@ for (const [key, value, message] of [
   ['state', '../outside/state.json', /spec\.state must be a path inside the project folder/],
   ['state', '/proc/self/environ', /spec\.state must be a path inside the project folder/],
   ['journal', '/tmp/journal.jsonl', /spec\.journal must be a path inside the project folder/],
+  // Files the project reads as its own: apply would append to them or replace them.
+  ['journal', 'steward.yaml', /spec\.journal names the project file, which apply would overwrite/],
+  ['state', './steward.yaml', /spec\.state names the project file/],
+  ['journal', 'dashboards/d.yaml', /spec\.journal names a resource file \(it matches "dashboards\/\*\*\/\*\.yaml"\)/],
+  ['state', 'dashboards/new.yaml', /spec\.state names a resource file/],
+  ['journal', '.steward/state.json', /spec\.journal names the state file/],
+  ['journal', '.steward/state.json.lock', /spec\.journal names the state's lock file/],
 ] as const) {
   test(
     `spec.${key}: ${value} is refused at its line, nothing read`,
