@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 
@@ -38,10 +38,20 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
   let fd: number;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    fd = openSync(path, 'a', 0o644);
+    // Not through a link, never blocking, a regular file only: a committed journal linking to steward.yaml or
+    // a fifo would have apply append to the project file or wait forever.
+    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o644);
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
+    }
     repairTornTail(path, fd);
   } catch (e) {
-    throw new CliError(`cannot open the journal ${path}: ${(e as Error).message}`, { cause: e });
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    const why = !['ELOOP', 'ENOTREG', 'ENXIO', 'EISDIR'].includes(code)
+      ? (e as Error).message
+      : `it is ${code === 'ELOOP' ? 'a symbolic link' : 'not a regular file'}, which steward never makes; remove it`;
+    throw new CliError(`cannot open the journal ${path}: ${why}`, { cause: e });
   }
   type Waiter = { resolve: () => void; reject: (e: unknown) => void };
   /** Entries written and not yet covered by a sync that has started. */
@@ -108,7 +118,7 @@ function repairTornTail(path: string, appendFd: number): void {
   const size = fstatSync(appendFd).size;
   if (size === 0) return;
   const last = Buffer.alloc(1);
-  const rfd = openSync(path, 'r');
+  const rfd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     readSync(rfd, last, 0, 1, size - 1);
   } finally {

@@ -2,12 +2,14 @@
  * The journal's group commit (issue 15): entries confirmed in the same turn share one fdatasync, and an
  * append resolves only after the sync that covers its entry; close waits for a sync still due.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openJournal, parseJournal, type JournalEntry } from '../../src/apply/journal.ts';
+import { CliError } from '../../src/errors.ts';
 
 const entry = (i: number): JournalEntry => ({
   at: '2026-11-24T12:00:00.000Z',
@@ -64,6 +66,30 @@ test('close waits for a sync still due; an append after close is refused', () =>
     let refused = false;
     await Promise.resolve(j.append(entry(2))).catch(() => (refused = true));
     assert.ok(refused);
+  }));
+
+test('a journal that is a link (to the project file, to a fifo) or not a regular file is refused, nothing written through it', () =>
+  withDir(async (dir) => {
+    const project = join(dir, 'steward.yaml');
+    writeFileSync(project, 'apiVersion: steward/v1\n');
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const CASES: Array<[string, (path: string) => void, string]> = [
+      ['a link to the project file', (path) => symlinkSync(project, path), 'it is a symbolic link'],
+      ['a link to a fifo', (path) => symlinkSync(fifo, path), 'it is a symbolic link'],
+      ['a fifo', (path) => execFileSync('mkfifo', [path]), 'it is not a regular file'],
+      ['a folder', (path) => mkdirSync(path), 'it is not a regular file'],
+    ];
+    for (const [i, [name, plant, says]] of CASES.entries()) {
+      const path = join(dir, `journal-${i}.jsonl`);
+      plant(path);
+      assert.throws(
+        () => openJournal(path),
+        (e: Error) => e instanceof CliError && e.message === `cannot open the journal ${path}: ${says}, which steward never makes; remove it`,
+        name,
+      );
+    }
+    assert.is(readFileSync(project, 'utf8'), 'apiVersion: steward/v1\n');
   }));
 
 test.run();
