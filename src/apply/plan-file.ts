@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../errors.ts';
+import { readRegularFile } from '../shared/files.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
 import type { Plan, PlanBinding, PlanItem } from '../plan/types.ts';
 import { redact } from '../clients/redact.ts';
@@ -41,12 +42,15 @@ export async function planShapeProblem(value: unknown): Promise<string | undefin
 export async function readPlanFile(path: string, shown: string): Promise<Plan> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A regular file of a bounded size: /dev/zero would read until memory ran out, a fifo would hang.
+    const bytes = readRegularFile(path, MAX_PLAN_BYTES);
+    if (bytes.length > MAX_PLAN_BYTES)
+      throw Object.assign(new Error(`larger than ${MAX_PLAN_BYTES / 1024 / 1024} MiB, more than any plan steward writes`), { code: 'EFBIG' });
+    text = bytes.toString('utf8');
   } catch (e) {
-    throw new CliError(`cannot read plan ${shown}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
-      code: 'config',
-      cause: e,
-    });
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'ENOTREG' || code === 'EISDIR' ? 'not a regular file' : (e as Error).message;
+    throw new CliError(`cannot read plan ${shown}: ${why}`, { code: 'config', cause: e });
   }
   let plan: unknown;
   try {
@@ -63,6 +67,9 @@ export async function readPlanFile(path: string, shown: string): Promise<Plan> {
   }
   return plan as Plan;
 }
+
+/** The longest text Node can hold in one string is about 512 MiB: a plan file is read whole into one. */
+const MAX_PLAN_BYTES = 500 * 1024 * 1024;
 
 /** Deeper than any plan steward writes (a dashboard body is about 10 levels below the top). */
 const MAX_PLAN_DEPTH = 64;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -123,6 +124,19 @@ test('show renders a saved plan in every format, as plan printed it, without rea
     assert.match(bad.stderr, 'not-a-plan.json is not a steward plan');
     const missing = await steward(['show', 'nope.json'], { cwd: p.dir });
     assert.match(missing.stderr, 'cannot read plan nope.json: no such file');
+    // Not a regular file (a link to /dev/zero would read until memory ran out, a fifo would hang): one line.
+    symlinkSync('/dev/zero', join(p.dir, 'zero.json'));
+    execFileSync('mkfifo', [join(p.dir, 'fifo.json')]);
+    for (const [file, command] of [
+      ['zero.json', 'show'],
+      ['fifo.json', 'show'],
+      ['zero.json', 'apply'],
+      ['dashboards', 'show'],
+    ] as const) {
+      const odd = await steward([command, file], { cwd: p.dir });
+      assert.is(odd.code, 1, `${command} ${file}: ${odd.stderr}`);
+      assert.match(odd.stderr, `cannot read plan ${file}: not a regular file`);
+    }
 
     // A hand-edited plan is checked as apply checks it before anything is shown: a count that is text (here
     // a terminal title sequence and a forged workflow command) is refused, not printed.
