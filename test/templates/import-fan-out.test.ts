@@ -116,6 +116,12 @@ test('steward import --template writes the file (no project needed), refuses to 
     const bad = await steward(['import', '--template', join(p.dir, 'nope.json')], { cwd: p.dir });
     assert.is(bad.code, 1);
     assert.match(bad.stderr, 'no such file');
+    // A device (read forever) or a folder is not a template file: one line.
+    for (const odd of ['/dev/zero', p.dir]) {
+      const r = await steward(['import', '--template', odd], { cwd: p.dir });
+      assert.is(r.code, bad.code, r.stderr);
+      assert.match(r.stderr, `--template ${odd}: not a regular file`);
+    }
   } finally {
     p.cleanup();
   }

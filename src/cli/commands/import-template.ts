@@ -1,9 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
+import { readRegularFile } from '../../shared/files.ts';
 import type { CommandContext } from '../context.ts';
+
+/** HyperDX's own templates are under 100 KiB. */
+const MAX_TEMPLATE_BYTES = 16 * 1024 * 1024;
 
 const SCHEMA = fileURLToPath(new URL('../../../schemas/template.schema.json', import.meta.url));
 
@@ -22,9 +26,19 @@ export async function importTemplate(args: { template: string; templateName?: st
   ]);
   const from = resolve(ctx.cwd, args.template);
   if (!existsSync(from)) throw new UsageError(`--template ${args.template}: no such file`);
+  let text: string;
+  try {
+    // A template file is a few hundred KiB: a device or fifo named here could not hang or flood the import.
+    const bytes = readRegularFile(from, MAX_TEMPLATE_BYTES);
+    if (bytes.length > MAX_TEMPLATE_BYTES) throw new Error(`larger than ${MAX_TEMPLATE_BYTES / 1024 / 1024} MiB`);
+    text = bytes.toString('utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`--template ${args.template}: ${code === 'ENOTREG' || code === 'EISDIR' ? 'not a regular file' : (e as Error).message}`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(from, 'utf8'));
+    json = JSON.parse(text);
   } catch (e) {
     throw new CliError(`${args.template}: not JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`, { code: 'config' });
   }
