@@ -113,6 +113,15 @@ export class HxStore {
     const containers = new Set((Array.isArray(body['containers']) ? body['containers'] : []).map((c) => (isObject(c) ? c['id'] : undefined)));
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
     for (const [i, t] of tiles.entries()) {
+      // HyperDX's schema refines what its OpenAPI file cannot say: a value to aggregate for every aggFn but count.
+      const select = isObject(t) && isObject(t['config']) && Array.isArray(t['config']['select']) ? t['config']['select'] : [];
+      for (const [j, item] of select.entries()) {
+        if (isObject(item) && item['aggFn'] !== 'count' && !item['valueExpression']) {
+          return [
+            { path: `tiles.${i}.config.select.${j}.valueExpression`, message: 'Value expression is required for non-count aggregation functions', rule: true },
+          ];
+        }
+      }
       if (isObject(t) && typeof t['containerId'] === 'string' && !containers.has(t['containerId'])) {
         return [{ path: `tiles.${i}.containerId`, message: `no container has the id ${t['containerId']}`, rule: true }];
       }
@@ -142,7 +151,7 @@ export class HxStore {
         this.ids.add(id);
       }
       for (const k of TILE_KEYS) if (t[k] !== undefined && k !== 'config') out[k] = clone(t[k]) as JsonValue;
-      if (t['config'] !== undefined) out['config'] = clone(t['config']) as JsonObject;
+      if (t['config'] !== undefined) out['config'] = withServerSelectDefaults(clone(t['config']) as JsonObject);
       else if (Array.isArray(t['series'])) out['config'] = seriesToConfig(t['series'] as JsonObject[], t['asRatio'] as boolean | undefined);
       const ordered: JsonObject = {};
       for (const k of ['id', ...TILE_KEYS]) if (out[k] !== undefined) ordered[k] = out[k]!;
@@ -293,7 +302,11 @@ export class HxStore {
     out['source'] = (body['source'] as string | undefined) ?? 'tile';
     // HyperDX stores a Date and answers its ISO text (`…T10:00:00.000Z`), however the instant was written.
     const start = out['scheduleStartAt'];
-    if (typeof start === 'string' && Number.isFinite(Date.parse(start))) out['scheduleStartAt'] = new Date(start).toISOString();
+    if (typeof start === 'string' && Number.isFinite(Date.parse(start))) {
+      out['scheduleStartAt'] = new Date(start).toISOString();
+      // makeAlert: an anchored schedule has no offset; it stores (and answers) 0.
+      out['scheduleOffsetMinutes'] = 0;
+    }
     const channels = this.channelsOf(body);
     if (this.opts.flavor === 'hyperdx') {
       out['channels'] = clone(channels);
@@ -323,7 +336,8 @@ export class HxStore {
   }
 
   /**
-   * Replaces an alert (the 2026-08 spec: the body is a whole alert; members left out are gone). id, teamId,
+   * Replaces an alert (the 2026-08 spec: the body is a whole alert; members left out are gone), except
+   * thresholdMax, scheduleStartAt and scheduleOffsetMinutes, which HyperDX keeps when left out. id, teamId,
    * state, silenced, executionErrors and createdAt are the service's; updatedAt becomes now.
    * @throws SpecViolation
    */
@@ -334,7 +348,18 @@ export class HxStore {
     if (problems.length > 0) throw new SpecViolation(problems);
     const kept: JsonObject = { id, state: current.state, teamId: current.teamId, createdAt: current.createdAt };
     for (const k of ['silenced', 'executionErrors']) if (current[k] !== undefined) kept[k] = current[k]!;
-    const a = orderAlert({ ...this.alertFromBody(body as Record<string, unknown>), ...kept, updatedAt: this.opts.now().toISOString() });
+    const sent = body as Record<string, unknown>;
+    const next = this.alertFromBody(sent);
+    // HyperDX (makeAlert; Mongoose drops undefined members of an update) keeps these when a PUT leaves them
+    // out; null clears scheduleStartAt, and then an offset not sent becomes 0.
+    for (const k of ['thresholdMax', 'scheduleStartAt', 'scheduleOffsetMinutes'] as const) {
+      if (sent[k] === undefined && current[k] !== undefined && current[k] !== null) next[k] = clone(current[k]!) as JsonValue;
+    }
+    if (sent['scheduleStartAt'] === null) {
+      delete next['scheduleStartAt'];
+      if (sent['scheduleOffsetMinutes'] === undefined) next['scheduleOffsetMinutes'] = 0;
+    }
+    const a = orderAlert({ ...next, ...kept, updatedAt: this.opts.now().toISOString() });
     this.alerts.set(id, a);
     return clone(a);
   }
@@ -367,3 +392,21 @@ export class HxStore {
 }
 
 // --- seed data ----------------------------------------------------------------------------------------------
+
+/**
+ * A builder config's select items as HyperDX stores and answers them (convertToInternalSelectItem, then
+ * convertToExternalSelectItem): `where` "" and `whereLanguage` "lucene" when not sent, `valueExpression` ""
+ * when not sent, and always "" on a count.
+ */
+function withServerSelectDefaults(config: JsonObject): JsonObject {
+  if (!Array.isArray(config['select'])) return config;
+  config['select'] = config['select'].map((item) => {
+    if (!isObject(item)) return item;
+    const out: JsonObject = { ...(item as JsonObject) };
+    out['where'] ??= '';
+    out['whereLanguage'] ??= 'lucene';
+    out['valueExpression'] = out['aggFn'] === 'count' ? '' : (out['valueExpression'] ?? '');
+    return out;
+  });
+  return config;
+}

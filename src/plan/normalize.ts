@@ -123,8 +123,29 @@ function normalizeTile(tile: LiveTileInput, ignored: Set<string> | undefined): N
   const series = Array.isArray(tile.series) ? tile.series : [];
   if (series.length > 0) out.series = series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored));
   const config = (tile as { config?: unknown }).config;
-  if (config && typeof config === 'object' && !Array.isArray(config)) out.config = compact(config as Record<string, unknown>);
+  if (config && typeof config === 'object' && !Array.isArray(config)) out.config = withSelectDefaults(compact(config as Record<string, unknown>));
   return out;
+}
+
+/**
+ * Select items as HyperDX reads them: it stores `where` and `valueExpression` as `""` and answers a missing
+ * `whereLanguage` as `lucene` (convertToInternalSelectItem / convertToExternalSelectItem), so a file that
+ * leaves them out means what the server answers. Both sides drop those defaults, or every plan would show
+ * them as drift.
+ */
+function withSelectDefaults(config: Record<string, unknown>): Record<string, unknown> {
+  const select = config['select'];
+  if (!Array.isArray(select)) return config;
+  const items = select.map((item: unknown) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+    const out = compact(item as Record<string, unknown>);
+    if (out['where'] === '') delete out['where'];
+    // A count counts rows: the server keeps no value expression for it.
+    if (out['valueExpression'] === '' || out['aggFn'] === 'count') delete out['valueExpression'];
+    if (out['whereLanguage'] === 'lucene') delete out['whereLanguage'];
+    return out;
+  });
+  return { ...config, select: items };
 }
 
 function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | undefined): Record<string, unknown> {

@@ -91,6 +91,25 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
     });
   }
   if (spec.channel && spec.channels) out.push({ pointer: '/spec/channel', atKey: true, message: 'give channel or channels, not both' });
+  // HyperDX drops these from a tile alert (its tile alert schema has neither): they would show as drift forever.
+  if (spec.source === 'tile') {
+    for (const k of ['groupBy', 'savedSearchId'] as const) {
+      if (spec[k] !== undefined)
+        out.push({ pointer: `/spec/${k}`, atKey: true, message: `${k} is for saved_search alerts; the ${api} API drops it from a tile alert` });
+    }
+  }
+  if (spec.thresholdMax !== undefined && spec.thresholdType !== 'between' && spec.thresholdType !== 'not_between')
+    out.push({
+      pointer: '/spec/thresholdMax',
+      atKey: true,
+      message: `thresholdMax is for between and not_between; with thresholdType ${spec.thresholdType} the ${api} API ignores it`,
+    });
+  if (spec.scheduleStartAt !== undefined && spec.scheduleOffsetMinutes !== undefined && spec.scheduleOffsetMinutes !== 0)
+    out.push({
+      pointer: '/spec/scheduleOffsetMinutes',
+      atKey: true,
+      message: `with scheduleStartAt the ${api} API sets scheduleOffsetMinutes to 0: give one of the two`,
+    });
   if (api === 'clickstack-cloud' && spec.channels && spec.channels.length > 1)
     out.push({ pointer: '/spec/channels', message: 'the ClickStack API takes one channel per alert' });
   return out;
@@ -125,6 +144,19 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
   if (t.config === undefined && t.series === undefined)
     out.push({ pointer: `/spec/tiles/${i}`, message: `tile "${t.name}" has neither config nor series: say what it shows` });
   if (t.config !== undefined && t.series !== undefined) out.push({ pointer: at('series'), message: 'a tile takes config or series, not both' });
+  // HyperDX's schema refines what its OpenAPI file cannot say: every aggFn but count aggregates a value.
+  const items = (t.config as { select?: unknown } | undefined)?.select;
+  if (Array.isArray(items)) {
+    items.forEach((item: unknown, j) => {
+      if (!item || typeof item !== 'object') return;
+      const { aggFn, valueExpression } = item as { aggFn?: unknown; valueExpression?: unknown };
+      if (typeof aggFn === 'string' && aggFn !== 'count' && !valueExpression)
+        out.push({
+          pointer: at(`config/select/${j}/valueExpression`),
+          message: `aggFn ${aggFn} needs a valueExpression, the column or expression it aggregates (a metric's is Value); the ${api} API refuses it empty`,
+        });
+    });
+  }
   if (api === 'clickstack-cloud') {
     // ClickHouse Cloud's spec (2026-07-31) types ClickStackSelectItem.level as a number whose enum lists only
     // strings: no value passes, so the server refuses every quantile level there.

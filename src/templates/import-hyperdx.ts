@@ -116,6 +116,7 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
   const seen = new Map<string, number>();
   const tiles: Json[] = [];
   let containers = false;
+  let metricValues = false;
   for (const raw of src['tiles'] as Json[]) {
     const cfg = (raw['config'] ?? {}) as Json;
     const displayType = String(cfg['displayType'] ?? '');
@@ -143,6 +144,12 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
           else if (k !== 'aggCondition' && k !== 'aggConditionLanguage') dropped.add(`select[].${k}`);
         }
         if (out['aggFn'] === 'count' && out['valueExpression'] === '') delete out['valueExpression'];
+        // HyperDX's API refuses an empty value expression for every aggFn but count; its own templates leave
+        // it empty on metric series, whose value column is `Value`.
+        if (out['aggFn'] !== 'count' && !out['valueExpression'] && typeof out['metricName'] === 'string') {
+          out['valueExpression'] = 'Value';
+          metricValues = true;
+        }
         const language = String(item['aggConditionLanguage'] ?? cfg['whereLanguage'] ?? 'lucene');
         const parts: string[] = [];
         for (const [text, lang] of [
@@ -169,6 +176,7 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
     }
     tiles.push({ name: literal(name), x: raw['x'], y: raw['y'], w: raw['w'], h: raw['h'], config });
   }
+  if (metricValues) warnings.push('metric series without a value expression read `Value` (the metric value column), which the API requires');
   if (containers) warnings.push('containers and tabs (collapsible groups) have no API form: tiles are laid out as they are, ungrouped');
   if (dropped.size) warnings.push(`left out (no API form): ${[...dropped].sort().join(', ')}`);
 
