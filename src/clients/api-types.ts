@@ -196,7 +196,10 @@ export interface AlertUpdate {
   groupBy?: string;
   numConsecutiveWindows?: number;
   scheduleOffsetMinutes?: number;
-  scheduleStartAt?: string;
+  /**
+   * null clears the anchor: HyperDX keeps one an update leaves out.
+   */
+  scheduleStartAt?: string | null;
 }
 /**
  * This interface was referenced by `AlertUpdate`'s JSON-Schema

@@ -13,6 +13,9 @@ import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
 export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
+/** The longest tag HyperDX 2026-08 and ClickStack take (MAX_TAG_LENGTH in HyperDX's common-utils). */
+const MAX_LIVE_TAG_LENGTH = 32;
+
 export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
 export const DEFAULT_MARKER_TAG = 'managed-by:steward';
 
@@ -148,6 +151,16 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
       `/spec/${key}`,
     );
   }
+  const markerTag = spec.observability?.markerTag ?? defaultMarkerTag(pd.doc.metadata?.name);
+  // HyperDX and ClickStack take tags of at most 32 characters, and the marker is one on every dashboard.
+  if (spec.observability?.api !== undefined && spec.observability.api !== 'seed' && markerTag.length > MAX_LIVE_TAG_LENGTH) {
+    const own = spec.observability.markerTag !== undefined;
+    throw new ConfigError(
+      `the marker tag "${markerTag}" is ${markerTag.length} characters; the ${spec.observability.api} API takes tags of at most ${MAX_LIVE_TAG_LENGTH}: ${own ? 'shorten observability.markerTag' : 'set observability.markerTag to a shorter one (like managed-by:steward), or shorten metadata.name'}`,
+      { file, ...locate(src, own ? ['spec', 'observability', 'markerTag'] : ['metadata', 'name']) },
+      own ? '/spec/observability/markerTag' : '/metadata/name',
+    );
+  }
   return {
     file,
     dir,
@@ -156,7 +169,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     resources: spec.resources ?? DEFAULT_RESOURCES,
     statePath,
     journalPath,
-    markerTag: spec.observability?.markerTag ?? defaultMarkerTag(pd.doc.metadata?.name),
+    markerTag,
     concurrency: spec.concurrency,
     inlineResources: r.resources,
     locate: (pointer) => ({ file, ...locate(src, pointerSegments(pointer)) }),

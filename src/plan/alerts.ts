@@ -112,6 +112,8 @@ function channelList(channels: WebhookChannel[]): Pick<AlertBody, 'channel' | 'c
   return channels.length > 0 ? { channel: { ...channels[0]! }, channels } : { channels };
 }
 
+const RANGES = new Set(['between', 'not_between']);
+
 /** Two RFC 3339 times that name the same instant (`…T10:00:00Z` and the server's `…T10:00:00.000Z`). */
 function sameInstant(a: string, b: string): boolean {
   const x = Date.parse(a);
@@ -134,7 +136,8 @@ export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityC
     name: str(l['name']) ?? '',
     ...(str(l['message']) !== undefined && l['message'] !== '' ? { message: str(l['message'])! } : {}),
     threshold: typeof l['threshold'] === 'number' ? (l['threshold'] as number) : NaN,
-    ...(typeof l['thresholdMax'] === 'number' ? { thresholdMax: l['thresholdMax'] as number } : {}),
+    // Only a range has an upper bound: HyperDX keeps (and answers) a thresholdMax nothing can clear.
+    ...(typeof l['thresholdMax'] === 'number' && RANGES.has(String(l['thresholdType'])) ? { thresholdMax: l['thresholdMax'] as number } : {}),
     thresholdType: String(l['thresholdType'] ?? '') as AlertBody['thresholdType'],
     interval: String(l['interval'] ?? ''),
     source: String(l['source'] ?? '') as AlertBody['source'],
@@ -202,9 +205,15 @@ function planLiveAlert(
   }
   const before = normalizeLiveAlert(live, caps);
   // The server answers the instant it stores (`…00.000Z`); the file may write the same instant another way.
-  if (before.scheduleStartAt !== undefined && body.scheduleStartAt !== undefined && sameInstant(before.scheduleStartAt, body.scheduleStartAt)) {
+  if (typeof before.scheduleStartAt === 'string' && typeof body.scheduleStartAt === 'string' && sameInstant(before.scheduleStartAt, body.scheduleStartAt)) {
     before.scheduleStartAt = body.scheduleStartAt;
   }
+  // An offset of 0 is the server's own default (it stores 0 whenever scheduleStartAt is set).
+  if (body.scheduleOffsetMinutes === undefined && before.scheduleOffsetMinutes === 0) delete before.scheduleOffsetMinutes;
+  // HyperDX keeps a schedule member an update leaves out: removing one from the file must say so.
+  body = { ...body };
+  if (body.scheduleStartAt === undefined && before.scheduleStartAt != null) body.scheduleStartAt = null;
+  if (body.scheduleOffsetMinutes === undefined && typeof before.scheduleOffsetMinutes === 'number') body.scheduleOffsetMinutes = 0;
   // Ids this apply assigns cannot be compared yet: the alert is sent again once they are known.
   const comparable = { ...body };
   if (comparable.dashboardId === KNOWN_AFTER_APPLY || comparable.tileId === KNOWN_AFTER_APPLY) {

@@ -41,7 +41,8 @@ export function renderAlertYaml(
   if (str(l['name']) === undefined) warnings.push(`it has no name on the service: the file names it "${opts.metadataName}", which the next apply sets`);
   if (str(l['message'])) spec['message'] = l['message'];
   if (typeof l['threshold'] === 'number') spec['threshold'] = l['threshold'];
-  if (typeof l['thresholdMax'] === 'number') spec['thresholdMax'] = l['thresholdMax'];
+  if (typeof l['thresholdMax'] === 'number' && (l['thresholdType'] === 'between' || l['thresholdType'] === 'not_between'))
+    spec['thresholdMax'] = l['thresholdMax'];
   if (str(l['thresholdType'])) spec['thresholdType'] = l['thresholdType'];
   if (str(l['interval'])) spec['interval'] = l['interval'];
   if (str(l['source'])) spec['source'] = l['source'];

@@ -71,7 +71,7 @@ for (const profile of ['hyperdx', 'clickstack-cloud'] as const) {
       const errors = alerts.find((l) => l.name.startsWith('Checkout errors'));
       assert.is(errors.dashboardId, checkout.id);
       assert.is(errors.tileId, checkout.tiles.find((t: any) => t.name === 'Error count').id);
-      assert.is(errors.note, `managed-by:steward/${profile === 'hyperdx' ? 'acme-hyperdx' : 'acme-clickstack'}`);
+      assert.is(errors.note, `managed-by:steward/${profile === 'hyperdx' ? 'acme-hyperdx' : 'acme-cs'}`);
       if (profile === 'hyperdx') assert.is(errors.channels.length, 2, 'the complete channels list is sent');
       else assert.ok(errors.channel.webhookId, 'one channel, resolved from its name');
       // No state file: the service is the record on profiles that read alerts.

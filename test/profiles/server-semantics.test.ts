@@ -106,8 +106,11 @@ test('scheduleStartAt: the server answers its own spelling of the instant (.000Z
     const a = await x.run('apply', '--auto-approve');
     assert.is(a.code, 0, a.stdout + a.stderr);
     assert.match(a.stdout, '1 updated');
-    const live = ((await x.api('GET', '/alerts')) as any[]).find((l) => l.name === 'Slow payments (HyperDX)');
+    const slow = async () => ((await x.api('GET', '/alerts')) as any[]).find((l) => l.name === 'Slow payments (HyperDX)');
+    const live = await slow();
     assert.is(live.scheduleStartAt, '2026-02-08T10:00:00.000Z');
+    // The server stores an offset of 0 with an anchor: its default, not drift.
+    assert.is(live.scheduleOffsetMinutes, 0);
     const again = await x.run('plan', '--detailed-exitcode');
     assert.is(again.code, 0, again.stdout + again.stderr);
     // Another instant is still a change.
@@ -115,6 +118,62 @@ test('scheduleStartAt: the server answers its own spelling of the instant (.000Z
     const moved = await x.run('plan', '--detailed-exitcode');
     assert.is(moved.code, 2, moved.stdout + moved.stderr);
     assert.match(moved.stdout, 'scheduleStartAt');
+    // Removing the anchor from the file is sent (null: the server keeps what an update leaves out) and done.
+    x.edit('alerts/checkout.yaml', '  scheduleStartAt: "2026-02-08T11:00:00+02:00"\n', '');
+    const removed = await x.run('apply', '--auto-approve');
+    assert.is(removed.code, 0, removed.stdout + removed.stderr);
+    assert.is((await slow()).scheduleStartAt, undefined);
+    const clean = await x.run('plan', '--detailed-exitcode');
+    assert.is(clean.code, 0, clean.stdout + clean.stderr);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('a range alert made a plain one: the thresholdMax the server keeps (and cannot clear) is not drift', async () => {
+  const x = await hyperdx();
+  try {
+    x.edit('alerts/checkout.yaml', '  threshold: 2000\n  thresholdType: above\n', '  threshold: 2000\n  thresholdType: between\n  thresholdMax: 5000\n');
+    assert.is((await x.run('apply', '--auto-approve')).code, 0);
+    x.edit('alerts/checkout.yaml', '  thresholdType: between\n  thresholdMax: 5000\n', '  thresholdType: above\n');
+    const a = await x.run('apply', '--auto-approve');
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    const live = ((await x.api('GET', '/alerts')) as any[]).find((l) => l.name === 'Slow payments (HyperDX)');
+    assert.is(live.thresholdType, 'above');
+    assert.is(live.thresholdMax, 5000, 'the server keeps it (as HyperDX does)');
+    const p = await x.run('plan', '--detailed-exitcode');
+    assert.is(p.code, 0, p.stdout + p.stderr);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('validate refuses what HyperDX refuses or drops though its OpenAPI file allows it, each at its line', async () => {
+  const x = await hyperdx();
+  try {
+    // An empty value expression on a non-count series, groupBy on a tile alert.
+    x.edit(
+      'dashboards/checkout.yaml',
+      /select: \[\{ aggFn: count, where: "ServiceName:checkout AND SeverityText:error"/,
+      'select: [{ aggFn: avg, where: "ServiceName:checkout AND SeverityText:error"',
+    );
+    x.edit('alerts/checkout.yaml', '  interval: 15m\n', '  interval: 15m\n  groupBy: ServiceName\n');
+    const v = await x.run('validate');
+    assert.is(v.code, 1, v.stdout + v.stderr);
+    assert.match(
+      v.stdout + v.stderr,
+      /dashboards\/checkout\.yaml:\d+:\d+\s+\/spec\/tiles\/0\/config\/select\/0\/valueExpression\s+error: aggFn avg needs a valueExpression/,
+    );
+    assert.match(v.stdout + v.stderr, /alerts\/checkout\.yaml:\d+:\d+\s+\/spec\/groupBy\s+error: groupBy is for saved_search alerts/);
+    // A default marker tag longer than HyperDX's 32-character tags.
+    x.edit('steward.yaml', /    markerTag: [^\n]*\n/, '');
+    x.edit('steward.yaml', /  name: acme-hyperdx/, '  name: payments-observability');
+    const m = await x.run('validate');
+    assert.is(m.code, 1, m.stdout + m.stderr);
+    assert.match(
+      m.stderr,
+      /steward\.yaml:\d+:\d+.*the marker tag "managed-by:steward\/payments-observability" is 41 characters; the hyperdx API takes tags of at most 32/,
+    );
   } finally {
     await x.cleanup();
   }
