@@ -6,7 +6,7 @@
 import { suite, test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLES, examplesWithEmulator } from '../helpers/project.ts';
@@ -184,6 +184,33 @@ job('report --fail-on error: Markdown in the summary; exit 2 fails the step unle
   assert.is(tolerated.code, 0);
   assert.is(tolerated.outputs['exit-code'], '2');
   assert.is(tolerated.outputs['report-dir'], join(x!.dir, 'reports'));
+});
+
+job('outputs never name a path through a symbolic link (a later upload would follow it)', async ({ x }) => {
+  // GIVEN a committed reports link to a folder outside the project, and one to a folder inside it (.steward)
+  const outside = mkdtempSync(join(tmpdir(), 'steward-action-outside-'));
+  try {
+    writeFileSync(join(outside, 'credentials'), 'secret');
+    symlinkSync(outside, join(x!.dir, 'linked-out'));
+    const out = await runAction(x!.dir, { command: 'report', args: '--out linked-out' }, x!.env);
+    assert.is(out.outputs['report-dir'], '', out.log);
+    mkdirSync(join(x!.dir, 'inner'), { recursive: true });
+    symlinkSync(join(x!.dir, 'inner'), join(x!.dir, 'linked-in'));
+    const inside = await runAction(x!.dir, { command: 'report', args: '--out linked-in' }, x!.env);
+    assert.is(inside.outputs['exit-code'], '0', inside.log);
+    assert.is(inside.outputs['report-dir'], '', inside.log);
+    // AND a plan file that is a committed link, with a plan that fails before writing it
+    symlinkSync(join(outside, 'credentials'), join(x!.dir, 'linked-plan.json'));
+    const plan = await runAction(
+      x!.dir,
+      { command: 'plan', args: '--out linked-plan.json', summary: 'false' },
+      { ...x!.env, STEWARD_OBS_URL: 'http://127.0.0.1:9' },
+    );
+    assert.is(plan.outputs['plan-file'], '', plan.log);
+  } finally {
+    for (const f of ['linked-out', 'linked-in', 'linked-plan.json']) rmSync(join(x!.dir, f), { force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
 
 test.run();
