@@ -1,7 +1,7 @@
 /** Backup checks: age, count, failures, in-progress, duration, size jumps. Pure; `now` is the only clock. */
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { formatBytes, formatDuration, formatTime, round1 } from './format.ts';
-import { backupStart, orderBackups, parseTime } from './order.ts';
+import { backupStart, orderBackups, parseTime, shiftedByDuration } from './order.ts';
 import type { ObservedBackup } from '../model/cloud.ts';
 import type { BackupSummary, Finding, FindingObject } from './types.ts';
 
@@ -26,14 +26,15 @@ function backupDuration(b: ObservedBackup, now: Date): number | undefined {
   return end === undefined ? undefined : Math.max(0, (end - start) / 1000);
 }
 
+/** How far ahead of this machine's clock a service's may run before its times are not believed. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 /** When a finished backup finished: finishedAt, else its start plus its duration. */
 function backupEnd(b: ObservedBackup): number | undefined {
   const finished = parseTime(b.finishedAt);
   if (finished !== undefined) return finished;
   const start = parseTime(b.startedAt);
-  return start !== undefined && typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds)
-    ? start + b.durationInSeconds * 1000
-    : undefined;
+  return start === undefined ? undefined : shiftedByDuration(start, b, 1);
 }
 
 /** The backups as the report's charts and tables show them, oldest first. */
@@ -72,9 +73,12 @@ export function checkBackups(exp: BackupExpectations, list: readonly ObservedBac
   // backup.stale: the newest finished backup, by when it finished.
   if (exp.maxAgeHours !== undefined) {
     let newest: { b: ObservedBackup; end: number } | undefined;
+    let future = 0;
     for (const b of done) {
       const end = backupEnd(b);
-      if (end !== undefined && (newest === undefined || end >= newest.end)) newest = { b, end };
+      // A backup that says it finishes later than now proves nothing about now: it is not counted as fresh.
+      if (end !== undefined && end > now.getTime() + CLOCK_SKEW_MS) future++;
+      else if (end !== undefined && (newest === undefined || end >= newest.end)) newest = { b, end };
     }
     if (!newest) {
       out.push({
@@ -83,7 +87,7 @@ export function checkBackups(exp: BackupExpectations, list: readonly ObservedBac
         object: { kind: 'backup', name: '(none)' },
         expected: { maxAgeHours: exp.maxAgeHours },
         actual: null,
-        message: `no finished backup${backups.length ? ` among ${backups.length} listed` : ''}; expected one within ${exp.maxAgeHours}h`,
+        message: `no finished backup${backups.length ? ` among ${backups.length} listed` : ''}${future ? ` (${future} finish in the future, by the service's clock)` : ''}; expected one within ${exp.maxAgeHours}h`,
       });
     } else {
       const ageHours = (now.getTime() - newest.end) / 3_600_000;

@@ -7,13 +7,25 @@ export function parseTime(value: unknown): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
+/** The largest time a Date holds, in ms either side of the epoch: beyond it toISOString throws. */
+const MAX_TIME_MS = 8.64e15;
+
+/** `at` moved by a backup's duration, or undefined when the duration is not a time span or the result no date. */
+export function shiftedByDuration(at: number, b: ObservedBackup, sign: 1 | -1): number | undefined {
+  const d = b.durationInSeconds;
+  if (typeof d !== 'number' || !Number.isFinite(d) || d < 0) return undefined;
+  const t = at + sign * d * 1000;
+  return Math.abs(t) <= MAX_TIME_MS ? t : undefined;
+}
+
 /** When a backup began, as well as can be told: startedAt, else finishedAt minus its duration, else finishedAt. */
 export function backupStart(b: ObservedBackup): number | undefined {
   const started = parseTime(b.startedAt);
   if (started !== undefined) return started;
   const finished = parseTime(b.finishedAt);
   if (finished === undefined) return undefined;
-  return typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds) ? finished - b.durationInSeconds * 1000 : finished;
+  // A server's duration is any number: one no date can hold leaves the start unknown, not a crash.
+  return b.durationInSeconds === undefined ? finished : shiftedByDuration(finished, b, -1);
 }
 
 /**

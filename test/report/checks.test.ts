@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkService } from '../../src/report/checks.ts';
+import { buildReport } from '../../src/report/report.ts';
 import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../../src/model/cloud.ts';
 import type { Finding, ObservedService } from '../../src/report/types.ts';
 import type { CloudServiceSpec } from '../../src/schema/kinds.ts';
@@ -523,6 +524,28 @@ test('checks never throw on odd values a server may send', () => {
       reversePrivateEndpoints: { expected: [{ description: 'e' }] },
     });
     checkService(s, o, NOW);
+  }
+});
+
+test('backup times no date can hold, or in the future: no throw, never counted as fresh', () => {
+  const s = spec({ backups: { maxAgeHours: 26 } });
+  const CASES: Array<[string, ObservedBackup[], string[]]> = [
+    ['a huge duration and no startedAt', [{ id: 'b', status: 'done', finishedAt: iso(5), durationInSeconds: 1e20 }], []],
+    [
+      'a huge negative duration and no finishedAt',
+      [{ id: 'b', status: 'done', startedAt: iso(5 * 24), durationInSeconds: -1e20 }],
+      ['backup.stale error (none)'],
+    ],
+    [
+      'a huge duration and no finishedAt (an end 10^12 years ahead)',
+      [{ id: 'b', status: 'done', startedAt: iso(5 * 24), durationInSeconds: 1e20 }],
+      ['backup.stale error (none)'],
+    ],
+    ['finishedAt in the future', [{ id: 'b', status: 'done', startedAt: iso(5 * 24), finishedAt: iso(-48) }], ['backup.stale error (none)']],
+  ];
+  for (const [name, backups, expect] of CASES) {
+    const r = buildReport([{ name: 'svc', spec: s, observed: observed({ backups }) } as never], { now: NOW });
+    assert.equal(r.services[0]!.findings.map(line), expect, name);
   }
 });
 
