@@ -100,8 +100,12 @@ function walk(value: unknown, parents: string[], scrub: (s: string) => string): 
   const patchSecret = typeof value['op'] === 'string' && typeof value['path'] === 'string' && pathIsSecret(value['path']);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (v !== null && v !== undefined && (isSecretKey(k, parents) || (patchSecret && k === 'value'))) out[k] = REDACTED;
-    else out[k] = walk(v, [...parents, k], scrub);
+    const x = v !== null && v !== undefined && (isSecretKey(k, parents) || (patchSecret && k === 'value')) ? REDACTED : walk(v, [...parents, k], scrub);
+    // Keys are server text too (an HTML renderer escapes them past the output sink); two that meet are numbered.
+    let name = scrub(k);
+    for (let n = 2; Object.hasOwn(out, name); n++) name = `${scrub(k)} #${n}`;
+    // defineProperty: a key named __proto__ stays a member.
+    Object.defineProperty(out, name, { value: x, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -109,4 +109,13 @@ test('canary secrets appear in no output: text, markdown, json, html', async () 
   assert.ok(report.services[0]!.findings.some((f) => f.id === 'endpoint.status' && f.actual === REDACTED));
 });
 
+test('redact: a secret in an object key is redacted (an HTML renderer would escape it past the output sink); keys that meet are numbered; __proto__ stays a member', () => {
+  const secret = 'Cl0udSecret\'<&>\\"9f8e7d6c';
+  const value = JSON.parse(`{"actual":{"foo":{${JSON.stringify(secret)}:"x","[redacted]":"y","__proto__":{"a":1}}}}`);
+  const out = redact(value, { secrets: [secret] }) as { actual: { foo: Record<string, unknown> } };
+  assert.equal(Object.keys(out.actual.foo), [REDACTED, `${REDACTED} #2`, '__proto__']);
+  assert.equal(Object.getPrototypeOf(out.actual.foo), Object.prototype);
+  assert.not.ok(JSON.stringify(out).includes(secret));
+});
+
 test.run();
