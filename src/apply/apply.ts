@@ -347,7 +347,11 @@ function domainLine(item: PlanItem, e: unknown): string {
     const what = `${item.kind.toLowerCase()} ${item.name} (id ${item.id})`;
     return item.action === 'delete'
       ? `${what} does not exist on this service any more: nothing left to delete`
-      : `${what} does not exist on this service: ${item.kind === 'Alert' ? 'its metadata.id names no alert there; fix the id' : 'it was deleted since the plan was made; plan again'} (${errorLine(e)})`;
+      : `${what} does not exist on this service: ${
+          item.kind === 'Alert'
+            ? 'it was deleted since the plan was made (HyperDX deletes the alerts of a tile a dashboard update removes or renames), or its metadata.id names no alert there; plan again'
+            : 'it was deleted since the plan was made; plan again'
+        } (${errorLine(e)})`;
   }
   return errorLine(e);
 }

@@ -4,6 +4,7 @@ import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { Operation } from 'fast-json-patch';
 import { relative } from 'node:path';
+import { listSome } from '../shared/text.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { planAlert } from './alerts.ts';
 import { createBody, updateBody } from './dashboard-body.ts';
@@ -163,6 +164,8 @@ export function computePlan(input: PlanInput): Plan {
     } else orphans.push({ kind: 'Alert', name, id: l.id });
   }
 
+  if (input.liveAlerts) tellAlertsGoneWith(items, input.live, input.liveAlerts, claimedAlerts);
+
   items.sort(
     (a, b) =>
       (a.kind === b.kind ? 0 : a.kind === 'Dashboard' ? -1 : 1) ||
@@ -193,6 +196,28 @@ export function computePlan(input: PlanInput): Plan {
     ...(input.api && input.api !== 'seed' ? { api: input.api } : {}),
     ...(orphans.length > 0 ? { orphans: orphans.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1)) } : {}),
   };
+}
+
+/**
+ * HyperDX deletes a tile's alerts with the tile (a dashboard deleted, or a tile an update removes or renames,
+ * which gets a new id), made in the UI or not. Those no file declares are named on the dashboard's item, so
+ * the plan shows what the apply takes away.
+ */
+function tellAlertsGoneWith(items: PlanItem[], live: readonly LiveDashboardInput[], alerts: readonly LiveAlert[], declared: ReadonlySet<string>): void {
+  const byId = new Map(live.map((d) => [d.id, d]));
+  for (const [i, it] of items.entries()) {
+    if (it.kind !== 'Dashboard' || (it.action !== 'delete' && it.action !== 'update') || it.id === undefined) continue;
+    const d = byId.get(it.id);
+    if (!d) continue;
+    const kept = new Set(it.action === 'update' ? (it.body.tiles ?? []).map((t) => (t as { id?: unknown }).id) : []);
+    const lost = new Set((d.tiles ?? []).filter((t) => t && typeof t.id === 'string' && !kept.has(t.id)).map((t) => t.id));
+    const names = alerts
+      .filter((a) => !declared.has(a.id) && (a.dashboardId ?? (a as { dashboard?: unknown }).dashboard) === d.id && lost.has(a.tileId as string))
+      .map((a) => (typeof a.name === 'string' && a.name !== '' ? a.name : a.id));
+    if (names.length === 0) continue;
+    const note = `; the service deletes with ${it.action === 'delete' ? 'it' : 'the tiles it drops or renames'} ${names.length} alert${names.length === 1 ? '' : 's'} no file declares: ${listSome(names.map((n) => JSON.stringify(n)))}`;
+    items[i] = { ...it, message: it.message + note };
+  }
 }
 
 function planDashboard(

@@ -21,6 +21,8 @@ export interface SemanticProblem {
 const GRID_COLUMNS = 24;
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAG_LENGTH = 32;
+/** The charts HyperDX keeps alerts on (displayTypeSupportsBuilderAlerts). */
+const ALERTABLE = new Set(['line', 'stacked_bar', 'number']);
 const MAX_TAGS = 50;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -305,6 +307,19 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
         pointer: '/spec/tile/name',
         severity: 'error',
         message: `dashboard "${ref.dashboard}" has no tile named "${ref.name}"${hint ? `; did you mean "${hint}"?` : names.length ? ` (its tiles: ${listSome(names)})` : ' (it has no tiles)'}`,
+      });
+      continue;
+    }
+    // HyperDX takes an alert on any builder tile, then deletes it on the dashboard's next update unless the
+    // tile is a line, stacked_bar or number chart (cleanupDashboardAlerts): the alert would come and go.
+    const config = (dash.doc.spec.tiles ?? []).find((t) => t.name === ref.name)?.config as { displayType?: unknown } | undefined;
+    if (api !== 'seed' && config && typeof config.displayType === 'string' && !ALERTABLE.has(config.displayType)) {
+      out.push({
+        file: a.file,
+        index: a.index,
+        pointer: '/spec/tile/name',
+        severity: 'error',
+        message: `tile "${ref.name}" is a ${config.displayType} chart; alerts need a line, stacked_bar or number tile (the ${api} API deletes others' alerts on the next update)`,
       });
     }
   }

@@ -18,7 +18,7 @@ test('apply: an alert id the service does not know is named as such, with the wa
     assert.is(r.code, 1, r.stdout + r.stderr);
     assert.match(
       r.stdout + r.stderr,
-      /alert checkout-errors \(id 65f5e4a3b9e77c001a0fffff\) does not exist on this service: its metadata\.id names no alert there; fix the id/,
+      /alert checkout-errors \(id 65f5e4a3b9e77c001a0fffff\) does not exist on this service: it was deleted since the plan was made \(HyperDX deletes the alerts of a tile a dashboard update removes or renames\), or its metadata\.id names no alert there; plan again/,
     );
   } finally {
     await x.cleanup();

@@ -16,7 +16,17 @@ const GOOD = {
   id: '65f5e4a3b9e77c001a567890',
   name: 'Good',
   tags: ['a'],
-  tiles: [{ id: '65f5e4a3b9e77c001a901234', name: 'Notes', x: 0, y: 0, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'hi' } }],
+  tiles: [
+    {
+      id: '65f5e4a3b9e77c001a901234',
+      name: 'Count',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 2,
+      config: { displayType: 'number', sourceId: '65f5e4a3b9e77c001a111111', select: [{ aggFn: 'count' }] },
+    },
+  ],
 };
 const TAGGED = { id: '65f5e4a3b9e77c001a567891', name: 'Fifty tags', tags: Array.from({ length: 50 }, (_, i) => `t${i}`), tiles: [] };
 const ALERTS = [

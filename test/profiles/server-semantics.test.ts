@@ -148,6 +148,37 @@ test('a range alert made a plain one: the thresholdMax the server keeps (and can
   }
 });
 
+test('a plan says which alerts no file declares the service deletes with a tile an update renames', async () => {
+  const x = await hyperdx();
+  try {
+    // GIVEN an alert a person made in the UI on a steward dashboard's tile
+    const checkout = await checkoutOf(x);
+    const tileId = checkout.tiles.find((t: any) => t.name === 'Orders per minute').id;
+    const webhooks: any[] = await x.api('GET', '/webhooks');
+    await x.api('POST', '/alerts', {
+      name: 'Orders dropped',
+      threshold: 1,
+      thresholdType: 'below',
+      interval: '5m',
+      source: 'tile',
+      dashboardId: checkout.id,
+      tileId,
+      channels: [{ type: 'webhook', webhookId: webhooks[0].id }],
+    });
+    // WHEN the file renames that tile
+    x.edit('dashboards/checkout.yaml', '- name: Orders per minute', '- name: Orders each minute');
+    const p = await x.run('plan');
+    // THEN the update names the alert the server will delete with it
+    assert.is(p.code, 0, p.stdout + p.stderr);
+    assert.match(p.stdout, 'the service deletes with the tiles it drops or renames 1 alert no file declares: "Orders dropped"');
+    const json = await x.run('plan', '--format', 'json');
+    const item = JSON.parse(json.stdout).items.find((i: any) => i.kind === 'Dashboard' && i.action === 'update');
+    assert.match(item.message, '"Orders dropped"');
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('validate refuses what HyperDX refuses or drops though its OpenAPI file allows it, each at its line', async () => {
   const x = await hyperdx();
   try {
@@ -158,6 +189,8 @@ test('validate refuses what HyperDX refuses or drops though its OpenAPI file all
       'select: [{ aggFn: avg, where: "ServiceName:checkout AND SeverityText:error"',
     );
     x.edit('alerts/checkout.yaml', '  interval: 15m\n', '  interval: 15m\n  groupBy: ServiceName\n');
+    // An alert on a table tile: HyperDX takes it, then deletes it on the dashboard's next update.
+    x.edit('alerts/checkout.yaml', 'name: Payment latency p95 }', 'name: Slowest endpoints }');
     const v = await x.run('validate');
     assert.is(v.code, 1, v.stdout + v.stderr);
     assert.match(
@@ -165,6 +198,10 @@ test('validate refuses what HyperDX refuses or drops though its OpenAPI file all
       /dashboards\/checkout\.yaml:\d+:\d+\s+\/spec\/tiles\/0\/config\/select\/0\/valueExpression\s+error: aggFn avg needs a valueExpression/,
     );
     assert.match(v.stdout + v.stderr, /alerts\/checkout\.yaml:\d+:\d+\s+\/spec\/groupBy\s+error: groupBy is for saved_search alerts/);
+    assert.match(
+      v.stdout + v.stderr,
+      /alerts\/checkout\.yaml:\d+:\d+\s+\/spec\/tile\/name\s+error: tile "Slowest endpoints" is a table chart; alerts need a line, stacked_bar or number tile/,
+    );
     // A default marker tag longer than HyperDX's 32-character tags.
     x.edit('steward.yaml', /    markerTag: [^\n]*\n/, '');
     x.edit('steward.yaml', /  name: acme-hyperdx/, '  name: payments-observability');
