@@ -27,15 +27,16 @@ export function checkEndpoints(exp: EndpointExpectations, list: readonly Observe
         severity: 'warning',
         object: { kind: 'endpoint', name: description },
         actual: { ids: eps.map((e) => e.id ?? null) },
-        message: `${eps.length} reverse private endpoints are described "${description}"; ${declared.has(description) ? 'the checks use the first by id' : 'descriptions should be unique'}`,
+        message: `${eps.length} reverse private endpoints are described "${description}"; ${declared.has(description) ? 'each is checked against the file' : 'descriptions should be unique'}`,
       });
     }
   }
 
   for (const e of expected) {
     const want = e.status ?? DEFAULT_ENDPOINT_STATUS;
-    const ep = byDescription.get(e.description)?.[0];
-    if (!ep) {
+    // Every endpoint with the declared description: none may hide another's status.
+    const matching = byDescription.get(e.description) ?? [];
+    if (matching.length === 0) {
       out.push({
         id: 'endpoint.missing',
         severity: 'error',
@@ -46,17 +47,19 @@ export function checkEndpoints(exp: EndpointExpectations, list: readonly Observe
       });
       continue;
     }
-    const actual = typeof ep.status === 'string' ? ep.status : undefined;
-    if (same(actual, want)) continue;
-    const waiting = isIn(WAITING_ENDPOINT_STATUSES, actual);
-    out.push({
-      id: 'endpoint.status',
-      severity: waiting ? 'warning' : 'error',
-      object: endpointObject(ep),
-      expected: want,
-      actual: actual ?? null,
-      message: `reverse private endpoint "${e.description}" ${actual === undefined ? 'reports no status' : `is ${actual}`}; expected ${want}${waiting ? ' (waiting)' : ''}`,
-    });
+    for (const ep of matching) {
+      const actual = typeof ep.status === 'string' ? ep.status : undefined;
+      if (same(actual, want)) continue;
+      const waiting = isIn(WAITING_ENDPOINT_STATUSES, actual);
+      out.push({
+        id: 'endpoint.status',
+        severity: waiting ? 'warning' : 'error',
+        object: endpointObject(ep),
+        expected: want,
+        actual: actual ?? null,
+        message: `reverse private endpoint "${e.description}" ${actual === undefined ? 'reports no status' : `is ${actual}`}; expected ${want}${waiting ? ' (waiting)' : ''}`,
+      });
+    }
   }
 
   if (exp.reportUnlisted ?? DEFAULT_REPORT_UNLISTED_ENDPOINTS) {

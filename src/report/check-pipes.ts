@@ -75,14 +75,15 @@ export function checkPipes(exp: PipeExpectations, list: readonly ObservedPipe[])
         severity: 'warning',
         object: { kind: 'pipe', name },
         actual: { ids: pipes.map((p) => p.id ?? null) },
-        message: `${pipes.length} pipes are named "${name}"; ${declared.has(name) ? 'the checks use the first by id' : 'names should be unique'}`,
+        message: `${pipes.length} pipes are named "${name}"; ${declared.has(name) ? 'each is checked against the file' : 'names should be unique'}`,
       });
     }
   }
 
   for (const e of expected) {
-    const p = byName.get(e.name)?.[0];
-    if (!p) {
+    // Every pipe with the declared name: which one the file means cannot be told, so none may hide another.
+    const matching = byName.get(e.name) ?? [];
+    if (matching.length === 0) {
       out.push({
         id: 'pipe.missing',
         severity: 'error',
@@ -93,7 +94,7 @@ export function checkPipes(exp: PipeExpectations, list: readonly ObservedPipe[])
       });
       continue;
     }
-    for (const f of [checkPipeState(p, e.state), checkPipeFields(p, e), checkSourceKind(p)]) pushAll(out, f);
+    for (const p of matching) for (const f of [checkPipeState(p, e.state), checkPipeFields(p, e), checkSourceKind(p)]) pushAll(out, f);
   }
 
   const reportUnlisted = exp.reportUnlisted ?? DEFAULT_REPORT_UNLISTED_PIPES;

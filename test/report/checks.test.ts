@@ -402,11 +402,16 @@ const cases: Case[] = [
     expect: ['pipe.unknown-source-kind info a'],
   },
   {
-    name: 'two live pipes with one name: a warning, the first by id is checked',
+    // Which one the file means cannot be told: each is checked, so a Failed one cannot hide behind a Running one
+    // whatever their ids (red team round 5: the first by id was checked, and the gate passed).
+    name: 'two live pipes with one name: a warning, and each is checked',
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
     observed: observed({ pipes: [pipe('a', { id: 'id-2', state: 'Failed' }), pipe('a', { id: 'id-1' })] }),
-    expect: ['pipe.duplicate-name warning a'],
-    check: (fs) => assert.equal(fs[0]!.actual, { ids: ['id-1', 'id-2'] }),
+    expect: ['pipe.state error a', 'pipe.duplicate-name warning a'],
+    check: (fs) => {
+      assert.equal(fs[1]!.actual, { ids: ['id-1', 'id-2'] });
+      assert.is(fs[0]!.object.id, 'id-2');
+    },
   },
   {
     name: 'pipes with only a name (missing optional fields): no crash',
@@ -447,10 +452,10 @@ const cases: Case[] = [
     expect: [],
   },
   {
-    name: 'two endpoints with one description: a warning',
+    name: 'two endpoints with one description: a warning, and each is checked',
     spec: spec({ reversePrivateEndpoints: { expected: [{ description: 'a' }] } }),
     observed: observed({ endpoints: [endpoint('a', 'Ready'), { ...endpoint('a', 'Failed'), id: 'id-b' }] }),
-    expect: ['endpoint.duplicate-description warning a'],
+    expect: ['endpoint.status error a', 'endpoint.duplicate-description warning a'],
   },
   // ----------------------------------------------------------------- read failures
   {
