@@ -84,15 +84,22 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
   return out;
 }
 
+/** Backups drawn in the sparklines and charts: the newest this many (one character each; a list is unbounded). */
+const MAX_DRAWN_BACKUPS = 120;
+
 function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
-  const b = svc.backups;
-  if (b.length === 0) return ['Backups: none listed.', ''];
+  const all = svc.backups;
+  if (all.length === 0) return ['Backups: none listed.', ''];
+  const b = all.length > MAX_DRAWN_BACKUPS ? all.slice(-MAX_DRAWN_BACKUPS) : all;
   const sizes = sizeSeries(b);
   const durations = durationSeries(b);
   const sizeValues = sizes.map((p) => p.value).filter((v): v is number => v !== undefined);
   const durValues = durations.map((p) => p.value).filter((v): v is number => v !== undefined);
   const out: string[] = [];
-  out.push(`**Backups**: ${b.length}, ${formatTime(b[0]!.startedAt)} to ${formatTime(b[b.length - 1]!.startedAt)}`, '');
+  out.push(
+    `**Backups**: ${all.length}, ${formatTime(all[0]!.startedAt)} to ${formatTime(all[all.length - 1]!.startedAt)}${b.length < all.length ? ` (the newest ${b.length} drawn)` : ''}`,
+    '',
+  );
   out.push('```text');
   out.push(
     `size      ${sparkline(sizes.map((p) => p.value))}  ${sizeValues.length ? `${formatBytes(minOf(sizeValues))} – ${formatBytes(maxOf(sizeValues))}` : 'no sizes'}`,

@@ -193,4 +193,20 @@ function formatTitle(iso: string): string {
   return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+test('markdown: a service with thousands of backups draws the newest 120, and the report stays within its budget', () => {
+  const many = structuredClone(report);
+  const one = many.services[0]!.backups[0]!;
+  many.services[0]!.backups = Array.from({ length: 40_000 }, (_, i) => ({
+    ...one,
+    id: `b${i}`,
+    startedAt: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+  }));
+  const md = renderReportMarkdown(many);
+  assert.match(md, '**Backups**: 40000, ');
+  assert.match(md, '(the newest 120 drawn)');
+  assert.ok(md.length < 60_000, `${md.length} characters`);
+  // Bounded lines: 120 sparkline characters, 120 chart labels.
+  for (const line of md.split('\n')) assert.ok(line.length < 2_500, `a line of ${line.length} characters`);
+});
+
 test.run();
