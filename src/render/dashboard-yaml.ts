@@ -138,7 +138,7 @@ export function renderDashboardYaml(
               return o;
             });
           } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
-            out['config'] = named(withoutNulls(t['config']) as Record<string, unknown>);
+            out['config'] = withMetricValues(named(withoutNulls(t['config']) as Record<string, unknown>), name, warnings);
           } else if (t['config'] !== undefined) {
             warnings.push(`tile "${name}" uses the newer config format, which steward cannot express: its series are left out (plan does not compare them)`);
           }
@@ -190,4 +190,27 @@ export function renderDashboardYaml(
   const header = `# yaml-language-server: $schema=${escapeTerminal(opts.schemaPath)}\n# Imported from live dashboard ${escapeTerminal(String(live.id))} by steward import.\n`;
   const value = { apiVersion: 'steward/v1', kind: 'Dashboard' as const, metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) }, spec };
   return { text: header + doc.toString({ lineWidth: 0 }), warnings, value };
+}
+
+/**
+ * A tile made in HyperDX's UI from its metric templates answers `valueExpression: ""` on metric series, which
+ * its API refuses on any write (every aggFn but count needs one): written as `Value`, the metric value
+ * column, so the file can be applied; the next apply sends it.
+ */
+function withMetricValues(config: Record<string, unknown>, tile: string, warnings: string[]): Record<string, unknown> {
+  const select = config['select'];
+  if (!Array.isArray(select)) return config;
+  let changed = false;
+  const items = select.map((item: unknown) => {
+    if (!item || typeof item !== 'object') return item;
+    const i = item as Record<string, unknown>;
+    if (i['aggFn'] === 'count' || i['valueExpression'] || typeof i['metricName'] !== 'string') return item;
+    changed = true;
+    return { ...i, valueExpression: 'Value' };
+  });
+  if (!changed) return config;
+  warnings.push(
+    `tile "${tile}": a metric series without a value expression is written with valueExpression: Value (the API refuses an empty one); the next apply sends it`,
+  );
+  return { ...config, select: items };
 }

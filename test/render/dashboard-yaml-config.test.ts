@@ -96,4 +96,29 @@ test('members the spec leaves open but steward cannot say are left out with a wa
     [],
   );
 });
+test('a metric series the UI left without a value expression is written with Value (the API refuses it empty), with a warning', () => {
+  const live = structuredClone(LIVE) as unknown as { tiles: Array<{ name: string; config: Record<string, unknown> }> };
+  live.tiles[0]!.config = {
+    displayType: 'line',
+    sourceId: '65f5e4a3b9e77c001a111112',
+    select: [
+      { aggFn: 'avg', valueExpression: '', metricName: 'jvm.memory.used', metricType: 'gauge' },
+      { aggFn: 'count', valueExpression: '' },
+    ],
+  };
+  const r = renderDashboardYaml(live as unknown as LiveDashboard, {
+    metadataName: 'api',
+    markerTag: 'managed-by:steward',
+    schemaPath: 's.json',
+    pinId: false,
+    configForm: true,
+  });
+  const select = parse(r.text).spec.tiles[0].config.select;
+  assert.equal(select, [
+    { aggFn: 'avg', valueExpression: 'Value', metricName: 'jvm.memory.used', metricType: 'gauge' },
+    { aggFn: 'count', valueExpression: '' },
+  ]);
+  assert.match(r.warnings.join('\n'), 'tile "API Errors": a metric series without a value expression is written with valueExpression: Value');
+});
+
 test.run();
