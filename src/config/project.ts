@@ -1,6 +1,6 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { ConfigError, ValidationError, type SourcePos } from '../errors.ts';
+import { ConfigError, ValidationError, type Issue, type SourcePos } from '../errors.ts';
 import type { ProjectSpec } from '../schema/kinds.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
 import type { FileSystem } from './fs.ts';
@@ -48,6 +48,24 @@ export interface Project {
 }
 
 /** steward.yaml in `cwd` or the nearest folder above, or the file `--config` names. */
+/**
+ * The marker tag goes on every dashboard, and HyperDX and ClickStack take tags of at most 32 characters: a
+ * longer one is refused by the server on every write. An issue for the commands that write or check
+ * dashboards (validate, plan, apply, import), not for report, which sends no tags.
+ */
+export function markerTagIssue(project: Project): Issue | undefined {
+  const obs = project.spec.observability;
+  if (obs?.api === undefined || obs.api === 'seed' || project.markerTag.length <= MAX_LIVE_TAG_LENGTH) return undefined;
+  const own = obs.markerTag !== undefined;
+  const pointer = own ? '/spec/observability/markerTag' : '/metadata/name';
+  return {
+    ...project.locate(pointer),
+    pointer,
+    severity: 'error',
+    message: `the marker tag "${project.markerTag}" is ${project.markerTag.length} characters; the ${obs.api} API takes tags of at most ${MAX_LIVE_TAG_LENGTH}: ${own ? 'shorten observability.markerTag' : 'set observability.markerTag to a shorter one (like managed-by:steward), or shorten metadata.name'}`,
+  };
+}
+
 export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string): string | undefined {
   if (explicit !== undefined) {
     const p = resolve(cwd, explicit);
@@ -129,13 +147,17 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     if (key === 'journal' && path === statePath) return 'the state file';
     if (path === `${statePath}.lock`) return "the state's lock file";
     const rel = relative(dir, path).split(sep).join('/');
-    const pattern = (spec.resources ?? DEFAULT_RESOURCES).find((g) => {
+    const matches = (g: string) => {
       try {
         return picomatch(g)(rel);
       } catch {
         return false; // a bad pattern is reported where the resources are read
       }
-    });
+    };
+    // A `!pattern` takes files out: a path it matches is no resource, whatever else matches it.
+    const patterns = spec.resources ?? DEFAULT_RESOURCES;
+    if (patterns.some((g) => g.startsWith('!') && matches(g.slice(1)))) return undefined;
+    const pattern = patterns.find((g) => !g.startsWith('!') && matches(g));
     return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
   };
   for (const [key, path] of [
@@ -152,15 +174,6 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     );
   }
   const markerTag = spec.observability?.markerTag ?? defaultMarkerTag(pd.doc.metadata?.name);
-  // HyperDX and ClickStack take tags of at most 32 characters, and the marker is one on every dashboard.
-  if (spec.observability?.api !== undefined && spec.observability.api !== 'seed' && markerTag.length > MAX_LIVE_TAG_LENGTH) {
-    const own = spec.observability.markerTag !== undefined;
-    throw new ConfigError(
-      `the marker tag "${markerTag}" is ${markerTag.length} characters; the ${spec.observability.api} API takes tags of at most ${MAX_LIVE_TAG_LENGTH}: ${own ? 'shorten observability.markerTag' : 'set observability.markerTag to a shorter one (like managed-by:steward), or shorten metadata.name'}`,
-      { file, ...locate(src, own ? ['spec', 'observability', 'markerTag'] : ['metadata', 'name']) },
-      own ? '/spec/observability/markerTag' : '/metadata/name',
-    );
-  }
   return {
     file,
     dir,

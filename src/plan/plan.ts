@@ -203,19 +203,32 @@ export function computePlan(input: PlanInput): Plan {
  * which gets a new id), made in the UI or not. Those no file declares are named on the dashboard's item, so
  * the plan shows what the apply takes away.
  */
+/** The charts HyperDX keeps alerts on (displayTypeSupportsBuilderAlerts); it deletes the others' on an update. */
+const ALERTABLE_CHARTS = new Set(['line', 'stacked_bar', 'number']);
+
 function tellAlertsGoneWith(items: PlanItem[], live: readonly LiveDashboardInput[], alerts: readonly LiveAlert[], declared: ReadonlySet<string>): void {
   const byId = new Map(live.map((d) => [d.id, d]));
   for (const [i, it] of items.entries()) {
     if (it.kind !== 'Dashboard' || (it.action !== 'delete' && it.action !== 'update') || it.id === undefined) continue;
     const d = byId.get(it.id);
     if (!d) continue;
-    const kept = new Set(it.action === 'update' ? (it.body.tiles ?? []).map((t) => (t as { id?: unknown }).id) : []);
+    // Kept: the tiles the update sends with their ids, still charts HyperDX keeps alerts on.
+    const kept = new Set(
+      it.action === 'update'
+        ? (it.body.tiles ?? [])
+            .filter((t) => {
+              const type = (t as { config?: { displayType?: unknown } }).config?.displayType;
+              return type === undefined || ALERTABLE_CHARTS.has(String(type));
+            })
+            .map((t) => (t as { id?: unknown }).id)
+        : [],
+    );
     const lost = new Set((d.tiles ?? []).filter((t) => t && typeof t.id === 'string' && !kept.has(t.id)).map((t) => t.id));
     const names = alerts
       .filter((a) => !declared.has(a.id) && (a.dashboardId ?? (a as { dashboard?: unknown }).dashboard) === d.id && lost.has(a.tileId as string))
       .map((a) => (typeof a.name === 'string' && a.name !== '' ? a.name : a.id));
     if (names.length === 0) continue;
-    const note = `; the service deletes with ${it.action === 'delete' ? 'it' : 'the tiles it drops or renames'} ${names.length} alert${names.length === 1 ? '' : 's'} no file declares: ${listSome(names.map((n) => JSON.stringify(n)))}`;
+    const note = `; the service deletes with ${it.action === 'delete' ? 'it' : 'the tiles it drops, renames or makes charts alerts cannot watch'} ${names.length} alert${names.length === 1 ? '' : 's'} no file declares: ${listSome(names.map((n) => JSON.stringify(n)))}`;
     items[i] = { ...it, message: it.message + note };
   }
 }

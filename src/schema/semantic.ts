@@ -33,8 +33,8 @@ const LIVE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'];
 type AlertDoc = Resource<'Alert'>['doc'];
 
 /** What the profile's server refuses in an alert (the schema takes the union of every profile's values). */
-function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: string; message: string; atKey?: boolean }> {
-  const out: Array<{ pointer: string; message: string; atKey?: boolean }> = [];
+function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: string; message: string; atKey?: boolean; severity?: 'warning' }> {
+  const out: Array<{ pointer: string; message: string; atKey?: boolean; severity?: 'warning' }> = [];
   const spec = doc.spec;
   const channels = spec.channels ?? (spec.channel ? [spec.channel] : []);
   channels.forEach((c, i) => {
@@ -104,7 +104,9 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
     out.push({
       pointer: '/spec/thresholdMax',
       atKey: true,
-      message: `thresholdMax is for between and not_between; with thresholdType ${spec.thresholdType} the ${api} API ignores it`,
+      // A warning: files import wrote before carry one, and plan compares it only for ranges.
+      severity: 'warning',
+      message: `thresholdMax is for between and not_between; with thresholdType ${spec.thresholdType} the ${api} API keeps it unused`,
     });
   if (spec.scheduleStartAt !== undefined && spec.scheduleOffsetMinutes !== undefined && spec.scheduleOffsetMinutes !== 0)
     out.push({

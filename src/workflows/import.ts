@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../clients/errors.ts';
-import { CliError, UsageError } from '../errors.ts';
+import { CliError, UsageError, ValidationError } from '../errors.ts';
+import { markerTagIssue } from '../config/project.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { makeFolderInside } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
@@ -65,6 +66,8 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     { config: options.config, envName: options.env, requireProject: true },
   );
   const project = loaded.project!;
+  const marker = markerTagIssue(project);
+  if (marker) throw new ValidationError([{ ...marker, file: relative(deps.cwd, marker.file) || marker.file }]);
   const client = deps.connect(project).observability();
   // What a server echoes of a credential never reaches a file name or a file.
   const live = deps.redactValue(await client.listDashboards({ signal: deps.signal }));

@@ -11,6 +11,7 @@ import { dashboardText, fingerprintLive } from '../plan/fingerprint.ts';
 import type { LiveDigestMemo } from '../plan/plan.ts';
 import type { LiveDashboardInput, PlanBinding } from '../plan/types.ts';
 import type { LiveMemo } from '../config/live-memo.ts';
+import { markerTagIssue } from '../config/project.ts';
 import type { WorkflowDeps } from './deps.ts';
 
 /** What shapes a plan: the command's flags, as values. */
@@ -55,8 +56,10 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
       cache: useCache,
     },
   );
-  if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
   const project = loaded.project!;
+  const marker = markerTagIssue(project);
+  const issues = marker ? [...loaded.issues, { ...marker, file: relative(deps.cwd, marker.file) || marker.file }] : loaded.issues;
+  if (issues.some((i) => i.severity === 'error')) throw new ValidationError(issues);
   const include = narrow(
     loaded.resources,
     args.target ?? [],

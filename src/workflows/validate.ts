@@ -3,7 +3,7 @@
  * nothing: `steward validate` prints the value in the chosen format.
  */
 import { ValidationError, type Issue } from '../errors.ts';
-import type { Project } from '../config/project.ts';
+import { markerTagIssue, type Project } from '../config/project.ts';
 import type { WorkflowDeps } from './deps.ts';
 
 export interface ValidateOptions {
@@ -40,7 +40,9 @@ export async function makeValidate(deps: Pick<WorkflowDeps, 'cwd' | 'env'>, opti
       const key = r.kind === 'Dashboard' ? 'dashboard' : r.kind === 'Alert' ? 'alert' : 'cloud service';
       counts[key] = (counts[key] ?? 0) + 1;
     }
-    return { files: loaded.files.length, counts, issues: loaded.issues, project: loaded.project };
+    const marker = loaded.project ? markerTagIssue(loaded.project) : undefined;
+    const issues = marker ? [...loaded.issues, { ...marker, file: relativeTo(deps.cwd, marker.file) }] : loaded.issues;
+    return { files: loaded.files.length, counts, issues, project: loaded.project };
   } catch (e) {
     // A broken project file stops loading; it is still reported, in the chosen format.
     if (!(e instanceof ValidationError)) throw e;

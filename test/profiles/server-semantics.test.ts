@@ -170,10 +170,18 @@ test('a plan says which alerts no file declares the service deletes with a tile 
     const p = await x.run('plan');
     // THEN the update names the alert the server will delete with it
     assert.is(p.code, 0, p.stdout + p.stderr);
-    assert.match(p.stdout, 'the service deletes with the tiles it drops or renames 1 alert no file declares: "Orders dropped"');
+    assert.match(
+      p.stdout,
+      'the service deletes with the tiles it drops, renames or makes charts alerts cannot watch 1 alert no file declares: "Orders dropped"',
+    );
     const json = await x.run('plan', '--format', 'json');
     const item = JSON.parse(json.stdout).items.find((i: any) => i.kind === 'Dashboard' && i.action === 'update');
     assert.match(item.message, '"Orders dropped"');
+    // AND so does one that makes that tile a chart alerts cannot watch (HyperDX deletes its alerts too)
+    x.edit('dashboards/checkout.yaml', '- name: Orders each minute', '- name: Orders per minute');
+    x.edit('dashboards/checkout.yaml', 'displayType: stacked_bar', 'displayType: table');
+    const typed = await x.run('plan');
+    assert.match(typed.stdout, '1 alert no file declares: "Orders dropped"');
   } finally {
     await x.cleanup();
   }
@@ -208,9 +216,13 @@ test('validate refuses what HyperDX refuses or drops though its OpenAPI file all
     const m = await x.run('validate');
     assert.is(m.code, 1, m.stdout + m.stderr);
     assert.match(
-      m.stderr,
+      m.stdout + m.stderr,
       /steward\.yaml:\d+:\d+.*the marker tag "managed-by:steward\/payments-observability" is 41 characters; the hyperdx API takes tags of at most 32/,
     );
+    // plan refuses it too (every dashboard write would be refused); report, which sends no tags, does not check it.
+    const p = await x.run('plan');
+    assert.is(p.code, 1, p.stdout + p.stderr);
+    assert.match(p.stdout + p.stderr, 'the marker tag "managed-by:steward/payments-observability" is 41 characters');
   } finally {
     await x.cleanup();
   }

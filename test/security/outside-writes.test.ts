@@ -68,6 +68,20 @@ for (const [key, value, message] of [
   );
 }
 
+test('a !pattern in spec.resources takes files out: the default state and journal are no resource files', async () => {
+  const p = tmpProject({
+    'steward.yaml':
+      'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["**/*.json", "dashboards/**/*.yaml", "!dashboards/drafts/**", "!.steward/**"]\n',
+    'dashboards/d.yaml': DASH,
+  });
+  try {
+    const r = await steward(['validate'], { cwd: p.dir, env: ENV(p.dir) });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test(
   'a .steward folder linked outside the project: validate, plan and apply refuse it, nothing is written there',
   withProject('', async (dir, outside) => {
