@@ -24,8 +24,9 @@ export function backupStart(b: ObservedBackup): number | undefined {
   if (started !== undefined) return started;
   const finished = parseTime(b.finishedAt);
   if (finished === undefined) return undefined;
-  // A server's duration is any number: one no date can hold leaves the start unknown, not a crash.
-  return b.durationInSeconds === undefined ? finished : shiftedByDuration(finished, b, -1);
+  // A server's duration is any number or null: one that is no time span, or that no date can hold, is not
+  // used (finishedAt stands for the start, as without one), never a crash.
+  return shiftedByDuration(finished, b, -1) ?? finished;
 }
 
 /**

@@ -537,6 +537,14 @@ test('backup times no date can hold, or in the future: no throw, never counted a
   const CASES: Array<[string, ObservedBackup[], string[]]> = [
     ['a huge duration and no startedAt', [{ id: 'b', status: 'done', finishedAt: iso(5), durationInSeconds: 1e20 }], []],
     [
+      'null durations (the schema allows them): finishedAt stands for the start, so a failure a later backup superseded is a warning',
+      [
+        { id: 'a', status: 'error', finishedAt: iso(10), durationInSeconds: null as never },
+        { id: 'b', status: 'done', finishedAt: iso(5), durationInSeconds: null as never },
+      ],
+      ['backup.failed warning a'],
+    ],
+    [
       'a huge negative duration and no finishedAt',
       [{ id: 'b', status: 'done', startedAt: iso(5 * 24), durationInSeconds: -1e20 }],
       ['backup.stale error (none)'],
