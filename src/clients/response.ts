@@ -158,6 +158,12 @@ const TRACE_BODY_LIMIT = 4096;
  * them (JSON.stringify keeps only what JSON must escape), so a secret spelled in escapes meets the redactor.
  */
 export function traceText(raw: string): string {
+  // HTML's numeric character references (an error page) are read as the characters they stand for, too.
+  if (raw.includes('&#'))
+    raw = raw.replace(
+      /&#(x[0-9a-f]{1,6}|[0-9]{1,7});/gi,
+      (m, n: string) => printable(n[0] === 'x' || n[0] === 'X' ? parseInt(n.slice(1), 16) : parseInt(n, 10)) ?? m,
+    );
   if (!raw.includes('\\u')) return raw;
   try {
     return JSON.stringify(JSON.parse(raw)) ?? raw;
@@ -165,9 +171,14 @@ export function traceText(raw: string): string {
     // Broken JSON (cut, or hostile): each escape of a printable character other than `"` and `\` read as it.
     return raw.replace(/\\u([0-9a-fA-F]{4})/g, (m, hex: string) => {
       const c = parseInt(hex, 16);
-      return c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0x7f || c > 0x9f) && (c < 0xd800 || c > 0xdfff) ? String.fromCharCode(c) : m;
+      return c !== 0x22 && c !== 0x5c ? (printable(c) ?? m) : m;
     });
   }
+}
+
+/** The character of a code point that prints as itself (no control character, no lone surrogate), or undefined. */
+function printable(c: number): string | undefined {
+  return c >= 0x20 && (c < 0x7f || c > 0x9f) && (c < 0xd800 || c > 0xdfff) && c <= 0x10ffff ? String.fromCodePoint(c) : undefined;
 }
 
 export function traceBody(text: string): string {

@@ -60,6 +60,9 @@ export function axisLabels(backups: readonly BackupSummary[]): string[] {
 
 const BARS = '▁▂▃▄▅▆▇█';
 
+/** Backups drawn in sparklines and charts: the newest this many (one character or point each; a list is unbounded). */
+export const MAX_DRAWN_BACKUPS = 120;
+
 /**
  * A one-line text chart: one character per point, scaled between the smallest and largest value so that a
  * jump shows; `·` where there is nothing to plot (a failed backup).

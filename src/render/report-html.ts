@@ -1,7 +1,17 @@
 import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
 import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
-import { backupLabel, byteUnit, chartOfFinding, durationSeries, durationUnit, niceMaxIn, sizeSeries, type ChartPoint } from './report-chart.ts';
+import {
+  backupLabel,
+  byteUnit,
+  chartOfFinding,
+  durationSeries,
+  durationUnit,
+  MAX_DRAWN_BACKUPS,
+  niceMaxIn,
+  sizeSeries,
+  type ChartPoint,
+} from './report-chart.ts';
 import { escapeHtml } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
 import { maxOf, minOf } from '../shared/arrays.ts';
@@ -105,13 +115,15 @@ function serviceSection(svc: ServiceReport): string {
     new Set(
       svc.findings.filter((f) => f.object.kind === 'backup' && f.severity !== 'info' && f.object.id && chartOfFinding(f.id) === which).map((f) => f.object.id!),
     );
-  out.push(`<h3>Backups</h3>`);
+  // The charts draw the newest backups only (a list is unbounded); the table below lists them all.
+  const drawn = svc.backups.length > MAX_DRAWN_BACKUPS ? svc.backups.slice(-MAX_DRAWN_BACKUPS) : svc.backups;
+  out.push(`<h3>Backups${drawn.length < svc.backups.length ? ` <small>(charts: the newest ${drawn.length})</small>` : ''}</h3>`);
   out.push(`<div class="charts">`);
   out.push(
     chart({
       testid: 'chart-backup-size',
       caption: 'Backup size',
-      points: sizeSeries(svc.backups),
+      points: sizeSeries(drawn),
       format: formatBytes,
       unit: byteUnit,
       flagged: flaggedOn('size'),
@@ -123,7 +135,7 @@ function serviceSection(svc: ServiceReport): string {
     chart({
       testid: 'chart-backup-duration',
       caption: 'Backup duration',
-      points: durationSeries(svc.backups),
+      points: durationSeries(drawn),
       format: formatDuration,
       unit: durationUnit,
       flagged: flaggedOn('duration'),

@@ -1,7 +1,7 @@
 import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
 import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
-import { axisLabels, backupLabel, durationSeries, sizeSeries, sparkline } from './report-chart.ts';
+import { axisLabels, backupLabel, durationSeries, MAX_DRAWN_BACKUPS, sizeSeries, sparkline } from './report-chart.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity } from './report-text.ts';
 import { maxOf, minOf, pushAll } from '../shared/arrays.ts';
@@ -83,9 +83,6 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
   pushAll(out, backupsBlock(svc, charts));
   return out;
 }
-
-/** Backups drawn in the sparklines and charts: the newest this many (one character each; a list is unbounded). */
-const MAX_DRAWN_BACKUPS = 120;
 
 function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
   const all = svc.backups;

@@ -199,6 +199,12 @@ job('outputs never name a path through a symbolic link (a later upload would fol
     const inside = await runAction(x!.dir, { command: 'report', args: '--out linked-in' }, x!.env);
     assert.is(inside.outputs['exit-code'], '0', inside.log);
     assert.is(inside.outputs['report-dir'], '', inside.log);
+    // AND a real folder holding a committed link
+    mkdirSync(join(x!.dir, 'holds-link'), { recursive: true });
+    symlinkSync(join(outside, 'credentials'), join(x!.dir, 'holds-link', 'x'));
+    const holding = await runAction(x!.dir, { command: 'report', args: '--out holds-link' }, x!.env);
+    assert.is(holding.outputs['exit-code'], '0', holding.log);
+    assert.is(holding.outputs['report-dir'], '', holding.log);
     // AND a plan file that is a committed link, with a plan that fails before writing it
     symlinkSync(join(outside, 'credentials'), join(x!.dir, 'linked-plan.json'));
     const plan = await runAction(
@@ -208,7 +214,7 @@ job('outputs never name a path through a symbolic link (a later upload would fol
     );
     assert.is(plan.outputs['plan-file'], '', plan.log);
   } finally {
-    for (const f of ['linked-out', 'linked-in', 'linked-plan.json']) rmSync(join(x!.dir, f), { force: true });
+    for (const f of ['linked-out', 'linked-in', 'linked-plan.json', 'holds-link']) rmSync(join(x!.dir, f), { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
   }
 });

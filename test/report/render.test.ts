@@ -205,6 +205,10 @@ test('markdown: a service with thousands of backups draws the newest 120, and th
   assert.match(md, '**Backups**: 40000, ');
   assert.match(md, '(the newest 120 drawn)');
   assert.ok(md.length < 60_000, `${md.length} characters`);
+  // The HTML charts draw the same 120; its table lists all.
+  const html = renderReportHtml(many);
+  assert.match(html, '(charts: the newest 120)');
+  assert.is((html.match(/<tr><td><code>b\d+<\/code>/g) ?? []).length, 40_000);
   // Bounded lines: 120 sparkline characters, 120 chart labels.
   for (const line of md.split('\n')) assert.ok(line.length < 2_500, `a line of ${line.length} characters`);
 });
