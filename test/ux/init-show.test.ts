@@ -16,10 +16,14 @@ for (const api of ['seed', 'hyperdx', 'clickstack-cloud'] as const) {
     const emu = await startEmulator({ seed: 1, api });
     try {
       const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, 'xdg') };
-      const init = await steward(['init', 'obs', '--api', api], { cwd: p.dir });
+      // A folder name long enough that the default marker tag would pass HyperDX's 32-character tags.
+      const init = await steward(['init', 'platform-observability', '--api', api], { cwd: p.dir });
       assert.is(init.code, 0, init.stderr);
-      assert.match(init.stdout, 'Wrote project obs:');
-      const dir = join(p.dir, 'obs');
+      assert.match(init.stdout, 'Wrote project platform-observability:');
+      const dir = join(p.dir, 'platform-observability');
+      const marker = /^ {4}markerTag: (\S+)$/m.exec(readFileSync(join(dir, 'steward.yaml'), 'utf8'))?.[1];
+      if (api === 'seed') assert.is(marker, undefined);
+      else assert.ok(marker && marker.length <= 32 && marker.startsWith('managed-by:steward/platform-'), String(marker));
       for (const f of ['steward.yaml', 'dashboards/service-errors.yaml']) {
         assert.match(readFileSync(join(dir, f), 'utf8'), /^# yaml-language-server: \$schema=\S+\.schema\.json\n/, f);
       }

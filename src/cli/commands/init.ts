@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,8 +42,7 @@ export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir:
     '  observability:',
     ...connection,
     '    requestsPerMinute: 100',
-    `    # Dashboards steward creates carry a marker tag (default managed-by:steward/${opts.name});`,
-    '    # plan lists marked dashboards no file declares as orphans.',
+    ...markerLines(opts.name, opts.api),
     '  # What steward last sent to each alert: keep it where CI finds it again (committed, or an artifact).',
     '  state: .steward/state.json',
     '  journal: .steward/journal.jsonl',
@@ -89,6 +89,28 @@ export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir:
     { path: 'steward.yaml', text: project },
     { path: 'dashboards/service-errors.yaml', text: dashboard },
     { path: '.gitignore', text: gitignore },
+  ];
+}
+
+/** HyperDX and ClickStack take tags of at most this many characters; the marker tag is one. */
+const MAX_LIVE_TAG = 32;
+
+/**
+ * The marker tag lines of the project file: the default (`managed-by:steward/<name>`) in a comment, or, where
+ * that is longer than a live API's tags may be, a shorter one written out (the name cut, with a few characters
+ * of its hash so that two long names stay apart).
+ */
+function markerLines(name: string, api: InitArgs['api']): string[] {
+  const tag = `managed-by:steward/${name}`;
+  if (api === 'seed' || tag.length <= MAX_LIVE_TAG) {
+    return [`    # Dashboards steward creates carry a marker tag (default ${tag});`, '    # plan lists marked dashboards no file declares as orphans.'];
+  }
+  const room = MAX_LIVE_TAG - 'managed-by:steward/'.length - 5;
+  const short = `managed-by:steward/${name.slice(0, room).replace(/[^a-z0-9]+$/, '')}-${createHash('sha256').update(name).digest('hex').slice(0, 4)}`;
+  return [
+    `    # Dashboards steward creates carry this marker tag; plan lists marked dashboards no file declares as`,
+    `    # orphans. The default (${tag}) is longer than the ${MAX_LIVE_TAG} characters ${api} takes.`,
+    `    markerTag: ${short}`,
   ];
 }
 
