@@ -55,7 +55,15 @@ export function planAlert(
 
   // Where alerts are read live, the marker in `note` says steward owns the alert (orphans, prune).
   const body = alertBody(spec, reference, caps, liveAlerts ? markerTag : undefined);
-  if (liveAlerts) return planLiveAlert(a, base, body, reference, liveAlerts, caps);
+  if (liveAlerts) {
+    // Tiles of the alert's dashboard this plan's update does not keep (dropped, renamed: a new id): the service
+    // deletes their alerts with them.
+    const m = spec.tile ? dashboards.get(spec.tile.dashboard) : undefined;
+    const kept =
+      m?.item.kind === 'Dashboard' && m.item.action === 'update' ? new Set((m.item.body.tiles ?? []).map((t) => (t as { id?: unknown }).id)) : undefined;
+    const gone = new Set(kept && m?.live ? (m.live.tiles ?? []).map((t) => t?.id).filter((id): id is string => typeof id === 'string' && !kept.has(id)) : []);
+    return planLiveAlert(a, base, body, reference, liveAlerts, caps, gone);
+  }
   const id = a.doc.metadata.id!;
   const record = state.alerts[id];
   const patch = compare((record?.sent ?? {}) as object, body as object);
@@ -160,6 +168,7 @@ function planLiveAlert(
   reference: TileReference | undefined,
   liveAlerts: readonly LiveAlert[],
   caps: Partial<ObservabilityCapabilities>,
+  goneTiles: ReadonlySet<string> = new Set(),
 ): PlanItem {
   const pin = a.doc.metadata.id;
   const ref = reference ? { reference } : {};
@@ -202,6 +211,20 @@ function planLiveAlert(
         patch: [],
       };
     return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: compare({}, body as object), ...ref };
+  }
+  // Its tile goes with this apply's dashboard update, and the service deletes the alert with it: an update
+  // would find nothing (404), so it is created again, on the tile the file names. A pinned alert keeps its
+  // update (a new id would leave metadata.id naming nothing).
+  if (pin === undefined && caps.createAlert && typeof live.tileId === 'string' && goneTiles.has(live.tileId)) {
+    return {
+      ...base,
+      action: 'create',
+      message: `its tile on the live dashboard is dropped or renamed by this apply, and the service deletes alert ${live.id} with it: created again`,
+      after: body,
+      body,
+      patch: compare({}, body as object),
+      ...ref,
+    };
   }
   const before = normalizeLiveAlert(live, caps);
   // The server answers the instant it stores (`…00.000Z`); the file may write the same instant another way.

@@ -187,6 +187,28 @@ test('a plan says which alerts no file declares the service deletes with a tile 
   }
 });
 
+test('a tile renamed with its alert: the alert the service deletes with the old tile is created again, not updated (404)', async () => {
+  const x = await hyperdx();
+  try {
+    const before = ((await x.api('GET', '/alerts')) as any[]).length;
+    x.edit('dashboards/checkout.yaml', '- name: Error count', '- name: Checkout errors');
+    x.edit('alerts/checkout.yaml', 'name: Error count }', 'name: Checkout errors }');
+    const p = await x.run('plan');
+    assert.match(p.stdout, 'is dropped or renamed by this apply, and the service deletes alert');
+    const a = await x.run('apply', '--auto-approve');
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    const alerts: any[] = await x.api('GET', '/alerts');
+    assert.is(alerts.length, before, 'one alert deleted with its tile, one created');
+    const checkout = await checkoutOf(x);
+    const errors = alerts.find((l) => l.name === 'Checkout errors (HyperDX)');
+    assert.is(errors.tileId, checkout.tiles.find((t: any) => t.name === 'Checkout errors').id);
+    const again = await x.run('plan', '--detailed-exitcode');
+    assert.is(again.code, 0, again.stdout + again.stderr);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('validate refuses what HyperDX refuses or drops though its OpenAPI file allows it, each at its line', async () => {
   const x = await hyperdx();
   try {
