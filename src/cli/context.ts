@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { SecretSink } from './secrets.ts';
+import { setUnique } from '../shared/object.ts';
 
 /** What the process gives a command: the only place `process` is read is `main.ts`, which builds this. */
 export interface Io {
@@ -75,17 +76,12 @@ export function redactValue<T>(ctx: CommandContext, value: T): T {
   }) as T;
 }
 
-/** The object itself when no key changes under `redact`; else a copy with redacted keys, two that meet numbered. */
+/** The object itself when no key changes under `redact`; else a copy with redacted keys (setUnique). */
 function redactKeys(o: Record<string, unknown>, redact: (k: string) => string): Record<string, unknown> {
   const keys = Object.keys(o);
   if (keys.every((k) => redact(k) === k)) return o;
   const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    let name = redact(k);
-    for (let n = 2; Object.hasOwn(out, name); n++) name = `${redact(k)} #${n}`;
-    // defineProperty: a key named __proto__ stays a member, as JSON.parse made it.
-    Object.defineProperty(out, name, { value: o[k], enumerable: true, writable: true, configurable: true });
-  }
+  for (const k of keys) setUnique(out, redact(k), o[k]);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { didYouMean } from '../schema/did-you-mean.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource } from '../model/resource.ts';
+import { MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
 import { processFile } from './resources.ts';
 import { isObject as isPlainObject } from '../shared/object.ts';
 import { isInside, linkEscape } from '../shared/paths.ts';
@@ -13,9 +14,6 @@ import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
 export const PROJECT_FILE_NAMES = ['steward.yaml', 'steward.yml'] as const;
-/** The longest tag HyperDX 2026-08 and ClickStack take (MAX_TAG_LENGTH in HyperDX's common-utils). */
-const MAX_LIVE_TAG_LENGTH = 32;
-
 export const DEFAULT_RESOURCES = ['dashboards/**/*.{yaml,yml}', 'alerts/**/*.{yaml,yml}', 'cloud/**/*.{yaml,yml}'];
 export const DEFAULT_MARKER_TAG = 'managed-by:steward';
 

@@ -9,3 +9,25 @@ export type { DashboardCreate, LiveDashboard, LiveSeries, LiveTile, SeriesCreate
 
 /** A tile as the plan's normalizer reads it: live (with its id) or desired (without). */
 export type LiveTileInput = Omit<LiveTile, 'id'> & { id?: string };
+
+/** The longest tag HyperDX 2026-08 and ClickStack take (MAX_TAG_LENGTH in HyperDX's common-utils); the marker tag is one. */
+export const MAX_LIVE_TAG_LENGTH = 32;
+
+/** The charts HyperDX keeps alerts on (displayTypeSupportsBuilderAlerts): it deletes other tiles' alerts on an update. */
+export const ALERTABLE_CHARTS: ReadonlySet<string> = new Set(['line', 'stacked_bar', 'number']);
+
+/**
+ * Whether a select item lacks the value it aggregates: every aggFn but count needs one, and HyperDX's schema
+ * refuses it empty (its OpenAPI file cannot say so).
+ */
+export function lacksValueExpression(item: { aggFn?: unknown; valueExpression?: unknown }): boolean {
+  return typeof item.aggFn === 'string' && item.aggFn !== 'count' && !item.valueExpression;
+}
+
+/** A metric series' value column: what HyperDX's UI aggregates when its own templates leave valueExpression empty. */
+export const METRIC_VALUE_EXPRESSION = 'Value';
+
+/** A metric series lacking a value expression: METRIC_VALUE_EXPRESSION is what it means. */
+export function metricLacksValue(item: { aggFn?: unknown; valueExpression?: unknown; metricName?: unknown }): boolean {
+  return lacksValueExpression(item) && typeof item.metricName === 'string';
+}

@@ -11,6 +11,7 @@ import type { DashboardMatch } from './plan.ts';
 import type { AlertBody, WebhookChannel } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';
 import { normalDigest } from './normalize.ts';
+import { tilesLosingAlerts } from './dashboard-body.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -56,12 +57,9 @@ export function planAlert(
   // Where alerts are read live, the marker in `note` says steward owns the alert (orphans, prune).
   const body = alertBody(spec, reference, caps, liveAlerts ? markerTag : undefined);
   if (liveAlerts) {
-    // Tiles of the alert's dashboard this plan's update does not keep (dropped, renamed: a new id): the service
-    // deletes their alerts with them.
+    // Tiles of the alert's dashboard whose alerts the service deletes when it applies this plan's update.
     const m = spec.tile ? dashboards.get(spec.tile.dashboard) : undefined;
-    const kept =
-      m?.item.kind === 'Dashboard' && m.item.action === 'update' ? new Set((m.item.body.tiles ?? []).map((t) => (t as { id?: unknown }).id)) : undefined;
-    const gone = new Set(kept && m?.live ? (m.live.tiles ?? []).map((t) => t?.id).filter((id): id is string => typeof id === 'string' && !kept.has(id)) : []);
+    const gone = m?.live && m.item.kind === 'Dashboard' && m.item.action === 'update' ? tilesLosingAlerts(m.live, m.item.body) : undefined;
     return planLiveAlert(a, base, body, reference, liveAlerts, caps, gone);
   }
   const id = a.doc.metadata.id!;

@@ -1,5 +1,5 @@
 /** The bodies steward sends for a dashboard: POST (create) and PUT (update). */
-import type { LiveTileInput } from '../model/dashboard.ts';
+import { ALERTABLE_CHARTS, type LiveTileInput } from '../model/dashboard.ts';
 import type { Resource } from '../model/resource.ts';
 import type { LiveDashboardInput } from './types.ts';
 
@@ -50,4 +50,20 @@ export function updateBody(d: Resource<'Dashboard'>, live: LiveDashboardInput, m
         : {}),
     ...(Array.isArray(containers) ? { containers: structuredClone(containers) } : {}),
   };
+}
+
+/**
+ * The ids of a live dashboard's tiles whose alerts HyperDX deletes when it applies `update` (a PUT body; none
+ * for a delete): tiles the body drops or renames (a new id), and tiles it makes a chart alerts cannot watch.
+ */
+export function tilesLosingAlerts(live: LiveDashboardInput, update: { tiles?: readonly unknown[] } | undefined): Set<string> {
+  const kept = new Set(
+    (update?.tiles ?? [])
+      .filter((t) => {
+        const type = (t as { config?: { displayType?: unknown } }).config?.displayType;
+        return type === undefined || ALERTABLE_CHARTS.has(String(type));
+      })
+      .map((t) => (t as { id?: unknown }).id),
+  );
+  return new Set((live.tiles ?? []).map((t) => t?.id).filter((id): id is string => typeof id === 'string' && !kept.has(id)));
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
 import { canonicalJson } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
+import { setOwn } from '../shared/object.ts';
 import type { LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
@@ -67,12 +68,7 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) continue;
-    Object.defineProperty(out, k, {
-      value: v && typeof v === 'object' && !Array.isArray(v) ? compact(v as Record<string, unknown>) : v,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(out, k, v && typeof v === 'object' && !Array.isArray(v) ? compact(v as Record<string, unknown>) : v);
   }
   return out;
 }
@@ -181,7 +177,7 @@ export function alignConfigs(desired: NormalDashboard, before: NormalDashboard, 
     if (want.config && have.config) {
       const kept: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(have.config)) {
-        if (Object.hasOwn(want.config, k)) Object.defineProperty(kept, k, { value: v, enumerable: true, writable: true, configurable: true });
+        if (Object.hasOwn(want.config, k)) setOwn(kept, k, v);
         else ignored.add(`tiles[].config.${k}`);
       }
       b.tiles![name] = { ...have, config: kept };

@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import { listSome } from '../shared/text.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { planAlert } from './alerts.ts';
-import { createBody, updateBody } from './dashboard-body.ts';
+import { createBody, tilesLosingAlerts, updateBody } from './dashboard-body.ts';
 import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
@@ -203,9 +203,6 @@ export function computePlan(input: PlanInput): Plan {
  * which gets a new id), made in the UI or not. Those no file declares are named on the dashboard's item, so
  * the plan shows what the apply takes away.
  */
-/** The charts HyperDX keeps alerts on (displayTypeSupportsBuilderAlerts); it deletes the others' on an update. */
-const ALERTABLE_CHARTS = new Set(['line', 'stacked_bar', 'number']);
-
 function tellAlertsGoneWith(items: PlanItem[], live: readonly LiveDashboardInput[], alerts: readonly LiveAlert[], declared: ReadonlySet<string>): void {
   const byId = new Map(live.map((d) => [d.id, d]));
   for (const [i, it] of items.entries()) {
@@ -213,17 +210,7 @@ function tellAlertsGoneWith(items: PlanItem[], live: readonly LiveDashboardInput
     const d = byId.get(it.id);
     if (!d) continue;
     // Kept: the tiles the update sends with their ids, still charts HyperDX keeps alerts on.
-    const kept = new Set(
-      it.action === 'update'
-        ? (it.body.tiles ?? [])
-            .filter((t) => {
-              const type = (t as { config?: { displayType?: unknown } }).config?.displayType;
-              return type === undefined || ALERTABLE_CHARTS.has(String(type));
-            })
-            .map((t) => (t as { id?: unknown }).id)
-        : [],
-    );
-    const lost = new Set((d.tiles ?? []).filter((t) => t && typeof t.id === 'string' && !kept.has(t.id)).map((t) => t.id));
+    const lost = tilesLosingAlerts(d, it.action === 'update' ? it.body : undefined);
     const names = alerts
       .filter((a) => !declared.has(a.id) && (a.dashboardId ?? (a as { dashboard?: unknown }).dashboard) === d.id && lost.has(a.tileId as string))
       .map((a) => (typeof a.name === 'string' && a.name !== '' ? a.name : a.id));

@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
+import { METRIC_VALUE_EXPRESSION, metricLacksValue } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { validateKind } from '../schema/validator.ts';
 import { escapeTerminal } from './escape.ts';
@@ -202,11 +203,9 @@ function withMetricValues(config: Record<string, unknown>, tile: string, warning
   if (!Array.isArray(select)) return config;
   let changed = false;
   const items = select.map((item: unknown) => {
-    if (!item || typeof item !== 'object') return item;
-    const i = item as Record<string, unknown>;
-    if (i['aggFn'] === 'count' || i['valueExpression'] || typeof i['metricName'] !== 'string') return item;
+    if (!item || typeof item !== 'object' || !metricLacksValue(item)) return item;
     changed = true;
-    return { ...i, valueExpression: 'Value' };
+    return { ...(item as Record<string, unknown>), valueExpression: METRIC_VALUE_EXPRESSION };
   });
   if (!changed) return config;
   warnings.push(

@@ -4,7 +4,7 @@
  */
 
 import { createRedactor, REDACTED } from '../clients/redact.ts';
-import { isObject } from '../shared/object.ts';
+import { isObject, setUnique } from '../shared/object.ts';
 
 /** The one marker, shared with every other output (src/clients/redact.ts). */
 export { REDACTED };
@@ -101,11 +101,8 @@ function walk(value: unknown, parents: string[], scrub: (s: string) => string): 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const x = v !== null && v !== undefined && (isSecretKey(k, parents) || (patchSecret && k === 'value')) ? REDACTED : walk(v, [...parents, k], scrub);
-    // Keys are server text too (an HTML renderer escapes them past the output sink); two that meet are numbered.
-    let name = scrub(k);
-    for (let n = 2; Object.hasOwn(out, name); n++) name = `${scrub(k)} #${n}`;
-    // defineProperty: a key named __proto__ stays a member.
-    Object.defineProperty(out, name, { value: x, enumerable: true, writable: true, configurable: true });
+    // Keys are server text too (an HTML renderer escapes them past the output sink).
+    setUnique(out, scrub(k), x);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { ALERTABLE_CHARTS, lacksValueExpression, MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { listSome } from '../shared/text.ts';
@@ -20,9 +21,6 @@ export interface SemanticProblem {
 
 const GRID_COLUMNS = 24;
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
-const MAX_TAG_LENGTH = 32;
-/** The charts HyperDX keeps alerts on (displayTypeSupportsBuilderAlerts). */
-const ALERTABLE = new Set(['line', 'stacked_bar', 'number']);
 const MAX_TAGS = 50;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -153,11 +151,10 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
   if (Array.isArray(items)) {
     items.forEach((item: unknown, j) => {
       if (!item || typeof item !== 'object') return;
-      const { aggFn, valueExpression } = item as { aggFn?: unknown; valueExpression?: unknown };
-      if (typeof aggFn === 'string' && aggFn !== 'count' && !valueExpression)
+      if (lacksValueExpression(item))
         out.push({
           pointer: at(`config/select/${j}/valueExpression`),
-          message: `aggFn ${aggFn} needs a valueExpression, the column or expression it aggregates (a metric's is Value); the ${api} API refuses it empty`,
+          message: `aggFn ${String((item as { aggFn: unknown }).aggFn)} needs a valueExpression, the column or expression it aggregates (a metric's is Value); the ${api} API refuses it empty`,
         });
     });
   }
@@ -258,13 +255,13 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     for (const d of dashboards) {
       const tags = d.doc.spec.tags ?? [];
       tags.forEach((tag, i) => {
-        if (tag.length > MAX_TAG_LENGTH)
+        if (tag.length > MAX_LIVE_TAG_LENGTH)
           out.push({
             file: d.file,
             index: d.index,
             pointer: `/spec/tags/${i}`,
             severity: 'error',
-            message: `tag "${tag}" is ${tag.length} characters; the ${api} API takes at most ${MAX_TAG_LENGTH}`,
+            message: `tag "${tag}" is ${tag.length} characters; the ${api} API takes at most ${MAX_LIVE_TAG_LENGTH}`,
           });
       });
       if (tags.length >= MAX_TAGS)
@@ -315,7 +312,7 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     // HyperDX takes an alert on any builder tile, then deletes it on the dashboard's next update unless the
     // tile is a line, stacked_bar or number chart (cleanupDashboardAlerts): the alert would come and go.
     const config = (dash.doc.spec.tiles ?? []).find((t) => t.name === ref.name)?.config as { displayType?: unknown } | undefined;
-    if (api !== 'seed' && config && typeof config.displayType === 'string' && !ALERTABLE.has(config.displayType)) {
+    if (api !== 'seed' && config && typeof config.displayType === 'string' && !ALERTABLE_CHARTS.has(config.displayType)) {
       out.push({
         file: a.file,
         index: a.index,

@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import { METRIC_VALUE_EXPRESSION, metricLacksValue } from '../model/dashboard.ts';
 
 type Json = Record<string, unknown>;
 type Defs = Record<string, Json>;
@@ -146,8 +147,8 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
         if (out['aggFn'] === 'count' && out['valueExpression'] === '') delete out['valueExpression'];
         // HyperDX's API refuses an empty value expression for every aggFn but count; its own templates leave
         // it empty on metric series, whose value column is `Value`.
-        if (out['aggFn'] !== 'count' && !out['valueExpression'] && typeof out['metricName'] === 'string') {
-          out['valueExpression'] = 'Value';
+        if (metricLacksValue(out)) {
+          out['valueExpression'] = METRIC_VALUE_EXPRESSION;
           metricValues = true;
         }
         const language = String(item['aggConditionLanguage'] ?? cfg['whereLanguage'] ?? 'lucene');

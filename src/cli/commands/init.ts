@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../errors.ts';
 import { defineCommand } from '../context.ts';
+import { MAX_LIVE_TAG_LENGTH } from '../../model/dashboard.ts';
 
 interface InitArgs {
   dir?: string;
@@ -92,9 +93,6 @@ export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir:
   ];
 }
 
-/** HyperDX and ClickStack take tags of at most this many characters; the marker tag is one. */
-const MAX_LIVE_TAG = 32;
-
 /**
  * The marker tag lines of the project file: the default (`managed-by:steward/<name>`) in a comment, or, where
  * that is longer than a live API's tags may be, a shorter one written out (the name cut, with a few characters
@@ -102,14 +100,14 @@ const MAX_LIVE_TAG = 32;
  */
 function markerLines(name: string, api: InitArgs['api']): string[] {
   const tag = `managed-by:steward/${name}`;
-  if (api === 'seed' || tag.length <= MAX_LIVE_TAG) {
+  if (api === 'seed' || tag.length <= MAX_LIVE_TAG_LENGTH) {
     return [`    # Dashboards steward creates carry a marker tag (default ${tag});`, '    # plan lists marked dashboards no file declares as orphans.'];
   }
-  const room = MAX_LIVE_TAG - 'managed-by:steward/'.length - 5;
+  const room = MAX_LIVE_TAG_LENGTH - 'managed-by:steward/'.length - 5;
   const short = `managed-by:steward/${name.slice(0, room).replace(/[^a-z0-9]+$/, '')}-${createHash('sha256').update(name).digest('hex').slice(0, 4)}`;
   return [
     `    # Dashboards steward creates carry this marker tag; plan lists marked dashboards no file declares as`,
-    `    # orphans. The default (${tag}) is longer than the ${MAX_LIVE_TAG} characters ${api} takes.`,
+    `    # orphans. The default (${tag}) is longer than the ${MAX_LIVE_TAG_LENGTH} characters ${api} takes.`,
     `    markerTag: ${short}`,
   ];
 }
