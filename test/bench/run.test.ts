@@ -9,10 +9,7 @@ import * as assert from 'uvu/assert';
 import { benchmarks, formatTable, normalizeAny, normalizeNamed, normalizeReport, normalizeValidate, parseArgs, runBenchmarks } from '../../bench/run.ts';
 
 test('--quick --only apply: every case creates exactly its dashboards, one table row each', async () => {
-  const t0 = performance.now();
   const rows = await runBenchmarks(parseArgs(['--quick', '--only', 'apply']));
-  const s = (performance.now() - t0) / 1000;
-  assert.ok(s < 10, `smoke run took ${s.toFixed(1)} s`);
   assert.ok(rows.length >= 4, `rows: ${rows.length}`);
   for (const r of rows) {
     assert.is(r.benchmark, 'apply');

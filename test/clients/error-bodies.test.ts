@@ -181,7 +181,9 @@ test('htmlToText: hostile pages (thousands of unclosed tags) cost linear time', 
     const t0 = performance.now();
     summarizeErrorBody(page, 'text/html');
     const ms = performance.now() - t0;
-    assert.ok(ms < 100, `${page.slice(0, 8)}… took ${ms} ms`);
+    // Quadratic work on these pages takes many seconds; linear is milliseconds. The bound is loose so a busy
+    // machine cannot fail it.
+    assert.ok(ms < 2000, `${page.slice(0, 8)}… took ${ms} ms`);
   }
 });
 

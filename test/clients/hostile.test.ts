@@ -27,7 +27,7 @@ test('a body that never ends: timeout error within the whole-request timeout', a
     assert.is(e.failure, 'timeout');
     assert.is(e.outcomeUnknown, false);
     assert.match(e.message, /^GET \/api\/v2\/dashboards on 127\.0\.0\.1:\d+: no complete response within 400 ms \(timeout\)$/);
-    assert.ok(ms < 1500, `took ${ms} ms`);
+    assert.ok(ms < 4500, `took ${ms} ms`);
   } finally {
     clearInterval(timer);
     await server.close();
@@ -46,7 +46,7 @@ test('a connection that stalls after the headers: stalled error after the idle t
     assert.instance(e, ApiTransportError);
     assert.is(e.failure, 'stalled');
     assert.match(e.message, /the connection stalled: nothing received for 200 ms$/);
-    assert.ok(ms < 1500, `took ${ms} ms`);
+    assert.ok(ms < 4500, `took ${ms} ms`);
   } finally {
     await server.close();
   }

@@ -111,7 +111,8 @@ test('429 with Retry-After: 1 is waited for in real time (default sleep and cloc
     await c.listDashboards();
     const elapsed = performance.now() - t0;
     assert.ok(elapsed >= 990, `took ${elapsed} ms`);
-    assert.ok(elapsed < 3000, `took ${elapsed} ms`);
+    // Generous: seconds, not the minutes a misread unit would wait (the machine may be busy).
+    assert.ok(elapsed < 15000, `took ${elapsed} ms`);
     assert.is(server.requests.length, 2);
   } finally {
     await server.close();

@@ -36,7 +36,7 @@ test('the request log lists method, path, status, time and credential kind; admi
     );
     for (const e of r.body.requests) {
       assert.type(e.ms, 'number');
-      assert.ok(e.ms >= 0 && e.ms < 1000);
+      assert.ok(e.ms >= 0 && e.ms < 60_000, `${e.ms} ms`);
       assert.is(e.time, '2030-01-01T00:00:00.000Z');
     }
     assert.equal(emu.requests(), r.body.requests, 'the in-process view agrees');
