@@ -1,5 +1,5 @@
 /**
- * The fast parse path (issue 15): js-yaml reads a file's documents about 17x faster than `yaml`, but keeps
+ * The fast parse path (issue 15): js-yaml 4 reads a file's documents several times faster than `yaml`, but keeps
  * no positions and differs from `yaml` in corners (YAML 1.1 forms, merge keys, tags, anchors, non-string
  * keys). So it is used only where it reads a file exactly as `yaml` would, and says "not sure" everywhere
  * else: the caller then parses with `yaml` (src/config/source.ts), which also gives every position.
@@ -9,8 +9,9 @@
  *   order, so `1.0`, `0x1F`, `~`, `.inf` are the values `yaml` gives. Forms that YAML 1.1 reads otherwise
  *   (yes/no/on/off, 0777, 1:30, 2024-01-01, 1_000, 0b1, `=`, `<<`) and integers beyond 2^53 (or
  *   with more than 15 digits) make the file "not sure".
- * - Mapping keys must be strings (quoted, or plain that resolve to a string); not `<<` nor `__proto__`; a
- *   duplicate key is js-yaml's error. Complex keys (a list or mapping as a key) are refused.
+ * - Mapping keys: js-yaml 4 turns a scalar key into a string with String(), as `yaml`'s toJS does, except
+ *   for null (`yaml` gives ''), so null and empty keys are screened out; `<<` and `__proto__` too. A
+ *   duplicate key is js-yaml's error. Complex keys (a list or mapping as a key) are screened out.
  * - Before parsing, the text is screened: tags (`!`), anchors and aliases (`&`, `*`), explicit keys (`?`),
  *   directives (`%`), document ends (`...`), tabs, carriage returns, the Unicode line breaks (U+0085,
  *   U+2028, U+2029), and lines over 1,000 characters (`yaml` limits implicit keys to 1,024) are "not sure".
@@ -20,7 +21,7 @@
  * examples and a table of tricky cases, and requires the same values (and key order) wherever this path
  * answers.
  */
-import { defineMappingTag, defineScalarTag, defineSequenceTag, loadAll, NOT_RESOLVED, Schema as JsSchema, strTag } from 'js-yaml';
+import { FAILSAFE_SCHEMA, loadAll, Type, type LoadOptions } from 'js-yaml';
 import { isScalar, Schema } from 'yaml';
 
 /** Thrown inside js-yaml by a resolver that is not sure; any throw means "use yaml". */
@@ -54,6 +55,9 @@ const onError = () => {
   throw new NotSure();
 };
 
+/** What resolvePlain answers for a plain scalar that is a string. */
+const PLAIN_STRING = Symbol('plain string');
+
 function resolvePlain(source: string): unknown {
   for (const d of DOUBTFUL) if (d.test(source)) throw new NotSure();
   for (const tag of CORE_TAGS) {
@@ -70,7 +74,7 @@ function resolvePlain(source: string): unknown {
       throw new NotSure();
     return value;
   }
-  return NOT_RESOLVED;
+  return PLAIN_STRING;
 }
 
 function significantDigits(source: string): number {
@@ -78,41 +82,33 @@ function significantDigits(source: string): number {
   return source.replace(/^[-+]/, '').split(/[eE]/)[0]!.replace('.', '').replace(/^0+/, '').length;
 }
 
-const coreTag = defineScalarTag<unknown>('tag:steward/core', {
-  implicit: true,
-  implicitFirstChars: null,
-  resolve: (source) => resolvePlain(source),
-  identify: () => false,
-});
-
-const mapTag = defineMappingTag<Record<string, unknown>>('tag:yaml.org,2002:map', {
-  create: () => ({}),
-  identify: () => false,
-  addPair: (map, key, value) => {
-    if (typeof key !== 'string' || key === '__proto__' || key === '<<') throw new NotSure();
-    map[key] = value;
-    return '';
+/**
+ * js-yaml 4 tries its implicit types on plain scalars only (quoted ones stay strings), calling construct right
+ * after a resolve that said yes: so the value resolve computed is kept for construct, not computed twice.
+ */
+let resolved: unknown;
+const coreType = new Type('tag:steward/core', {
+  kind: 'scalar',
+  resolve: (source: string) => {
+    resolved = resolvePlain(source);
+    return resolved !== PLAIN_STRING;
   },
-  has: (map, key) => typeof key === 'string' && Object.prototype.hasOwnProperty.call(map, key),
-  keys: (map) => Object.keys(map),
-  get: (map, key) => map[String(key)],
+  construct: () => resolved,
 });
 
-const seqTag = defineSequenceTag<unknown[]>('tag:yaml.org,2002:seq', {
-  create: () => [],
-  addItem: (list, item) => void list.push(item),
-  identify: () => false,
-});
-
-const SCHEMA = new JsSchema([strTag, seqTag, mapTag, coreTag]);
+// str, seq and map from the failsafe schema; every plain scalar through yaml's resolvers above.
+const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [coreType] });
 
 /** Token starts js-yaml and yaml could read differently, or that carry what this path does not keep. */
-const SCREEN = /(?:^|[\s[\]{},])(?:[!&*]|\?(?:\s|$))|^%|^\.\.\.(?:\s|$)|\r(?!\n)|<<|__proto__/m;
+const SCREEN =
+  /(?:^|[\s[\]{},])(?:[!&*]|\?(?:\s|$))|^%|^\.\.\.(?:\s|$)|\r(?!\n)|<<|__proto__|(?:^|[\s[{,])(?:~|null|Null|NULL)?[ \t]*:(?:\s|$)|[\]}][ \t]*:(?:\s|$)|^---[ \t]+[^#\s]/m;
 const DOC_START = /^---(?=\s|$)/gm;
 const MAX_LINE = 1000;
 
 /** Nesting at which js-yaml stops; `yaml` allows MAX_DEPTH (64), so deeper files are left to it. */
 const FAST_MAX_DEPTH = 48;
+// maxDepth came with js-yaml 4.3; @types/js-yaml 4.0.9 predates it.
+const LOAD_OPTIONS: LoadOptions & { maxDepth: number } = { schema: SCHEMA, maxDepth: FAST_MAX_DEPTH, json: false };
 
 /**
  * The documents of `text` (a decoded file without BOM) as `yaml` would give them, or undefined when this
@@ -128,7 +124,7 @@ export function fastLoadAll(text: string): unknown[] | undefined {
   }
   let docs: unknown[];
   try {
-    docs = loadAll(text, { schema: SCHEMA, maxAliases: 0, maxDepth: FAST_MAX_DEPTH, json: false });
+    docs = loadAll(text, null, LOAD_OPTIONS);
   } catch {
     return undefined;
   }
