@@ -208,6 +208,12 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['a: on\n', false],
   ['a: OFF\n', false],
   ['a: y\nx: 1\ny: 2\nn: N\n', true],
+  // Plain words: the whole-word shortcut in front of the regexes must give what the regexes give.
+  ['a: [null, Null, NULL, true, True, TRUE, false, False, FALSE, nULL, tRUE, fALSE, nulls, truee, "yes", y, n, Y, N]\n', true],
+  ['a: [x, ~, "", +, ., -a, +b, .c, 0, -0, +0.0, .5, 5., 1e5, -1E-5, =x, <x, ~x]\n', true],
+  ['a: [yes]\n', false],
+  ['a: [oN]\n', true],
+  ['a: =\n', false],
   ['a: 0777\n', false],
   ['a: 1:30\n', false],
   ['a: 2024-01-01\n', false],
