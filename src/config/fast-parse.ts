@@ -63,6 +63,8 @@ const PLAIN_STRING = Symbol('plain string');
  * (numbers, `.inf`, `~`, `=`, `<<`): every other scalar is one of WORDS or a string, as the regexes would say.
  */
 const NUMERIC_START = /^[-+.=<~0-9]/;
+/** Whole numbers of up to 15 digits without a leading zero: the core int tag's value, exactly (x, y, w, h). */
+const PLAIN_INT = /^-?[1-9][0-9]{0,14}$|^0$/;
 const WORDS = new Map<string, unknown>([
   ...['null', 'Null', 'NULL'].map((w) => [w, null] as const),
   ...['true', 'True', 'TRUE'].map((w) => [w, true] as const),
@@ -76,6 +78,7 @@ function resolvePlain(source: string): unknown {
     if (word === NotSure) throw new NotSure();
     return word;
   }
+  if (PLAIN_INT.test(source)) return Number(source);
   for (const d of DOUBTFUL) if (d.test(source)) throw new NotSure();
   for (const tag of CORE_TAGS) {
     if (!tag.test.test(source)) continue;

@@ -211,6 +211,8 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   // Plain words: the whole-word shortcut in front of the regexes must give what the regexes give.
   ['a: [null, Null, NULL, true, True, TRUE, false, False, FALSE, nULL, tRUE, fALSE, nulls, truee, "yes", y, n, Y, N]\n', true],
   ['a: [x, ~, "", +, ., -a, +b, .c, 0, -0, +0.0, .5, 5., 1e5, -1E-5, =x, <x, ~x]\n', true],
+  ['a: [0, 7, -7, 10, 999999999999999, -999999999999999, 00, 07, -0, +7, 1.]\n', undefined],
+  ['a: [0, 7, -7, 10, 999999999999999, -999999999999999]\n', true],
   ['a: [yes]\n', false],
   ['a: [oN]\n', true],
   ['a: =\n', false],
