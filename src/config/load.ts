@@ -65,6 +65,8 @@ export interface LoadOptions {
   cacheSettleMs?: number;
   /** Worker threads for large projects (see parse-pool.ts); `{ workers: 0 }` parses in this thread. */
   parallel?: ParallelOptions;
+  /** Called once the project file is loaded, before the resource files are read (plan starts its reads). */
+  onProject?(project: Project): void;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   }
 
   const project = projectFile ? loadProject(deps.fs, projectFile, deps.env, opts.envName) : undefined;
+  if (project) opts.onProject?.(project);
   const issues: Issue[] = [];
   let files: string[];
   // Where resources may come from: the project folder, or each folder or file given on the command line.

@@ -12,7 +12,11 @@ import type { LiveDigestMemo } from '../plan/plan.ts';
 import type { LiveDashboardInput, PlanBinding } from '../plan/types.ts';
 import type { LiveMemo } from '../config/live-memo.ts';
 import { markerTagIssue } from '../config/project.ts';
-import type { WorkflowDeps } from './deps.ts';
+import type { Loaded } from '../config/load.ts';
+import type { Project } from '../config/project.ts';
+import type { ObservabilityClient } from '../clients/observability.ts';
+import { OBSERVABILITY_PROFILES, missingCapability, type ObservabilityProfile } from '../clients/profiles.ts';
+import type { Services, WorkflowDeps } from './deps.ts';
 
 /** What shapes a plan: the command's flags, as values. */
 export interface PlanOptions {
@@ -35,27 +39,95 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 64');
   }
-  const [{ nodeFileSystem }, { loadWorkspace }, { computePlan }, { readState }, { cacheWanted }, { openLiveMemo }] = await Promise.all([
+  const [{ nodeFileSystem }, { loadWorkspace }, { cacheWanted }] = await Promise.all([
     import('../config/fs.ts'),
     import('../config/load.ts'),
-    import('../plan/plan.ts'),
-    import('../apply/state.ts'),
     import('../config/cache.ts'),
-    import('../config/live-memo.ts'),
   ]);
   const useCache = cacheWanted(args.cache, deps.env);
   // One meaning for paths, as in validate: a folder that holds a project file is that project
   // (`steward plan examples`); other paths narrow the plan to the resources in them.
   const { projectPath, paths } = splitProjectPath(args.paths ?? [], args.config, deps.cwd, nodeFileSystem);
-  const loaded = await loadWorkspace(
-    { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
-    {
-      config: projectPath ?? args.config,
-      envName: args.env,
-      requireProject: true,
-      cache: useCache,
-    },
-  );
+  let early: EarlyReads | undefined;
+  try {
+    const loaded = await loadWorkspace(
+      { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
+      {
+        config: projectPath ?? args.config,
+        envName: args.env,
+        requireProject: true,
+        cache: useCache,
+        onProject: (p) => (early = startReads(deps, p, args)),
+      },
+    );
+    return await planLoaded(deps, args, { loaded, paths, early, useCache });
+  } catch (e) {
+    // A plan stopped by a file's problem (or anything else) makes no use of the lists: stop reading them.
+    (early as EarlyReads | undefined)?.stop.abort();
+    throw e;
+  }
+}
+
+/** The live reads started while the files are parsed, and the services they go through. */
+interface EarlyReads {
+  services: Services;
+  dashboards: ReturnType<ObservabilityClient['listDashboards']>;
+  alerts: ReturnType<ObservabilityClient['listAlerts']> | undefined;
+  stop: AbortController;
+}
+
+/**
+ * Starts reading the live lists as soon as the project file is known (issue 15): the files of a large
+ * project are parsed on worker threads while this thread waited, and the list (28 MB at 10,000 dashboards)
+ * was only asked for afterwards. Started only when nothing the project file or the flags say would stop the
+ * plan before its first request; otherwise the plan reads (or fails) in order as before. Errors wait for
+ * the plan to ask for the list, so a file's problem is still what a broken project reports first.
+ */
+function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions): EarlyReads | undefined {
+  if (markerTagIssue(project)) return undefined;
+  const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
+  if (flagProblem(profile, args)) return undefined;
+  let services: Services;
+  let client: ObservabilityClient;
+  try {
+    services = deps.connect(project);
+    client = services.observability();
+  } catch {
+    return undefined;
+  }
+  const stop = new AbortController();
+  const signal = AbortSignal.any([deps.signal, stop.signal]);
+  const dashboards = client.listDashboards({ signal });
+  const alerts = profile.capabilities.readAlerts ? client.listAlerts({ signal }) : undefined;
+  // Handled where the plan awaits them; until then a rejection is not unhandled.
+  for (const p of [dashboards, alerts]) p?.catch(() => {});
+  return { services, dashboards, alerts, stop };
+}
+
+/** A flag the profile cannot serve: said before any request. */
+function flagProblem(profile: ObservabilityProfile, args: PlanOptions): UsageError | undefined {
+  if (args.prune) {
+    const missing = missingCapability(profile, 'deleteDashboard', '--prune deletes orphans');
+    if (missing) return new UsageError(missing.replace(/^--prune deletes orphans: (.*) cannot do that/, `--prune: $1 cannot delete dashboards`));
+  }
+  if (args.serverValidate) {
+    const missing = missingCapability(profile, 'validateDashboard', '--server-validate');
+    if (missing) return new UsageError(missing);
+  }
+  return undefined;
+}
+
+async function planLoaded(
+  deps: WorkflowDeps,
+  args: PlanOptions,
+  { loaded, paths, early, useCache }: { loaded: Loaded; paths: string[]; early: EarlyReads | undefined; useCache: boolean },
+) {
+  const [{ nodeFileSystem }, { computePlan }, { readState }, { openLiveMemo }] = await Promise.all([
+    import('../config/fs.ts'),
+    import('../plan/plan.ts'),
+    import('../apply/state.ts'),
+    import('../config/live-memo.ts'),
+  ]);
   const project = loaded.project!;
   const marker = markerTagIssue(project);
   const issues = marker ? [...loaded.issues, { ...marker, file: relative(deps.cwd, marker.file) || marker.file }] : loaded.issues;
@@ -66,18 +138,11 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
     paths.map((p) => resolve(deps.cwd, p)),
     deps.cwd,
   );
-  const { OBSERVABILITY_PROFILES, missingCapability } = await import('../clients/profiles.ts');
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   const prune = args.prune ?? project.spec.prune ?? false;
-  if (args.prune) {
-    const missing = missingCapability(profile, 'deleteDashboard', '--prune deletes orphans');
-    if (missing) throw new UsageError(missing.replace(/^--prune deletes orphans: (.*) cannot do that/, `--prune: $1 cannot delete dashboards`));
-  }
-  if (args.serverValidate) {
-    const missing = missingCapability(profile, 'validateDashboard', '--server-validate');
-    if (missing) throw new UsageError(missing);
-  }
-  const services = deps.connect(project);
+  const problem = flagProblem(profile, args);
+  if (problem) throw problem;
+  const services = early?.services ?? deps.connect(project);
   const state = readState(project.statePath);
   const client = services.observability();
   let resources = loaded.resources;
@@ -112,8 +177,8 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
     if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
     resources = resolved.resources;
   }
-  const live = await client.listDashboards({ signal: deps.signal });
-  const liveAlerts = profile.capabilities.readAlerts ? await client.listAlerts({ signal: deps.signal }) : undefined;
+  const live = await (early?.dashboards ?? client.listDashboards({ signal: deps.signal }));
+  const liveAlerts = profile.capabilities.readAlerts ? await (early?.alerts ?? client.listAlerts({ signal: deps.signal })) : undefined;
   const { bindingFile, bindingServer, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
