@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
-import { dashboardText, fingerprintLive } from '../plan/fingerprint.ts';
-import type { LiveDigestMemo } from '../plan/plan.ts';
-import type { LiveDashboardInput, PlanBinding } from '../plan/types.ts';
-import type { LiveMemo } from '../config/live-memo.ts';
+import { fingerprintLive } from '../plan/fingerprint.ts';
+import type { PlanBinding } from '../plan/types.ts';
+import { openLiveMemo, type LiveMemo } from '../config/live-memo.ts';
+import { nodeFileSystem } from '../config/fs.ts';
+import { bindLiveMemo, type LiveSide } from './live-side.ts';
 import { markerTagIssue } from '../config/project.ts';
 import type { Loaded } from '../config/load.ts';
 import type { Project } from '../config/project.ts';
@@ -39,11 +40,7 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   if (args.concurrency !== undefined && (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > 64)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 64');
   }
-  const [{ nodeFileSystem }, { loadWorkspace }, { cacheWanted }] = await Promise.all([
-    import('../config/fs.ts'),
-    import('../config/load.ts'),
-    import('../config/cache.ts'),
-  ]);
+  const [{ loadWorkspace }, { cacheWanted }] = await Promise.all([import('../config/load.ts'), import('../config/cache.ts')]);
   const useCache = cacheWanted(args.cache, deps.env);
   // One meaning for paths, as in validate: a folder that holds a project file is that project
   // (`steward plan examples`); other paths narrow the plan to the resources in them.
@@ -57,7 +54,7 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
         envName: args.env,
         requireProject: true,
         cache: useCache,
-        onProject: (p) => (early = startReads(deps, p, args)),
+        onProject: (p) => (early = startReads(deps, p, args, useCache)),
       },
     );
     return await planLoaded(deps, args, { loaded, paths, early, useCache });
@@ -73,6 +70,9 @@ interface EarlyReads {
   services: Services;
   dashboards: ReturnType<ObservabilityClient['listDashboards']>;
   alerts: ReturnType<ObservabilityClient['listAlerts']> | undefined;
+  memo: LiveMemo | undefined;
+  /** Prepares the live side while the files are parsed. */
+  side: LiveSide;
   stop: AbortController;
 }
 
@@ -83,7 +83,7 @@ interface EarlyReads {
  * plan before its first request; otherwise the plan reads (or fails) in order as before. Errors wait for
  * the plan to ask for the list, so a file's problem is still what a broken project reports first.
  */
-function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions): EarlyReads | undefined {
+function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, useCache: boolean): EarlyReads | undefined {
   if (markerTagIssue(project)) return undefined;
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   if (flagProblem(profile, args)) return undefined;
@@ -101,7 +101,11 @@ function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions): Ea
   const alerts = profile.capabilities.readAlerts ? client.listAlerts({ signal }) : undefined;
   // Handled where the plan awaits them; until then a rejection is not unhandled.
   for (const p of [dashboards, alerts]) p?.catch(() => {});
-  return { services, dashboards, alerts, stop };
+  const memo = useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined;
+  const side = bindLiveMemo(memo, project.markerTag);
+  const pause = () => new Promise<void>((r) => setImmediate(r));
+  dashboards.then((live) => side.prepare(live, pause)).catch(() => {});
+  return { services, dashboards, alerts, memo, side, stop };
 }
 
 /** A flag the profile cannot serve: said before any request. */
@@ -122,12 +126,7 @@ async function planLoaded(
   args: PlanOptions,
   { loaded, paths, early, useCache }: { loaded: Loaded; paths: string[]; early: EarlyReads | undefined; useCache: boolean },
 ) {
-  const [{ nodeFileSystem }, { computePlan }, { readState }, { openLiveMemo }] = await Promise.all([
-    import('../config/fs.ts'),
-    import('../plan/plan.ts'),
-    import('../apply/state.ts'),
-    import('../config/live-memo.ts'),
-  ]);
+  const [{ computePlan }, { readState }] = await Promise.all([import('../plan/plan.ts'), import('../apply/state.ts')]);
   const project = loaded.project!;
   const marker = markerTagIssue(project);
   const issues = marker ? [...loaded.issues, { ...marker, file: relative(deps.cwd, marker.file) || marker.file }] : loaded.issues;
@@ -182,8 +181,11 @@ async function planLoaded(
   const { bindingFile, bindingServer, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
-  const memo = useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined;
-  const { textOf, liveMemo } = bindLiveMemo(memo, project.markerTag);
+  const memo = early ? early.memo : useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined;
+  const side = early?.side ?? bindLiveMemo(memo, project.markerTag);
+  // What the files were not parsed long enough to prepare, computePlan does.
+  side.stop();
+  const { textOf, liveMemo } = side;
   const fingerprint = fingerprintLive(live, state, liveAlerts, textOf);
   const idSeed =
     args.idSeed ??
@@ -238,33 +240,6 @@ async function planLoaded(
     }
   }
   return { plan, project, deps: services, loaded: { ...loaded, resources }, state, live, liveAlerts, alertsLeft };
-}
-
-/**
- * The live memo as the plan uses it: `textOf` gives the fingerprint each dashboard's text and keeps its
- * memo key (made once, from the text the fingerprint hashes anyway), `liveMemo` answers computePlan by
- * dashboard. Both undefined without a memo.
- */
-export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): { textOf?: (d: LiveDashboardInput) => string; liveMemo?: LiveDigestMemo } {
-  if (!memo) return {};
-  const keys = new Map<LiveDashboardInput, string>();
-  return {
-    textOf: (d) => {
-      const text = dashboardText(d);
-      keys.set(d, memo.keyOf(text, markerTag));
-      return text;
-    },
-    liveMemo: {
-      get: (d) => {
-        const k = keys.get(d);
-        return k === undefined ? undefined : memo.get(k);
-      },
-      set: (d, entry) => {
-        const k = keys.get(d);
-        if (k !== undefined) memo.set(k, entry);
-      },
-    },
-  };
 }
 
 /**

@@ -16,7 +16,7 @@ import { canonicalJson, dashboardText, fingerprintLive } from '../../src/plan/fi
 import { desiredDigest } from '../../src/plan/normalize.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import type { LiveDashboardInput, Plan } from '../../src/plan/types.ts';
-import { bindLiveMemo } from '../../src/workflows/plan.ts';
+import { bindLiveMemo } from '../../src/workflows/live-side.ts';
 import { dashboard, DIR, emptyState, liveOf, MARKER, NOW } from '../plan/fixtures.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
