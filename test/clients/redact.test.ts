@@ -158,4 +158,21 @@ test('the client exposes its redaction for others (report, journal)', () => {
   assert.is(c.http.redact(`${KEY_SECRET} extra-canary-value ${BASIC}`), `${REDACTED} ${REDACTED} ${REDACTED}`);
 });
 
+test('credential patterns stay linear on hostile text: what a server sends is redacted in one pass (red team, round 7)', () => {
+  // A cubic pattern took 29 s on 12 KB of `;token`; these are 120-200 KB. No time bound: a pattern that
+  // backtracks does not finish, and the runner's own timeout reports it.
+  const hostile = [';token'.repeat(20_000), '?token'.repeat(20_000), '&api_key;'.repeat(20_000), 'a.'.repeat(100_000), 'x-'.repeat(100_000) + '://'];
+  for (const text of hostile) assert.is(redact(text), text);
+  // The same patterns still mask what they are for, wherever the parameter sits.
+  const cases: Array<[string, string]> = [
+    ['GET /x?token=abc123&page=2', `GET /x?token=${REDACTED}&page=2`],
+    ['/x;page=1;access_token=abc', `/x;page=1;access_token=${REDACTED}`],
+    ['?a?API-KEY=zz', `?a?API-KEY=${REDACTED}`],
+    ['?page=2&q=token', '?page=2&q=token'],
+    ['see foo.https://user:pw@host/x', `see foo.https://${REDACTED}@host/x`],
+    ['a.b.c http://u:p@h', `a.b.c http://${REDACTED}@h`],
+  ];
+  for (const [text, want] of cases) assert.is(redact(text), want, text);
+});
+
 test.run();
