@@ -121,6 +121,21 @@ test('bad inputs are refused before steward runs', async () => {
   }
 });
 
+test('an input holding a line break cannot start a workflow command of its own (red team, round 7)', async () => {
+  const inputs: Array<Record<string, string>> = [
+    { command: 'validate', args: "--target 'x\n::warning title=forged::by args\n::add-mask::a" },
+    { command: 'plan\n::warning title=forged::by command"' },
+    { command: 'validate', summary: 'no\r\n::stop-commands::t0k' },
+  ];
+  for (const given of inputs) {
+    const r = await runAction(tmpdir(), given);
+    assert.is(r.code, 1, JSON.stringify(given));
+    const commands = r.log.split(/\r?\n/).filter((l) => l.startsWith('::'));
+    assert.equal(commands.length, 1, r.log);
+    assert.match(commands[0]!, /^::error title=steward action::.*%0A::/);
+  }
+});
+
 // One emulator and one copy of examples/ for the steps of a pretend job, in order.
 const job = suite<{ x?: Awaited<ReturnType<typeof examplesWithEmulator>> }>('action against the emulator', {});
 job.before(async (ctx) => {
