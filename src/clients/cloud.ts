@@ -8,9 +8,12 @@
  */
 import { CliError } from '../errors.ts';
 import type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts';
+import { readItem, readItems, type CloudItem, type CloudList } from './cloud-items.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { CallOptions } from './observability.ts';
-import { checkResponse, type ResponseShape } from './validate.ts';
+import { checkResponse, type SchemaName } from './validate.ts';
+
+export type { CloudItem, CloudList, ItemProblemSent, MalformedItem } from './cloud-items.ts';
 
 export type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts';
 export type {
@@ -43,8 +46,8 @@ export interface CloudProfile {
   title: string;
   /** Paths under `/v1/organizations/{organizationId}/services/{serviceId}`. */
   paths: { pipes: string; endpoints: string; backups: string };
-  /** Response schemas (src/clients/validate.ts) of the four reads. */
-  shapes: { pipes: ResponseShape; endpoints: ResponseShape; backups: ResponseShape; backup: ResponseShape };
+  /** The schema (schemas/api/cloud/) each item of a read is checked against, on its own. */
+  items: { pipe: SchemaName; endpoint: SchemaName; backup: SchemaName };
 }
 
 /**
@@ -58,18 +61,13 @@ export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
     api: 'seed',
     title: 'the seed cloud API (ingest pipes)',
     paths: { pipes: '/ingestpipes', endpoints: '/ingestpipesReversePrivateEndpoints', backups: '/backups' },
-    shapes: { pipes: 'cloud.ingestPipes', endpoints: 'cloud.reversePrivateEndpoints', backups: 'cloud.backups', backup: 'cloud.backup' },
+    items: { pipe: 'ingestPipe', endpoint: 'reversePrivateEndpoint', backup: 'backup' },
   },
   'clickhouse-cloud': {
     api: 'clickhouse-cloud',
     title: 'ClickHouse Cloud API v1 (ClickPipes)',
     paths: { pipes: '/clickpipes', endpoints: '/clickpipesReversePrivateEndpoints', backups: '/backups' },
-    shapes: {
-      pipes: 'clickhouse-cloud.clickpipes',
-      endpoints: 'clickhouse-cloud.reversePrivateEndpoints',
-      backups: 'clickhouse-cloud.backups',
-      backup: 'clickhouse-cloud.backup',
-    },
+    items: { pipe: 'clickPipe', endpoint: 'clickPipesReversePrivateEndpoint', backup: 'clickhouseCloudBackup' },
   },
 };
 
@@ -92,15 +90,20 @@ export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'aut
   http?: Http;
 }
 
+/**
+ * The four reads. Each item is checked on its own (src/clients/cloud-items.ts): `null` reads as absent,
+ * and an item that breaks its schema comes back in `malformed` (kept without the members at fault when the
+ * rest passes) instead of failing the read. A `result` that is not a list fails it.
+ */
 export interface CloudClient {
   /** @throws {ApiError} see `Http.request`. */
-  listIngestPipes(organizationId: string, serviceId: string, opts?: CallOptions): Promise<IngestPipe[]>;
+  listIngestPipes(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<IngestPipe>>;
   /** @throws {ApiError} see `Http.request`. */
-  listReversePrivateEndpoints(organizationId: string, serviceId: string, opts?: CallOptions): Promise<ReversePrivateEndpoint[]>;
+  listReversePrivateEndpoints(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<ReversePrivateEndpoint>>;
   /** Backups, newest first as the server orders them (not re-sorted here). @throws {ApiError} */
-  listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<Backup[]>;
+  listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<Backup>>;
   /** @throws {NotFoundError} when the backup does not exist; other ApiErrors as `Http.request`. */
-  getBackup(organizationId: string, serviceId: string, backupId: string, opts?: CallOptions): Promise<Backup>;
+  getBackup(organizationId: string, serviceId: string, backupId: string, opts?: CallOptions): Promise<CloudItem<Backup>>;
   readonly http: Http;
   readonly profile: CloudProfile;
 }
@@ -108,16 +111,16 @@ export interface CloudClient {
 export function createCloudClient(opts: CloudClientOptions): CloudClient {
   const profile = cloudProfile(opts.api);
   const http = opts.http ?? buildHttp(opts);
-  const { paths, shapes } = profile;
+  const { paths, items } = profile;
 
-  async function get<T>(shape: ResponseShape, path: string, o: CallOptions | undefined): Promise<T> {
-    const res = await http.request<{ result: T }>({
+  async function list<T>(key: keyof CloudProfile['paths'], schema: SchemaName, org: string, svc: string, o: CallOptions | undefined): Promise<CloudList<T>> {
+    const res = await http.request<{ result: unknown[] }>({
       method: 'GET',
-      path,
+      path: `${service(org, svc)}${paths[key]}`,
       signal: o?.signal,
-      validate: (body) => checkResponse(shape, body),
+      validate: (body) => checkResponse('cloud.list', body),
     });
-    return res.body.result;
+    return readItems<T>(schema, res.body.result);
   }
 
   const service = (org: string, svc: string) => encodePath`/v1/organizations/${org}/services/${svc}`;
@@ -125,10 +128,18 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
   return {
     http,
     profile,
-    listIngestPipes: (org, svc, o) => get<IngestPipe[]>(shapes.pipes, `${service(org, svc)}${paths.pipes}`, o),
-    listReversePrivateEndpoints: (org, svc, o) => get<ReversePrivateEndpoint[]>(shapes.endpoints, `${service(org, svc)}${paths.endpoints}`, o),
-    listBackups: (org, svc, o) => get<Backup[]>(shapes.backups, `${service(org, svc)}${paths.backups}`, o),
-    getBackup: (org, svc, id, o) => get<Backup>(shapes.backup, `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`, o),
+    listIngestPipes: (org, svc, o) => list<IngestPipe>('pipes', items.pipe, org, svc, o),
+    listReversePrivateEndpoints: (org, svc, o) => list<ReversePrivateEndpoint>('endpoints', items.endpoint, org, svc, o),
+    listBackups: (org, svc, o) => list<Backup>('backups', items.backup, org, svc, o),
+    getBackup: async (org, svc, id, o) => {
+      const res = await http.request<{ result: unknown }>({
+        method: 'GET',
+        path: `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`,
+        signal: o?.signal,
+        validate: (body) => checkResponse('cloud.item', body),
+      });
+      return readItem<Backup>(items.backup, res.body.result);
+    },
   };
 }
 
