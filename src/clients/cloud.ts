@@ -11,7 +11,10 @@ import type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts'
 import { readItem, readItems, type CloudItem, type CloudList } from './cloud-items.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { CallOptions } from './observability.ts';
+import { cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
 import { checkResponse, type SchemaName } from './validate.ts';
+
+export { CLOUD_PROFILES, cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
 
 export type { CloudItem, CloudList, ItemProblemSent, MalformedItem } from './cloud-items.ts';
 
@@ -35,49 +38,6 @@ export type {
   PostgresSource,
   PostgresTableMapping,
 } from './api-types.ts';
-
-/** The cloud API profiles: `seed` (the seed document 001) and `clickhouse-cloud` (the real service). */
-export type CloudApi = 'seed' | 'clickhouse-cloud';
-
-/** What one cloud API profile reads, and where. */
-export interface CloudProfile {
-  api: CloudApi;
-  /** One line for people (docs, errors). */
-  title: string;
-  /** Paths under `/v1/organizations/{organizationId}/services/{serviceId}`. */
-  paths: { pipes: string; endpoints: string; backups: string };
-  /** The schema (schemas/api/cloud/) each item of a read is checked against, on its own. */
-  items: { pipe: SchemaName; endpoint: SchemaName; backup: SchemaName };
-}
-
-/**
- * The profiles. `seed` reads exactly what the seed document names (it renamed ClickPipes "ingest pipes").
- * `clickhouse-cloud` reads the real paths of ClickHouse Cloud's API (contracts/clickhouse-cloud, both
- * snapshots); its shapes are the seed's members with none required, as the real spec requires none
- * (docs/profiles.md lists what the report needs and how it copes without it).
- */
-export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
-  seed: {
-    api: 'seed',
-    title: 'the seed cloud API (ingest pipes)',
-    paths: { pipes: '/ingestpipes', endpoints: '/ingestpipesReversePrivateEndpoints', backups: '/backups' },
-    items: { pipe: 'ingestPipe', endpoint: 'reversePrivateEndpoint', backup: 'backup' },
-  },
-  'clickhouse-cloud': {
-    api: 'clickhouse-cloud',
-    title: 'ClickHouse Cloud API v1 (ClickPipes)',
-    paths: { pipes: '/clickpipes', endpoints: '/clickpipesReversePrivateEndpoints', backups: '/backups' },
-    items: { pipe: 'clickPipe', endpoint: 'clickPipesReversePrivateEndpoint', backup: 'clickhouseCloudBackup' },
-  },
-};
-
-/** The profile for a `cloud.api` value; undefined (absent) is `seed`. */
-export function cloudProfile(api: CloudApi | undefined): CloudProfile {
-  const name = api ?? 'seed';
-  const p = Object.hasOwn(CLOUD_PROFILES, name) ? CLOUD_PROFILES[name] : undefined;
-  if (!p) throw new CliError(`unknown cloud API profile "${String(api)}": use ${Object.keys(CLOUD_PROFILES).join(' or ')}`, { code: 'config' });
-  return p;
-}
 
 export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'auth'> {
   /** Base URL of the API (`https://api.example.com`); paths `/v1/...` are appended. */
