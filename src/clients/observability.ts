@@ -123,29 +123,36 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     return (result ? body?.result : body?.data) as T;
   }
 
-  async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
-    const path = `${base}/dashboards`;
-    const res = await http.request<{ data?: LiveDashboard[]; result?: LiveDashboard[]; meta?: unknown }>({
+  /**
+   * A list the service gives whole. Where it answers `meta.total` above what it sent (a server that pages,
+   * as ClickStack's did in a real-server audit), the list is refused: a plan on a partial list would create
+   * what it hides (a duplicate on apply), so every list steward plans on is whole or an error.
+   */
+  async function listWhole<T>(kind: 'dashboards' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
+    const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
       method: 'GET',
-      path,
+      path: base + path,
       signal: o?.signal,
-      validate: (body) => checkResponse(shape('dashboards'), body),
+      validate: (body) => checkResponse(shape(kind), body),
     });
     const list = (result ? res.body.result : res.body.data) ?? [];
-    // The contract's list is not paged. A server that pages (newer APIs answer `meta: {total, limit,
-    // offset}`) would hide dashboards from the plan, which would then create duplicates: refuse instead.
-    const total = (res.body.meta as { total?: unknown } | undefined)?.total;
-    if (typeof total === 'number' && total > list.length) {
-      throw new ApiResponseError(
-        `GET ${path}: the server returned ${list.length} of ${total} dashboards (a paged list); steward needs the whole list in one response`,
-        { method: 'GET', path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'paged list' }] },
-      );
-    }
+    refusePartial(base + path, what, list.length, res.body.meta?.total, res.status);
     return list;
   }
 
+  /** An ApiResponseError when `total` (the server's `meta.total`) says there are more than `listed`. */
+  function refusePartial(path: string, what: string, listed: number, total: unknown, status: number): void {
+    if (typeof total !== 'number' || total <= listed) return;
+    throw new ApiResponseError(
+      `GET ${path}: the service listed ${listed} of ${total} ${what}; refusing to plan on a partial list (steward needs the whole list in one response)`,
+      { method: 'GET', path, host: http.host, status, problems: [{ field: 'meta.total', message: 'partial list' }] },
+    );
+  }
+
+  const listDashboards = (o: CallOptions | undefined) => listWhole<LiveDashboard>('dashboards', '/dashboards', 'dashboards', o);
+
   /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
-  async function listPaged<T>(kind: 'alerts' | 'named', path: string, o: CallOptions | undefined): Promise<T[]> {
+  async function listPaged<T>(kind: 'alerts' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
     const out: T[] = [];
     const seen = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -169,6 +176,8 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       });
       pushAll(out, fresh);
       const total = res.body.meta?.total;
+      // Where lists are not paged (ClickStack), one answer is the whole list, or short of its total: refused.
+      if (result) refusePartial(base + path, what, out.length, total, res.status);
       if (result || typeof total !== 'number' || out.length >= total) return out;
       if (fresh.length === 0) {
         // A server that ignores offset answers page two with page one: that one page is all it will give
@@ -211,13 +220,13 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       return (result ? (res.body as { result: DashboardValidation }).result : res.body) as DashboardValidation;
     },
     updateAlert: (id, body, o) => call<LiveAlert>('alert', 'PUT', encodePath`/alerts/${id}`, body, o),
-    listAlerts: (o) => listPaged<LiveAlert>('alerts', '/alerts', o),
+    listAlerts: (o) => listPaged<LiveAlert>('alerts', '/alerts', 'alerts', o),
     createAlert: (body, o) => call<LiveAlert>('alert', 'POST', '/alerts', body, o),
     deleteAlert: async (id, o) => {
       await call<unknown>('any', 'DELETE', encodePath`/alerts/${id}`, undefined, o);
     },
-    listSources: (o) => call<NamedObject[]>('named', 'GET', '/sources', undefined, o),
-    listWebhooks: (o) => listPaged<NamedObject>('named', '/webhooks', o),
+    listSources: (o) => listWhole<NamedObject>('named', '/sources', 'sources', o),
+    listWebhooks: (o) => listPaged<NamedObject>('named', '/webhooks', 'webhooks', o),
   };
 }
 
