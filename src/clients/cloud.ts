@@ -11,7 +11,8 @@ import type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts'
 import { readItem, readItems, type CloudItem, type CloudList } from './cloud-items.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { CallOptions } from './observability.ts';
-import { cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
+import { notFoundHint, profileHint } from './profile-hint.ts';
+import { CLOUD_PROFILES, cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
 import { checkResponse, type SchemaName } from './validate.ts';
 
 export { CLOUD_PROFILES, cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
@@ -48,6 +49,11 @@ export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'aut
   keySecret: string;
   /** A ready HTTP layer to use instead of building one (tests, sharing). */
   http?: Http;
+  /**
+   * Where `cloud.api` is set in the project file, or where it would go (`steward.yaml:5:3`): named by the
+   * hint a 404 on a path of this profile gets when another profile reads a different path.
+   */
+  apiSetting?: string;
 }
 
 /**
@@ -56,9 +62,9 @@ export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'aut
  * rest passes) instead of failing the read. A `result` that is not a list fails it.
  */
 export interface CloudClient {
-  /** @throws {ApiError} see `Http.request`. */
+  /** @throws {ApiError} see `Http.request`; a 404 names the profile that reads another path. */
   listIngestPipes(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<IngestPipe>>;
-  /** @throws {ApiError} see `Http.request`. */
+  /** @throws {ApiError} see `Http.request`; a 404 names the profile that reads another path. */
   listReversePrivateEndpoints(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<ReversePrivateEndpoint>>;
   /** Backups, newest first as the server orders them (not re-sorted here). @throws {ApiError} */
   listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<Backup>>;
@@ -74,14 +80,30 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
   const { paths, items } = profile;
 
   async function list<T>(key: keyof CloudProfile['paths'], schema: SchemaName, org: string, svc: string, o: CallOptions | undefined): Promise<CloudList<T>> {
-    const res = await http.request<{ result: unknown[] }>({
-      method: 'GET',
-      path: `${service(org, svc)}${paths[key]}`,
-      signal: o?.signal,
-      validate: (body) => checkResponse('cloud.list', body),
-    });
-    return readItems<T>(schema, res.body.result);
+    try {
+      const res = await http.request<{ result: unknown[] }>({
+        method: 'GET',
+        path: `${service(org, svc)}${paths[key]}`,
+        signal: o?.signal,
+        validate: (body) => checkResponse('cloud.list', body),
+      });
+      return readItems<T>(schema, res.body.result);
+    } catch (e) {
+      throw notFoundHint(e, hintFor(key));
+    }
   }
+
+  /**
+   * What a 404 on this read says: the profiles that read another path for it. A server of another API
+   * answers 404 at this profile's path (ClickHouse Cloud at the seed's `/ingestpipes`).
+   */
+  const hintFor = (key: keyof CloudProfile['paths']) =>
+    profileHint({
+      setting: 'cloud.api',
+      where: opts.apiSetting,
+      current: profile,
+      others: Object.values(CLOUD_PROFILES).filter((p) => p.paths[key] !== paths[key]),
+    });
 
   const service = (org: string, svc: string) => encodePath`/v1/organizations/${org}/services/${svc}`;
 
@@ -109,6 +131,6 @@ function buildHttp(opts: CloudClientOptions): Http {
       code: 'config',
     });
   }
-  const { url, keyId, keySecret, http: _unused, api: _api, ...rest } = opts;
+  const { url, keyId, keySecret, http: _unused, api: _api, apiSetting: _where, ...rest } = opts;
   return createHttp({ ...rest, prefixUrl: url, auth: { type: 'basic', username: keyId, password: keySecret } });
 }

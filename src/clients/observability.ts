@@ -9,6 +9,7 @@ import { ApiResponseError } from './errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { HttpMethod } from './errors.ts';
+import { notFoundHint, profileHint } from './profile-hint.ts';
 import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
 import { pushAll } from '../shared/arrays.ts';
@@ -30,6 +31,11 @@ export interface ObservabilityClientOptions extends Omit<HttpOptions, 'prefixUrl
   serviceId?: string;
   /** A ready HTTP layer to use instead of building one (tests, sharing). `url`/credentials are then unused. */
   http?: Http;
+  /**
+   * Where `observability.api` is set in the project file, or where it would go (`steward.yaml:14:3`): named
+   * by the hint a 404 on the dashboard list gets when another profile reads under another base path.
+   */
+  apiSetting?: string;
 }
 
 /** Per-call options. */
@@ -149,7 +155,18 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     );
   }
 
-  const listDashboards = (o: CallOptions | undefined) => listWhole<LiveDashboard>('dashboards', '/dashboards', 'dashboards', o);
+  /**
+   * The first read of every command. A 404 there names the profiles that read under another base path: a
+   * server of another API has no such path (ClickHouse Cloud at `/api/v2`, HyperDX at `/v1/.../clickstack`).
+   */
+  async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
+    try {
+      return await listWhole<LiveDashboard>('dashboards', '/dashboards', 'dashboards', o);
+    } catch (e) {
+      const others = Object.values(OBSERVABILITY_PROFILES).filter((p) => p.base !== profile.base);
+      throw notFoundHint(e, profileHint({ setting: 'observability.api', where: opts.apiSetting, current: profile, others }));
+    }
+  }
 
   /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
   async function listPaged<T>(kind: 'alerts' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
@@ -231,7 +248,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
 }
 
 function buildHttp(opts: ObservabilityClientOptions, profile: ObservabilityProfile): Http {
-  const { url, token, http: _unused, profile: _p, keyId, keySecret, organizationId: _o, serviceId: _s, ...rest } = opts;
+  const { url, token, http: _unused, profile: _p, keyId, keySecret, organizationId: _o, serviceId: _s, apiSetting: _w, ...rest } = opts;
   if (profile.auth === 'basic') {
     if (!keyId || !keySecret) {
       throw new CliError(`no ClickHouse Cloud key given for the observability API: set ${opts.credentialHint ?? 'keyId and keySecret'}`, { code: 'config' });

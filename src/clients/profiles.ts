@@ -41,6 +41,8 @@ export interface ObservabilityProfile {
   envelope: 'data' | 'result';
   /** The path every resource path is under, with `{organizationId}`/`{serviceId}` filled in by the client. */
   base: string;
+  /** What the connection needs under this profile, for the hint that suggests it. */
+  needs: string;
   /** The client's rate limit when the project sets no `requestsPerMinute`. */
   requestsPerMinute: number;
 }
@@ -79,6 +81,7 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
     auth: 'bearer',
     envelope: 'data',
     base: '/api/v2',
+    needs: 'token',
     requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
   },
   hyperdx: {
@@ -88,6 +91,7 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
     auth: 'bearer',
     envelope: 'data',
     base: '/api/v2',
+    needs: 'token',
     requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
   },
   'clickstack-cloud': {
@@ -98,6 +102,7 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
     auth: 'basic',
     envelope: 'result',
     base: '/v1/organizations/{organizationId}/services/{serviceId}/clickstack',
+    needs: 'keyId, keySecret, organizationId and serviceId',
     // Through api.clickhouse.cloud, under the key's limit of 10 requests in 10 s (settings.ts).
     requestsPerMinute: CLICKHOUSE_CLOUD_REQUESTS_PER_MINUTE,
   },

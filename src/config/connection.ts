@@ -1,6 +1,6 @@
 import { CLOUD_PROFILES, OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, type SourcePos } from '../errors.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
@@ -174,4 +174,12 @@ export function resolveCloud(project: Project, env: Env): CloudConnection {
     requestsPerMinute: c.requestsPerMinute ?? profileRate(CLOUD_PROFILES, api),
     timeoutMs: c.timeoutSeconds !== undefined ? c.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
   };
+}
+
+/**
+ * Where `<section>.api` is set (the environment overlay when it sets it), or where it would go (the
+ * section) when it is not: named by the hint a 404 gets when another profile would read another path.
+ */
+export function apiSettingAt(project: Project, section: Section): SourcePos {
+  return project.locate(pointerOf(project, section, 'api'));
 }

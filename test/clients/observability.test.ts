@@ -247,6 +247,31 @@ test('a paged dashboard list (meta.total above the items returned) is refused, n
   }
 });
 
+test('a 404 on the dashboard list names the profiles that read under another base path; other 404s get no hint', async () => {
+  const server = await startServer((_req, res) => json(res, 404, { message: 'Not found' }));
+  try {
+    const cs = { keyId: 'key-id', keySecret: 'key-secret', organizationId: 'org', serviceId: 'svc' };
+    const cases = [
+      ['seed', {}, ['`observability.api: clickstack-cloud` for ClickStack on ClickHouse Cloud']],
+      ['hyperdx', {}, ['`observability.api: clickstack-cloud`']],
+      ['clickstack-cloud', cs, ['`observability.api: seed` for the seed observability API', 'or `observability.api: hyperdx` for HyperDX external API v2']],
+    ] as const;
+    for (const [api, extra, suggested] of cases) {
+      const c = client(server, { profile: OBSERVABILITY_PROFILES[api], apiSetting: 'steward.yaml:5:3', ...extra });
+      const e = await rejects(() => c.listDashboards());
+      assert.instance(e, NotFoundError);
+      assert.match(e.message, `; the server does not speak ${OBSERVABILITY_PROFILES[api].title} at this path (observability.api: ${api}); set `);
+      for (const s of suggested) assert.match(e.message, s);
+      assert.ok(e.message.endsWith(' in steward.yaml:5:3, or check the URL and ids'), e.message);
+      const other = await rejects(() => c.getDashboard('65f5e4a3b9e77c001a000001'));
+      assert.instance(other, NotFoundError);
+      assert.not.match(other.message, /does not speak/);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 test('clickstack-cloud: every list short of its meta.total is refused as dashboards are (a missing alert would be planned as a duplicate create)', async () => {
   // A real ClickStack server answered one page with `meta.total` above it; steward reads these lists in one request.
   const items: Record<string, unknown[]> = {
