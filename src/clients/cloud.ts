@@ -1,10 +1,10 @@
 /**
  * Client of the cloud management API: ingest pipes, reverse private endpoints, backups. All reads. Basic
- * authentication from key id and secret; success bodies are the `{status, requestId, result}` envelope,
- * validated, and the client returns `result`.
+ * authentication from key id and secret; success bodies are the `{status, requestId, result}` envelope, and
+ * the client returns `result` with each item checked on its own (src/clients/cloud-items.ts).
  *
- * Which API it speaks is a profile (`cloud.api` in steward.yaml): a table of paths and response shapes
- * (`CLOUD_PROFILES`). Nothing else branches on a profile's name.
+ * Which API it speaks is a profile (`cloud.api` in steward.yaml): a table of paths and item schemas
+ * (`CLOUD_PROFILES` in src/clients/profiles.ts). Nothing else branches on a profile's name.
  */
 import { CliError } from '../errors.ts';
 import type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts';
