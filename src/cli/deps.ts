@@ -1,5 +1,6 @@
 import type { Project } from '../config/project.ts';
-import { resolveCloud, resolveObservability } from '../config/connection.ts';
+import { relative } from 'node:path';
+import { apiSettingAt, resolveCloud, resolveObservability } from '../config/connection.ts';
 import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
 import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
@@ -47,6 +48,12 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
   let obs: ObservabilityClient | undefined;
   let cloud: CloudClient | undefined;
   const concurrency = opts.concurrency ?? project.concurrency;
+  // Where each `api` setting is (or would go), for the hint on a 404 that another profile would avoid.
+  const apiSetting = (section: 'observability' | 'cloud') => {
+    const pos = apiSettingAt(project, section);
+    const rel = relative(ctx.cwd, pos.file);
+    return `${rel === '' || rel.startsWith('..') ? pos.file : rel}:${pos.line}:${pos.col}`;
+  };
   const maxBytes = maxResponseBytes(ctx.env);
   return {
     clock: { now: () => new Date() },
@@ -63,6 +70,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
           ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
+          apiSetting: apiSetting('observability'),
           credentialHint: c.keyId !== undefined ? `the key in ${c.tokenEnv}` : `the token in ${c.tokenEnv}`,
           secrets: configured,
           trace,
@@ -86,6 +94,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
           ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
+          apiSetting: apiSetting('cloud'),
           credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
           secrets: configured,
           trace,

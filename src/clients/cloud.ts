@@ -1,16 +1,23 @@
 /**
  * Client of the cloud management API: ingest pipes, reverse private endpoints, backups. All reads. Basic
- * authentication from key id and secret; success bodies are the `{status, requestId, result}` envelope,
- * validated, and the client returns `result`.
+ * authentication from key id and secret; success bodies are the `{status, requestId, result}` envelope, and
+ * the client returns `result` with each item checked on its own (src/clients/cloud-items.ts).
  *
- * Which API it speaks is a profile (`cloud.api` in steward.yaml): a table of paths and response shapes
- * (`CLOUD_PROFILES`). Nothing else branches on a profile's name.
+ * Which API it speaks is a profile (`cloud.api` in steward.yaml): a table of paths and item schemas
+ * (`CLOUD_PROFILES` in src/clients/profiles.ts). Nothing else branches on a profile's name.
  */
 import { CliError } from '../errors.ts';
 import type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts';
+import { readItem, readItems, type CloudItem, type CloudList } from './cloud-items.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { CallOptions } from './observability.ts';
-import { checkResponse, type ResponseShape } from './validate.ts';
+import { notFoundHint, profileHint } from './profile-hint.ts';
+import { CLOUD_PROFILES, cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
+import { checkResponse, type SchemaName } from './validate.ts';
+
+export { CLOUD_PROFILES, cloudProfile, type CloudApi, type CloudProfile } from './profiles.ts';
+
+export type { CloudItem, CloudList, ItemProblemSent, MalformedItem } from './cloud-items.ts';
 
 export type { Backup, IngestPipe, ReversePrivateEndpoint } from './api-types.ts';
 export type {
@@ -33,54 +40,6 @@ export type {
   PostgresTableMapping,
 } from './api-types.ts';
 
-/** The cloud API profiles: `seed` (the seed document 001) and `clickhouse-cloud` (the real service). */
-export type CloudApi = 'seed' | 'clickhouse-cloud';
-
-/** What one cloud API profile reads, and where. */
-export interface CloudProfile {
-  api: CloudApi;
-  /** One line for people (docs, errors). */
-  title: string;
-  /** Paths under `/v1/organizations/{organizationId}/services/{serviceId}`. */
-  paths: { pipes: string; endpoints: string; backups: string };
-  /** Response schemas (src/clients/validate.ts) of the four reads. */
-  shapes: { pipes: ResponseShape; endpoints: ResponseShape; backups: ResponseShape; backup: ResponseShape };
-}
-
-/**
- * The profiles. `seed` reads exactly what the seed document names (it renamed ClickPipes "ingest pipes").
- * `clickhouse-cloud` reads the real paths of ClickHouse Cloud's API (contracts/clickhouse-cloud, both
- * snapshots); its shapes are the seed's members with none required, as the real spec requires none
- * (docs/profiles.md lists what the report needs and how it copes without it).
- */
-export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
-  seed: {
-    api: 'seed',
-    title: 'the seed cloud API (ingest pipes)',
-    paths: { pipes: '/ingestpipes', endpoints: '/ingestpipesReversePrivateEndpoints', backups: '/backups' },
-    shapes: { pipes: 'cloud.ingestPipes', endpoints: 'cloud.reversePrivateEndpoints', backups: 'cloud.backups', backup: 'cloud.backup' },
-  },
-  'clickhouse-cloud': {
-    api: 'clickhouse-cloud',
-    title: 'ClickHouse Cloud API v1 (ClickPipes)',
-    paths: { pipes: '/clickpipes', endpoints: '/clickpipesReversePrivateEndpoints', backups: '/backups' },
-    shapes: {
-      pipes: 'clickhouse-cloud.clickpipes',
-      endpoints: 'clickhouse-cloud.reversePrivateEndpoints',
-      backups: 'clickhouse-cloud.backups',
-      backup: 'clickhouse-cloud.backup',
-    },
-  },
-};
-
-/** The profile for a `cloud.api` value; undefined (absent) is `seed`. */
-export function cloudProfile(api: CloudApi | undefined): CloudProfile {
-  const name = api ?? 'seed';
-  const p = Object.hasOwn(CLOUD_PROFILES, name) ? CLOUD_PROFILES[name] : undefined;
-  if (!p) throw new CliError(`unknown cloud API profile "${String(api)}": use ${Object.keys(CLOUD_PROFILES).join(' or ')}`, { code: 'config' });
-  return p;
-}
-
 export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'auth'> {
   /** Base URL of the API (`https://api.example.com`); paths `/v1/...` are appended. */
   url: string;
@@ -90,17 +49,27 @@ export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'aut
   keySecret: string;
   /** A ready HTTP layer to use instead of building one (tests, sharing). */
   http?: Http;
+  /**
+   * Where `cloud.api` is set in the project file, or where it would go (`steward.yaml:5:3`): named by the
+   * hint a 404 on a path of this profile gets when another profile reads a different path.
+   */
+  apiSetting?: string;
 }
 
+/**
+ * The four reads. Each item is checked on its own (src/clients/cloud-items.ts): `null` reads as absent,
+ * and an item that breaks its schema comes back in `malformed` (kept without the members at fault when the
+ * rest passes) instead of failing the read. A `result` that is not a list fails it.
+ */
 export interface CloudClient {
-  /** @throws {ApiError} see `Http.request`. */
-  listIngestPipes(organizationId: string, serviceId: string, opts?: CallOptions): Promise<IngestPipe[]>;
-  /** @throws {ApiError} see `Http.request`. */
-  listReversePrivateEndpoints(organizationId: string, serviceId: string, opts?: CallOptions): Promise<ReversePrivateEndpoint[]>;
+  /** @throws {ApiError} see `Http.request`; a 404 names the profile that reads another path. */
+  listIngestPipes(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<IngestPipe>>;
+  /** @throws {ApiError} see `Http.request`; a 404 names the profile that reads another path. */
+  listReversePrivateEndpoints(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<ReversePrivateEndpoint>>;
   /** Backups, newest first as the server orders them (not re-sorted here). @throws {ApiError} */
-  listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<Backup[]>;
+  listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<Backup>>;
   /** @throws {NotFoundError} when the backup does not exist; other ApiErrors as `Http.request`. */
-  getBackup(organizationId: string, serviceId: string, backupId: string, opts?: CallOptions): Promise<Backup>;
+  getBackup(organizationId: string, serviceId: string, backupId: string, opts?: CallOptions): Promise<CloudItem<Backup>>;
   readonly http: Http;
   readonly profile: CloudProfile;
 }
@@ -108,27 +77,51 @@ export interface CloudClient {
 export function createCloudClient(opts: CloudClientOptions): CloudClient {
   const profile = cloudProfile(opts.api);
   const http = opts.http ?? buildHttp(opts);
-  const { paths, shapes } = profile;
+  const { paths, items } = profile;
 
-  async function get<T>(shape: ResponseShape, path: string, o: CallOptions | undefined): Promise<T> {
-    const res = await http.request<{ result: T }>({
-      method: 'GET',
-      path,
-      signal: o?.signal,
-      validate: (body) => checkResponse(shape, body),
-    });
-    return res.body.result;
+  async function list<T>(key: keyof CloudProfile['paths'], schema: SchemaName, org: string, svc: string, o: CallOptions | undefined): Promise<CloudList<T>> {
+    try {
+      const res = await http.request<{ result: unknown[] }>({
+        method: 'GET',
+        path: `${service(org, svc)}${paths[key]}`,
+        signal: o?.signal,
+        validate: (body) => checkResponse('cloud.list', body),
+      });
+      return readItems<T>(schema, res.body.result);
+    } catch (e) {
+      throw notFoundHint(e, hintFor(key));
+    }
   }
+
+  /**
+   * What a 404 on this read says: the profiles that read another path for it. A server of another API
+   * answers 404 at this profile's path (ClickHouse Cloud at the seed's `/ingestpipes`).
+   */
+  const hintFor = (key: keyof CloudProfile['paths']) =>
+    profileHint({
+      setting: 'cloud.api',
+      where: opts.apiSetting,
+      current: profile,
+      others: Object.values(CLOUD_PROFILES).filter((p) => p.paths[key] !== paths[key]),
+    });
 
   const service = (org: string, svc: string) => encodePath`/v1/organizations/${org}/services/${svc}`;
 
   return {
     http,
     profile,
-    listIngestPipes: (org, svc, o) => get<IngestPipe[]>(shapes.pipes, `${service(org, svc)}${paths.pipes}`, o),
-    listReversePrivateEndpoints: (org, svc, o) => get<ReversePrivateEndpoint[]>(shapes.endpoints, `${service(org, svc)}${paths.endpoints}`, o),
-    listBackups: (org, svc, o) => get<Backup[]>(shapes.backups, `${service(org, svc)}${paths.backups}`, o),
-    getBackup: (org, svc, id, o) => get<Backup>(shapes.backup, `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`, o),
+    listIngestPipes: (org, svc, o) => list<IngestPipe>('pipes', items.pipe, org, svc, o),
+    listReversePrivateEndpoints: (org, svc, o) => list<ReversePrivateEndpoint>('endpoints', items.endpoint, org, svc, o),
+    listBackups: (org, svc, o) => list<Backup>('backups', items.backup, org, svc, o),
+    getBackup: async (org, svc, id, o) => {
+      const res = await http.request<{ result: unknown }>({
+        method: 'GET',
+        path: `${service(org, svc)}${paths.backups}${encodePath`/${id}`}`,
+        signal: o?.signal,
+        validate: (body) => checkResponse('cloud.item', body),
+      });
+      return readItem<Backup>(items.backup, res.body.result);
+    },
   };
 }
 
@@ -138,6 +131,6 @@ function buildHttp(opts: CloudClientOptions): Http {
       code: 'config',
     });
   }
-  const { url, keyId, keySecret, http: _unused, api: _api, ...rest } = opts;
+  const { url, keyId, keySecret, http: _unused, api: _api, apiSetting: _where, ...rest } = opts;
   return createHttp({ ...rest, prefixUrl: url, auth: { type: 'basic', username: keyId, password: keySecret } });
 }

@@ -21,7 +21,7 @@ import { HTTPError, type Got, type Request as GotRequest, type RequestError as G
 import type { ApiError, HttpMethod } from './errors.ts';
 import type { RateLimiter, Semaphore, Sleep } from './limiter.ts';
 import { parseSuccess, ResponseReader, traceBody, traceText, type ReadResponse, type Validate } from './response.ts';
-import { backoffMs, isIdempotent, RETRY_STATUSES, serverWait, type RetryPolicy } from './retry.ts';
+import { backoffMs, isIdempotent, retryStatus, serverWait, type RetryPolicy } from './retry.ts';
 import {
   abortedError,
   codeOf,
@@ -111,7 +111,8 @@ export class Exchange {
     private readonly req: ExchangeRequest,
   ) {
     this.ctx = { method: req.method, path: req.path, host: t.host };
-    this.maxTries = isIdempotent(req.method) ? t.policy.limit : 1;
+    // Any method may be tried again after a 429 (retryStatus); a POST after nothing else.
+    this.maxTries = t.policy.limit;
     this.result = new Promise<ExchangeResult>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -251,7 +252,7 @@ export class Exchange {
     const { policy, now } = this.t;
     const status = r.status;
     const hinted = serverWait(status, r.headers, now());
-    const retryableStatus = RETRY_STATUSES.has(status) && isIdempotent(method);
+    const retryableStatus = retryStatus(method, status, hinted !== undefined);
     const tooLong = hinted !== undefined && hinted.ms > policy.maxDelayMs;
     const retry = retryableStatus && this.attempt < this.maxTries && !tooLong;
     if (hinted !== undefined && !tooLong && (status === 429 || status === 503)) {

@@ -9,6 +9,7 @@ import { ApiResponseError } from './errors.ts';
 import type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 import { createHttp, encodePath, type Http, type HttpOptions } from './http.ts';
 import type { HttpMethod } from './errors.ts';
+import { notFoundHint, profileHint } from './profile-hint.ts';
 import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
 import { pushAll } from '../shared/arrays.ts';
@@ -30,6 +31,11 @@ export interface ObservabilityClientOptions extends Omit<HttpOptions, 'prefixUrl
   serviceId?: string;
   /** A ready HTTP layer to use instead of building one (tests, sharing). `url`/credentials are then unused. */
   http?: Http;
+  /**
+   * Where `observability.api` is set in the project file, or where it would go (`steward.yaml:14:3`): named
+   * by the hint a 404 on the dashboard list gets when another profile reads under another base path.
+   */
+  apiSetting?: string;
 }
 
 /** Per-call options. */
@@ -123,29 +129,47 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     return (result ? body?.result : body?.data) as T;
   }
 
-  async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
-    const path = `${base}/dashboards`;
-    const res = await http.request<{ data?: LiveDashboard[]; result?: LiveDashboard[]; meta?: unknown }>({
+  /**
+   * A list the service gives whole. Where it answers `meta.total` above what it sent (a server that pages,
+   * as ClickStack's did in a real-server audit), the list is refused: a plan on a partial list would create
+   * what it hides (a duplicate on apply), so every list steward plans on is whole or an error.
+   */
+  async function listWhole<T>(kind: 'dashboards' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
+    const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
       method: 'GET',
-      path,
+      path: base + path,
       signal: o?.signal,
-      validate: (body) => checkResponse(shape('dashboards'), body),
+      validate: (body) => checkResponse(shape(kind), body),
     });
     const list = (result ? res.body.result : res.body.data) ?? [];
-    // The contract's list is not paged. A server that pages (newer APIs answer `meta: {total, limit,
-    // offset}`) would hide dashboards from the plan, which would then create duplicates: refuse instead.
-    const total = (res.body.meta as { total?: unknown } | undefined)?.total;
-    if (typeof total === 'number' && total > list.length) {
-      throw new ApiResponseError(
-        `GET ${path}: the server returned ${list.length} of ${total} dashboards (a paged list); steward needs the whole list in one response`,
-        { method: 'GET', path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'paged list' }] },
-      );
-    }
+    refusePartial(base + path, what, list.length, res.body.meta?.total, res.status);
     return list;
   }
 
+  /** An ApiResponseError when `total` (the server's `meta.total`) says there are more than `listed`. */
+  function refusePartial(path: string, what: string, listed: number, total: unknown, status: number): void {
+    if (typeof total !== 'number' || total <= listed) return;
+    throw new ApiResponseError(
+      `GET ${path}: the service listed ${listed} of ${total} ${what}; refusing to plan on a partial list (steward needs the whole list in one response)`,
+      { method: 'GET', path, host: http.host, status, problems: [{ field: 'meta.total', message: 'partial list' }] },
+    );
+  }
+
+  /**
+   * The first read of every command. A 404 there names the profiles that read under another base path: a
+   * server of another API has no such path (ClickHouse Cloud at `/api/v2`, HyperDX at `/v1/.../clickstack`).
+   */
+  async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
+    try {
+      return await listWhole<LiveDashboard>('dashboards', '/dashboards', 'dashboards', o);
+    } catch (e) {
+      const others = Object.values(OBSERVABILITY_PROFILES).filter((p) => p.base !== profile.base);
+      throw notFoundHint(e, profileHint({ setting: 'observability.api', where: opts.apiSetting, current: profile, others }));
+    }
+  }
+
   /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
-  async function listPaged<T>(kind: 'alerts' | 'named', path: string, o: CallOptions | undefined): Promise<T[]> {
+  async function listPaged<T>(kind: 'alerts' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
     const out: T[] = [];
     const seen = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -169,6 +193,8 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       });
       pushAll(out, fresh);
       const total = res.body.meta?.total;
+      // Where lists are not paged (ClickStack), one answer is the whole list, or short of its total: refused.
+      if (result) refusePartial(base + path, what, out.length, total, res.status);
       if (result || typeof total !== 'number' || out.length >= total) return out;
       if (fresh.length === 0) {
         // A server that ignores offset answers page two with page one: that one page is all it will give
@@ -211,18 +237,18 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       return (result ? (res.body as { result: DashboardValidation }).result : res.body) as DashboardValidation;
     },
     updateAlert: (id, body, o) => call<LiveAlert>('alert', 'PUT', encodePath`/alerts/${id}`, body, o),
-    listAlerts: (o) => listPaged<LiveAlert>('alerts', '/alerts', o),
+    listAlerts: (o) => listPaged<LiveAlert>('alerts', '/alerts', 'alerts', o),
     createAlert: (body, o) => call<LiveAlert>('alert', 'POST', '/alerts', body, o),
     deleteAlert: async (id, o) => {
       await call<unknown>('any', 'DELETE', encodePath`/alerts/${id}`, undefined, o);
     },
-    listSources: (o) => call<NamedObject[]>('named', 'GET', '/sources', undefined, o),
-    listWebhooks: (o) => listPaged<NamedObject>('named', '/webhooks', o),
+    listSources: (o) => listWhole<NamedObject>('named', '/sources', 'sources', o),
+    listWebhooks: (o) => listPaged<NamedObject>('named', '/webhooks', 'webhooks', o),
   };
 }
 
 function buildHttp(opts: ObservabilityClientOptions, profile: ObservabilityProfile): Http {
-  const { url, token, http: _unused, profile: _p, keyId, keySecret, organizationId: _o, serviceId: _s, ...rest } = opts;
+  const { url, token, http: _unused, profile: _p, keyId, keySecret, organizationId: _o, serviceId: _s, apiSetting: _w, ...rest } = opts;
   if (profile.auth === 'basic') {
     if (!keyId || !keySecret) {
       throw new CliError(`no ClickHouse Cloud key given for the observability API: set ${opts.credentialHint ?? 'keyId and keySecret'}`, { code: 'config' });

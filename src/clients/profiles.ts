@@ -1,8 +1,13 @@
 /**
- * Observability API profiles (`observability.api` in steward.yaml): what each service can do and where.
- * Plan and apply ask `capabilities`; only the client reads `paths`, `auth` and `envelope`. Nothing else
- * branches on a profile's name. DESIGN.md, "API profiles"; README, the profiles table.
+ * The API profiles (`observability.api` and `cloud.api` in steward.yaml): what each service can do, where,
+ * and how fast it may be asked. Plan and apply ask `capabilities`; only the clients read paths, auth and
+ * envelopes; the connection settings (src/config/connection.ts) read `requestsPerMinute`. Nothing else
+ * branches on a profile's name. DESIGN.md, "API profiles"; README, the profiles table. No import that loads
+ * got or ajv: the config layer reads this table.
  */
+import { CliError } from '../errors.ts';
+import { CLICKHOUSE_CLOUD_REQUESTS_PER_MINUTE, DEFAULT_REQUESTS_PER_MINUTE } from './settings.ts';
+import type { SchemaName } from './validate.ts';
 
 export type ObservabilityApi = 'seed' | 'hyperdx' | 'clickstack-cloud';
 
@@ -36,6 +41,10 @@ export interface ObservabilityProfile {
   envelope: 'data' | 'result';
   /** The path every resource path is under, with `{organizationId}`/`{serviceId}` filled in by the client. */
   base: string;
+  /** What the connection needs under this profile, for the hint that suggests it. */
+  needs: string;
+  /** The client's rate limit when the project sets no `requestsPerMinute`. */
+  requestsPerMinute: number;
 }
 
 const NONE: ObservabilityCapabilities = {
@@ -72,6 +81,8 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
     auth: 'bearer',
     envelope: 'data',
     base: '/api/v2',
+    needs: 'token',
+    requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
   },
   hyperdx: {
     api: 'hyperdx',
@@ -80,6 +91,8 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
     auth: 'bearer',
     envelope: 'data',
     base: '/api/v2',
+    needs: 'token',
+    requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
   },
   'clickstack-cloud': {
     api: 'clickstack-cloud',
@@ -89,6 +102,9 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
     auth: 'basic',
     envelope: 'result',
     base: '/v1/organizations/{organizationId}/services/{serviceId}/clickstack',
+    needs: 'keyId, keySecret, organizationId and serviceId',
+    // Through api.clickhouse.cloud, under the key's limit of 10 requests in 10 s (settings.ts).
+    requestsPerMinute: CLICKHOUSE_CLOUD_REQUESTS_PER_MINUTE,
   },
 };
 
@@ -96,4 +112,52 @@ export const OBSERVABILITY_PROFILES: Readonly<Record<ObservabilityApi, Observabi
 export function missingCapability(profile: ObservabilityProfile, cap: keyof ObservabilityCapabilities, what: string): string | undefined {
   if (profile.capabilities[cap]) return undefined;
   return `${what}: ${profile.title} cannot do that (observability.api: ${profile.api}; hyperdx and clickstack-cloud can)`;
+}
+
+/** The cloud API profiles: `seed` (the seed document 001) and `clickhouse-cloud` (the real service). */
+export type CloudApi = 'seed' | 'clickhouse-cloud';
+
+/** What one cloud API profile reads, and where. */
+export interface CloudProfile {
+  api: CloudApi;
+  /** One line for people (docs, errors). */
+  title: string;
+  /** Paths under `/v1/organizations/{organizationId}/services/{serviceId}`. */
+  paths: { pipes: string; endpoints: string; backups: string };
+  /** The schema (schemas/api/cloud/) each item of a read is checked against, on its own. */
+  items: { pipe: SchemaName; endpoint: SchemaName; backup: SchemaName };
+  /** The client's rate limit when the project sets no `requestsPerMinute`. */
+  requestsPerMinute: number;
+}
+
+/**
+ * The profiles. `seed` reads exactly what the seed document names (it renamed ClickPipes "ingest pipes").
+ * `clickhouse-cloud` reads the real paths of ClickHouse Cloud's API (contracts/clickhouse-cloud, both
+ * snapshots); its shapes are the seed's members with none required, as the real spec requires none
+ * (docs/profiles.md lists what the report needs and how it copes without it).
+ */
+export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
+  seed: {
+    api: 'seed',
+    title: 'the seed cloud API (ingest pipes)',
+    paths: { pipes: '/ingestpipes', endpoints: '/ingestpipesReversePrivateEndpoints', backups: '/backups' },
+    items: { pipe: 'ingestPipe', endpoint: 'reversePrivateEndpoint', backup: 'backup' },
+    requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
+  },
+  'clickhouse-cloud': {
+    api: 'clickhouse-cloud',
+    title: 'ClickHouse Cloud API v1 (ClickPipes)',
+    paths: { pipes: '/clickpipes', endpoints: '/clickpipesReversePrivateEndpoints', backups: '/backups' },
+    items: { pipe: 'clickPipe', endpoint: 'clickPipesReversePrivateEndpoint', backup: 'clickhouseCloudBackup' },
+    // 10 requests in 10 s per key (settings.ts).
+    requestsPerMinute: CLICKHOUSE_CLOUD_REQUESTS_PER_MINUTE,
+  },
+};
+
+/** The profile for a `cloud.api` value; undefined (absent) is `seed`. */
+export function cloudProfile(api: CloudApi | undefined): CloudProfile {
+  const name = api ?? 'seed';
+  const p = Object.hasOwn(CLOUD_PROFILES, name) ? CLOUD_PROFILES[name] : undefined;
+  if (!p) throw new CliError(`unknown cloud API profile "${String(api)}": use ${Object.keys(CLOUD_PROFILES).join(' or ')}`, { code: 'config' });
+  return p;
 }

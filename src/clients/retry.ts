@@ -1,8 +1,13 @@
 /**
  * Retry rules, kept apart from the transport so they can be tested as plain functions.
  *
- * - Only idempotent methods (GET, PUT, DELETE) are retried; POST never is (DESIGN.md, Apply).
- * - Retried: 429, 500, 502, 503, 504 and network errors (reset, timeout, refused, DNS try-again…).
+ * - Idempotent methods (GET, PUT, DELETE) are retried on 429, 500, 502, 503, 504 and network errors (reset,
+ *   timeout, refused, DNS try-again…).
+ * - A POST is never sent again after an outcome that may have applied it (5xx, timeout, a dropped connection:
+ *   DESIGN.md, Apply). A 429 is not such an outcome: the server refused the request unprocessed. A POST
+ *   answered 429 *without* a wait header is retried here with the backoff (ClickStack on ClickHouse Cloud
+ *   answers so); one with a wait is left to its caller, which sends it again after the wait and says so
+ *   (apply's `create-rate-limited`), the client holding every request until then.
  * - Delay: exponential backoff with full jitter, `random() * min(maxDelay, base * 2^(attempt-1))`, unless the
  *   server said how long to wait (`Retry-After`, `RateLimit-Reset`, `X-RateLimit-Reset`, `RateLimit: …t=`):
  *   then at least that long. A server wait longer than `maxDelayMs` is not slept through: the request
@@ -12,7 +17,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { HttpMethod } from './errors.ts';
 
 export interface RetryOptions {
-  /** Total tries, the first included (default 5). 1 (or 0) turns retries off. Never applies to POST. */
+  /** Total tries, the first included (default 5). 1 (or 0) turns retries off. A POST is tried again only after a 429 without a wait. */
   limit?: number | undefined;
   /** First backoff ceiling in ms (default 500); doubles per retry. */
   baseDelayMs?: number | undefined;
@@ -55,6 +60,15 @@ export const RETRY_CODES: ReadonlySet<string> = new Set([
 /** Methods that may be sent twice without a second effect. */
 export function isIdempotent(method: HttpMethod): boolean {
   return method === 'GET' || method === 'PUT' || method === 'DELETE';
+}
+
+/**
+ * Whether an error status is worth another try of this method: see the rules above. `hinted`: the server
+ * said how long to wait (Retry-After or a reset header).
+ */
+export function retryStatus(method: HttpMethod, status: number, hinted: boolean): boolean {
+  if (!RETRY_STATUSES.has(status)) return false;
+  return isIdempotent(method) || (status === 429 && !hinted);
 }
 
 /** Full-jitter exponential backoff for the given attempt (1 = the wait after the first try). */

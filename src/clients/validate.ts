@@ -23,14 +23,8 @@ export type ResponseShape =
   | 'clickstack.named'
   | 'clickstack.any'
   | 'observability.validation'
-  | 'cloud.ingestPipes'
-  | 'cloud.reversePrivateEndpoints'
-  | 'cloud.backups'
-  | 'cloud.backup'
-  | 'clickhouse-cloud.clickpipes'
-  | 'clickhouse-cloud.reversePrivateEndpoints'
-  | 'clickhouse-cloud.backups'
-  | 'clickhouse-cloud.backup';
+  | 'cloud.list'
+  | 'cloud.item';
 
 const SCHEMA_ROOT = new URL('../../schemas/api/', import.meta.url);
 const BASE_ID = 'https://steward.dev/schemas/api/';
@@ -98,14 +92,10 @@ const ENVELOPES: Record<ResponseShape, object> = {
   'observability.dashboards': data(list('dashboard')),
   'observability.dashboard': data(ref('dashboard')),
   'observability.alert': data(ref('alert')),
-  'cloud.ingestPipes': result(list('ingestPipe')),
-  'cloud.reversePrivateEndpoints': result(list('reversePrivateEndpoint')),
-  'cloud.backups': result(list('backup')),
-  'cloud.backup': result(ref('backup')),
-  'clickhouse-cloud.clickpipes': result(list('clickPipe')),
-  'clickhouse-cloud.reversePrivateEndpoints': result(list('clickPipesReversePrivateEndpoint')),
-  'clickhouse-cloud.backups': result(list('clickhouseCloudBackup')),
-  'clickhouse-cloud.backup': result(ref('clickhouseCloudBackup')),
+  // The cloud reads check the envelope only; each item is checked on its own (checkItem), so one bad item
+  // does not make the whole list unreadable (src/clients/cloud-items.ts).
+  'cloud.list': result({ type: 'array' }),
+  'cloud.item': result({}),
 };
 
 /** Every schema the response and request checks compile (the files and the envelopes), for the meta-schema test. */
@@ -143,6 +133,21 @@ const MAX_PROBLEMS = 20;
 export function checkResponse(shape: ResponseShape, body: unknown): ResponseProblem[] {
   const fn = validatorFor(shape, ENVELOPES[shape]);
   if (fn(body)) return [];
+  return toProblems(fn.errors ?? []).map(({ field, message }) => ({ field, message }));
+}
+
+/** A problem in one item of a list, located in the item (`field` and `pointer` are relative to it). */
+export interface ItemProblem extends ResponseProblem {
+  /** JSON pointer of the member at fault, or of the object that lacks a required member. */
+  pointer: string;
+  /** Whether the problem is a required member that is missing (there is no value at `field` to show). */
+  missing: boolean;
+}
+
+/** Checks one item against one of the API schemas (a ClickPipe, a backup...); returns its problems. */
+export function checkItem(name: SchemaName, item: unknown): ItemProblem[] {
+  const fn = validatorFor(`item.${name}`, ref(name));
+  if (fn(item)) return [];
   return toProblems(fn.errors ?? []);
 }
 
@@ -150,7 +155,7 @@ export function checkResponse(shape: ResponseShape, body: unknown): ResponseProb
 export function checkRequest(name: 'dashboardCreate' | 'alertUpdate', body: unknown): ResponseProblem[] {
   const fn = validatorFor(`request.${name}`, ref(name));
   if (fn(body)) return [];
-  return toProblems(fn.errors ?? []);
+  return toProblems(fn.errors ?? []).map(({ field, message }) => ({ field, message }));
 }
 
 /** `/data/3/tiles/0/x` → `data[3].tiles[0].x`. */
@@ -170,7 +175,7 @@ export function pointerToPath(pointer: string): string {
  * ajv errors → one problem per field. A `oneOf` between a shape and null reports three errors for one
  * mistake (must be object, must be null, must match one of): they are folded into "must be object or null".
  */
-function toProblems(errors: ErrorObject[]): ResponseProblem[] {
+function toProblems(errors: ErrorObject[]): ItemProblem[] {
   const typesAt = new Map<string, string[]>();
   for (const e of errors) {
     if (e.keyword !== 'type') continue;
@@ -179,13 +184,13 @@ function toProblems(errors: ErrorObject[]): ResponseProblem[] {
     for (const x of Array.isArray(t) ? t : String(t).split(',')) if (!list.includes(x)) list.push(x);
     typesAt.set(e.instancePath, list);
   }
-  const problems: ResponseProblem[] = [];
+  const problems: ItemProblem[] = [];
   const seen = new Set<string>();
-  const add = (field: string, message: string) => {
+  const add = (field: string, message: string, pointer: string, missing = false) => {
     const k = `${field}\u0000${message}`;
     if (seen.has(k)) return;
     seen.add(k);
-    problems.push({ field, message });
+    problems.push({ field, message, pointer, missing });
   };
   // Errors in the order ajv found them, with type errors merged per field.
   const emittedTypes = new Set<string>();
@@ -200,7 +205,7 @@ function toProblems(errors: ErrorObject[]): ResponseProblem[] {
       if (deeper && types.length === 1 && types[0] === 'null') continue;
       // A non-null type listed alongside "null" reads best with null last.
       types.sort((a, b) => (a === 'null' ? 1 : 0) - (b === 'null' ? 1 : 0));
-      add(pointerToPath(e.instancePath), `must be ${types.join(' or ')}`);
+      add(pointerToPath(e.instancePath), `must be ${types.join(' or ')}`, e.instancePath);
       continue;
     }
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf') {
@@ -211,10 +216,10 @@ function toProblems(errors: ErrorObject[]): ResponseProblem[] {
     if (e.keyword === 'required') {
       const missing = (e.params as { missingProperty: string }).missingProperty;
       const at = pointerToPath(e.instancePath);
-      add(at === '' ? missing : fieldJoin(at, missing), 'is required but missing');
+      add(at === '' ? missing : fieldJoin(at, missing), 'is required but missing', e.instancePath, true);
       continue;
     }
-    add(pointerToPath(e.instancePath), e.message ?? `fails ${e.keyword}`);
+    add(pointerToPath(e.instancePath), e.message ?? `fails ${e.keyword}`, e.instancePath);
   }
   return problems.slice(0, MAX_PROBLEMS);
 }

@@ -1,5 +1,6 @@
-import { DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
-import { ConfigError } from '../errors.ts';
+import { CLOUD_PROFILES, OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
+import { ConfigError, type SourcePos } from '../errors.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
@@ -31,10 +32,18 @@ export interface CloudConnection {
   timeoutMs: number;
 }
 
-/** The observability service allows about 100 requests a minute per key (DESIGN.md, Plan). */
-export const DEFAULT_REQUESTS_PER_MINUTE = 100;
+/**
+ * The observability service allows about 100 requests a minute per key (DESIGN.md, Plan); a profile may
+ * default lower (`requestsPerMinute` in src/clients/profiles.ts: 50 through ClickHouse Cloud).
+ */
+export { DEFAULT_REQUESTS_PER_MINUTE };
 
 type Section = 'observability' | 'cloud';
+
+/** The profile's default rate (a value the schema refused never gets here; the plain default if it did). */
+function profileRate(profiles: Readonly<Record<string, { requestsPerMinute: number }>>, api: string): number {
+  return Object.hasOwn(profiles, api) ? profiles[api]!.requestsPerMinute : DEFAULT_REQUESTS_PER_MINUTE;
+}
 
 /** Where a connection field was set: the environment overlay when it sets it, else the base spec. */
 function pointerOf(project: Project, section: Section, key: string): string {
@@ -113,7 +122,7 @@ export function resolveObservability(project: Project, env: Env): ObservabilityC
   const common = {
     api,
     url,
-    requestsPerMinute: o.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
+    requestsPerMinute: o.requestsPerMinute ?? profileRate(OBSERVABILITY_PROFILES, api),
     timeoutMs: o.timeoutSeconds !== undefined ? o.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
   };
   if (api === 'clickstack-cloud') {
@@ -151,17 +160,26 @@ function resolvePlain(project: Project, section: Section, key: string, what: str
 
 export function resolveCloud(project: Project, env: Env): CloudConnection {
   const c = project.spec.cloud ?? {};
+  const api = c.api ?? 'seed';
   const url = resolveUrl(project, 'cloud', env);
   const keyId = resolveSecret(project, 'cloud', 'keyId', 'cloud API key id', env);
   const keySecret = resolveSecret(project, 'cloud', 'keySecret', 'cloud API key secret', env);
   return {
-    api: c.api ?? 'seed',
+    api,
     url,
     keyId: keyId.value,
     keySecret: keySecret.value,
     keyIdEnv: keyId.name,
     keySecretEnv: keySecret.name,
-    requestsPerMinute: c.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE,
+    requestsPerMinute: c.requestsPerMinute ?? profileRate(CLOUD_PROFILES, api),
     timeoutMs: c.timeoutSeconds !== undefined ? c.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
   };
+}
+
+/**
+ * Where `<section>.api` is set (the environment overlay when it sets it), or where it would go (the
+ * section) when it is not: named by the hint a 404 gets when another profile would read another path.
+ */
+export function apiSettingAt(project: Project, section: Section): SourcePos {
+  return project.locate(pointerOf(project, section, 'api'));
 }

@@ -1,8 +1,9 @@
 /**
  * The cloud objects the drift report reads (ingest pipes, reverse private endpoints, backups), derived from
  * the generated API types (src/clients/api-types.ts, from schemas/api/cloud/). What the report's checks see
- * is the API's object after src/report/read.ts has dropped every `null` (a real server sends null where the
- * contract says absent) and kept only items that carry the member the report keys on.
+ * is the API's object without any `null` (a real server sends null where the contract says absent; the
+ * cloud client reads it as absent, src/clients/cloud-items.ts) and with the member the report keys on (a
+ * label when the server left it out, src/report/read.ts).
  */
 import type { Backup, IngestPipe, ReversePrivateEndpoint } from '../clients/api-types.ts';
 

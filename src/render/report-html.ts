@@ -13,7 +13,7 @@ import {
   type ChartPoint,
 } from './report-chart.ts';
 import { escapeHtml } from './escape.ts';
-import { countBySeverity } from './report-text.ts';
+import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf } from '../shared/arrays.ts';
 
 /**
@@ -31,7 +31,7 @@ export function renderReportHtml(report: Report): string {
   body.push(
     `<p class="meta">As of <time datetime="${esc(report.generatedAt)}">${esc(formatTime(report.generatedAt))}</time> · ${plural(s.services, 'service')} · ` +
       `<span class="sev error">${plural(s.error, 'error')}</span> · <span class="sev warning">${plural(s.warning, 'warning')}</span> · <span class="sev info">${s.info} info</span>` +
-      (s.readFailures ? ` · <strong>${plural(s.readFailures, 'read')} failed: the review is incomplete</strong>` : '') +
+      (s.readFailures || s.malformedItems ? ` · <strong>${incompleteWhy(s.readFailures, s.malformedItems)}: the review is incomplete</strong>` : '') +
       `</p>`,
   );
   body.push(
@@ -100,7 +100,9 @@ function serviceSection(svc: ServiceReport): string {
   out.push(`<section data-testid="service" id="${anchor(svc)}">`);
   out.push(`<h2>${esc(svc.name)}</h2>`);
   out.push(`<p class="ids">organization <code>${esc(svc.organizationId)}</code> · service <code>${esc(svc.serviceId)}</code></p>`);
-  if (svc.readFailures.length) out.push(`<p class="error">${plural(svc.readFailures.length, 'read')} failed: this part of the review is incomplete.</p>`);
+  if (svc.readFailures.length || svc.malformedItems.length) {
+    out.push(`<p class="error">${incompleteWhy(svc.readFailures.length, svc.malformedItems.length)}: this part of the review is incomplete.</p>`);
+  }
 
   out.push(`<h3>Findings</h3>`);
   out.push(

@@ -3,7 +3,7 @@ import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { axisLabels, backupLabel, durationSeries, MAX_DRAWN_BACKUPS, sizeSeries, sparkline } from './report-chart.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
-import { countBySeverity } from './report-text.ts';
+import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf, pushAll } from '../shared/arrays.ts';
 
 export interface ReportMarkdownOptions {
@@ -37,7 +37,7 @@ function render(report: Report, findingLimit: number, charts: boolean): string {
   out.push('## steward drift review', '');
   out.push(
     `As of ${formatTime(report.generatedAt)} · ${plural(s.services, 'service')} · ${s.error ? `**${plural(s.error, 'error')}**` : '0 errors'}, ${plural(s.warning, 'warning')}, ${s.info} info` +
-      (s.readFailures ? ` · **${plural(s.readFailures, 'read')} failed: the review is incomplete**` : ''),
+      (s.readFailures || s.malformedItems ? ` · **${incompleteWhy(s.readFailures, s.malformedItems)}: the review is incomplete**` : ''),
     '',
   );
   if (report.services.length === 0) {

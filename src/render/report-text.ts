@@ -46,7 +46,10 @@ function countsText(c: { error: number; warning: number; info: number }): string
 
 function serviceLine(svc: ServiceReport): string {
   const c = countBySeverity(svc.findings);
-  const failed = svc.readFailures.length ? `; ${plural(svc.readFailures.length, 'read')} failed, the review is incomplete` : '';
+  const failed =
+    svc.readFailures.length || svc.malformedItems.length
+      ? `; ${incompleteWhy(svc.readFailures.length, svc.malformedItems.length)}, the review is incomplete`
+      : '';
   return `${countsText(c)} (${plural(svc.backups.length, 'backup')}, ${plural(svc.pipes.length, 'pipe')}, ${plural(svc.endpoints.length, 'endpoint')})${failed}`;
 }
 
@@ -55,4 +58,12 @@ export function countBySeverity(findings: readonly Finding[]): { error: number; 
   const c = { error: 0, warning: 0, info: 0 };
   for (const f of findings) c[f.severity]++;
   return c;
+}
+
+/** "1 read failed", "2 items malformed", "1 read failed and 1 item malformed". */
+export function incompleteWhy(readFailures: number, malformedItems: number): string {
+  const parts: string[] = [];
+  if (readFailures) parts.push(`${plural(readFailures, 'read')} failed`);
+  if (malformedItems) parts.push(`${plural(malformedItems, 'item')} malformed`);
+  return parts.join(' and ');
 }

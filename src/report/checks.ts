@@ -1,5 +1,5 @@
 import type { CloudServiceSpec } from '../schema/kinds.ts';
-import type { Finding, FindingObject, ObservedService, ReadPart, Severity } from './types.ts';
+import type { Finding, FindingObject, MalformedRead, ObservedService, ReadPart, Severity } from './types.ts';
 import { checkBackups } from './check-backups.ts';
 import { checkEndpoints } from './check-endpoints.ts';
 import { checkPipes } from './check-pipes.ts';
@@ -21,6 +21,7 @@ const KIND_RANK: Record<FindingObject['kind'], number> = { service: 0, backup: 1
 export function checkService(spec: CloudServiceSpec, observed: ObservedService, now: Date): Finding[] {
   const findings: Finding[] = [];
   for (const f of observed.failures) findings.push(readFailed(spec, f.part, f.message));
+  for (const m of observed.malformed) findings.push(malformedItem(m));
   if (observed.backups) pushAll(findings, checkBackups(spec.backups ?? {}, observed.backups, now));
   if (observed.pipes) pushAll(findings, checkPipes(spec.pipes ?? {}, observed.pipes));
   if (observed.endpoints) pushAll(findings, checkEndpoints(spec.reversePrivateEndpoints ?? {}, observed.endpoints));
@@ -56,5 +57,31 @@ function readFailed(spec: CloudServiceSpec, part: ReadPart, message: string): Fi
     object: { kind: 'service', name: part, id: spec.serviceId },
     actual: { part, error: message },
     message: `could not ${PART_LABEL[part]}: ${message} (${PART_EFFECT[part]})`,
+  };
+}
+
+const PART_KIND: Record<ReadPart, FindingObject['kind']> = { pipes: 'pipe', endpoints: 'endpoint', backups: 'backup', 'newest-backup': 'backup' };
+const KIND_NOUN: Record<FindingObject['kind'], string> = { pipe: 'pipe', endpoint: 'endpoint', backup: 'backup', service: 'service' };
+
+/** Problems named in a message; the rest are in `actual`. */
+const MESSAGE_PROBLEMS = 3;
+
+/**
+ * An item the server got wrong: the rest of its list was checked; this one only without the members at
+ * fault, or not at all. An error, and the review is incomplete (the command exits 1 as for a failed read).
+ */
+function malformedItem(m: MalformedRead): Finding {
+  const kind = PART_KIND[m.part];
+  const object: FindingObject = { kind, name: m.name, ...(m.id !== undefined ? { id: m.id } : {}) };
+  const shown = m.problems.slice(0, MESSAGE_PROBLEMS).join('; ');
+  const more = m.problems.length > MESSAGE_PROBLEMS ? ` (and ${m.problems.length - MESSAGE_PROBLEMS} more)` : '';
+  const idNote = m.id !== undefined && !m.name.includes(m.id) ? ` (id ${m.id})` : '';
+  const effect = m.kept ? `checked without ${m.problems.length === 1 ? 'that member' : 'those members'}` : `left out of the checks`;
+  return {
+    id: 'read.malformed-item',
+    severity: 'error',
+    object,
+    actual: { part: m.part, ...(m.position !== undefined ? { position: m.position } : {}), problems: m.problems, kept: m.kept },
+    message: `the server sent ${KIND_NOUN[kind]} "${m.name}"${idNote} malformed: ${shown}${more}; ${effect}, so its review is incomplete`,
   };
 }

@@ -2,8 +2,10 @@ import pMap from 'p-map';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { newestBackup } from './order.ts';
 import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../model/cloud.ts';
-import type { CloudReader, ObservedService, ReadFailure, ReadPart } from './types.ts';
-import { isObject } from '../shared/object.ts';
+import type { CloudReader, MalformedRead, ObservedService, ReadFailure, ReadItem, ReadList, ReadPart } from './types.ts';
+import type { ItemProblemSent, MalformedItem } from '../clients/cloud-items.ts';
+import { isSecretKey } from './redact.ts';
+import { isObject, withoutNulls } from '../shared/object.ts';
 
 /** A CloudService resource: its metadata.name and spec. */
 export interface CloudServiceTarget {
@@ -50,6 +52,7 @@ export async function readCloud(deps: ReadDeps, services: readonly CloudServiceT
 export async function readService(reader: CloudReader, spec: Pick<CloudServiceSpec, 'organizationId' | 'serviceId'>): Promise<ObservedService> {
   const { organizationId: org, serviceId: svc } = spec;
   const failures: ReadFailure[] = [];
+  const malformed: MalformedRead[] = [];
   const attempt = async <T>(part: ReadPart, f: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await f();
@@ -60,9 +63,9 @@ export async function readService(reader: CloudReader, spec: Pick<CloudServiceSp
   };
 
   const [pipes, endpoints, listed] = await Promise.all([
-    attempt('pipes', async () => sanitizePipes(await reader.listIngestPipes(org, svc))),
-    attempt('endpoints', async () => sanitizeEndpoints(await reader.listReversePrivateEndpoints(org, svc))),
-    attempt('backups', async () => sanitizeBackups(await reader.listBackups(org, svc))),
+    attempt('pipes', async () => keyed(await reader.listIngestPipes(org, svc), 'pipes', pipeKey, malformed) as ObservedPipe[]),
+    attempt('endpoints', async () => keyed(await reader.listReversePrivateEndpoints(org, svc), 'endpoints', endpointKey, malformed) as ObservedEndpoint[]),
+    attempt('backups', async () => keyed(await reader.listBackups(org, svc), 'backups', backupKey, malformed) as ObservedBackup[]),
   ]);
 
   let backups = listed;
@@ -74,13 +77,16 @@ export async function readService(reader: CloudReader, spec: Pick<CloudServiceSp
       const got = await reader.getBackup(org, svc, newest.id);
       if (!isObject(got)) throw new Error(`GET backup ${newest.id}: expected an object, got ${describe(got)}`);
       // The GET answers for the id asked; keep the id the list gave even if the body leaves it out.
-      return { ...(got as ObservedBackup), id: newest.id };
+      if (got.malformed)
+        malformed.push(malformedRead('newest-backup', { ...got.malformed, item: { ...asObject(got.malformed.item), id: newest.id } }, backupKey));
+      return isObject(got.item) ? { ...(withoutNulls(got.item) as ObservedBackup), id: newest.id } : undefined;
     });
     if (fresh) backups = listed.map((b) => (b === newest ? fresh : b));
   }
 
   failures.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
-  return { pipes, endpoints, backups, ...(newestBackupId !== undefined ? { newestBackupId } : {}), failures };
+  malformed.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part) || (a.position ?? 0) - (b.position ?? 0));
+  return { pipes, endpoints, backups, ...(newestBackupId !== undefined ? { newestBackupId } : {}), failures, malformed };
 }
 
 const PART_ORDER: readonly ReadPart[] = ['pipes', 'endpoints', 'backups', 'newest-backup'];
@@ -88,33 +94,76 @@ const PART_ORDER: readonly ReadPart[] = ['pipes', 'endpoints', 'backups', 'newes
 /** Prefix of the labels given to items the server sent without their key field. */
 const UNNAMED = '(unnamed';
 
-// The client validates responses; these checks keep the report standing when a reader (or a server) is looser:
-// a list that is not a list fails that read with a clear message, and an item without its key gets a label.
+/** The member each kind of item is known by in the report, and the label it gets without it. */
+type KeyOf = (item: Record<string, unknown>, i: number) => { member: string; value: string };
 
-function sanitizePipes(value: unknown): ObservedPipe[] {
-  return objects(value, 'ingest pipes').map((p, i) => ({ ...p, name: typeof p['name'] === 'string' ? p['name'] : label(p, i) }));
+const pipeKey: KeyOf = (p, i) => ({ member: 'name', value: typeof p['name'] === 'string' ? p['name'] : label(p, i) });
+const endpointKey: KeyOf = (e, i) => ({ member: 'description', value: typeof e['description'] === 'string' ? e['description'] : label(e, i) });
+const backupKey: KeyOf = (b, i) => ({ member: 'id', value: typeof b['id'] === 'string' && b['id'] !== '' ? b['id'] : `${UNNAMED} #${i + 1})` });
+
+// The client checks every item (src/clients/cloud-items.ts); these checks keep the report standing when a
+// reader is looser: a list that is not a list fails that read with a clear message, an item that is not an
+// object is malformed like one the client refused, and an item without its key gets a label.
+
+/**
+ * The items of one read, each with its key member set (a label when absent), nulls removed; the malformed
+ * ones the reader returned, and items that are not objects, go to `malformed`.
+ */
+function keyed(list: ReadList<unknown> | undefined, part: ReadPart, key: KeyOf, malformed: MalformedRead[]): Record<string, unknown>[] {
+  const what = PART_NOUN[part];
+  if (!isObject(list) || !Array.isArray(list.items)) throw new Error(`expected a list of ${what}s, got ${describe(list)}`);
+  const bad = Array.isArray(list.malformed) ? list.malformed : [];
+  for (const m of bad) malformed.push(malformedRead(part, m, key));
+  const out: Record<string, unknown>[] = [];
+  list.items.forEach((raw, i) => {
+    if (!isObject(raw)) {
+      malformed.push({ part, position: i + 1, name: `${UNNAMED} #${i + 1})`, problems: [`must be an object, got ${describe(raw)}`], kept: false });
+      return;
+    }
+    const item = withoutNulls(raw);
+    const k = key(item, i);
+    out.push({ ...item, [k.member]: k.value });
+  });
+  return out;
 }
 
-function sanitizeEndpoints(value: unknown): ObservedEndpoint[] {
-  return objects(value, 'reverse private endpoints').map((e, i) => ({
-    ...e,
-    description: typeof e['description'] === 'string' ? e['description'] : label(e, i),
-  }));
+/** What the report keeps of a malformed item: its name (or label), id, position and problems, one line each. */
+function malformedRead(part: ReadPart, m: MalformedItem, key: KeyOf): MalformedRead {
+  const item = asObject(m.item);
+  const i = m.index ?? 0;
+  const out: MalformedRead = { part, name: key(item, i).value, problems: m.problems.map((p) => problemLine(p)), kept: m.kept };
+  if (m.index !== undefined) out.position = m.index + 1;
+  if (typeof item['id'] === 'string') out.id = item['id'];
+  return out;
 }
 
-function sanitizeBackups(value: unknown): ObservedBackup[] {
-  return objects(value, 'backups').map((b, i) => ({ ...b, id: typeof b['id'] === 'string' && b['id'] !== '' ? b['id'] : `${UNNAMED} #${i + 1})` }));
+/** `scaling.replicaCpuMillicores: must be number or null, got "500m"` (the value hidden under a credential's key). */
+function problemLine(p: ItemProblemSent): string {
+  const field = p.field === '' ? 'the item' : p.field;
+  if (!('value' in p) || p.missing) return `${field}: ${p.message}`;
+  const keys = p.pointer
+    .split('/')
+    .slice(1)
+    .filter((k) => !/^\d+$/.test(k));
+  const secret = keys.some((k, i) => isSecretKey(k, keys.slice(0, i)));
+  return `${field}: ${p.message}, got ${secret ? 'a value (not shown: a credential field)' : shown(p.value)}`;
 }
+
+/** A value sent, in a few characters. */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return v.length <= 40 ? JSON.stringify(v) : `a text of ${v.length} characters`;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return describe(v);
+}
+
+const PART_NOUN: Record<ReadPart, string> = { pipes: 'ingest pipe', endpoints: 'reverse private endpoint', backups: 'backup', 'newest-backup': 'backup' };
 
 function label(item: Record<string, unknown>, i: number): string {
   return typeof item['id'] === 'string' ? `${UNNAMED} ${item['id']})` : `${UNNAMED} #${i + 1})`;
 }
 
-function objects(value: unknown, what: string): Record<string, unknown>[] {
-  if (!Array.isArray(value)) throw new Error(`expected a list of ${what}, got ${describe(value)}`);
-  const bad = value.findIndex((v) => !isObject(v));
-  if (bad >= 0) throw new Error(`expected a list of ${what}, but item ${bad + 1} is ${describe(value[bad])}`);
-  return value as Record<string, unknown>[];
+function asObject(v: unknown): Record<string, unknown> {
+  return isObject(v) ? v : {};
 }
 
 function describe(v: unknown): string {
@@ -126,35 +175,21 @@ function errorMessage(e: unknown): string {
   return String(e);
 }
 
-/**
- * Real servers send `null` for absent members; the checks treat absent and null alike. Removes null
- * members (deeply) from what a server sent, so the checks only ever see a value or nothing.
- */
-function withoutNulls<T>(value: T): T {
-  if (Array.isArray(value)) return value.filter((v) => v !== null).map(withoutNulls) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
-    return out as T;
-  }
-  return value;
-}
-
 /** The four reads of a cloud client (src/clients/cloud.ts), as the report needs them. */
 export interface CloudListClient {
-  listIngestPipes(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<unknown[]>;
-  listReversePrivateEndpoints(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<unknown[]>;
-  listBackups(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<unknown[]>;
-  getBackup(org: string, svc: string, id: string, opts?: { signal?: AbortSignal }): Promise<unknown>;
+  listIngestPipes(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<ReadList<unknown>>;
+  listReversePrivateEndpoints(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<ReadList<unknown>>;
+  listBackups(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<ReadList<unknown>>;
+  getBackup(org: string, svc: string, id: string, opts?: { signal?: AbortSignal }): Promise<ReadItem<unknown>>;
 }
 
-/** A CloudReader over the cloud client, with servers' nulls removed (see withoutNulls). */
+/** A CloudReader over the cloud client (which checks each item, and reads `null` as absent). */
 export function readerFromClient(client: CloudListClient, signal?: AbortSignal): CloudReader {
   const o = signal ? { signal } : {};
   return {
-    listIngestPipes: async (org, svc) => withoutNulls(await client.listIngestPipes(org, svc, o)) as ObservedPipe[],
-    listReversePrivateEndpoints: async (org, svc) => withoutNulls(await client.listReversePrivateEndpoints(org, svc, o)) as ObservedEndpoint[],
-    listBackups: async (org, svc) => withoutNulls(await client.listBackups(org, svc, o)) as ObservedBackup[],
-    getBackup: async (org, svc, id) => withoutNulls(await client.getBackup(org, svc, id, o)) as ObservedBackup,
+    listIngestPipes: async (org, svc) => (await client.listIngestPipes(org, svc, o)) as ReadList<ObservedPipe>,
+    listReversePrivateEndpoints: async (org, svc) => (await client.listReversePrivateEndpoints(org, svc, o)) as ReadList<ObservedEndpoint>,
+    listBackups: async (org, svc) => (await client.listBackups(org, svc, o)) as ReadList<ObservedBackup>,
+    getBackup: async (org, svc, id) => (await client.getBackup(org, svc, id, o)) as ReadItem<ObservedBackup>,
   };
 }

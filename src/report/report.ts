@@ -20,15 +20,17 @@ export function buildReport(reads: readonly ServiceRead[], opts: BuildReportOpti
   const services = reads.map((r) => buildServiceReport(r, opts.now)).sort((a, b) => cmp(a.name, b.name) || cmp(a.serviceId, b.serviceId));
   const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
   let readFailures = 0;
+  let malformedItems = 0;
   for (const s of services) {
     for (const f of s.findings) counts[f.severity]++;
     readFailures += s.readFailures.length;
+    malformedItems += s.malformedItems.length;
   }
   const report: Report = {
     formatVersion: 1,
     generatedAt: opts.now.toISOString(),
     services,
-    summary: { services: services.length, ...counts, readFailures },
+    summary: { services: services.length, ...counts, readFailures, malformedItems },
   };
   return redact(report, { secrets: opts.secrets ?? [] });
 }
@@ -64,6 +66,7 @@ function buildServiceReport(r: ServiceRead, now: Date): ServiceReport {
     pipes,
     endpoints,
     readFailures: observed.failures.map((f) => ({ ...f })),
+    malformedItems: observed.malformed.map((m) => ({ ...m, problems: [...m.problems] })),
   };
 }
 

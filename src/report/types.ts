@@ -6,17 +6,30 @@
  */
 
 import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../model/cloud.ts';
+import type { MalformedItem } from '../clients/cloud-items.ts';
+
+/** One read's items, and the items the server got wrong (src/clients/cloud-items.ts). */
+export interface ReadList<T> {
+  items: T[];
+  malformed: MalformedItem[];
+}
+
+/** An object read on its own (undefined when it had to be left out), and its problems. */
+export interface ReadItem<T> {
+  item: T | undefined;
+  malformed: MalformedItem | undefined;
+}
 
 /**
- * The four reads of the cloud management API, each resolving to the envelope's `result`. The cloud client
- * (`src/clients/cloud.ts`) implements it; tests pass in-memory fakes. Methods reject with an Error (the
- * client's `ApiError`) whose message the report shows.
+ * The four reads of the cloud management API, each resolving to the envelope's `result`, item by item. The
+ * cloud client (`src/clients/cloud.ts`) implements it; tests pass in-memory fakes. Methods reject with an
+ * Error (the client's `ApiError`) whose message the report shows.
  */
 export interface CloudReader {
-  listIngestPipes(organizationId: string, serviceId: string): Promise<ObservedPipe[]>;
-  listReversePrivateEndpoints(organizationId: string, serviceId: string): Promise<ObservedEndpoint[]>;
-  listBackups(organizationId: string, serviceId: string): Promise<ObservedBackup[]>;
-  getBackup(organizationId: string, serviceId: string, backupId: string): Promise<ObservedBackup>;
+  listIngestPipes(organizationId: string, serviceId: string): Promise<ReadList<ObservedPipe>>;
+  listReversePrivateEndpoints(organizationId: string, serviceId: string): Promise<ReadList<ObservedEndpoint>>;
+  listBackups(organizationId: string, serviceId: string): Promise<ReadList<ObservedBackup>>;
+  getBackup(organizationId: string, serviceId: string, backupId: string): Promise<ReadItem<ObservedBackup>>;
 }
 
 /** Which read failed. */
@@ -25,6 +38,25 @@ export type ReadPart = 'pipes' | 'endpoints' | 'backups' | 'newest-backup';
 export interface ReadFailure {
   part: ReadPart;
   message: string;
+}
+
+/**
+ * An item a read returned that breaks the API's schema (a pipe with `replicaCpuMillicores: "500m"`): the
+ * others of its list are checked as usual, and this one is reported (`read.malformed-item`). The review of
+ * it is incomplete, so the report counts it like a failed read.
+ */
+export interface MalformedRead {
+  part: ReadPart;
+  /** 1-based position in the list the server sent; absent for the backup read by id. */
+  position?: number;
+  /** The pipe's name, the endpoint's description or the backup's id as sent, else an `(unnamed …)` label. */
+  name: string;
+  /** The server's id, when it sent one as text. */
+  id?: string;
+  /** One line per problem: `scaling.replicaCpuMillicores: must be number or null, got "500m"`. */
+  problems: string[];
+  /** Checked without the members at fault (true), or left out of the checks (false). */
+  kept: boolean;
 }
 
 /**
@@ -39,6 +71,8 @@ export interface ObservedService {
   /** The id of the backup fetched by id (the newest one), when there was one. */
   newestBackupId?: string;
   failures: ReadFailure[];
+  /** Items the server got wrong, in read order (pipes, endpoints, backups, the newest backup) and position. */
+  malformed: MalformedRead[];
 }
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -46,6 +80,7 @@ export type Severity = 'error' | 'warning' | 'info';
 /** Every finding id. Ids are stable: scripts and dashboards may key on them. */
 export type FindingId =
   | 'read.failed'
+  | 'read.malformed-item'
   | 'backup.stale'
   | 'backup.too-few'
   | 'backup.slow'
@@ -149,6 +184,8 @@ export interface ServiceReport {
   endpoints: EndpointSummary[];
   /** The reads that failed; the report on this service is incomplete when this is not empty. */
   readFailures: ReadFailure[];
+  /** Items the server got wrong; the review of each is incomplete (a `read.malformed-item` finding each). */
+  malformedItems: MalformedRead[];
 }
 
 export interface SeverityCounts {
@@ -165,5 +202,5 @@ export interface Report {
   formatVersion: 1;
   generatedAt: string;
   services: ServiceReport[];
-  summary: SeverityCounts & { services: number; readFailures: number };
+  summary: SeverityCounts & { services: number; readFailures: number; malformedItems: number };
 }

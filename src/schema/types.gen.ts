@@ -72,7 +72,7 @@ export interface StewardProject {
        */
       serviceId?: string;
       /**
-       * Client-side rate limit, requests per minute per credential.
+       * Client-side rate limit, requests per minute per credential. Default 100; 50 with clickstack-cloud, under ClickHouse Cloud's 10 requests in 10 s per API key.
        */
       requestsPerMinute?: number;
       /**
@@ -116,7 +116,7 @@ export interface StewardProject {
         env: string;
       };
       /**
-       * Client-side rate limit, requests per minute per credential.
+       * Client-side rate limit, requests per minute per credential. Default 100; 50 with clickhouse-cloud, under ClickHouse Cloud's 10 requests in 10 s per API key.
        */
       requestsPerMinute?: number;
       /**
@@ -199,7 +199,7 @@ export interface StewardProject {
                */
               serviceId?: string;
               /**
-               * Client-side rate limit, requests per minute per credential.
+               * Client-side rate limit, requests per minute per credential. Default 100; 50 with clickstack-cloud, under ClickHouse Cloud's 10 requests in 10 s per API key.
                */
               requestsPerMinute?: number;
               /**
@@ -243,7 +243,7 @@ export interface StewardProject {
                 env: string;
               };
               /**
-               * Client-side rate limit, requests per minute per credential.
+               * Client-side rate limit, requests per minute per credential. Default 100; 50 with clickhouse-cloud, under ClickHouse Cloud's 10 requests in 10 s per API key.
                */
               requestsPerMinute?: number;
               /**

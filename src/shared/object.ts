@@ -17,3 +17,18 @@ export function setUnique(out: Record<string, unknown>, key: string, value: unkn
   for (let n = 2; Object.hasOwn(out, name); n++) name = `${key} #${n}`;
   setOwn(out, name, value);
 }
+
+/**
+ * `value` with every `null` member and list entry removed, at any depth (a copy; the input is not changed).
+ * Real servers send `null` where a contract says a member may be absent; readers that treat the two alike
+ * use this so they only ever see a value or nothing.
+ */
+export function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.filter((v) => v !== null).map(withoutNulls) as T;
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== null) setOwn(out, k, withoutNulls(v));
+    return out as T;
+  }
+  return value;
+}

@@ -10,6 +10,7 @@ import {
   type ReversePrivateEndpoint,
 } from '../../src/clients/index.ts';
 import { CliError } from '../../src/errors.ts';
+import { withoutNulls } from '../../src/shared/object.ts';
 import { json, rejects, startServer, KEY_ID, KEY_SECRET, type TestServer } from './helpers.ts';
 
 const ORG = '6f1c2d3e-0000-4000-8000-000000000001';
@@ -17,6 +18,8 @@ const SVC = '9a2b3c4d-0000-4000-8000-000000000002';
 const REQ = '1e2d3c4b-5a69-4788-9abc-def012345678';
 
 const envelope = (result: unknown) => ({ status: 200, requestId: REQ, result });
+/** A list read with nothing malformed; `null` members read as absent. */
+const whole = <T>(items: T[]) => ({ items: withoutNulls(items), malformed: [] });
 
 const PIPE: IngestPipe = {
   id: '11111111-0000-4000-8000-000000000001',
@@ -93,10 +96,10 @@ test('each list call: GET the contract path with Basic auth, returns result', as
   });
   try {
     const c = client(server);
-    assert.equal(await c.listIngestPipes(ORG, SVC), [PIPE]);
-    assert.equal(await c.listReversePrivateEndpoints(ORG, SVC), [ENDPOINT]);
-    assert.equal(await c.listBackups(ORG, SVC), [BACKUP]);
-    assert.equal(await c.getBackup(ORG, SVC, BACKUP.id), BACKUP);
+    assert.equal(await c.listIngestPipes(ORG, SVC), whole([PIPE]));
+    assert.equal(await c.listReversePrivateEndpoints(ORG, SVC), whole([ENDPOINT]));
+    assert.equal(await c.listBackups(ORG, SVC), whole([BACKUP]));
+    assert.equal(await c.getBackup(ORG, SVC, BACKUP.id), { item: BACKUP, malformed: undefined });
     const base = `/v1/organizations/${ORG}/services/${SVC}`;
     assert.equal(
       server.requests.map((r) => `${r.method} ${r.url}`),
@@ -135,8 +138,9 @@ test('tolerant reader: a running backup without finishedAt, unknown fields, null
   const server = await startServer((_req, res) => json(res, 200, { ...envelope([running, BACKUP]), nextPage: null }));
   try {
     const list = await client(server).listBackups(ORG, SVC);
-    assert.equal(list, [running, BACKUP]);
-    assert.is(list[0]!.finishedAt, undefined);
+    assert.equal(list, whole([running, BACKUP]));
+    assert.is(list.items[0]!.finishedAt, undefined);
+    assert.not.ok('sizeInBytes' in list.items[0]!, 'null reads as absent');
   } finally {
     await server.close();
   }
@@ -156,7 +160,8 @@ test('tolerant reader: unknown pipe source kinds and states, the newer settings 
   const server = await startServer((_req, res) => json(res, 200, envelope([PIPE, pubsub])));
   try {
     const pipes = await client(server).listIngestPipes(ORG, SVC);
-    assert.equal(pipes[1], pubsub);
+    assert.equal(pipes.items[1], withoutNulls(pubsub));
+    assert.equal(pipes.malformed, []);
   } finally {
     await server.close();
   }
@@ -172,28 +177,81 @@ test('tolerant reader: endpoints with types and statuses the contract does not l
   };
   const server = await startServer((_req, res) => json(res, 200, envelope([gcp])));
   try {
-    assert.equal(await client(server).listReversePrivateEndpoints(ORG, SVC), [gcp]);
+    assert.equal(await client(server).listReversePrivateEndpoints(ORG, SVC), whole([gcp]));
   } finally {
     await server.close();
   }
 });
 
-test('wrong types: ApiResponseError naming the field inside result', async () => {
+test('wrong types: only the item at fault is malformed, kept without the member at fault; the others are read', async () => {
   const server = await startServer((req, res) => {
-    if (req.url!.endsWith('/backups')) return json(res, 200, envelope([BACKUP, { ...BACKUP, sizeInBytes: '12 MB' }]));
-    if (req.url!.endsWith('/ingestpipes')) return json(res, 200, envelope([{ ...PIPE, scaling: { replicas: 'two' } }]));
+    if (req.url!.endsWith('/backups')) return json(res, 200, envelope([BACKUP, { ...BACKUP, id: 'b-2', sizeInBytes: '12 MB' }]));
+    if (req.url!.endsWith('/ingestpipes'))
+      return json(
+        res,
+        200,
+        envelope([
+          { ...PIPE, scaling: { replicas: 'two', concurrency: 1 } },
+          { ...PIPE, name: 'other' },
+        ]),
+      );
     return json(res, 200, envelope({ ...BACKUP, startedAt: 'yesterday' }));
   });
   try {
     const c = client(server);
-    const e1 = (await rejects(() => c.listBackups(ORG, SVC))) as ApiResponseError;
-    assert.instance(e1, ApiResponseError);
-    assert.is(e1.message, `GET /v1/organizations/${ORG}/services/${SVC}/backups: result[1].sizeInBytes: must be number or null`);
-    const e2 = (await rejects(() => c.listIngestPipes(ORG, SVC))) as ApiResponseError;
-    assert.is(e2.field, 'result[0].scaling.replicas');
-    assert.match(e2.message, /result\[0\]\.scaling\.replicas: must be number or null$/);
-    const e3 = (await rejects(() => c.getBackup(ORG, SVC, 'b'))) as ApiResponseError;
-    assert.match(e3.message, /result\.startedAt: must match format "date-time"$/);
+    const backups = await c.listBackups(ORG, SVC);
+    assert.equal(
+      backups.items.map((b) => [b.id, b.sizeInBytes]),
+      [
+        [BACKUP.id, BACKUP.sizeInBytes],
+        ['b-2', undefined],
+      ],
+    );
+    assert.equal(
+      backups.malformed.map((m) => ({ index: m.index, kept: m.kept, problems: m.problems })),
+      [
+        {
+          index: 1,
+          kept: true,
+          problems: [{ field: 'sizeInBytes', message: 'must be number or null', pointer: '/sizeInBytes', missing: false, value: '12 MB' }],
+        },
+      ],
+    );
+    const pipes = await c.listIngestPipes(ORG, SVC);
+    assert.equal(
+      pipes.items.map((p) => [p.name, p.scaling]),
+      [
+        [PIPE.name, { concurrency: 1 }],
+        ['other', PIPE.scaling],
+      ],
+    );
+    assert.equal(
+      pipes.malformed.map((m) => m.problems.map((p) => `${p.field}: ${p.message}`)),
+      [['scaling.replicas: must be number or null']],
+    );
+    const one = await c.getBackup(ORG, SVC, 'b');
+    assert.is(one.item?.startedAt, undefined);
+    assert.match(one.malformed!.problems[0]!.message, /must match format "date-time"/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an item left out whole: not an object, or (seed) lacking the member it is keyed on; the others are read', async () => {
+  const server = await startServer((_req, res) => json(res, 200, envelope(['junk', { ...PIPE, name: 7 }, PIPE])));
+  try {
+    const pipes = await client(server).listIngestPipes(ORG, SVC);
+    assert.equal(
+      pipes.items.map((p) => p.name),
+      [PIPE.name],
+    );
+    assert.equal(
+      pipes.malformed.map((m) => [m.index, m.kept, m.problems.map((p) => `${p.field}: ${p.message}`)]),
+      [
+        [0, false, [': must be object']],
+        [1, false, ['name: must be string']],
+      ],
+    );
   } finally {
     await server.close();
   }

@@ -237,8 +237,102 @@ test('a paged dashboard list (meta.total above the items returned) is refused, n
   try {
     const e = (await rejects(() => client(server).listDashboards())) as ApiResponseError;
     assert.instance(e, ApiResponseError);
-    assert.is(e.message, 'GET /api/v2/dashboards: the server returned 1 of 3 dashboards (a paged list); steward needs the whole list in one response');
+    assert.is(
+      e.message,
+      'GET /api/v2/dashboards: the service listed 1 of 3 dashboards; refusing to plan on a partial list (steward needs the whole list in one response)',
+    );
     assert.is(e.field, 'meta.total');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 404 on the dashboard list names the profiles that read under another base path; other 404s get no hint', async () => {
+  const server = await startServer((_req, res) => json(res, 404, { message: 'Not found' }));
+  try {
+    const cs = { keyId: 'key-id', keySecret: 'key-secret', organizationId: 'org', serviceId: 'svc' };
+    const cases = [
+      ['seed', {}, ['`observability.api: clickstack-cloud` for ClickStack on ClickHouse Cloud']],
+      ['hyperdx', {}, ['`observability.api: clickstack-cloud`']],
+      ['clickstack-cloud', cs, ['`observability.api: seed` for the seed observability API', 'or `observability.api: hyperdx` for HyperDX external API v2']],
+    ] as const;
+    for (const [api, extra, suggested] of cases) {
+      const c = client(server, { profile: OBSERVABILITY_PROFILES[api], apiSetting: 'steward.yaml:5:3', ...extra });
+      const e = await rejects(() => c.listDashboards());
+      assert.instance(e, NotFoundError);
+      assert.match(e.message, `; the server does not speak ${OBSERVABILITY_PROFILES[api].title} at this path (observability.api: ${api}); set `);
+      for (const s of suggested) assert.match(e.message, s);
+      assert.ok(e.message.endsWith(' in steward.yaml:5:3, or check the URL and ids'), e.message);
+      const other = await rejects(() => c.getDashboard('65f5e4a3b9e77c001a000001'));
+      assert.instance(other, NotFoundError);
+      assert.not.match(other.message, /does not speak/);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('clickstack-cloud: every list short of its meta.total is refused as dashboards are (a missing alert would be planned as a duplicate create)', async () => {
+  // A real ClickStack server answered one page with `meta.total` above it; steward reads these lists in one request.
+  const items: Record<string, unknown[]> = {
+    dashboards: [DASHBOARD],
+    alerts: [{ id: '65f5e4a3b9e77c001a000001', name: 'a' }],
+    sources: [{ id: '65f5e4a3b9e77c001a000002', name: 'Logs' }],
+    webhooks: [{ id: '65f5e4a3b9e77c001a000003', name: 'ops' }],
+  };
+  const server = await startServer((req, res) => {
+    const what = (req.url ?? '').split('?')[0]!.split('/').pop()!;
+    json(res, 200, { status: 200, requestId: 'r', result: items[what], meta: { total: 3, limit: 1, offset: 0 } });
+  });
+  try {
+    const c = client(server, {
+      profile: OBSERVABILITY_PROFILES['clickstack-cloud'],
+      keyId: 'key-id',
+      keySecret: 'key-secret',
+      organizationId: 'org',
+      serviceId: 'svc',
+    });
+    const reads = { dashboards: () => c.listDashboards(), alerts: () => c.listAlerts(), sources: () => c.listSources(), webhooks: () => c.listWebhooks() };
+    for (const [what, read] of Object.entries(reads)) {
+      const e = (await rejects(read)) as ApiResponseError;
+      assert.instance(e, ApiResponseError, what);
+      assert.is(
+        e.message,
+        `GET /v1/organizations/org/services/svc/clickstack/${what}: the service listed 1 of 3 ${what}; refusing to plan on a partial list (steward needs the whole list in one response)`,
+      );
+      assert.is(e.field, 'meta.total');
+    }
+    // One request per list: nothing is paged on ClickStack.
+    assert.is(server.requests.length, 4);
+  } finally {
+    await server.close();
+  }
+});
+
+test('clickstack-cloud: a whole list (meta.total equal, or absent) is read', async () => {
+  const alert = { id: '65f5e4a3b9e77c001a000001', name: 'a' };
+  for (const meta of [{ total: 1 }, undefined]) {
+    const server = await startServer((_req, res) => json(res, 200, { status: 200, requestId: 'r', result: [alert], ...(meta ? { meta } : {}) }));
+    try {
+      const c = client(server, {
+        profile: OBSERVABILITY_PROFILES['clickstack-cloud'],
+        keyId: 'key-id',
+        keySecret: 'key-secret',
+        organizationId: 'org',
+        serviceId: 'svc',
+      });
+      assert.equal(await c.listAlerts(), [alert]);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+test('hyperdx: a sources list short of its meta.total is refused too (sources are not paged)', async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [{ id: 's1', name: 'Logs' }], meta: { total: 2 } }));
+  try {
+    const e = (await rejects(() => client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listSources())) as ApiResponseError;
+    assert.match(e.message, /^GET \/api\/v2\/sources: the service listed 1 of 2 sources; refusing to plan on a partial list/);
   } finally {
     await server.close();
   }

@@ -8,17 +8,10 @@ import * as assert from 'uvu/assert';
 import { MAX_SERVER_MESSAGE, summarizeErrorBody } from '../../src/clients/error-body.ts';
 import { redact, REDACTED } from '../../src/clients/redact.ts';
 import { parseResetHeader, parseRetryAfter, serverWait } from '../../src/clients/retry.ts';
-import { checkResponse, type ResponseShape } from '../../src/clients/validate.ts';
+import { readItems } from '../../src/clients/cloud-items.ts';
+import { checkItem, checkResponse, type ResponseShape, type SchemaName } from '../../src/clients/validate.ts';
 
-const SHAPES: ResponseShape[] = [
-  'observability.dashboards',
-  'observability.dashboard',
-  'observability.alert',
-  'cloud.ingestPipes',
-  'cloud.reversePrivateEndpoints',
-  'cloud.backups',
-  'cloud.backup',
-];
+const SHAPES: ResponseShape[] = ['observability.dashboards', 'observability.dashboard', 'observability.alert', 'cloud.list', 'cloud.item'];
 
 test('summarizeErrorBody: any body, any content type → one line of at most 200 characters', () => {
   const body = fc.oneof(
@@ -49,6 +42,29 @@ test('checkResponse: never throws on any JSON value, and problems name a field',
       }
     }),
     { numRuns: 500 },
+  );
+});
+
+test('readItems: any list of JSON values → every item kept passes its schema, every other one is malformed, none lost', () => {
+  const schemas: SchemaName[] = ['clickPipe', 'clickPipesReversePrivateEndpoint', 'clickhouseCloudBackup', 'ingestPipe', 'reversePrivateEndpoint', 'backup'];
+  const item = fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.record({
+      name: fc.jsonValue({ maxDepth: 1 }),
+      id: fc.jsonValue({ maxDepth: 1 }),
+      scaling: fc.jsonValue({ maxDepth: 2 }),
+      dnsNames: fc.jsonValue({ maxDepth: 2 }),
+    }),
+  );
+  fc.assert(
+    fc.property(fc.constantFrom(...schemas), fc.array(item, { maxLength: 6 }), (schema, values) => {
+      const r = readItems(schema, values);
+      for (const it of r.items) assert.equal(checkItem(schema, it), []);
+      const dropped = r.malformed.filter((m) => !m.kept).length;
+      assert.is(r.items.length + dropped, values.length);
+      for (const m of r.malformed) assert.ok(m.problems.length > 0);
+    }),
+    { numRuns: 300 },
   );
 });
 

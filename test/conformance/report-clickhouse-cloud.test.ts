@@ -9,6 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { formatViolations, usePrism, type PrismOptions, type PrismServer } from '../helpers/prism.ts';
 import { cloudProject, runReport } from './cloud.ts';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
 
 const FILES = ['clickhouse-cloud-2026-07-31', 'clickhouse-cloud-2026-04-14'] as const;
 const SPARSE = { alwaysFakeOptionals: false, optionalsProbability: 0.5 };
@@ -79,17 +81,68 @@ test('static answers: the example pipe and endpoint are found by name and checke
   );
 });
 
-test('the seed profile asks for paths the real API does not have (so prism refuses them)', async () => {
+test('the seed profile asks for paths the real API does not have (so prism refuses them); the 404 says to set cloud.api: clickhouse-cloud, where', async () => {
   const s = handles[0]!.server;
-  s.clear();
-  const { code, report } = await runReport(cloudProject('seed'), s.url);
-  await s.settle();
-  assert.is(code, 1);
-  assert.ok(report.services[0]!.readFailures.some((f) => f.part === 'pipes'));
-  assert.ok(
-    s.requestViolations().some((v) => /NO_PATH_MATCHED/.test(v.message) && /ingestpipes$/.test(v.path)),
-    formatViolations(s.violations()),
-  );
+  for (const [label, files, at] of [
+    ['cloud.api: seed', cloudProject('seed'), /in steward\.yaml:6:\d+, or check the URL and ids$/],
+    // Not set at all (the default): where it would go, the cloud section.
+    ['no cloud.api', withoutApiLine(cloudProject('seed')), /in steward\.yaml:6:\d+, or check the URL and ids$/],
+  ] as const) {
+    s.clear();
+    const { code, report } = await runReport(files, s.url);
+    await s.settle();
+    assert.is(code, 1, label);
+    const failures = report.services[0]!.readFailures;
+    assert.equal(
+      failures.map((f) => f.part),
+      ['pipes', 'endpoints'],
+      label,
+    );
+    for (const f of failures) {
+      assert.match(f.message, / → 404 /, label);
+      assert.match(
+        f.message,
+        /; the server does not speak the seed cloud API \(ingest pipes\) at this path \(cloud\.api: seed\); set `cloud\.api: clickhouse-cloud` for ClickHouse Cloud API v1 \(ClickPipes\)/,
+        label,
+      );
+      assert.match(f.message, at, label);
+    }
+    assert.ok(
+      s.requestViolations().some((v) => /NO_PATH_MATCHED/.test(v.message) && /ingestpipes$/.test(v.path)),
+      formatViolations(s.violations()),
+    );
+  }
 });
+
+test('observability.api seed against ClickHouse Cloud: the 404 says to set observability.api: clickstack-cloud, and what it needs', async () => {
+  const s = handles[0]!.server;
+  const p = tmpProject({
+    'steward.yaml': `apiVersion: steward/v1
+kind: Project
+spec:
+  resources: ["dashboards/**/*.yaml"]
+  observability:
+    url: \${STEWARD_OBS_URL}
+    token: { env: STEWARD_OBS_TOKEN }
+    requestsPerMinute: 6000
+`,
+    'dashboards/one.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: one }\nspec: { name: One, tiles: [] }\n',
+  });
+  try {
+    const r = await steward(['plan'], { cwd: p.dir, env: { STEWARD_OBS_URL: s.url, STEWARD_OBS_TOKEN: 'token' } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /GET \/api\/v2\/dashboards → 404 .*; the server does not speak the seed observability API .* at this path \(observability\.api: seed\); set `observability\.api: clickstack-cloud` for ClickStack on ClickHouse Cloud .*\(with keyId, keySecret, organizationId and serviceId\) in steward\.yaml:6:\d+, or check the URL and ids/,
+    );
+  } finally {
+    p.cleanup();
+  }
+});
+
+/** The project files with the `api:` line of the cloud connection left out (the default profile). */
+function withoutApiLine(files: Record<string, string>): Record<string, string> {
+  return { ...files, 'steward.yaml': files['steward.yaml']!.replace(/\n {4}api: seed\n/, '\n') };
+}
 
 test.run();

@@ -77,19 +77,24 @@ test('items without name, description, id, status or times: labelled, checked, n
   }
 });
 
-test('a member of the wrong type is refused with its path (types are still checked)', async () => {
+test('a member of the wrong type makes its item malformed, with its path (types are still checked); the rest is read', async () => {
   const cloud = await minimalCloud({
-    '/clickpipes': { result: [{ name: 42 }] },
+    '/clickpipes': { result: [{ name: 42 }, { name: 'ok', state: 'Running' }] },
     '/clickpipesReversePrivateEndpoints': { result: [] },
     '/backups': { result: [] },
   });
   try {
-    const { code, report } = await runReport(cloudProject('clickhouse-cloud'), cloud.url);
+    const { code, stderr, report } = await runReport(cloudProject('clickhouse-cloud'), cloud.url);
     assert.is(code, 1);
-    const f = report.services[0]!.readFailures;
-    assert.is(f.length, 1);
-    assert.is(f[0]!.part, 'pipes');
-    assert.match(f[0]!.message, /result\[0\]\.name: must be string/);
+    assert.match(stderr, /1 item malformed, so the review is incomplete/);
+    const svc = report.services[0]!;
+    assert.equal(svc.readFailures, []);
+    assert.equal(svc.malformedItems, [{ part: 'pipes', position: 1, name: '(unnamed #1)', problems: ['name: must be string, got 42'], kept: true }]);
+    assert.ok(svc.findings.some((f) => f.id === 'read.malformed-item' && f.object.kind === 'pipe'));
+    assert.equal(
+      svc.pipes.map((p) => p.name),
+      ['(unnamed #1)', 'ok'],
+    );
   } finally {
     await cloud.close();
   }

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_CONCURRENCY } from '../../src/clients/http.ts';
+import { CLOUD_PROFILES, OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { resolveCloud, resolveObservability, DEFAULT_REQUESTS_PER_MINUTE } from '../../src/config/connection.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
@@ -149,8 +150,14 @@ test("the defaults on the page are the code's", () => {
   const d = (kind: Kind, path: string) => rows(kind).find((r) => r.path === path)!.default;
   assert.is(d('Project', 'spec.resources'), DEFAULT_RESOURCES.map((g) => `\`${g}\``).join(', '));
   assert.is(d('Project', 'spec.observability.markerTag'), `\`${defaultMarkerTag('<metadata.name>')}\``);
-  assert.is(d('Project', 'spec.observability.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
-  assert.is(d('Project', 'spec.cloud.requestsPerMinute'), `\`${DEFAULT_REQUESTS_PER_MINUTE}\``);
+  assert.is(
+    d('Project', 'spec.observability.requestsPerMinute'),
+    `\`${DEFAULT_REQUESTS_PER_MINUTE}\` (\`${OBSERVABILITY_PROFILES['clickstack-cloud'].requestsPerMinute}\` with \`clickstack-cloud\`)`,
+  );
+  assert.is(
+    d('Project', 'spec.cloud.requestsPerMinute'),
+    `\`${DEFAULT_REQUESTS_PER_MINUTE}\` (\`${CLOUD_PROFILES['clickhouse-cloud'].requestsPerMinute}\` with \`clickhouse-cloud\`)`,
+  );
   assert.is(d('Project', 'spec.concurrency'), `\`${DEFAULT_CONCURRENCY}\``);
   assert.is(d('CloudService', 'spec.pipes.reportUnlisted'), `\`${DEFAULT_REPORT_UNLISTED_PIPES}\``);
   assert.is(d('CloudService', 'spec.reversePrivateEndpoints.reportUnlisted'), `\`${DEFAULT_REPORT_UNLISTED_ENDPOINTS}\``);

@@ -8,18 +8,19 @@ export const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url)
 
 /**
  * Copies examples/<sub> (or all of examples/) to dest with the client rate limit raised from the real
- * service's 100 a minute, so tests do not wait on it (the limiter and the waits have their own tests).
+ * services' (100 a minute; 50 through ClickHouse Cloud), so tests do not wait on it (the limiter and the
+ * waits have their own tests).
  */
 export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud'): void {
   cpSync(sub ? join(EXAMPLES, sub) : EXAMPLES, dest, { recursive: true });
   const f = join(dest, 'steward.yaml');
-  writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+  writeFileSync(f, readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
 }
 
 /**
  * A copy of examples/ in a temp folder (so state files land there) and a fresh emulator for it. The copy's
- * client rate limit is raised from the real service's 100 a minute so tests do not wait on it (the
- * limiter has its own tests); pass keepRateLimit to keep it.
+ * client rate limit is raised from the real services' so tests do not wait on it (the limiter has its own
+ * tests); pass keepRateLimit to keep it.
  */
 export async function examplesWithEmulator(
   opts: EmulatorOptions & { keepRateLimit?: boolean } = {},
@@ -28,7 +29,7 @@ export async function examplesWithEmulator(
   cpSync(EXAMPLES, p.dir, { recursive: true });
   if (!opts.keepRateLimit) {
     const f = join(p.dir, 'steward.yaml');
-    writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+    writeFileSync(f, readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
   }
   const { keepRateLimit: _k, ...emuOpts } = opts;
   const emu = await startEmulator({ seed: 1, ...emuOpts });

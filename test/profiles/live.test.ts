@@ -20,7 +20,7 @@ async function liveProject(
   const p = tmpProject({});
   cpSync(join(EXAMPLES, api), p.dir, { recursive: true });
   const f = join(p.dir, 'steward.yaml');
-  writeFileSync(f, readFileSync(f, 'utf8').replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+  writeFileSync(f, readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
   const emu = await startEmulator({ api, seed: 7 });
   const base = emu.clickstack
     ? `${emu.url}/v1/organizations/${emu.clickstack.organizationId}/services/${emu.clickstack.serviceId}/clickstack`

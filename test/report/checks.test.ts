@@ -11,7 +11,7 @@ const H = 3_600_000;
 const iso = (hoursAgo: number) => new Date(NOW.getTime() - hoursAgo * H).toISOString();
 
 const spec = (over: Partial<CloudServiceSpec> = {}): CloudServiceSpec => ({ organizationId: ORG, serviceId: PROD, ...over });
-const observed = (over: Partial<ObservedService> = {}): ObservedService => ({ pipes: [], endpoints: [], backups: [], failures: [], ...over });
+const observed = (over: Partial<ObservedService> = {}): ObservedService => ({ pipes: [], endpoints: [], backups: [], failures: [], malformed: [], ...over });
 
 /** A backup that finished `finishedHoursAgo` ago after `minutes`. */
 function backup(id: string, finishedHoursAgo: number, over: Partial<ObservedBackup> & { minutes?: number } = {}): ObservedBackup {

@@ -54,10 +54,13 @@ export function createFetchReader(opts: FetchReaderOptions): CloudReader & { req
     get retried() {
       return stats.retried;
     },
-    listIngestPipes: async (org, svc) => (await get(`${base(org, svc)}/ingestpipes`)) as ObservedPipe[],
-    listReversePrivateEndpoints: async (org, svc) => (await get(`${base(org, svc)}/ingestpipesReversePrivateEndpoints`)) as ObservedEndpoint[],
-    listBackups: async (org, svc) => (await get(`${base(org, svc)}/backups`)) as ObservedBackup[],
-    getBackup: async (org, svc, id) => (await get(`${base(org, svc)}/backups/${encodeURIComponent(id)}`)) as ObservedBackup,
+    listIngestPipes: async (org, svc) => ({ items: (await get(`${base(org, svc)}/ingestpipes`)) as ObservedPipe[], malformed: [] }),
+    listReversePrivateEndpoints: async (org, svc) => ({
+      items: (await get(`${base(org, svc)}/ingestpipesReversePrivateEndpoints`)) as ObservedEndpoint[],
+      malformed: [],
+    }),
+    listBackups: async (org, svc) => ({ items: (await get(`${base(org, svc)}/backups`)) as ObservedBackup[], malformed: [] }),
+    getBackup: async (org, svc, id) => ({ item: (await get(`${base(org, svc)}/backups/${encodeURIComponent(id)}`)) as ObservedBackup, malformed: undefined }),
   };
 }
 

@@ -12,13 +12,13 @@ export function memoryReader(data: CloudData): CloudReader {
     return s;
   };
   return {
-    listIngestPipes: async (o, s) => structuredClone(svc(o, s).pipes),
-    listReversePrivateEndpoints: async (o, s) => structuredClone(svc(o, s).endpoints),
-    listBackups: async (o, s) => structuredClone(svc(o, s).backups),
+    listIngestPipes: async (o, s) => ({ items: structuredClone(svc(o, s).pipes), malformed: [] }),
+    listReversePrivateEndpoints: async (o, s) => ({ items: structuredClone(svc(o, s).endpoints), malformed: [] }),
+    listBackups: async (o, s) => ({ items: structuredClone(svc(o, s).backups), malformed: [] }),
     getBackup: async (o, s, id) => {
       const b = svc(o, s).backups.find((x) => x.id === id);
       if (!b) throw new Error(`HTTP 404: no backup ${id}`);
-      return structuredClone(b);
+      return { item: structuredClone(b), malformed: undefined };
     },
   };
 }

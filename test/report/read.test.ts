@@ -33,14 +33,15 @@ function fakeReader(
     }
   };
   const reader: CloudReader = {
-    listIngestPipes: (org, svc) => call('listIngestPipes', org, svc, () => structuredClone(data[org]![svc]!.pipes)),
-    listReversePrivateEndpoints: (org, svc) => call('listReversePrivateEndpoints', org, svc, () => structuredClone(data[org]![svc]!.endpoints)),
-    listBackups: (org, svc) => call('listBackups', org, svc, () => structuredClone(data[org]![svc]!.backups)),
+    listIngestPipes: (org, svc) => call('listIngestPipes', org, svc, () => ({ items: structuredClone(data[org]![svc]!.pipes), malformed: [] })),
+    listReversePrivateEndpoints: (org, svc) =>
+      call('listReversePrivateEndpoints', org, svc, () => ({ items: structuredClone(data[org]![svc]!.endpoints), malformed: [] })),
+    listBackups: (org, svc) => call('listBackups', org, svc, () => ({ items: structuredClone(data[org]![svc]!.backups), malformed: [] })),
     getBackup: (org, svc, id) =>
       call('getBackup', org, svc, () => {
         const b = data[org]![svc]!.backups.find((x) => x.id === id);
         if (!b) throw new Error(`HTTP 404: no backup ${id}`);
-        return (opts.getBackup ? opts.getBackup(structuredClone(b)) : structuredClone(b)) as ObservedBackup;
+        return { item: (opts.getBackup ? opts.getBackup(structuredClone(b)) : structuredClone(b)) as ObservedBackup, malformed: undefined };
       }),
   };
   return { reader, calls, maxServices: () => maxServices };
@@ -155,24 +156,31 @@ test('the newest-backup GET failing keeps the listed backups', async () => {
   assert.is(obs.backups!.length, 30);
 });
 
-test('tolerant reading: a non-list fails that read with a clear message; items without their key get a label', async () => {
+test('tolerant reading: a non-list fails that read with a clear message; a non-object item is malformed, the others read; items without their key get a label', async () => {
+  const list = (items: unknown[]) => ({ items, malformed: [] }) as never;
   const reader: CloudReader = {
     listIngestPipes: async () => ({ not: 'a list' }) as never,
-    listReversePrivateEndpoints: async () => [{ status: 'Ready' }, { id: 'ep-2', status: 'Ready' }] as never,
-    listBackups: async () => [{ status: 'done' }, 'junk'] as never,
+    listReversePrivateEndpoints: async () => list([{ status: 'Ready' }, { id: 'ep-2', status: 'Ready' }]),
+    listBackups: async () => list([{ status: 'done' }, 'junk']),
     getBackup: async () => undefined as never,
   };
   const obs = await readService(reader, PROD_SPEC);
-  assert.equal(obs.failures, [
-    { part: 'pipes', message: 'expected a list of ingest pipes, got an object' },
-    { part: 'backups', message: 'expected a list of backups, but item 2 is a string' },
-  ]);
+  assert.equal(obs.failures, [{ part: 'pipes', message: 'expected a list of ingest pipes, got an object' }]);
+  assert.equal(obs.malformed, [{ part: 'backups', position: 2, name: '(unnamed #2)', problems: ['must be an object, got a string'], kept: false }]);
+  assert.equal(
+    obs.backups!.map((b) => b.id),
+    ['(unnamed #1)'],
+  );
   assert.equal(
     obs.endpoints!.map((e) => e.description),
     ['(unnamed #1)', '(unnamed ep-2)'],
   );
 
-  const odd: CloudReader = { ...reader, listIngestPipes: async () => [], listBackups: async () => [{ id: 'b1', startedAt: '2026-01-01T00:00:00Z' }] as never };
+  const odd: CloudReader = {
+    ...reader,
+    listIngestPipes: async () => list([]),
+    listBackups: async () => list([{ id: 'b1', startedAt: '2026-01-01T00:00:00Z' }]),
+  };
   const o2 = await readService(odd, PROD_SPEC);
   assert.equal(o2.failures, [{ part: 'newest-backup', message: 'GET backup b1: expected an object, got nothing' }]);
 });

@@ -25,7 +25,7 @@ test('html golden', () => assertGolden(renderReportHtml(report), 'report/report.
 test('the Report value: versioned, counted, services sorted, the expected findings for the seed', () => {
   assert.is(report.formatVersion, 1);
   assert.is(report.generatedAt, NOW.toISOString());
-  assert.equal(report.summary, { services: 2, error: 3, warning: 6, info: 2, readFailures: 0 });
+  assert.equal(report.summary, { services: 2, error: 3, warning: 6, info: 2, readFailures: 0, malformedItems: 0 });
   assert.equal(
     report.services.map((s) => s.name),
     ['prod-warehouse', 'staging-warehouse'],
@@ -85,7 +85,7 @@ test('markdown and html escape what the server sends (names with pipes, tags, ba
       {
         name: 'svc',
         spec: { ...PROD_SPEC, pipes: { expected: [] } },
-        observed: { pipes: [{ name: 'a|b <script>alert(1)</script> `x`', state: 'Running' }], endpoints: [], backups: [], failures: [] },
+        observed: { pipes: [{ name: 'a|b <script>alert(1)</script> `x`', state: 'Running' }], endpoints: [], backups: [], failures: [], malformed: [] },
       },
     ],
     { now: NOW },
@@ -111,7 +111,7 @@ test('html is self-contained: no script, no external resource, a CSP that forbid
 
 test('empty report (no CloudService): every renderer says there is nothing to review', () => {
   const empty = buildReport([], { now: NOW });
-  assert.equal(empty.summary, { services: 0, error: 0, warning: 0, info: 0, readFailures: 0 });
+  assert.equal(empty.summary, { services: 0, error: 0, warning: 0, info: 0, readFailures: 0, malformedItems: 0 });
   assert.match(renderReportMarkdown(empty), /nothing to review/);
   assert.match(renderReportHtml(empty), /nothing to review/);
   assert.match(renderReportText(empty, { color: false }), /0 services, 0 errors, 0 warnings, 0 info/);
@@ -119,7 +119,13 @@ test('empty report (no CloudService): every renderer says there is nothing to re
 
 test('a service with no backups or a failed read renders without charts and says why', () => {
   const r = buildReport(
-    [{ name: 'svc', spec: PROD_SPEC, observed: { pipes: undefined, endpoints: [], backups: [], failures: [{ part: 'pipes', message: 'HTTP 503' }] } }],
+    [
+      {
+        name: 'svc',
+        spec: PROD_SPEC,
+        observed: { pipes: undefined, endpoints: [], backups: [], failures: [{ part: 'pipes', message: 'HTTP 503' }], malformed: [] },
+      },
+    ],
     { now: NOW },
   );
   const html = renderReportHtml(r);

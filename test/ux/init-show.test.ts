@@ -21,6 +21,11 @@ for (const api of ['seed', 'hyperdx', 'clickstack-cloud'] as const) {
       assert.is(init.code, 0, init.stderr);
       assert.match(init.stdout, 'Wrote project platform-observability:');
       const dir = join(p.dir, 'platform-observability');
+      const project = join(dir, 'steward.yaml');
+      // The profile's rate, under ClickHouse Cloud's 10 requests in 10 s for clickstack-cloud; raised for the emulator.
+      const rate = /^ {4}requestsPerMinute: (\d+)/m.exec(readFileSync(project, 'utf8'))?.[1];
+      assert.is(rate, api === 'clickstack-cloud' ? '50' : '100');
+      writeFileSync(project, readFileSync(project, 'utf8').replace(/requestsPerMinute: \d+/, 'requestsPerMinute: 6000'));
       const marker = /^ {4}markerTag: (\S+)$/m.exec(readFileSync(join(dir, 'steward.yaml'), 'utf8'))?.[1];
       if (api === 'seed') assert.is(marker, undefined);
       else assert.ok(marker && marker.length <= 32 && marker.startsWith('managed-by:steward/platform-'), String(marker));

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../errors.ts';
 import { defineCommand } from '../context.ts';
 import { MAX_LIVE_TAG_LENGTH } from '../../model/dashboard.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE } from '../../clients/settings.ts';
+import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
 
 interface InitArgs {
   dir?: string;
@@ -42,7 +44,9 @@ export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir:
     '    # - alerts/**/*.yaml         (add it with your first alert)',
     '  observability:',
     ...connection,
-    '    requestsPerMinute: 100',
+    // The profile's default, written out so it is seen (and under ClickHouse Cloud's limit there).
+    `    requestsPerMinute: ${OBSERVABILITY_PROFILES[opts.api].requestsPerMinute}` +
+      (OBSERVABILITY_PROFILES[opts.api].requestsPerMinute < DEFAULT_REQUESTS_PER_MINUTE ? '   # ClickHouse Cloud allows 10 requests in 10 s per API key' : ''),
     ...markerLines(opts.name, opts.api),
     '  # What steward last sent to each alert: keep it where CI finds it again (committed, or an artifact).',
     '  state: .steward/state.json',

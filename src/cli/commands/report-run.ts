@@ -7,9 +7,8 @@ import { renderIssuesText } from '../../render/issues.ts';
 import { renderReportHtml } from '../../render/report-html.ts';
 import { renderReportJson } from '../../render/report-json.ts';
 import { renderReportMarkdown } from '../../render/report-markdown.ts';
-import { renderReportText } from '../../render/report-text.ts';
+import { incompleteWhy, renderReportText } from '../../render/report-text.ts';
 import { makeFolderInside } from '../../shared/paths.ts';
-import { plural } from '../../shared/text.ts';
 import { reachesSeverity } from '../../report/report.ts';
 import type { CloudReader, Report } from '../../report/types.ts';
 import { redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
@@ -60,8 +59,10 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
     ctx.io.stdout(renderReportText(report, { color: ctx.color }) + `\nwrote ${where}\n`);
   }
 
-  if (report.summary.readFailures > 0) {
-    ctx.io.stderr(`error: ${plural(report.summary.readFailures, 'read')} failed, so the review is incomplete (see the read.failed findings)\n`);
+  const { readFailures, malformedItems } = report.summary;
+  if (readFailures > 0 || malformedItems > 0) {
+    const see = [readFailures > 0 ? 'read.failed' : '', malformedItems > 0 ? 'read.malformed-item' : ''].filter(Boolean).join(' and ');
+    ctx.io.stderr(`error: ${incompleteWhy(readFailures, malformedItems)}, so the review is incomplete (see the ${see} findings)\n`);
     return 1;
   }
   if (services === 0) ctx.io.stderr('note: the project has no CloudService, so there was nothing to review\n');
