@@ -27,6 +27,17 @@ export function escapeInterpolation(v: unknown): unknown {
 }
 
 /**
+ * Whether a name is a denied one in any letter case: Windows reads environment names ignoring case, so
+ * `${steward_obs_token}` would read STEWARD_OBS_TOKEN there (red team, round 7).
+ */
+function denied(deny: ReadonlySet<string>, name: string): boolean {
+  if (deny.has(name)) return true;
+  const upper = name.toUpperCase();
+  for (const d of deny) if (d.toUpperCase() === upper) return true;
+  return false;
+}
+
+/**
  * Expands `${VAR}` and `${VAR:-default}` from env; `$${` is a literal `${`. An unset variable without a
  * default is an error, never an empty string (a silently empty URL or threshold is worse than a failure).
  */
@@ -53,7 +64,7 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
     if (!NAME.test(name)) {
       return { ok: false, message: `"\${${body}}" is not a variable reference: names are letters, digits and _, like \${STEWARD_OBS_URL}` };
     }
-    if (rule?.deny.has(name)) {
+    if (rule && denied(rule.deny, name)) {
       return {
         ok: false,
         message: `\${${name}} reads a credential (${name} holds an API token or key): resource files may not read credentials, so they never reach a plan, a PR comment, a file or the server`,

@@ -263,6 +263,8 @@ const PREFIX_CASES: Array<{ name: string; ref: string; ok: boolean; message?: Re
     message: /\$\{GITHUB_TOKEN\} is not readable here: resource files may read only variables whose names start with DASH_ \(spec\.resourceVariablePrefix\)/,
   },
   { name: 'a credential, even named with the prefix', ref: '"${DASH_TOKEN}"', ok: false, message: /\$\{DASH_TOKEN\} reads a credential/ },
+  // Windows reads environment names ignoring case: another spelling of a credential's name is that credential.
+  { name: 'a credential spelled in other letter case', ref: '"${DASH_token}"', ok: false, message: /\$\{DASH_token\} reads a credential/ },
 ];
 
 for (const c of PREFIX_CASES) {
