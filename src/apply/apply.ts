@@ -218,7 +218,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
     try {
       if (item.action === 'create') {
-        const made = await createAlertOnce(deps, bound.body, opts.settleMs ?? DEFAULT_SETTLE_MS);
+        const made = await createAlertOnce(deps, item, bound.body, opts.settleMs ?? DEFAULT_SETTLE_MS);
         if (made.kind === 'unknown') {
           result.unknown.push({ kind: 'Alert', name: item.name, error: made.why });
           deps.emit({ type: 'unknown', item, why: made.why });

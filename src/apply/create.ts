@@ -4,7 +4,7 @@ import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
 import type { AlertBody } from '../model/alert.ts';
-import type { ItemOf } from '../plan/types.ts';
+import type { ItemOf, PlanItem } from '../plan/types.ts';
 import type { ApplyDeps } from './types.ts';
 
 /** The service answered 2xx (the write was applied) but the body was not what was expected. */
@@ -122,31 +122,48 @@ export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * An alert create, like a dashboard create, is never sent twice blindly: after an unknown outcome steward
  * waits the settle window, lists the alerts and adopts the one with the name; none found is "outcome
- * unknown, not re-sent". A 2xx is applied whatever its body: its id is found by listing.
+ * unknown, not re-sent". A 2xx is applied whatever its body: its id is found by listing. A 429 with a wait
+ * created nothing: sent again after the wait, as a dashboard create is.
  */
 export async function createAlertOnce(
   deps: ApplyDeps,
+  item: PlanItem,
   body: AlertBody,
   settleMs: number,
 ): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
   if (!deps.client.createAlert) throw new CliError('this service cannot create alerts');
-  try {
-    const alert = await deps.client.createAlert(body, {});
-    if (alert && typeof alert.id === 'string') return { kind: 'created', alert, recovered: false };
-    throw new CliError('the response did not say the new id');
-  } catch (e) {
-    const applied = answered2xx(e) || (e instanceof CliError && !(e instanceof ApiError));
-    if (!applied && (!(e instanceof ApiError) || !e.outcomeUnknown)) throw e;
-    if (!deps.client.listAlerts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; this service cannot list alerts)` };
-    if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
-    const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
-    if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
-    if (found.length > 1)
-      throw new CliError(
-        `${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
-      );
-    return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
+  for (let refusals = 0; ; refusals++) {
+    try {
+      const alert = await deps.client.createAlert(body, {});
+      if (alert && typeof alert.id === 'string') return { kind: 'created', alert, recovered: false };
+      throw new CliError('the response did not say the new id');
+    } catch (e) {
+      if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
+        deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
+        continue;
+      }
+      return await afterAlertCreateFailed(deps, body, settleMs, e);
+    }
   }
+}
+
+async function afterAlertCreateFailed(
+  deps: ApplyDeps,
+  body: AlertBody,
+  settleMs: number,
+  e: unknown,
+): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
+  const applied = answered2xx(e) || (e instanceof CliError && !(e instanceof ApiError));
+  if (!applied && (!(e instanceof ApiError) || !e.outcomeUnknown)) throw e;
+  if (!deps.client.listAlerts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; this service cannot list alerts)` };
+  if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
+  const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+  if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
+  if (found.length > 1)
+    throw new CliError(
+      `${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
+    );
+  return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
 }
 
 /** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */
