@@ -125,6 +125,22 @@ export interface LiveAlert {
 export interface LiveAlertChannel {
   type?: string;
   webhookId?: string | null;
+  /**
+   * ClickStack: the webhook's service (slack_api...).
+   */
+  webhookService?: string | null;
+  /**
+   * ClickStack: the channel a Slack API webhook posts to.
+   */
+  slackChannelId?: string | null;
+  /**
+   * ClickStack: a PagerDuty API webhook's severity (critical, error, warning, info; read as any string).
+   */
+  severity?: string | null;
+  /**
+   * ClickStack: an email channel's recipients.
+   */
+  emailRecipients?: string[] | null;
   [k: string]: unknown;
 }
 
@@ -202,12 +218,18 @@ export interface AlertUpdate {
   scheduleStartAt?: string | null;
 }
 /**
+ * A webhook channel (webhookId; ClickStack adds webhookService, slackChannelId and severity) or a ClickStack email channel (emailRecipients), as ClickHouse Cloud's ClickStackAlertChannel (2026-07-31) has them.
+ *
  * This interface was referenced by `AlertUpdate`'s JSON-Schema
  * via the `definition` "AlertChannel".
  */
 export interface AlertChannel {
   type: string;
   webhookId?: string;
+  webhookService?: string;
+  slackChannelId?: string;
+  severity?: 'critical' | 'error' | 'warning' | 'info';
+  emailRecipients?: string[];
 }
 
 // cloud/ingest-pipe.schema.json

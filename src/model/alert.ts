@@ -2,12 +2,24 @@
  * Alerts, as the services send and take them, derived from the generated API types (src/clients/api-types.ts,
  * from schemas/api/observability/alert-update.schema.json and live-alert.schema.json).
  */
-import type { AlertChannel, AlertUpdate } from '../clients/api-types.ts';
+import type { AlertChannel, AlertUpdate, LiveAlert, LiveAlertChannel } from '../clients/api-types.ts';
 
 export type { AlertUpdate, LiveAlert, LiveAlertChannel } from '../clients/api-types.ts';
 
-/** The only channel steward writes: a webhook, by id. */
-export type WebhookChannel = Required<Pick<AlertChannel, 'webhookId'>> & { type: 'webhook' };
+/**
+ * The members a ClickStack webhook channel carries beside its webhook (ClickHouse Cloud spec 2026-07-31,
+ * ClickStackAlertChannelWebhook), in the order steward writes them. HyperDX's channel has none of them.
+ */
+export const WEBHOOK_CHANNEL_EXTRAS = ['webhookService', 'slackChannelId', 'severity'] as const;
+
+/** A webhook channel as steward sends it: by id, with ClickStack's Slack channel, service and PagerDuty severity. */
+export type WebhookChannel = Required<Pick<AlertChannel, 'webhookId'>> & Pick<AlertChannel, (typeof WEBHOOK_CHANNEL_EXTRAS)[number]> & { type: 'webhook' };
+
+/** ClickStack's email channel (ClickStackAlertChannelEmail). */
+export type EmailChannel = Required<Pick<AlertChannel, 'emailRecipients'>> & { type: 'email' };
+
+/** A channel steward sends. */
+export type SentChannel = WebhookChannel | EmailChannel;
 
 /** The members every alert body steward sends carries (the schema leaves them optional for partial updates). */
 type AlwaysSent = 'name' | 'threshold' | 'thresholdType' | 'interval' | 'source';
@@ -20,6 +32,28 @@ type AlwaysSent = 'name' | 'threshold' | 'thresholdType' | 'interval' | 'source'
  */
 export type AlertBody = Required<Pick<AlertUpdate, AlwaysSent>> &
   Omit<AlertUpdate, AlwaysSent | 'channel' | 'channels'> & {
-    channel?: WebhookChannel;
-    channels?: WebhookChannel[];
+    channel?: SentChannel;
+    channels?: SentChannel[];
   };
+
+/** A live alert's channels: its `channels` list (HyperDX 2026-08), else its one `channel`; objects only. */
+export function liveChannels(live: LiveAlert): LiveAlertChannel[] {
+  const raw: unknown[] = Array.isArray(live.channels) ? live.channels : live.channel ? [live.channel] : [];
+  return raw.filter((c): c is LiveAlertChannel => typeof c === 'object' && c !== null && !Array.isArray(c));
+}
+
+/**
+ * A live channel in the shape steward sends, with every member steward models that the server holds (nulls
+ * and empty strings read as absent): what a PUT must carry for nothing to be lost. The webhook id stays an id
+ * here; import writes a name for it.
+ */
+export function sentChannelOf(c: LiveAlertChannel): SentChannel {
+  if (c.type === 'email') return { type: 'email', emailRecipients: (c.emailRecipients ?? []).filter((r) => typeof r === 'string') };
+  const out: WebhookChannel = { type: 'webhook', webhookId: typeof c.webhookId === 'string' ? c.webhookId : '' };
+  for (const k of WEBHOOK_CHANNEL_EXTRAS) {
+    const v = c[k];
+    // A severity the spec does not name is kept as the server said it, so the plan shows it going.
+    if (typeof v === 'string' && v !== '') (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}

@@ -4,11 +4,10 @@
  * alert field by field. Pure, like computePlan, which calls planAlert once per alert file.
  */
 import fastJsonPatch from 'fast-json-patch';
-import type { LiveAlert } from '../model/alert.ts';
+import { liveChannels, sentChannelOf, WEBHOOK_CHANNEL_EXTRAS, type AlertBody, type LiveAlert, type SentChannel, type WebhookChannel } from '../model/alert.ts';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { Resource } from '../model/resource.ts';
 import type { DashboardMatch } from './plan.ts';
-import type { AlertBody, WebhookChannel } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';
 import { normalDigest } from './normalize.ts';
 import { tilesLosingAlerts } from './dashboard-body.ts';
@@ -90,7 +89,7 @@ type AlertSpec = Resource<'Alert'>['doc']['spec'];
  * PUT, so a member left out is lost). Profiles with a `channels` list get the complete list.
  */
 function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: Partial<ObservabilityCapabilities>, note: string | undefined): AlertBody {
-  const channels = (spec.channels ?? (spec.channel ? [spec.channel] : [])).map((c) => ({ type: c.type, webhookId: c.webhookId ?? '' }));
+  const channels = (spec.channels ?? (spec.channel ? [spec.channel] : [])).map(sentChannel);
   return {
     name: spec.name,
     ...(spec.message !== undefined ? { message: spec.message } : {}),
@@ -111,10 +110,22 @@ function alertBody(spec: AlertSpec, reference: TileReference | undefined, caps: 
 }
 
 /**
+ * A file's channel as it is sent (a webhook name is resolved to webhookId before the plan): with every member
+ * the file declares. A member the file leaves out is not sent, and the PUT replaces the alert: where the live
+ * channel has it, the plan shows it going (normalizeLiveAlert keeps it on the live side).
+ */
+function sentChannel(c: NonNullable<AlertSpec['channel']>): SentChannel {
+  if (c.type === 'email') return { type: 'email', emailRecipients: [...(c.emailRecipients ?? [])] };
+  const out: WebhookChannel = { type: 'webhook', webhookId: c.webhookId ?? '' };
+  for (const k of WEBHOOK_CHANNEL_EXTRAS) if (c[k] !== undefined) (out as Record<string, unknown>)[k] = c[k];
+  return out;
+}
+
+/**
  * A `channels` list with `channel` beside it, equal to its first entry: HyperDX 2026-08 answers both and
  * takes both (when they agree), and HyperDX before 2026-08 requires `channel` and knows no `channels`.
  */
-function channelList(channels: WebhookChannel[]): Pick<AlertBody, 'channel' | 'channels'> {
+function channelList(channels: SentChannel[]): Pick<AlertBody, 'channel' | 'channels'> {
   return channels.length > 0 ? { channel: { ...channels[0]! }, channels } : { channels };
 }
 
@@ -130,12 +141,8 @@ function sameInstant(a: string, b: string): boolean {
 export function normalizeLiveAlert(live: LiveAlert, caps: Partial<ObservabilityCapabilities>): AlertBody {
   const l = live as LiveAlert & Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const rawChannels = Array.isArray(l['channels'])
-    ? (l['channels'] as Array<Record<string, unknown>>)
-    : l['channel']
-      ? [l['channel'] as Record<string, unknown>]
-      : [];
-  const channels = rawChannels.filter((c) => c && typeof c === 'object').map((c) => ({ type: 'webhook' as const, webhookId: String(c['webhookId'] ?? '') }));
+  // Every channel member steward models that the server holds: one the file lacks shows as going.
+  const channels = liveChannels(live).map(sentChannelOf);
   const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
   const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
   return {

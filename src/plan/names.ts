@@ -46,8 +46,8 @@ function webhookSlots(r: AnyResource): Array<{ pointer: string; holder: Obj }> {
   const out: Array<{ pointer: string; holder: Obj }> = [];
   const c = r.doc.spec.channel as Obj | undefined;
   if (c && typeof c['webhook'] === 'string') out.push({ pointer: '/spec/channel/webhook', holder: c });
-  (r.doc.spec.channels ?? []).forEach((ch, i) => {
-    if (typeof (ch as Obj)['webhook'] === 'string') out.push({ pointer: `/spec/channels/${i}/webhook`, holder: ch as Obj });
+  ((r.doc.spec.channels ?? []) as Obj[]).forEach((ch, i) => {
+    if (typeof ch['webhook'] === 'string') out.push({ pointer: `/spec/channels/${i}/webhook`, holder: ch });
   });
   return out;
 }

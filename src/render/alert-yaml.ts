@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
-import type { LiveAlert } from '../model/alert.ts';
+import { liveChannels, sentChannelOf, type LiveAlert } from '../model/alert.ts';
 
 /**
  * Writes a live alert (hyperdx, clickstack-cloud) as a steward Alert document: what steward sends, with the
@@ -62,24 +62,26 @@ export function renderAlertYaml(
   if (str(l['groupBy'])) spec['groupBy'] = l['groupBy'];
   for (const k of ['numConsecutiveWindows', 'scheduleOffsetMinutes'] as const) if (typeof l[k] === 'number') spec[k] = l[k];
   if (str(l['scheduleStartAt'])) spec['scheduleStartAt'] = l['scheduleStartAt'];
-  const raw = Array.isArray(l['channels'])
-    ? (l['channels'] as Array<Record<string, unknown>>)
-    : l['channel'] && typeof l['channel'] === 'object'
-      ? [l['channel'] as Record<string, unknown>]
-      : [];
-  const channels = raw
-    .filter((c) => c && typeof c === 'object')
+  // Every channel member the server holds is written (a webhook by name where one has that id): what the
+  // file leaves out, plan shows going, since the PUT replaces the alert.
+  const channels = liveChannels(live)
     .map((c) => {
-      const id = str(c['webhookId']);
-      if (c['type'] !== 'webhook' || !id) {
-        warnings.push(`a ${String(c['type'] ?? 'untyped')} channel is left out: steward writes webhook channels only`);
+      if (c.type !== 'webhook' && c.type !== 'email') {
+        warnings.push(`a ${String(c.type ?? 'untyped')} channel is left out: steward writes webhook and email channels`);
         return undefined;
       }
-      const name = opts.webhookNames.get(id);
-      return name !== undefined ? { type: 'webhook', webhook: name } : { type: 'webhook', webhookId: id };
+      const sent = sentChannelOf(c);
+      if (sent.type === 'email') return sent;
+      const { type, webhookId, ...extras } = sent;
+      if (!webhookId) {
+        warnings.push('a webhook channel without a webhookId is left out');
+        return undefined;
+      }
+      const name = opts.webhookNames.get(webhookId);
+      return name !== undefined ? { type, webhook: name, ...extras } : sent;
     })
     .filter((c): c is NonNullable<typeof c> => c !== undefined);
-  if (channels.length === 0) return { skipped: 'it has no webhook channel, which steward needs to describe it', warnings };
+  if (channels.length === 0) return { skipped: 'it has no webhook or email channel, which steward needs to describe it', warnings };
   if (opts.channelsList) spec['channels'] = channels;
   else spec['channel'] = channels[0];
   // Text from the server is literal: `${` is escaped so loading the file does not read it as a variable.

@@ -1,4 +1,5 @@
 import { ALERTABLE_CHARTS, lacksValueExpression, MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
+import { WEBHOOK_CHANNEL_EXTRAS } from '../model/alert.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { listSome } from '../shared/text.ts';
@@ -36,12 +37,28 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
   const spec = doc.spec;
   const channels = spec.channels ?? (spec.channel ? [spec.channel] : []);
   channels.forEach((c, i) => {
-    if ((c.webhookId === undefined) === (c.webhook === undefined)) {
-      out.push({
-        pointer: spec.channels ? `/spec/channels/${i}` : '/spec/channel',
-        message: 'a webhook channel takes webhookId (the id) or webhook (its name), one of the two',
-      });
+    const at = spec.channels ? `/spec/channels/${i}` : '/spec/channel';
+    // ClickStack's two channel shapes (ClickStackAlertChannel is oneOf them): a member of the other is refused.
+    const foreign = c.type === 'email' ? (['webhookId', 'webhook', ...WEBHOOK_CHANNEL_EXTRAS] as const) : (['emailRecipients'] as const);
+    for (const k of foreign)
+      if (c[k] !== undefined)
+        out.push({ pointer: `${at}/${k}`, atKey: true, message: `${k} is for ${c.type === 'email' ? 'webhook' : 'email'} channels, not ${c.type}` });
+    if (c.type === 'email') {
+      if (c.emailRecipients === undefined) out.push({ pointer: at, message: 'an email channel takes emailRecipients' });
+      if (api !== 'clickstack-cloud')
+        out.push({ pointer: `${at}/type`, message: `email channels need observability.api: clickstack-cloud (the ${api} API's channels are webhooks)` });
+      return;
     }
+    if ((c.webhookId === undefined) === (c.webhook === undefined))
+      out.push({ pointer: at, message: 'a webhook channel takes webhookId (the id) or webhook (its name), one of the two' });
+    // HyperDX's channel is {type, webhookId} and its server drops other members: they would plan as drift forever.
+    for (const k of api === 'clickstack-cloud' ? [] : WEBHOOK_CHANNEL_EXTRAS)
+      if (c[k] !== undefined)
+        out.push({
+          pointer: `${at}/${k}`,
+          atKey: true,
+          message: `${k} needs observability.api: clickstack-cloud (the ${api} API's webhook channel takes webhookId only)`,
+        });
   });
   if (api === 'seed') {
     if (doc.metadata.id === undefined)

@@ -516,17 +516,7 @@ export interface StewardAlert {
        */
       name: string;
     };
-    channel?: {
-      type: 'webhook';
-      /**
-       * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
-       */
-      webhookId?: string;
-      /**
-       * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
-       */
-      webhook?: string;
-    };
+    channel?: AlertChannelSpec;
     /**
      * The saved search a saved_search alert watches.
      */
@@ -537,30 +527,7 @@ export interface StewardAlert {
      * @minItems 1
      * @maxItems 10
      */
-    channels?: [
-      {
-        type: 'webhook';
-        /**
-         * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
-         */
-        webhookId?: string;
-        /**
-         * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
-         */
-        webhook?: string;
-      },
-      ...{
-        type: 'webhook';
-        /**
-         * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
-         */
-        webhookId?: string;
-        /**
-         * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
-         */
-        webhook?: string;
-      }[]
-    ];
+    channels?: [AlertChannelSpec, ...AlertChannelSpec[]];
     /**
      * Group-by key for saved search alerts (hyperdx, clickstack-cloud).
      */
@@ -578,6 +545,41 @@ export interface StewardAlert {
      */
     scheduleStartAt?: string;
   };
+}
+/**
+ * Where notifications go: a webhook, by id or by name, or (clickstack-cloud) an email list. One in channel (seed, clickstack-cloud), each of channels (hyperdx).
+ */
+export interface AlertChannelSpec {
+  /**
+   * webhook: a webhook (give webhookId or webhook). email: mail to emailRecipients (clickstack-cloud).
+   */
+  type: 'webhook' | 'email';
+  /**
+   * The webhook id the service assigned (24 lowercase hex characters on the seed API; any id elsewhere).
+   */
+  webhookId?: string;
+  /**
+   * The webhook by name (hyperdx, clickstack-cloud), resolved per environment instead of webhookId.
+   */
+  webhook?: string;
+  /**
+   * The webhook's service as the alert records it, like slack_api (clickstack-cloud: the channel's webhookService).
+   */
+  webhookService?: string;
+  /**
+   * The Slack channel a Slack API webhook posts to, like C01ABCDEF23 (clickstack-cloud).
+   */
+  slackChannelId?: string;
+  /**
+   * The severity a PagerDuty API webhook sends (clickstack-cloud).
+   */
+  severity?: 'critical' | 'error' | 'warning' | 'info';
+  /**
+   * Who an email channel mails (clickstack-cloud).
+   *
+   * @minItems 1
+   */
+  emailRecipients?: [string, ...string[]];
 }
 
 /**

@@ -66,34 +66,50 @@ interface Property {
   required: boolean;
 }
 
-/** Every property of a schema, depth first in schema order, named as the page names them. */
-function properties(schema: Schema, path = '', out: Property[] = []): Property[] {
-  for (const [k, p] of Object.entries((schema['properties'] ?? {}) as Record<string, Schema>)) {
+/**
+ * Every property of a schema, depth first in schema order, named as the page names them. `defs`: the
+ * schema's own `$defs`, whose members a `$ref` brings in (an Alert's channel, written once for `channel` and
+ * `channels[]`); without it a `$ref` is documented by reference (the dashboard's tile config, HyperDX's own
+ * schema taken by scripts/tile-config.ts).
+ */
+function properties(schema: Schema, path = '', out: Property[] = [], defs?: Record<string, Schema>): Property[] {
+  const deref = (s: Schema): Schema => {
+    const ref = typeof s['$ref'] === 'string' ? /^#\/\$defs\/(.+)$/.exec(s['$ref']) : null;
+    return ref && defs?.[ref[1]!] ? { ...defs[ref[1]!], ...s } : s;
+  };
+  for (const [k, raw] of Object.entries((schema['properties'] ?? {}) as Record<string, Schema>)) {
+    const p = deref(raw);
+    if (p['items']) p['items'] = deref(p['items']);
     const full = path ? `${path}.${k}` : k;
     out.push({ path: full, schema: p, required: ((schema['required'] ?? []) as string[]).includes(k) });
-    if (p['properties']) properties(p, full, out);
+    if (p['properties']) properties(p, full, out, defs);
     if (p['additionalProperties'] && typeof p['additionalProperties'] === 'object') {
       out.push({ path: `${full}.<name>`, schema: p['additionalProperties'], required: false });
-      properties(p['additionalProperties'], `${full}.<name>`, out);
+      properties(p['additionalProperties'], `${full}.<name>`, out, defs);
     }
-    if (p['items']?.['properties']) properties(p['items'], `${full}[]`, out);
+    if (p['items']?.['properties']) properties(p['items'], `${full}[]`, out, defs);
   }
   return out;
 }
 
 const schemaOf = (kind: Kind): Schema => JSON.parse(readFileSync(join(ROOT, 'schemas', `${KINDS[kind]}.schema.json`), 'utf8'));
+/** The kind's properties; an Alert's `$defs` are steward's and get rows, a Dashboard's are HyperDX's (see `properties`). */
+const propertiesOf = (kind: Kind): Property[] => {
+  const s = schemaOf(kind);
+  return properties(s, '', [], kind === 'Dashboard' ? undefined : s['$defs']);
+};
 
 for (const kind of Object.keys(KINDS) as Kind[]) {
   test(`${kind}: one row per schema property, in schema order, none extra`, () => {
     assert.equal(
       rows(kind).map((r) => r.path),
-      properties(schemaOf(kind)).map((p) => p.path),
+      propertiesOf(kind).map((p) => p.path),
     );
   });
 
   test(`${kind}: each row has the schema's type, required flag and limits`, () => {
     const byPath = new Map(rows(kind).map((r) => [r.path, r]));
-    for (const p of properties(schemaOf(kind))) {
+    for (const p of propertiesOf(kind)) {
       const r = byPath.get(p.path)!;
       const s = p.schema;
       const where = `${kind} ${p.path}: ${r.line}`;
