@@ -46,7 +46,13 @@ export const OBJECT_ID = /^[0-9a-f]{24}$/;
 export const HX_TEAM_ID = '65f5e4a3b9e77c001a0000bb';
 export const HX_CONNECTION_ID = '65f5e4a3b9e77c001a0000cc';
 export const HX_SOURCE_IDS = { Logs: '65f5e4a3b9e77c001a0001a1', Traces: '65f5e4a3b9e77c001a0001a2', Metrics: '65f5e4a3b9e77c001a0001a3' } as const;
-export const HX_WEBHOOK_IDS = { 'ops-pager': '65f5e4a3b9e77c001a0002b1', 'slack-sre': '65f5e4a3b9e77c001a0002b2' } as const;
+/** The last two are ClickStack's own services (slack_api, pagerduty_api): only the clickstack-cloud seed lists them. */
+export const HX_WEBHOOK_IDS = {
+  'ops-pager': '65f5e4a3b9e77c001a0002b1',
+  'slack-sre': '65f5e4a3b9e77c001a0002b2',
+  'slack-alerts': '65f5e4a3b9e77c001a0002b3',
+  pagerduty: '65f5e4a3b9e77c001a0002b4',
+} as const;
 export const HX_ALERT_IDS = { 'Error spike (saved search)': '65f5e4a3b9e77c001a0003c1', 'Slow requests (saved search)': '65f5e4a3b9e77c001a0003c2' } as const;
 
 /** Tiles an alert may be bound to (the spec: "Must be a line, stacked bar, or number type tile"). */

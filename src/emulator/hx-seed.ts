@@ -63,7 +63,8 @@ export function materializeHxSeed(
     const w = `seed.webhooks[${i}]`;
     const id = seedId(h['id'], `${w}.id`, ids);
     if (typeof h['name'] !== 'string' || h['name'] === '') throw new EmulatorError(`${w}.name: a webhook needs a name`);
-    if (typeof h['service'] !== 'string') throw new EmulatorError(`${w}.service: must be slack, generic or incidentio`);
+    if (typeof h['service'] !== 'string')
+      throw new EmulatorError(`${w}.service: must be slack, generic or incidentio (ClickStack also slack_api, pagerduty_api)`);
     const createdAt = isoOrRelative(h['createdAt'], anchor, `${w}.createdAt`, 'now');
     const updatedAt = isoOrRelative(h['updatedAt'] ?? h['createdAt'], anchor, `${w}.updatedAt`, 'now');
     return { ...clone(h), id, createdAt, updatedAt } as HxWebhook;
@@ -128,8 +129,12 @@ export function persistedHxState(saved: Record<string, unknown>, file: string): 
   return { dashboards, alerts: take<HxAlert>('alerts') };
 }
 
-/** The built-in seed of the `hyperdx` and `clickstack-cloud` profiles (cloud data: the seed profile's). */
-export function defaultHyperdxSeed(organizations: import('./types.ts').SeedOrganization[]): HyperdxSeedData {
+/**
+ * The built-in seed of the `hyperdx` and `clickstack-cloud` profiles (cloud data: the seed profile's). ClickStack
+ * also lists a Slack API and a PagerDuty API webhook, services HyperDX's spec does not have: alerts name a Slack
+ * channel and a PagerDuty severity on their channel for those.
+ */
+export function defaultHyperdxSeed(organizations: import('./types.ts').SeedOrganization[], flavor: Flavor = 'hyperdx'): HyperdxSeedData {
   const common = { connection: HX_CONNECTION_ID, querySettings: [] };
   return {
     sources: [
@@ -205,6 +210,28 @@ export function defaultHyperdxSeed(organizations: import('./types.ts').SeedOrgan
         createdAt: '-120d',
         updatedAt: '-120d',
       },
+      ...(flavor === 'clickstack'
+        ? [
+            {
+              id: HX_WEBHOOK_IDS['slack-alerts'],
+              name: 'slack-alerts',
+              service: 'slack_api',
+              url: 'https://slack.com/api/chat.postMessage',
+              description: 'Posts to the channel each alert names',
+              createdAt: '-100d',
+              updatedAt: '-100d',
+            },
+            {
+              id: HX_WEBHOOK_IDS.pagerduty,
+              name: 'pagerduty',
+              service: 'pagerduty_api',
+              url: 'https://events.pagerduty.com/v2/enqueue',
+              description: 'Pages on-call with the severity each alert names',
+              createdAt: '-100d',
+              updatedAt: '-100d',
+            },
+          ]
+        : []),
     ],
     alerts: [
       {

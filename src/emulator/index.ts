@@ -28,7 +28,7 @@ export { API_PROFILES, type ApiProfile } from './profiles.ts';
 /** The built-in seed of a profile (`--print-seed`): the seed documents' data, or sources/webhooks/alerts. */
 export function defaultSeedFor(api: ApiProfile = 'seed'): SeedData | HyperdxSeedData {
   const seed = defaultSeed();
-  return api === 'seed' ? seed : defaultHyperdxSeed(seed.organizations ?? []);
+  return api === 'seed' ? seed : defaultHyperdxSeed(seed.organizations ?? [], api === 'clickstack-cloud' ? 'clickstack' : 'hyperdx');
 }
 
 export interface EmulatorOptions {

@@ -53,7 +53,7 @@ test('success answers are {status: 200, requestId, result}; deletes {status, req
     );
     assert.equal(
       (await call(emu, 'GET', `${CS}/webhooks`)).body.result.map((w: { name: string }) => w.name),
-      ['ops-pager', 'slack-sre'],
+      ['ops-pager', 'slack-sre', 'slack-alerts', 'pagerduty'],
     );
     const alerts = (await call(emu, 'GET', `${CS}/alerts`)).body.result;
     assert.is(alerts.length, 2, 'no pagination on the ClickStack list');
@@ -83,6 +83,36 @@ test('success answers are {status: 200, requestId, result}; deletes {status, req
     assert.is(del.body.status, 200);
     assert.is((await call(emu, 'DELETE', `${CS}/dashboards/${d.id}`)).status, 200);
     assert.equal((await call(emu, 'GET', `${CS}/dashboards`)).body.result, []);
+  }));
+
+test("a webhook channel keeps ClickStack's Slack channel, service and PagerDuty severity as sent; a PUT without them clears them", () =>
+  withCs(async (emu) => {
+    // GIVEN the seed's Slack API and PagerDuty API webhooks (ClickStack's own services)
+    const hooks = (await call(emu, 'GET', `${CS}/webhooks`)).body.result;
+    assert.equal(
+      hooks.slice(2).map((w: { name: string; service: string }) => [w.name, w.service]),
+      [
+        ['slack-alerts', 'slack_api'],
+        ['pagerduty', 'pagerduty_api'],
+      ],
+    );
+    const seeded = (await call(emu, 'GET', `${CS}/alerts`)).body.result[0];
+    const { id, state: _s, teamId: _t, createdAt: _c, updatedAt: _u, ...body } = seeded;
+    const slack = { type: 'webhook', webhookId: HX_WEBHOOK_IDS['slack-alerts'], webhookService: 'slack_api', slackChannelId: 'C01ABCDEF23' };
+    // WHEN an update sends them, THEN the answer and every later read have them
+    const put = await call(emu, 'PUT', `${CS}/alerts/${id}`, { ...body, channel: slack });
+    assert.is(put.status, 200, put.text);
+    assert.equal(put.body.result.channel, slack);
+    assert.equal((await call(emu, 'GET', `${CS}/alerts/${id}`)).body.result.channel, slack);
+    const pager = { type: 'webhook', webhookId: HX_WEBHOOK_IDS.pagerduty, severity: 'critical' };
+    assert.equal((await call(emu, 'PUT', `${CS}/alerts/${id}`, { ...body, channel: pager })).body.result.channel, pager, 'the PUT replaces the channel');
+    // A severity the spec does not name, or a channel with both shapes' members, is refused (oneOf).
+    const bad = await call(emu, 'PUT', `${CS}/alerts/${id}`, { ...body, channel: { ...pager, severity: 'urgent' } });
+    assert.is(bad.status, 400);
+    assert.match(bad.body.error, /channel\.severity: must be one of "critical", "error", "warning", "info"/);
+    const both = await call(emu, 'PUT', `${CS}/alerts/${id}`, { ...body, channel: { ...pager, emailRecipients: ['sre@example.com'] } });
+    assert.is(both.status, 400);
+    assert.equal((await call(emu, 'GET', `${CS}/alerts/${id}`)).body.result.channel, pager, 'a refused update changes nothing');
   }));
 
 test('errors use the cloud envelope: 400 body and path parameters, 401 auth, 404 ids and services', () =>
