@@ -175,6 +175,22 @@ export function assertImport(run: ConformanceRun, label: string, skip: RegExp): 
   if (Object.keys(run.imported).length > 0) assert.is(check.code, 0, `${label}: ${show(check)}`);
 }
 
+/** A saved-search alert file (`channel` is its channel lines), pinned to a live alert by `id` when given. */
+function alertYaml(name: string, title: string, channel: string, id?: string): string {
+  return `apiVersion: steward/v1
+kind: Alert
+metadata: { name: ${name}${id ? `, id: ${JSON.stringify(id)}` : ''} }
+spec:
+  name: ${title}
+  threshold: 3
+  thresholdType: above
+  interval: 15m
+  source: saved_search
+  savedSearchId: 65f5e4a3b9e77c001a222222
+${channel}
+`;
+}
+
 /** Run 2: PUT, DELETE and POST on what the mock has. */
 export async function assertWrites(server: PrismServer, p: LiveProfile, example: string, run1: ConformanceRun, label: string): Promise<Set<string>> {
   const done = new Set<string>();
@@ -219,18 +235,32 @@ export async function assertWrites(server: PrismServer, p: LiveProfile, example:
     });
   }
   const hook = Object.values(bound.webhooks)[0] ?? `id:65f5e4a3b9e77c001a789012`;
-  files['alerts/saved-search.yaml'] = `apiVersion: steward/v1
-kind: Alert
-metadata: { name: conformance-saved-search }
-spec:
-  name: Conformance saved search
-  threshold: 3
-  thresholdType: above
-  interval: 15m
-  source: saved_search
-  savedSearchId: 65f5e4a3b9e77c001a222222
-${p.api === 'hyperdx' ? '  channels:\n    - ' : '  channel: '}{ type: webhook, ${hook.startsWith('id:') ? `webhookId: ${hook.slice(3)}` : `webhook: ${JSON.stringify(hook)}`} }
-`;
+  const hookRef = hook.startsWith('id:') ? `webhookId: ${hook.slice(3)}` : `webhook: ${JSON.stringify(hook)}`;
+  files['alerts/saved-search.yaml'] = alertYaml(
+    'conformance-saved-search',
+    'Conformance saved search',
+    p.api === 'hyperdx' ? `  channels:\n    - { type: webhook, ${hookRef} }` : `  channel: { type: webhook, ${hookRef} }`,
+  );
+  // The channel's members go into the request bodies, where the spec checks them: on ClickStack a PagerDuty
+  // severity (above), a Slack API channel and an email channel; on HyperDX the complete channels list.
+  if (p.api === 'clickstack-cloud') {
+    files['alerts/saved-search.yaml'] = files['alerts/saved-search.yaml']!.replace(/ \}\n$/, ', severity: critical }\n');
+    files['alerts/email.yaml'] = alertYaml(
+      'conformance-email',
+      'Conformance email',
+      '  channel: { type: email, emailRecipients: [sre@example.com, oncall@example.com] }',
+    );
+  }
+  // An alert the mock lists, pinned by its id (where it has one steward's files take): plan updates it, so
+  // the PUT body is checked too.
+  const pinned = (await readList(server, p, '/alerts')).find((a) => typeof a.id === 'string' && /^[0-9a-f]{24}$/.test(a.id));
+  if (pinned) {
+    const channel =
+      p.api === 'hyperdx'
+        ? `  channels:\n    - { type: webhook, ${hookRef} }`
+        : `  channel: { type: webhook, ${hookRef}, webhookService: slack_api, slackChannelId: C01ABCDEF23 }`;
+    files['alerts/pinned.yaml'] = alertYaml('conformance-pinned', 'Conformance pinned', channel, pinned.id as string);
+  }
   const run = await runConformance(server, {
     project: files,
     extraEnv: p.env,
@@ -246,11 +276,19 @@ ${p.api === 'hyperdx' ? '  channels:\n    - ' : '  channel: '}{ type: webhook, $
   assert.is(plan.code, 0, show(plan));
   const apply = run.step('apply-prune')!;
   assertApply(apply, `${label} (writes)`);
-  const sent = apply.requests.map((r) => `${r.method} ${r.path.startsWith(`${p.base}/dashboards/`) ? `${p.base}/dashboards/{id}` : r.path}`);
-  const items = (JSON.parse(plan.stdout) as { items: Array<{ kind: string; action: string }> }).items;
+  const sent = apply.requests.map((r) => `${r.method} ${r.path.replace(/^(.*\/(dashboards|alerts))\/[^/]+$/, '$1/{id}')}`);
+  const items = (JSON.parse(plan.stdout) as { items: Array<{ kind: string; name: string; action: string; body?: unknown }> }).items;
   const has = (kind: string, action: string): boolean => items.some((i) => i.kind === kind && i.action === action);
+  // What was sent is what the files say, member for member.
+  const channelOf = (name: string) => (items.find((i) => i.name === name)?.body as { channel?: Record<string, unknown> } | undefined)?.channel;
+  if (p.api === 'clickstack-cloud') {
+    assert.is(channelOf('conformance-saved-search')?.['severity'], 'critical', plan.stdout.slice(0, 2000));
+    assert.equal(channelOf('conformance-email'), { type: 'email', emailRecipients: ['sre@example.com', 'oncall@example.com'] });
+    if (pinned) assert.is(channelOf('conformance-pinned')?.['slackChannelId'], 'C01ABCDEF23');
+  }
   for (const [kind, action, req] of [
     ['Dashboard', 'update', `PUT ${p.base}/dashboards/{id}`],
+    ['Alert', 'update', `PUT ${p.base}/alerts/{id}`],
     ['Dashboard', 'delete', `DELETE ${p.base}/dashboards/{id}`],
     ['Alert', 'create', `POST ${p.base}/alerts`],
   ] as const) {

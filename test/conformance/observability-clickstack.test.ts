@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import type { Report } from '../../src/report/types.ts';
 import { EXAMPLES } from '../helpers/project.ts';
-import { usePrism, type PrismOptions } from '../helpers/prism.ts';
+import { formatViolations, usePrism, type PrismOptions, type PrismServer } from '../helpers/prism.ts';
 import { runConformance } from './run.ts';
 import { assertApply, assertImport, assertNoViolations, assertWrites, bindProject, plannedDashboards, CLICKSTACK, show, sparseRefusal, STEPS } from './live.ts';
 
@@ -40,6 +40,32 @@ const MOCKS: { label: string; opts: PrismOptions; sparse?: boolean; noValidate?:
 const SKIP = /^  - skipped (alert )?".*" \(.*\): \S.*$/;
 const BASE = CLICKSTACK.base;
 const STEPS_WITH_REPORT = [...STEPS, { name: 'report', args: ['report', '--out', 'reports', '--format', 'json'] }];
+
+/**
+ * The control for the zero violations: the mock checks an alert's channel against the spec, so the channel
+ * members steward sent (severity, Slack channel, email recipients) were checked, not waved through.
+ */
+async function assertChannelChecked(server: PrismServer): Promise<void> {
+  server.clear();
+  const body = {
+    threshold: 1,
+    interval: '5m',
+    thresholdType: 'above',
+    channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012', severity: 'urgent' },
+  };
+  await fetch(`${server.url}${BASE}/alerts/65f5e4a3b9e77c001a123456`, {
+    method: 'PUT',
+    headers: { authorization: CLICKSTACK.auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await server.settle();
+  const refused = server.requestViolations();
+  assert.ok(
+    refused.some((v) => v.kind === 'request' && /channel/.test(v.message)),
+    formatViolations(refused) || server.output().slice(-2000),
+  );
+  server.clear();
+}
 
 const test = suite('conformance: clickstack-cloud profile vs ClickHouse Cloud 2026-07-31 and 2026-04-14');
 const handles = usePrism(
@@ -96,11 +122,12 @@ MOCKS.forEach((m, i) => {
     assert.is(run.step('apply')!.requests.filter((r) => r.method === 'POST' && r.path === `${BASE}/dashboards`).length, creates);
     assertImport(run, m.label, SKIP);
     for (const x of await assertWrites(server, CLICKSTACK, EXAMPLE, run, m.label)) exercised.add(x);
+    if (i === 0) await assertChannelChecked(server);
   });
 });
 
-test('across the mocks, a dashboard update (PUT), a prune (DELETE) and an alert create (POST) were each sent', () => {
-  assert.equal([...exercised].sort(), ['DELETE /dashboards/{id}', 'POST /alerts', 'PUT /dashboards/{id}']);
+test('across the mocks, a dashboard update (PUT), a prune (DELETE), an alert create (POST) and update (PUT) were each sent', () => {
+  assert.equal([...exercised].sort(), ['DELETE /dashboards/{id}', 'POST /alerts', 'PUT /alerts/{id}', 'PUT /dashboards/{id}']);
 });
 
 test.run();

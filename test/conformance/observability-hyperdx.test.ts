@@ -152,8 +152,8 @@ test('an older server (2026-01-30) with the hyperdx profile: names and --server-
   }
 });
 
-test('across the mocks, a dashboard update (PUT), a prune (DELETE) and an alert create (POST) were each sent', () => {
-  assert.equal([...exercised].sort(), ['DELETE /dashboards/{id}', 'POST /alerts', 'PUT /dashboards/{id}']);
+test('across the mocks, a dashboard update (PUT), a prune (DELETE), an alert create (POST) and update (PUT) were each sent', () => {
+  assert.equal([...exercised].sort(), ['DELETE /dashboards/{id}', 'POST /alerts', 'PUT /alerts/{id}', 'PUT /dashboards/{id}']);
 });
 
 test.run();
