@@ -43,17 +43,18 @@ export function liveChannels(live: LiveAlert): LiveAlertChannel[] {
 }
 
 /**
- * A live channel in the shape steward sends, with every member steward models that the server holds (nulls
- * and empty strings read as absent): what a PUT must carry for nothing to be lost. The webhook id stays an id
- * here; import writes a name for it.
+ * A live channel in the shape steward sends, with every member steward models that the server holds (nulls,
+ * empty strings and an empty list read as absent): what a PUT must carry for nothing to be lost. Members of
+ * the other shape (a webhook's recipients) are kept too, so the plan shows them going. The webhook id stays
+ * an id here; import writes a name for it.
  */
 export function sentChannelOf(c: LiveAlertChannel): SentChannel {
-  if (c.type === 'email') return { type: 'email', emailRecipients: (c.emailRecipients ?? []).filter((r) => typeof r === 'string') };
-  const out: WebhookChannel = { type: 'webhook', webhookId: typeof c.webhookId === 'string' ? c.webhookId : '' };
-  for (const k of WEBHOOK_CHANNEL_EXTRAS) {
-    const v = c[k];
-    // A severity the spec does not name is kept as the server said it, so the plan shows it going.
-    if (typeof v === 'string' && v !== '') (out as Record<string, unknown>)[k] = v;
-  }
-  return out;
+  const recipients = (c.emailRecipients ?? []).filter((r) => typeof r === 'string');
+  const out: Record<string, unknown> =
+    c.type === 'email' ? { type: 'email', emailRecipients: recipients } : { type: 'webhook', webhookId: typeof c.webhookId === 'string' ? c.webhookId : '' };
+  if (c.type === 'email' && typeof c.webhookId === 'string' && c.webhookId !== '') out['webhookId'] = c.webhookId;
+  // A severity the spec does not name is kept as the server said it, so the plan shows it replaced.
+  for (const k of WEBHOOK_CHANNEL_EXTRAS) if (typeof c[k] === 'string' && c[k] !== '') out[k] = c[k];
+  if (c.type !== 'email' && recipients.length > 0) out['emailRecipients'] = recipients;
+  return out as SentChannel;
 }

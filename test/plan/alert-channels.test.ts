@@ -95,13 +95,21 @@ const CASES: Array<{
     name: 'clickstack: members the server holds and the file lacks are shown going, not dropped silently (null ones are absent)',
     api: 'clickstack-cloud',
     file: alertFile({ channel: webhook() }),
-    same: liveAlert({ type: 'webhook', webhookId: HOOK, webhookService: null, slackChannelId: null, severity: null }),
+    same: liveAlert({ type: 'webhook', webhookId: HOOK, webhookService: null, slackChannelId: null, severity: null, emailRecipients: [] }),
     live: liveAlert({ type: 'webhook', webhookId: HOOK, webhookService: 'slack_api', slackChannelId: 'C1' }),
     patch: [
       { op: 'remove', path: '/channel/slackChannelId' },
       { op: 'remove', path: '/channel/webhookService' },
     ],
     sent: { type: 'webhook', webhookId: HOOK },
+  },
+  {
+    name: "clickstack: a member of the other shape (the spec example's webhook with recipients) is shown going",
+    api: 'clickstack-cloud',
+    file: alertFile({ channel: webhook() }),
+    same: liveAlert({ type: 'webhook', webhookId: HOOK }),
+    live: liveAlert({ type: 'webhook', webhookId: HOOK, emailRecipients: ['string'] }),
+    patch: [{ op: 'remove', path: '/channel/emailRecipients' }],
   },
   {
     name: 'clickstack: a recipient added in the file is an update of the email list',
