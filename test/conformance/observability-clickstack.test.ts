@@ -34,7 +34,7 @@ const MOCKS: { label: string; opts: PrismOptions; sparse?: boolean; noValidate?:
 
 /**
  * import's one-line skips, a reason for each: dashboards (schema bounds, grid, tags, quantile levels) and
- * alerts (an email channel steward's files cannot say, a saved_search without savedSearchId, a dashboard not
+ * alerts (a channel steward cannot write, like the spec example's webhook with only emailRecipients; a saved_search without savedSearchId, a dashboard not
  * imported).
  */
 const SKIP = /^  - skipped (alert )?".*" \(.*\): \S.*$/;
