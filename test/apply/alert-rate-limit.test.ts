@@ -4,41 +4,26 @@
  * The HyperDX emulator behind a proxy that refuses the first alert POSTs.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
 import { EXAMPLES } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 /** Forwards to `target`, except the first `refuse` POSTs to the alerts path: 429 with `Retry-After: 1`. */
-async function refusingProxy(target: string, refuse: number): Promise<{ url: string; refused: () => number; close: () => Promise<void> }> {
+async function refusingProxy(target: string, refuse: number) {
   let refused = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/api/v2/alerts' && refused < refuse) {
-          refused++;
-          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"Too many requests"}');
-          return;
-        }
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
-        const body = chunks.length ? Buffer.concat(chunks) : undefined;
-        const r = await fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) });
-        res.writeHead(r.status, { 'content-type': 'application/json' });
-        res.end(await r.text());
-      })().catch(() => res.destroy());
-    });
+  const proxy = await startProxy(target, {
+    intercept: (req, path) => {
+      if (req.method !== 'POST' || path !== '/api/v2/alerts' || refused >= refuse) return undefined;
+      refused++;
+      return { status: 429, headers: { 'retry-after': '1' }, body: '{"message":"Too many requests"}' };
+    },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, refused: () => refused, close: () => new Promise((r) => server.close(() => r())) };
+  return { ...proxy, refused: () => refused };
 }
 
 test('hyperdx: alert creates refused with 429 and a wait are sent again after it; each alert made once, exit 0', async () => {

@@ -5,41 +5,24 @@
  * silently, and a missing alert was planned as a create, a duplicate on apply.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator, type Emulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
 import { EXAMPLES } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 /** Forwards everything to `target`; a GET of `.../clickstack/<cut>` loses its last item and gains `meta.total`. */
-async function cuttingProxy(target: string, cut: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
-        const body = chunks.length ? Buffer.concat(chunks) : undefined;
-        const r = await fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) });
-        let text = await r.text();
-        const path = (req.url ?? '').split('?')[0]!;
-        if (req.method === 'GET' && path.endsWith(`/clickstack/${cut}`) && r.ok) {
-          const json = JSON.parse(text) as { result: unknown[] };
-          text = JSON.stringify({ ...json, result: json.result.slice(0, -1), meta: { total: json.result.length, limit: json.result.length - 1, offset: 0 } });
-        }
-        res.writeHead(r.status, { 'content-type': 'application/json' });
-        res.end(text);
-      })().catch(() => res.destroy());
-    });
+function cuttingProxy(target: string, cut: string) {
+  return startProxy(target, {
+    rewrite: (req, path, status, text) => {
+      if (req.method !== 'GET' || !path.endsWith(`/clickstack/${cut}`) || status < 200 || status >= 300) return text;
+      const json = JSON.parse(text) as { result: unknown[] };
+      return JSON.stringify({ ...json, result: json.result.slice(0, -1), meta: { total: json.result.length, limit: json.result.length - 1, offset: 0 } });
+    },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 async function appliedProject(): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {

@@ -1,0 +1,47 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What a proxy answers itself instead of forwarding. */
+export interface ProxyAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A proxy on 127.0.0.1 in front of `target` (an emulator) that forwards every request, except those
+ * `intercept` answers itself; `rewrite` may change a forwarded answer's text. For servers that misbehave in
+ * one way the emulator does not (a 429 without its limiter, a list short of its total).
+ */
+export async function startProxy(
+  target: string,
+  opts: {
+    intercept?: (req: IncomingMessage, path: string) => ProxyAnswer | undefined;
+    rewrite?: (req: IncomingMessage, path: string, status: number, text: string) => string;
+  },
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const path = (req.url ?? '').split('?')[0]!;
+        const own = opts.intercept?.(req, path);
+        if (own) {
+          res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers }).end(own.body);
+          return;
+        }
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+        const body = chunks.length ? Buffer.concat(chunks) : undefined;
+        const r = await fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) });
+        const text = await r.text();
+        res.writeHead(r.status, { 'content-type': 'application/json' });
+        res.end(opts.rewrite ? opts.rewrite(req, path, r.status, text) : text);
+      })().catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
