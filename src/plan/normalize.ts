@@ -24,6 +24,13 @@ export interface NormalTile {
   series?: Array<Record<string, unknown>>;
   /** The chart in the config form (HyperDX 2026-08), members without a value left out. */
   config?: Record<string, unknown>;
+  /**
+   * A tile whose name an earlier tile has (kept under "<name> (<n>)") or that has no name (kept under
+   * "(unnamed)"): said in the form itself, so a file's tile really named "a (2)" or "(unnamed)" never equals it
+   * (red team, round 8: live tiles a, a planned as unchanged against a file's a, "a (2)").
+   */
+  sameNameAs?: string;
+  unnamed?: true;
 }
 
 const TILE_FIELDS = ['x', 'y', 'w', 'h'] as const;
@@ -104,7 +111,10 @@ function shape(name: string, tags: readonly unknown[], tiles: readonly LiveTileI
     const n = (counts.get(base) ?? 0) + 1;
     counts.set(base, n);
     const key = n === 1 ? base : `${base} (${n})`;
-    byName.set(key, normalizeTile(tile, ignored));
+    const normal = normalizeTile(tile, ignored);
+    if (n > 1) normal.sameNameAs = base;
+    if (typeof tile.name !== 'string') normal.unnamed = true;
+    byName.set(key, normal);
   }
   if (byName.size > 0) out.tiles = Object.fromEntries([...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return out;

@@ -60,6 +60,21 @@ test('tiles match by name, not position', () => {
   assert.is(plan({ resources: [dashboard('d1', spec)], live: [live] }).items[0]!.action, 'noop');
 });
 
+test('two live tiles of one name, or a tile without a name, never equal a file tile named like their keys (red team, round 8)', () => {
+  const t = (name: string | undefined, x: number) => ({ ...(name === undefined ? {} : { name }), x, y: 0, w: 6, h: 3 });
+  const cases: Array<{ what: string; file: string[]; live: Array<string | undefined>; same: boolean }> = [
+    { what: 'live a, a against file a, "a (2)"', file: ['a', 'a (2)'], live: ['a', 'a'], same: false },
+    { what: 'live without a name against file "(unnamed)"', file: ['(unnamed)'], live: [undefined], same: false },
+    { what: 'live a, "a (2)" against the same file', file: ['a', 'a (2)'], live: ['a', 'a (2)'], same: true },
+  ];
+  for (const c of cases) {
+    const spec = { tiles: c.file.map((n, i) => ({ ...t(n, i * 6), name: n })) };
+    const live = liveOf('d1', '65f5e4a3b9e77c001a111111', { tiles: c.live.map((n, i) => ({ id: String(i), ...t(n, i * 6) })) });
+    const it = plan({ resources: [dashboard('d1', spec)], live: [live], capabilities: { updateDashboard: true } as PlanInput['capabilities'] }).items[0]!;
+    assert.is(it.action === 'noop', c.same, `${c.what}: ${it.action} ${JSON.stringify(it.patch)}`);
+  }
+});
+
 test('blocked/ambiguous: two live dashboards share the name and no pin', () => {
   const p = plan({ resources: [dashboard('d1')], live: [liveOf('d1', '65f5e4a3b9e77c001a222222'), liveOf('d1', '65f5e4a3b9e77c001a111111')] });
   const it = p.items[0]!;
