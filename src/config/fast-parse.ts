@@ -126,7 +126,7 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [coreType] });
  * that starts with a whitespace class is tried at every indent.
  */
 const SCREEN =
-  /[!&*](?<=(?:^|[\s[\]{},])[!&*])|\?(?<=(?:^|[\s[\]{},])\?)(?=\s|$)|^%|^\.\.\.(?:\s|$)|\r(?!\n)|<<|__proto__|:(?<=(?:^|[\s[{,])(?:~|null|Null|NULL)?[ \t]*:)(?=\s|$)|:(?<=[\]}][ \t]*:)(?=\s|$)|[,}](?<=(?:^|[\s[{,])(?:~|null|Null|NULL)[ \t]*[,}])|^---[ \t]+[^#\s]/m;
+  /[!&*](?<=(?:^|[\s[\]{},])[!&*])|\?(?<=(?:^|[\s[\]{},])\?)(?=\s|$)|^%|^\.\.\.|^---[^\s]|\r(?!\n)|<<|__proto__|:(?<=(?:^|[\s[{,])(?:~|null|Null|NULL)?[ \t]*:)(?=[\s,[\]{}]|$)|:(?<=[\]}][ \t]*:)|[,}](?<=(?:^|[\s[{,])(?:~|null|Null|NULL)[ \t]*[,}])|^---[ \t]+[^#\s]/m;
 const DOC_START = /^---(?=\s|$)/gm;
 const MAX_LINE = 1000;
 
@@ -146,6 +146,9 @@ const BACKSLASH = 92;
 function simpleLines(text: string): boolean {
   let lineStart = 0;
   let depth = 0;
+  // The open brackets of this line, innermost last, and whether the next thing begins a flow entry.
+  const open: number[] = [];
+  let entry = false;
   let quote = 0;
   let spaces = false;
   let other = false;
@@ -154,7 +157,7 @@ function simpleLines(text: string): boolean {
     if (c === 10) {
       if (i - lineStart > MAX_LINE || quote !== 0 || depth !== 0 || (spaces && !other)) return false;
       lineStart = i + 1;
-      spaces = other = false;
+      spaces = other = entry = false;
       continue;
     }
     if (c === 9) return false;
@@ -164,7 +167,8 @@ function simpleLines(text: string): boolean {
       if (c === QUOTE) quote = 0;
       else if (c === BACKSLASH) {
         const next = text.charCodeAt(i + 1);
-        if (next === 10 || next === 13) return false;
+        // \U: js-yaml takes code points yaml refuses (\U00110000, \UFFFFFFFF).
+        if (next === 10 || next === 13 || next === 85) return false;
         i++;
         other = true;
       }
@@ -178,6 +182,8 @@ function simpleLines(text: string): boolean {
       continue;
     }
     const prev = i === lineStart ? 32 : text.charCodeAt(i - 1);
+    const startsEntry = entry;
+    if (c !== 32) entry = false;
     switch (c) {
       case 35: // #
         if (prev === QUOTE || prev === APOSTROPHE || prev === 93 || prev === 125) return false;
@@ -192,11 +198,18 @@ function simpleLines(text: string): boolean {
         break;
       case 91: // [
       case 123: // {
+        // A collection as a flow mapping's key ({[a]}, {x, {}}): js-yaml writes "[object Object]" or "".
+        if (startsEntry && open[open.length - 1] === 123) return false;
+        open.push(c);
         depth++;
+        entry = true;
         break;
       case 93: // ]
       case 125: // }
-        if (--depth < 0) return false;
+        if (--depth < 0 || open.pop() !== c - 2) return false;
+        break;
+      case 44: // ,
+        if (depth > 0) entry = true;
         break;
       case 124: // |
       case 62: {
