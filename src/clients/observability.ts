@@ -104,6 +104,8 @@ export interface ObservabilityClient {
 /** Page size for the paged lists (the spec's maximum is 100). */
 const PAGE = 100;
 /** A paged list longer than this is refused rather than read for ever (a server that ignores offset). */
+/** Reads of a paged list whose pages disagree on its total before steward gives up. */
+const LIST_READS = 3;
 const MAX_PAGES = 10_000;
 
 /** Creates the observability client. */
@@ -170,8 +172,29 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
 
   /** Reads a list page by page where the server pages it (`meta.total`), in one request where it does not. */
   async function listPaged<T>(kind: 'alerts' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
+    // A list read page by page while someone deletes an item before the page boundary skips an item and
+    // still adds up (red team, round 8): the pages must agree on the total, or the list is read again.
+    for (let read = 1; ; read++) {
+      const pages = await readPages<T>(kind, path, what, o);
+      if (pages.consistent) return pages.out;
+      if (read >= LIST_READS) {
+        throw new ApiResponseError(
+          `GET ${base}${path}: the list changed while it was read, ${LIST_READS} times (its total went from ${pages.firstTotal} to ${pages.lastTotal}); steward will not plan on it (it would create duplicates): run again when the service is quieter`,
+          { method: 'GET', path: base + path, host: http.host, status: 200, problems: [{ field: 'meta.total', message: 'list changed while read' }] },
+        );
+      }
+    }
+  }
+
+  async function readPages<T>(
+    kind: 'alerts' | 'named',
+    path: string,
+    what: string,
+    o: CallOptions | undefined,
+  ): Promise<{ out: T[]; consistent: boolean; firstTotal?: unknown; lastTotal?: unknown }> {
     const out: T[] = [];
     const seen = new Set<string>();
+    let firstTotal: unknown;
     for (let page = 0; page < MAX_PAGES; page++) {
       const query = result ? '' : `?limit=${PAGE}&offset=${out.length}`;
       const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
@@ -193,14 +216,28 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       });
       pushAll(out, fresh);
       const total = res.body.meta?.total;
+      if (page === 0) firstTotal = total;
+      else if (total !== firstTotal) return { out, consistent: false, firstTotal, lastTotal: total };
       // Where lists are not paged (ClickStack), one answer is the whole list, or short of its total: refused.
       if (result) refusePartial(base + path, what, out.length, total, res.status);
-      if (result || typeof total !== 'number' || out.length >= total) return out;
+      if (result) return { out, consistent: true };
+      // Without a total, a page other than full is the last one (shorter, or longer: limit not honoured), and
+      // so is a page that repeats what was read (offset not honoured: an unpaged list). A full page may have
+      // more behind it: read on.
+      if (typeof total !== 'number') {
+        if (items.length !== PAGE || fresh.length === 0) return { out, consistent: true };
+        continue;
+      }
+      if (out.length >= total) return { out, consistent: true };
+      // A server that ignores offset answers page two with page one (the 2026-08 spec's own webhook example
+      // does). For sources and webhooks that one page is taken: a name it lacks is a file problem, never a
+      // write. For alerts only when page one was not a full page of `limit` (the server does not page by it:
+      // page one was all it had); a full page repeated is a server that honours limit and not offset, whose
+      // list goes on (red team, round 8: every alert past the first 100 was planned as a create).
+      if (fresh.length === 0 && page === 1 && items.length > 0 && (kind === 'named' || items.length !== PAGE)) return { out, consistent: true };
       if (fresh.length === 0) {
-        // A server that ignores offset answers page two with page one: that one page is all it will give
-        // (the spec's own example does this). But a server that paged forward and then stops short of its
-        // total, or answers an empty page, hides items: a plan on that list would create duplicates.
-        if (items.length > 0 && page === 1) return out;
+        // A server that pages forward and then stops short of its total, answers an empty page, or ignores
+        // offset (page two repeats page one) hides items: a plan on that list would create duplicates.
         throw new ApiResponseError(
           `GET ${base}${path}: the server said ${total} but its pages gave ${out.length} before ${items.length === 0 ? 'an empty page' : 'repeating themselves'}; steward will not plan on an incomplete list (it would create duplicates)`,
           { method: 'GET', path: base + path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'incomplete paged list' }] },

@@ -374,6 +374,72 @@ test('a paged list that honours offset is read to its total', async () => {
   }
 });
 
+test('alerts: a full page repeated (limit honoured, offset not) is refused; without a total a full page reads on (red team, round 8)', async () => {
+  const all = Array.from({ length: 162 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+  for (const withTotal of [true, false]) {
+    const server = await startServer((req, res) => {
+      const limit = Number(new URL(req.url ?? '', 'http://x').searchParams.get('limit'));
+      json(res, 200, { data: all.slice(0, limit), ...(withTotal ? { meta: { total: all.length, limit, offset: 0 } } : {}) });
+    });
+    try {
+      const c = client(server, { profile: OBSERVABILITY_PROFILES.hyperdx });
+      if (withTotal) {
+        const e = (await rejects(() => c.listAlerts())) as ApiResponseError;
+        assert.match(e.message, /the server said 162 but its pages gave 100 before repeating themselves; steward will not plan on an incomplete list/);
+      } else {
+        // A full page with no total: read on; page two repeats page one, so that is all the server gives.
+        assert.is((await c.listAlerts()).length, 100);
+        assert.is(server.requests.length, 2);
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  // Without a total, pages are read until a short one.
+  const server = await startServer((req, res) => {
+    const q = new URL(req.url ?? '', 'http://x').searchParams;
+    const offset = Number(q.get('offset'));
+    json(res, 200, { data: all.slice(offset, offset + Number(q.get('limit'))) });
+  });
+  try {
+    assert.is((await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts()).length, 162);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a list that changes while it is paged (pages disagree on the total) is read again, and refused if it never holds still', async () => {
+  for (const settles of [true, false]) {
+    let all = Array.from({ length: 150 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+    let served = 0;
+    const server = await startServer((req, res) => {
+      const q = new URL(req.url ?? '', 'http://x').searchParams;
+      const offset = Number(q.get('offset')),
+        limit = Number(q.get('limit'));
+      const body = { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } };
+      served++;
+      // Someone deletes an alert before the page boundary after each first page (only once when it settles).
+      if (offset === 0 && (!settles || served === 1)) all = all.slice(1);
+      json(res, 200, body);
+    });
+    try {
+      const c = client(server, { profile: OBSERVABILITY_PROFILES.hyperdx });
+      if (settles) {
+        const got = await c.listAlerts();
+        assert.equal(
+          got.map((a) => a.id),
+          all.map((a) => a.id),
+        );
+      } else {
+        const e = (await rejects(() => c.listAlerts())) as ApiResponseError;
+        assert.match(e.message, /the list changed while it was read, 3 times \(its total went from \d+ to \d+\)/);
+      }
+    } finally {
+      await server.close();
+    }
+  }
+});
+
 test('a paged list that pages forward, then stops short of its total, is refused (it would hide alerts and create duplicates)', async () => {
   const all = Array.from({ length: 4 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
   for (const tail of ['repeat', 'empty'] as const) {
