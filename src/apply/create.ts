@@ -45,12 +45,24 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       applied = answered2xx(err);
     }
     if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
-      // A 429 is a refusal, not an unknown outcome: nothing was created, so sending it again cannot
-      // duplicate. The client holds every request it starts after a 429 until the server's wait is over,
-      // so this send waits that long. Without a wait (or an over-long one) it stays a failure, as before.
-      refusals++;
+      // A 429 says the server refused it unprocessed, but a gateway that limits on the way back says 429
+      // for a create that was made: after the wait, a list by name decides before anything is sent again.
       attempt--;
-      deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
+      await rateLimitWait(deps, e, refusals++, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+      try {
+        const found = await listNamed(deps, body.name);
+        if (found.length === 1) {
+          deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
+          return { kind: 'created', dashboard: found[0]!, recovered: true };
+        }
+        if (found.length > 1)
+          return {
+            kind: 'failed',
+            error: `answered 429, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
+          };
+      } catch (le) {
+        return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
+      }
       continue;
     }
     if (applied) {
@@ -139,7 +151,16 @@ export async function createAlertOnce(
       throw new CliError('the response did not say the new id');
     } catch (e) {
       if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
-        deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs: e.retryAfterMs });
+        await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+        // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
+        if (deps.client.listAlerts) {
+          const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+          if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
+          if (found.length > 1)
+            throw new CliError(
+              `answered 429, and ${found.length} alerts are named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
+            );
+        }
         continue;
       }
       return await afterAlertCreateFailed(deps, body, settleMs, e);
@@ -171,8 +192,22 @@ export const MAX_RATE_LIMIT_RESENDS = 5;
 /** The longest server wait a re-send follows: the client's own retry cap (DEFAULT_RETRY.maxDelayMs). */
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
-export function isRateLimitRefusal(e: unknown): e is RateLimitedError & { retryAfterMs: number } {
-  return e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && e.retryAfterMs !== undefined && e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS;
+/** A 429 answered to a create, with a wait steward will follow (or none: then its own backoff). */
+export function isRateLimitRefusal(e: unknown): e is RateLimitedError {
+  return e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && (e.retryAfterMs === undefined || e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS);
+}
+
+/** The first backoff after a 429 without a wait (ClickHouse Cloud's window is 10 s); doubled each time. */
+const RATE_LIMIT_BACKOFF_MS = 1_000;
+
+/**
+ * Waits out a 429 before the list that decides on a re-send: the client already holds every request until
+ * a server's own wait is over, so only a 429 without one is waited here, 1, 2, 4, 8, 16 s.
+ */
+async function rateLimitWait(deps: ApplyDeps, e: RateLimitedError, refusals: number, say: (waitMs: number) => void): Promise<void> {
+  const ms = e.retryAfterMs ?? RATE_LIMIT_BACKOFF_MS * 2 ** refusals;
+  say(ms);
+  if (e.retryAfterMs === undefined) await (deps.sleep ?? timerSleep)(ms, deps.signal);
 }
 
 export function errorLine(e: unknown): string {

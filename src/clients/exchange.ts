@@ -111,7 +111,7 @@ export class Exchange {
     private readonly req: ExchangeRequest,
   ) {
     this.ctx = { method: req.method, path: req.path, host: t.host };
-    // Any method may be tried again after a 429 (retryStatus); a POST after nothing else.
+    // Which statuses are tried again, and for which methods (never a POST): retryStatus.
     this.maxTries = t.policy.limit;
     this.result = new Promise<ExchangeResult>((resolve, reject) => {
       this.resolve = resolve;
@@ -252,7 +252,7 @@ export class Exchange {
     const { policy, now } = this.t;
     const status = r.status;
     const hinted = serverWait(status, r.headers, now());
-    const retryableStatus = retryStatus(method, status, hinted !== undefined);
+    const retryableStatus = retryStatus(method, status);
     const tooLong = hinted !== undefined && hinted.ms > policy.maxDelayMs;
     const retry = retryableStatus && this.attempt < this.maxTries && !tooLong;
     if (hinted !== undefined && !tooLong && (status === 429 || status === 503)) {

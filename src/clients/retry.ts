@@ -3,11 +3,13 @@
  *
  * - Idempotent methods (GET, PUT, DELETE) are retried on 429, 500, 502, 503, 504 and network errors (reset,
  *   timeout, refused, DNS try-again…).
- * - A POST is never sent again after an outcome that may have applied it (5xx, timeout, a dropped connection:
- *   DESIGN.md, Apply). A 429 is not such an outcome: the server refused the request unprocessed. A POST
- *   answered 429 *without* a wait header is retried here with the backoff (ClickStack on ClickHouse Cloud
- *   answers so); one with a wait is left to its caller, which sends it again after the wait and says so
- *   (apply's `create-rate-limited`), the client holding every request until then.
+ * - A POST is never sent again by the client (DESIGN.md, Apply). Not after a 5xx, a timeout or a dropped
+ *   connection (outcomes that may have applied it), and not after a 429 either: a server refuses a request
+ *   unprocessed with one, but a gateway or proxy that rate-limits on the way back answers 429 for a create
+ *   that was made (red team, round 8: three dashboards became fifteen). Apply decides (src/apply/create.ts):
+ *   after the wait (the server's, or a backoff when it gave none) it lists by name, adopts what it finds and
+ *   sends again only what is not there (`create-rate-limited`); the client holds every request until a
+ *   server's wait is over.
  * - Delay: exponential backoff with full jitter, `random() * min(maxDelay, base * 2^(attempt-1))`, unless the
  *   server said how long to wait (`Retry-After`, `RateLimit-Reset`, `X-RateLimit-Reset`, `RateLimit: …t=`):
  *   then at least that long. A server wait longer than `maxDelayMs` is not slept through: the request
@@ -17,7 +19,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { HttpMethod } from './errors.ts';
 
 export interface RetryOptions {
-  /** Total tries, the first included (default 5). 1 (or 0) turns retries off. A POST is tried again only after a 429 without a wait. */
+  /** Total tries, the first included (default 5). 1 (or 0) turns retries off. A POST is never tried again. */
   limit?: number | undefined;
   /** First backoff ceiling in ms (default 500); doubles per retry. */
   baseDelayMs?: number | undefined;
@@ -63,12 +65,11 @@ export function isIdempotent(method: HttpMethod): boolean {
 }
 
 /**
- * Whether an error status is worth another try of this method: see the rules above. `hinted`: the server
- * said how long to wait (Retry-After or a reset header).
+ * Whether an error status is worth another try of this method: see the rules above.
  */
-export function retryStatus(method: HttpMethod, status: number, hinted: boolean): boolean {
+export function retryStatus(method: HttpMethod, status: number): boolean {
   if (!RETRY_STATUSES.has(status)) return false;
-  return isIdempotent(method) || (status === 429 && !hinted);
+  return isIdempotent(method);
 }
 
 /** Full-jitter exponential backoff for the given attempt (1 = the wait after the first try). */

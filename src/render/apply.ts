@@ -23,7 +23,7 @@ function rawEventLine(e: ApplyEvent): string | undefined {
     case 'skipped':
       return `  - skipped ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.reason}`;
     case 'create-rate-limited':
-      return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: refused with 429 (nothing was created); sending it again in ${Math.ceil(e.waitMs / 1000)} s`;
+      return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: refused with 429; in ${Math.ceil(e.waitMs / 1000)} s steward lists it by name and sends it again only if it is not there`;
     case 'retry-create':
       return `  ? dashboard ${e.item.name}: not listed after two reads; sending it again`;
     case 'settle':

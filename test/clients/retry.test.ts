@@ -268,27 +268,9 @@ function clickstackClient(server: TestServer) {
   return { c, clock };
 }
 
-const CS_DASH = { status: 200, requestId: 'r', result: { ...DASH, id: '65f5e4a3b9e77c001a000001' } };
-
-test('a POST answered 429 without a wait header is sent again after an exponential backoff (a 429 applied nothing)', async () => {
-  // ClickStack on ClickHouse Cloud answers 429 with no Retry-After or reset header.
-  const server = await startServer((_req, res, rec) => (rec.n <= 2 ? json(res, 429, { status: 429, error: 'Too many requests' }) : json(res, 200, CS_DASH)));
-  try {
-    const { c, clock } = clickstackClient(server);
-    const d = await c.createDashboard({ name: 'One', tiles: [], tags: [] });
-    assert.is(d.id, CS_DASH.result.id);
-    assert.equal(
-      server.requests.map((r) => r.method),
-      ['POST', 'POST', 'POST'],
-    );
-    // Full jitter at random 0.5: half of 500 ms, then half of 1 s.
-    assert.equal(clock.sleeps, [250, 500]);
-  } finally {
-    await server.close();
-  }
-});
-
-test('a POST answered 429 without a wait every time gives up at the retry limit: RateLimitedError, outcome known', async () => {
+test('a POST answered 429 without a wait header is not sent again by the client: apply decides after listing (red team, round 8)', async () => {
+  // ClickStack on ClickHouse Cloud answers 429 with no Retry-After or reset header; a gateway may answer so
+  // for a create it forwarded. The client sends a POST once, whatever the answer.
   const server = await startServer((_req, res) => json(res, 429, { status: 429, error: 'Too many requests' }));
   try {
     const { c, clock } = clickstackClient(server);
@@ -296,31 +278,10 @@ test('a POST answered 429 without a wait every time gives up at the retry limit:
     assert.instance(e, RateLimitedError);
     assert.is(e.outcomeUnknown, false);
     assert.is(e.retryAfterMs, undefined);
-    assert.is(e.attempts, 5);
-    assert.is(server.requests.length, 5);
-    assert.equal(clock.sleeps, [250, 500, 1000, 2000]);
-    assert.match(e.message, /→ 429 Too Many Requests: Too many requests .*\(gave up after 5 attempts\)/);
+    assert.is(server.requests.length, 1);
+    assert.equal(clock.sleeps, []);
   } finally {
     await server.close();
-  }
-});
-
-test('a POST sent again after a 429 is never sent a third time after a 5xx or a dropped connection: outcome unknown', async () => {
-  for (const second of ['503', 'drop'] as const) {
-    const server = await startServer((req, res, rec) => {
-      if (rec.n === 1) return json(res, 429, {});
-      if (second === '503') return json(res, 503, { message: 'upstream unavailable' });
-      req.socket.destroy();
-    });
-    try {
-      const { c } = clickstackClient(server);
-      const e = (await rejects(() => c.createDashboard({ name: 'x' }))) as ApiError;
-      assert.is(server.requests.filter((r) => r.method === 'POST').length, 2, second);
-      assert.is(e.outcomeUnknown, true, second);
-      assert.match(e.message, /; outcome unknown/, second);
-    } finally {
-      await server.close();
-    }
   }
 });
 

@@ -17,7 +17,8 @@ export async function startProxy(
   target: string,
   opts: {
     intercept?: (req: IncomingMessage, path: string) => ProxyAnswer | undefined;
-    rewrite?: (req: IncomingMessage, path: string, status: number, text: string) => string;
+    /** A new text for a forwarded answer, or a whole answer instead of it (the request was still forwarded). */
+    rewrite?: (req: IncomingMessage, path: string, status: number, text: string) => string | ProxyAnswer;
   },
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -36,8 +37,9 @@ export async function startProxy(
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const r = await fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) });
         const text = await r.text();
-        res.writeHead(r.status, { 'content-type': 'application/json' });
-        res.end(opts.rewrite ? opts.rewrite(req, path, r.status, text) : text);
+        const out = opts.rewrite ? opts.rewrite(req, path, r.status, text) : text;
+        if (typeof out === 'string') res.writeHead(r.status, { 'content-type': 'application/json' }).end(out);
+        else res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers }).end(out.body);
       })().catch(() => res.destroy());
     });
   });
