@@ -126,7 +126,7 @@ const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [coreType] });
  * that starts with a whitespace class is tried at every indent.
  */
 const SCREEN =
-  /[!&*](?<=(?:^|[\s[\]{},])[!&*])|\?(?<=(?:^|[\s[\]{},])\?)(?=\s|$)|^%|^\.\.\.|^---[^\s]|\r(?!\n)|<<|__proto__|:(?<=(?:^|[\s[{,])(?:~|null|Null|NULL)?[ \t]*:)(?=[\s,[\]{}]|$)|:(?<=[\]}][ \t]*:)|[,}](?<=(?:^|[\s[{,])(?:~|null|Null|NULL)[ \t]*[,}])|^---[ \t]+[^#\s]/m;
+  /[!&*](?<=(?:^|[\s[\]{},])[!&*])|\?(?<=(?:^|[\s[\]{},])\?)(?=\s|$)|^%|^\.\.\.|^---[^\s]|-(?<=^[ ]*-)(?=[ \r]*(?:#|$))|\r(?!\n)|<<|__proto__|:(?<=(?:^|[\s[{,])(?:~|null|Null|NULL)?[ \t]*:)(?=[\s,[\]{}]|$)|:(?<=[\]}][ \t]*:)|[,}](?<=(?:^|[\s[{,])(?:~|null|Null|NULL)[ \t]*[,}])|^---[ \t]+[^#\s]/m;
 const DOC_START = /^---(?=\s|$)/gm;
 const MAX_LINE = 1000;
 

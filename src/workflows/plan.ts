@@ -79,14 +79,16 @@ interface EarlyReads {
 /**
  * Starts reading the live lists as soon as the project file is known (issue 15): the files of a large
  * project are parsed on worker threads while this thread waited, and the list (28 MB at 10,000 dashboards)
- * was only asked for afterwards. Started only when nothing the project file or the flags say would stop the
- * plan before its first request; otherwise the plan reads (or fails) in order as before. Errors wait for
- * the plan to ask for the list, so a file's problem is still what a broken project reports first.
+ * was only asked for afterwards. Not started when the project file or the flags alone stop the plan (the
+ * marker tag, a flag the profile cannot serve, a --target not written kind/name); what only the files can
+ * tell (a file's problem, a target or path naming nothing) stops it after the requests went out, and aborts
+ * them. Errors wait for the plan to ask for the list, so a file's problem is still what is reported first.
  */
 function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, useCache: boolean): EarlyReads | undefined {
   if (markerTagIssue(project)) return undefined;
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   if (flagProblem(profile, args)) return undefined;
+  if ((args.target ?? []).some((t) => !TARGET.test(t))) return undefined;
   let services: Services;
   let client: ObservabilityClient;
   try {
@@ -273,12 +275,15 @@ function splitProjectPath(
   return { projectPath: dir, paths: [] };
 }
 
+/** How a --target is written: kind/name. */
+const TARGET = /^(dashboard|alert)\/(.+)$/i;
+
 /** --target kind/name and path arguments, as one filter; undefined when nothing narrows the plan. */
 function narrow(resources: readonly AnyResource[], targets: string[], paths: string[], cwd: string): ((r: AnyResource) => boolean) | undefined {
   if (targets.length === 0 && paths.length === 0) return undefined;
   const wanted = new Set<string>();
   for (const t of targets) {
-    const m = /^([A-Za-z]+)\/(.+)$/.exec(t);
+    const m = TARGET.exec(t);
     const kind = m ? ({ dashboard: 'Dashboard', alert: 'Alert' } as Record<string, string>)[m[1]!.toLowerCase()] : undefined;
     if (!m || !kind) throw new UsageError(`--target ${t}: write kind/name, like dashboard/checkout-overview or alert/checkout-errors`);
     if (!resources.some((r) => r.kind === kind && r.name === m[2])) {

@@ -76,4 +76,23 @@ test('a plan stopped by a file problem aborts the list read it started (a hangin
   }
 });
 
+test('a --target not written kind/name is refused before any request', async () => {
+  let requests = 0;
+  const { server, url } = await listen((_req, res) => {
+    requests++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+  });
+  const p = tmpProject({});
+  cpSync(EXAMPLES, p.dir, { recursive: true });
+  try {
+    const r = await steward(['plan', '--target', 'jvm-runtime'], { cwd: p.dir, env: env(url) });
+    assert.is(r.code, 1, r.stderr);
+    assert.match(r.stderr, '--target jvm-runtime: write kind/name');
+    assert.is(requests, 0);
+  } finally {
+    server.close();
+    p.cleanup();
+  }
+});
+
 test.run();

@@ -271,6 +271,11 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['...x\n', false],
   ['--- # c\na: 1\n', true],
   // Null keys before a flow indicator, collections as flow mapping keys, \U escapes yaml refuses.
+  // An empty entry closing a nested sequence: js-yaml nests the outer list's next items under it.
+  ['t:\n  - n: a\n    g:\n      - x\n      -\n  - n: b\n', false],
+  ['- - a\n  -\n- x\n', false],
+  ['- - a\n  - # c\n- x\n', false],
+  ['a: -1\nb: [-1, -x]\nc:\n  - -x\n', true],
   ['k: [:]\n', false],
   ['k: [~:]\n', false],
   ['k: {:[]}\n', false],
@@ -322,7 +327,7 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['a: [1, [2, [3]], {b: [x]}]\n', true],
   ['a:\n- 1\n- 2\n', true],
   ['a: \n', true],
-  ['a:\n  - \n', true],
+  ['a:\n  - \n', false],
   ['{a: [1, 2,], b: {c: d,}}\n', true],
   ['a: "\\ud83d\\ude00"\n', undefined],
   ['a: "\\x00"\n', undefined],
