@@ -50,16 +50,8 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       attempt--;
       await rateLimitWait(deps, e, refusals++, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
       try {
-        const found = await listNamed(deps, body.name);
-        if (found.length === 1) {
-          deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
-          return { kind: 'created', dashboard: found[0]!, recovered: true };
-        }
-        if (found.length > 1)
-          return {
-            kind: 'failed',
-            error: `answered 429, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
-          };
+        const adopted = await adoptNamed(deps, item, 'answered 429');
+        if (adopted) return adopted;
       } catch (le) {
         return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
       }
@@ -68,16 +60,8 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
     if (applied) {
       // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
       try {
-        const found = await listNamed(deps, body.name);
-        if (found.length === 1) {
-          deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
-          return { kind: 'created', dashboard: found[0]!, recovered: true };
-        }
-        if (found.length > 1)
-          return {
-            kind: 'failed',
-            error: `answered 2xx without its id, and ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
-          };
+        const adopted = await adoptNamed(deps, item, 'answered 2xx without its id');
+        if (adopted) return adopted;
         return {
           kind: 'unknown',
           why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" is listed; not re-sent`,
@@ -112,6 +96,22 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       return { kind: 'unknown', why: `outcome unknown, not re-sent (${why}; listing to check failed: ${errorLine(le)})` };
     }
   }
+}
+
+/** The one dashboard named as the item is, adopted; a failure when more have the name; undefined when none has. */
+async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, answered: string): Promise<CreateOutcome | undefined> {
+  const name = item.body.name;
+  const found = await listNamed(deps, name);
+  if (found.length === 1) {
+    deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
+    return { kind: 'created', dashboard: found[0]!, recovered: true };
+  }
+  if (found.length > 1)
+    return {
+      kind: 'failed',
+      error: `${answered}, and ${found.length} dashboards are named "${name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
+    };
+  return undefined;
 }
 
 export async function listNamed(deps: ApplyDeps, name: string): Promise<LiveDashboard[]> {
