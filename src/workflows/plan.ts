@@ -60,7 +60,9 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
     return await planLoaded(deps, args, { loaded, paths, early, useCache });
   } catch (e) {
     // A plan stopped by a file's problem (or anything else) makes no use of the lists: stop reading them.
-    (early as EarlyReads | undefined)?.stop.abort();
+    const started = early as EarlyReads | undefined;
+    started?.stop.abort();
+    started?.side.stop();
     throw e;
   }
 }
