@@ -2,7 +2,7 @@ import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, mkdirSync, o
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 
-/** One confirmed write. Append-only; read by people and by recovery, never rewritten. */
+/** One confirmed write. Append-only and never rewritten: the record a person (or a script) reads after a crash. Steward itself recovers from the live lists and the state file, not from the journal. */
 export interface JournalEntry {
   at: string;
   run: string;
