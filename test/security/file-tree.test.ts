@@ -3,6 +3,8 @@
  * of bounded size are read, and a refused file's contents are never quoted (issue 13, docs/security.md).
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,13 +15,21 @@ import { tmpProject } from '../helpers/tmp.ts';
 
 const SECRET_TEXT = 'sEcReT-FILE-CONTENT-4711 do not print';
 
+// What plan reaches: an empty service that answers at once (a closed port made each plan wait out the
+// client's retries of a refused connection).
+const service = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+const serviceUrl = new Promise<string>((resolve) =>
+  service.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(service.address() as AddressInfo).port}`)),
+);
+test.after(() => void service.close());
+
 const project = (resources: string[]) => `apiVersion: steward/v1
 kind: Project
 metadata: { name: p }
 spec:
   resources: ${JSON.stringify(resources)}
   observability:
-    url: http://127.0.0.1:9
+    url: \${STEWARD_OBS_URL}
     token: { env: STEWARD_OBS_TOKEN }
 `;
 
@@ -113,11 +123,12 @@ for (const c of CASES) {
     try {
       c.setup?.(p.dir, outside);
       for (const args of [['validate'], ['validate', '--format', 'json'], ['plan']]) {
-        const r = await steward(args, { cwd: p.dir, env: { STEWARD_OBS_TOKEN: 'x'.repeat(20), XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+        const env = { STEWARD_OBS_URL: await serviceUrl, STEWARD_OBS_TOKEN: 'x'.repeat(20), XDG_CACHE_HOME: join(p.dir, '.xdg') };
+        const r = await steward(args, { cwd: p.dir, env });
         const all = r.stdout + r.stderr;
         assert.not.ok(all.includes('sEcReT') || all.includes('4711'), `${args.join(' ')} quoted the file: ${all}`);
         assert.not.match(all, /internal error|Maximum call stack/);
-        if (args[0] === 'plan') continue; // plan cannot connect here; it must only not read or quote.
+        if (args[0] === 'plan') continue; // plan must only not read or quote; what it plans is not the point.
         if (args.length === 1) {
           assert.is(r.code, c.code ?? 1, all);
           assert.match(all, c.message);

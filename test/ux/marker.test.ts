@@ -26,6 +26,9 @@ for (const api of ['seed', 'hyperdx'] as const) {
         assert.is(r.code, 0, r.stderr);
         const f = join(p.dir, team, 'dashboards/service-errors.yaml');
         writeFileSync(f, readFileSync(f, 'utf8').replace('name: Service errors', `name: Service errors (${team})`));
+        // The rate limiter has its own tests: 100 requests a minute would make each run here wait.
+        const sy = join(p.dir, team, 'steward.yaml');
+        writeFileSync(sy, readFileSync(sy, 'utf8').replace('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
       }
       const a = join(p.dir, 'team-a');
       const b = join(p.dir, 'team-b');
@@ -48,7 +51,7 @@ for (const api of ['seed', 'hyperdx'] as const) {
       const sy = join(b, 'steward.yaml');
       writeFileSync(
         sy,
-        readFileSync(sy, 'utf8').replace('    requestsPerMinute: 100\n', '    requestsPerMinute: 100\n    markerTag: managed-by:steward/team-a\n'),
+        readFileSync(sy, 'utf8').replace('    requestsPerMinute: 6000\n', '    requestsPerMinute: 6000\n    markerTag: managed-by:steward/team-a\n'),
       );
       const shared = await steward(['plan', '--detailed-exitcode'], { cwd: b, env });
       assert.match(shared.stdout, /orphan/i, "with the same marker, A's dashboard is an orphan to B");
