@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './errors.ts';
 
 /**
  * Writes a file atomically: a temp file beside it (a random name, so two runs never share one), flushed to
  * disk, then renamed over the target. A kill at any instant leaves the old file or the new one, never half.
+ * Content given as chunks of text is written as it comes (a 27 MB cache pack is never one string).
  * @throws CliError naming the file when it cannot be written.
  */
-export function writeFileAtomic(path: string, content: string | Uint8Array): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string>): void {
   // The rename would replace whatever the name holds: run as root, `--out /dev/null` turned the device into
   // a file. Only a regular file (or nothing) is replaced.
   let existing: Stats | undefined;
@@ -38,7 +39,8 @@ export function writeFileAtomic(path: string, content: string | Uint8Array): voi
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'w', 0o644);
     try {
-      writeFileSync(fd, content);
+      if (typeof content === 'string' || content instanceof Uint8Array) writeFileSync(fd, content);
+      else for (const chunk of content) writeSync(fd, chunk);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

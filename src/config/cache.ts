@@ -27,7 +27,7 @@ import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { linkEscape } from '../shared/paths.ts';
-import { authenticatedText, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
+import { authenticatedChunks, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
 import { isExactJson } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
@@ -208,7 +208,7 @@ export function cacheHome(
   projectDir: string,
   env: Env,
   opts: { identity?: string; key?: Buffer } = {},
-): { id: string; write: (path: string, text: string) => void; key: Buffer; dir: string } | undefined {
+): { id: string; write: (path: string, text: string | Iterable<string>) => void; key: Buffer; dir: string } | undefined {
   const id = opts.identity ?? codeIdentity();
   const write = fs.writeFileAtomic?.bind(fs);
   const key = opts.key ?? machineKey(env);
@@ -306,13 +306,15 @@ export function openParseCache(
       const filesChanged = keepFiles.size !== recorded.size || [...keepFiles].some(([f, r]) => recorded.get(f)?.join('\u0000') !== r.join('\u0000'));
       if (stats.stored === 0 && keep.size === loadedCount && !filesChanged) return;
       try {
-        const parts: string[] = [];
-        for (const [k, v] of keep) parts.push(`${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)}`);
-        parts.push(`${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`);
-        // Kept as text to the write: encoding 27 MB once, not for the MAC, the header and the file each.
-        const body = `{${parts.join(',')}}`;
+        const filesPart = `${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`;
+        // The body's parts, made twice (for the MAC, then for the file) rather than joined into one string.
+        function* parts() {
+          yield '{';
+          for (const [k, v] of keep) yield `${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)},`;
+          yield `${filesPart}}`;
+        }
         ensureIgnored(fs, dir);
-        write(path, authenticatedText(MAGIC, id, key, body, keep.size));
+        write(path, authenticatedChunks(MAGIC, id, key, parts, keep.size));
       } catch {
         // A cache that cannot be written (read-only checkout, full disk) only costs the next run a parse.
       }

@@ -29,7 +29,7 @@ export interface FileSystem {
    * so readers must check what they read. Only the parse cache writes; a file system without this method
    * simply has no cache.
    */
-  writeFileAtomic?(path: string, data: string | Uint8Array): void;
+  writeFileAtomic?(path: string, data: string | Uint8Array | Iterable<string>): void;
 }
 
 export const nodeFileSystem: FileSystem = {

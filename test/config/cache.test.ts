@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CACHE_DIR, PACK_FILE, cacheKey, cacheWanted, openParseCache } from '../../src/config/cache.ts';
+import { authenticatedChunks, authenticatedText } from '../../src/config/cache-trust.ts';
 import { nodeFileSystem, type FileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace, type Loaded } from '../../src/config/load.ts';
 import { tmpProject } from '../helpers/tmp.ts';
@@ -348,6 +349,14 @@ test('cacheWanted: on by default, off with --no-cache or STEWARD_NO_CACHE', () =
   assert.is(cacheWanted(true, { STEWARD_NO_CACHE: 'true' }), false);
   assert.is(cacheWanted(true, { STEWARD_NO_CACHE: '0' }), true);
   assert.is(cacheWanted(true, { STEWARD_NO_CACHE: '' }), true);
+});
+
+test('a pack written in chunks is the file one string would give: same MAC, same bytes', () => {
+  const key = Buffer.alloc(32, 7);
+  for (const parts of [[], ['{}'], ['{', '"a":1,', '"b":"x"}'], ['{', `"big":"${'y'.repeat(3 << 20)}",`, `"é":"\u2028"}`]]) {
+    const whole = authenticatedText('m', 'id', key, parts.join(''), parts.length);
+    assert.is([...authenticatedChunks('m', 'id', key, () => parts, parts.length)].join(''), whole);
+  }
 });
 
 test.run();
