@@ -221,14 +221,16 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       // Where lists are not paged (ClickStack), one answer is the whole list, or short of its total: refused.
       if (result) refusePartial(base + path, what, out.length, total, res.status);
       if (result) return { out, consistent: true };
-      // Without a total, a page other than full is the last one (shorter, or longer: limit not honoured), and
-      // so is a page that repeats what was read (offset not honoured: an unpaged list). A full page may have
-      // more behind it: read on.
+      // Without a total, a page other than full is the last one (shorter, or longer: limit not honoured); a
+      // full page may have more behind it: read on.
       if (typeof total !== 'number') {
-        if (items.length !== PAGE || fresh.length === 0) return { out, consistent: true };
-        continue;
-      }
-      if (out.length >= total) return { out, consistent: true };
+        if (items.length !== PAGE) return { out, consistent: true };
+        if (fresh.length > 0) continue;
+        // A full page repeated with no total: for alerts, a server that honours limit and not offset, whose
+        // list may go on (red team, round 9); refused below. Sources and webhooks take it (a name it lacks is
+        // a file problem, never a write).
+        if (kind === 'named') return { out, consistent: true };
+      } else if (out.length >= total) return { out, consistent: true };
       // A server that ignores offset answers page two with page one (the 2026-08 spec's own webhook example
       // does). For sources and webhooks that one page is taken: a name it lacks is a file problem, never a
       // write. For alerts only when page one was not a full page of `limit` (the server does not page by it:
@@ -239,7 +241,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
         // A server that pages forward and then stops short of its total, answers an empty page, or ignores
         // offset (page two repeats page one) hides items: a plan on that list would create duplicates.
         throw new ApiResponseError(
-          `GET ${base}${path}: the server said ${total} but its pages gave ${out.length} before ${items.length === 0 ? 'an empty page' : 'repeating themselves'}; steward will not plan on an incomplete list (it would create duplicates)`,
+          `GET ${base}${path}: the server said ${typeof total === 'number' ? total : 'no total'} but its pages gave ${out.length} before ${items.length === 0 ? 'an empty page' : 'repeating themselves'}; steward will not plan on an incomplete list (it would create duplicates)`,
           { method: 'GET', path: base + path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'incomplete paged list' }] },
         );
       }

@@ -108,9 +108,12 @@ function shape(name: string, tags: readonly unknown[], tiles: readonly LiveTileI
     if (!tile || typeof tile !== 'object') continue;
     const base = typeof tile.name === 'string' ? tile.name : '(unnamed)';
     // The server allows two tiles with one name; keep both, distinguishable, rather than lose one.
-    const n = (counts.get(base) ?? 0) + 1;
+    let n = (counts.get(base) ?? 0) + 1;
+    let key = n === 1 ? base : `${base} (${n})`;
+    // A made-up key may be another tile's own name ("a", "a", "a (2)"): take the next free one, so no
+    // tile replaces another in the form (red team, round 9).
+    while (byName.has(key)) key = `${base} (${++n})`;
     counts.set(base, n);
-    const key = n === 1 ? base : `${base} (${n})`;
     const normal = normalizeTile(tile, ignored);
     if (n > 1) normal.sameNameAs = base;
     if (typeof tile.name !== 'string') normal.unnamed = true;

@@ -66,6 +66,10 @@ test('two live tiles of one name, or a tile without a name, never equal a file t
     { what: 'live a, a against file a, "a (2)"', file: ['a', 'a (2)'], live: ['a', 'a'], same: false },
     { what: 'live without a name against file "(unnamed)"', file: ['(unnamed)'], live: [undefined], same: false },
     { what: 'live a, "a (2)" against the same file', file: ['a', 'a (2)'], live: ['a', 'a (2)'], same: true },
+    // Round 9: a made-up key that is another tile's own name must not replace that tile.
+    { what: 'live a, a, "a (2)" against file a, "a (2)"', file: ['a', 'a (2)'], live: ['a', 'a', 'a (2)'], same: false },
+    { what: 'live "a (2)", a, a against file "a (2)", a', file: ['a (2)', 'a'], live: ['a (2)', 'a', 'a'], same: false },
+    { what: 'live x, x, "x (2)", "x (3)" against file x, "x (2)", "x (3)"', file: ['x', 'x (2)', 'x (3)'], live: ['x', 'x', 'x (2)', 'x (3)'], same: false },
   ];
   for (const c of cases) {
     const spec = { tiles: c.file.map((n, i) => ({ ...t(n, i * 6), name: n })) };
