@@ -61,7 +61,8 @@ test('tiles match by name, not position', () => {
 });
 
 test('two live tiles of one name, or a tile without a name, never equal a file tile named like their keys (red team, round 8)', () => {
-  const t = (name: string | undefined, x: number) => ({ ...(name === undefined ? {} : { name }), x, y: 0, w: 6, h: 3 });
+  // One geometry per name, so only the names (and how many tiles carry each) can tell the sides apart.
+  const t = (name: string | undefined) => ({ ...(name === undefined ? {} : { name }), x: (name ?? '').length, y: 0, w: 6, h: 3 });
   const cases: Array<{ what: string; file: string[]; live: Array<string | undefined>; same: boolean }> = [
     { what: 'live a, a against file a, "a (2)"', file: ['a', 'a (2)'], live: ['a', 'a'], same: false },
     { what: 'live without a name against file "(unnamed)"', file: ['(unnamed)'], live: [undefined], same: false },
@@ -72,8 +73,8 @@ test('two live tiles of one name, or a tile without a name, never equal a file t
     { what: 'live x, x, "x (2)", "x (3)" against file x, "x (2)", "x (3)"', file: ['x', 'x (2)', 'x (3)'], live: ['x', 'x', 'x (2)', 'x (3)'], same: false },
   ];
   for (const c of cases) {
-    const spec = { tiles: c.file.map((n, i) => ({ ...t(n, i * 6), name: n })) };
-    const live = liveOf('d1', '65f5e4a3b9e77c001a111111', { tiles: c.live.map((n, i) => ({ id: String(i), ...t(n, i * 6) })) });
+    const spec = { tiles: c.file.map((n) => ({ ...t(n), name: n })) };
+    const live = liveOf('d1', '65f5e4a3b9e77c001a111111', { tiles: c.live.map((n, i) => ({ id: String(i), ...t(n) })) });
     const it = plan({ resources: [dashboard('d1', spec)], live: [live], capabilities: { updateDashboard: true } as PlanInput['capabilities'] }).items[0]!;
     assert.is(it.action === 'noop', c.same, `${c.what}: ${it.action} ${JSON.stringify(it.patch)}`);
   }
