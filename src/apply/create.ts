@@ -49,12 +49,15 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       // for a create that was made: after the wait, a list by name decides before anything is sent again.
       attempt--;
       await rateLimitWait(deps, e, refusals++, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+      // Ctrl-C during the wait: no new request starts (docs/apply.md), neither the list nor the re-send.
+      if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
       try {
         const adopted = await adoptNamed(deps, item, 'answered 429');
         if (adopted) return adopted;
       } catch (le) {
         return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
       }
+      if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
       continue;
     }
     if (applied) {
@@ -152,15 +155,22 @@ export async function createAlertOnce(
     } catch (e) {
       if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
         await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+        if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
         // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
         if (deps.client.listAlerts) {
-          const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+          let found: LiveAlert[];
+          try {
+            found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+          } catch (le) {
+            return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
+          }
           if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
           if (found.length > 1)
             throw new CliError(
               `answered 429, and ${found.length} alerts are named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
             );
         }
+        if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
         continue;
       }
       return await afterAlertCreateFailed(deps, body, settleMs, e);

@@ -8,6 +8,9 @@ import * as assert from 'uvu/assert';
 import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
+import { createOnce } from '../../src/apply/create.ts';
+import { createObservabilityClient } from '../../src/clients/observability.ts';
+import { startEmulator } from '../../src/emulator/index.ts';
 
 for (const wait of [undefined, '1'] as const) {
   test(`a create answered 429 ${wait ? 'with Retry-After' : 'without a wait'} after the server made it is found by name, not sent again`, async () => {
@@ -36,5 +39,38 @@ for (const wait of [undefined, '1'] as const) {
     }
   });
 }
+
+test('Ctrl-C while waiting out a 429: neither the list nor the create is sent again; the outcome is unknown (red team, round 9)', async () => {
+  const emu = await startEmulator({ seed: 1 });
+  const proxy = await startProxy(emu.url, {
+    intercept: (req, path) => (req.method === 'POST' && path === '/api/v2/dashboards' ? { status: 429, body: '{"message":"Too many requests"}' } : undefined),
+  });
+  try {
+    const stop = new AbortController();
+    const client = createObservabilityClient({ url: proxy.url, token: emu.env.STEWARD_OBS_TOKEN });
+    const item = { kind: 'Dashboard', name: 'd', action: 'create', file: 'd.yaml', body: { name: 'D', tiles: [], tags: [] } };
+    const outcome = await createOnce(
+      {
+        client,
+        signal: stop.signal,
+        // The user presses Ctrl-C during the backoff.
+        sleep: async () => stop.abort(),
+        emit: () => {},
+      } as never,
+      item as never,
+      { maxAttempts: 2, settleMs: 0 },
+    );
+    assert.is(outcome.kind, 'unknown');
+    assert.match((outcome as { why: string }).why, /interrupted while waiting, not re-sent/);
+    assert.equal(
+      emu.requests().map((r) => r.method),
+      [],
+      'the 429 came from the proxy; nothing reached the service after it',
+    );
+  } finally {
+    await proxy.close();
+    await emu.close();
+  }
+});
 
 test.run();
