@@ -106,6 +106,13 @@ const PAGE = 100;
 /** A paged list longer than this is refused rather than read for ever (a server that ignores offset). */
 /** Reads of a paged list whose pages disagree on its total before steward gives up. */
 const LIST_READS = 3;
+/** Full pages read from a server that sends no total before steward gives up (10,000 items). */
+const NO_TOTAL_PAGES = 100;
+
+/** The ids of a page, in order, as one text to compare two reads of it. */
+function idsOf(items: readonly unknown[]): string {
+  return items.map((it) => (it as { id?: unknown } | null)?.id).join('\u0000');
+}
 const MAX_PAGES = 10_000;
 
 /** Creates the observability client. */
@@ -179,7 +186,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       if (pages.consistent) return pages.out;
       if (read >= LIST_READS) {
         throw new ApiResponseError(
-          `GET ${base}${path}: the list changed while it was read, ${LIST_READS} times (its total went from ${pages.firstTotal} to ${pages.lastTotal}); steward will not plan on it (it would create duplicates): run again when the service is quieter`,
+          `GET ${base}${path}: the list changed while it was read, ${LIST_READS} times (${pages.firstTotal === pages.lastTotal ? 'its first page changed' : `its total went from ${String(pages.firstTotal)} to ${String(pages.lastTotal)}`}); steward will not plan on it (it would create duplicates): run again when the service is quieter`,
           { method: 'GET', path: base + path, host: http.host, status: 200, problems: [{ field: 'meta.total', message: 'list changed while read' }] },
         );
       }
@@ -195,15 +202,25 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     const out: T[] = [];
     const seen = new Set<string>();
     let firstTotal: unknown;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const query = result ? '' : `?limit=${PAGE}&offset=${out.length}`;
-      const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
+    let firstIds = '';
+    const fetchPage = (offset: number) =>
+      http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
         method: 'GET',
-        path: `${base}${path}${query}`,
+        path: `${base}${path}${result ? '' : `?limit=${PAGE}&offset=${offset}`}`,
         signal: o?.signal,
         validate: (body) => checkResponse(shape(kind), body),
       });
+    // Read over several pages: page one read again must be what it was. An item deleted before the boundary
+    // and another created keep the total, and still slide one item past the reader (red team, round 9).
+    const settled = async (page: number) => {
+      if (page === 0) return { out, consistent: true };
+      const again = await fetchPage(0);
+      return { out, consistent: idsOf(again.body.data ?? []) === firstIds, firstTotal, lastTotal: again.body.meta?.total };
+    };
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const res = await fetchPage(out.length);
       const items = (result ? res.body.result : res.body.data) ?? [];
+      if (page === 0) firstIds = idsOf(items);
       // A server that ignores `offset` (or whose `meta.total` overstates the list) answers every page with
       // items already read: keep each id (or, without one, each identical item) once, and stop at a page that brings nothing new, rather than
       // reading the same page `total / limit` times and seeing one webhook as many.
@@ -224,13 +241,26 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       // Without a total, a page other than full is the last one (shorter, or longer: limit not honoured); a
       // full page may have more behind it: read on.
       if (typeof total !== 'number') {
-        if (items.length !== PAGE) return { out, consistent: true };
+        if (items.length !== PAGE) return settled(page);
+        // A limit-honouring server without totals is read to its end, but not for ever: 10,000 items.
+        if (page + 1 >= NO_TOTAL_PAGES) {
+          throw new ApiResponseError(
+            `GET ${base}${path}: more than ${NO_TOTAL_PAGES} full pages and no total; steward will not plan on a list it cannot see the end of`,
+            {
+              method: 'GET',
+              path: base + path,
+              host: http.host,
+              status: res.status,
+              problems: [{ field: 'meta.total', message: 'too many pages without a total' }],
+            },
+          );
+        }
         if (fresh.length > 0) continue;
         // A full page repeated with no total: for alerts, a server that honours limit and not offset, whose
         // list may go on (red team, round 9); refused below. Sources and webhooks take it (a name it lacks is
         // a file problem, never a write).
-        if (kind === 'named') return { out, consistent: true };
-      } else if (out.length >= total) return { out, consistent: true };
+        if (kind === 'named') return settled(page);
+      } else if (out.length >= total) return settled(page);
       // A server that ignores offset answers page two with page one (the 2026-08 spec's own webhook example
       // does). For sources and webhooks that one page is taken: a name it lacks is a file problem, never a
       // write. For alerts only when page one was not a full page of `limit` (the server does not page by it:

@@ -368,7 +368,48 @@ test('a paged list that honours offset is read to its total', async () => {
       hooks.map((h) => h.id),
       all.map((h) => h.id),
     );
-    assert.is(server.requests.length, 3);
+    // Three pages, then page one again to see that nothing slid past the reader.
+    assert.is(server.requests.length, 4);
+  } finally {
+    await server.close();
+  }
+});
+
+test('full pages without a total are read to an end, but not for ever: refused past 100 pages (red team, round 9)', async () => {
+  const server = await startServer((req, res) => {
+    const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'));
+    json(res, 200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `a${offset + i}`, name: `alert ${offset + i}` })) });
+  });
+  try {
+    const e = (await rejects(() => client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts())) as ApiResponseError;
+    assert.match(e.message, /more than 100 full pages and no total; steward will not plan on a list it cannot see the end of/);
+    assert.is(server.requests.length, 100);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a delete and a create between two pages keep the total but slide an item past the reader: page one read again tells (red team, round 9)', async () => {
+  let all = Array.from({ length: 105 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+  let shifted = false;
+  const server = await startServer((req, res) => {
+    const q = new URL(req.url ?? '', 'http://x').searchParams;
+    const offset = Number(q.get('offset')),
+      limit = Number(q.get('limit'));
+    if (offset === 100 && !shifted) {
+      // Someone deletes the first alert and creates another: the total stays 105.
+      shifted = true;
+      all = [...all.slice(1), { id: 'new', name: 'concurrent' }];
+    }
+    json(res, 200, { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } });
+  });
+  try {
+    const got = await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts();
+    // Read again after the first page changed: the whole list as it now is, a100 included.
+    assert.equal(
+      got.map((a) => a.id),
+      all.map((a) => a.id),
+    );
   } finally {
     await server.close();
   }
