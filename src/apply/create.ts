@@ -106,7 +106,7 @@ async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, 
   const name = item.body.name;
   const found = await listNamed(deps, name);
   if (found.length === 1) {
-    deps.emit({ type: 'id-by-listing', item, id: found[0]!.id });
+    deps.emit({ type: 'id-by-listing', item, id: found[0]!.id, ...(answered.includes('429') ? { after: 'rate-limited' as const } : {}) });
     return { kind: 'created', dashboard: found[0]!, recovered: true };
   }
   if (found.length > 1)

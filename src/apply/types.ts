@@ -51,7 +51,7 @@ export type ApplyEvent =
   /** A create whose outcome is unknown: steward waits `waitMs` before listing, so a late commit shows. */
   | { type: 'settle'; item: PlanItem; why: string; waitMs: number }
   /** A create answered 2xx whose body did not say the new id: found by listing. */
-  | { type: 'id-by-listing'; item: PlanItem; id: string }
+  | { type: 'id-by-listing'; item: PlanItem; id: string; after?: 'rate-limited' }
   /** Outcome unknown and not sent again (the create may exist): the run ends with exit 1. */
   | { type: 'unknown'; item: PlanItem; why: string }
   /** After the creates a name has more than one dashboard (another runner created it too). */

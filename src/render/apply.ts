@@ -29,7 +29,9 @@ function rawEventLine(e: ApplyEvent): string | undefined {
     case 'settle':
       return `  ? dashboard ${e.item.name}: ${e.why}; waiting ${formatMs(e.waitMs)} for it to settle, then listing before any re-send`;
     case 'id-by-listing':
-      return `  ? dashboard ${e.item.name}: the service answered 2xx without the new id; found ${e.id} by listing`;
+      return e.after === 'rate-limited'
+        ? `  ? dashboard ${e.item.name}: after the 429, a dashboard of this name is listed (${e.id}): taken as this create, not sent again`
+        : `  ? dashboard ${e.item.name}: the service answered 2xx without the new id; found ${e.id} by listing`;
     case 'unknown':
       return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.why}`;
     case 'duplicate':

@@ -30,6 +30,8 @@ for (const wait of [undefined, '1'] as const) {
       assert.is(r.code, 0, r.stdout + r.stderr);
       assert.is(refused, 3, 'every create was made, then answered 429');
       assert.match(r.stdout, /refused with 429; in \d+ s steward lists it by name and sends it again only if it is not there/);
+      assert.match(r.stdout, /after the 429, a dashboard of this name is listed \(\w+\): taken as this create, not sent again/);
+      assert.not.match(r.stdout, /answered 2xx without the new id/);
       const names = x.emu.state().dashboards.map((d) => d.name);
       assert.equal([...names].sort(), ['Checkout overview', 'JVM runtime', 'Public API latency']);
       assert.is(x.emu.requests().filter((e) => e.method === 'POST' && e.path === '/api/v2/dashboards').length, 3, 'one POST per dashboard');
