@@ -104,6 +104,7 @@ export interface ObservabilityClient {
 /** Page size for the paged lists (the spec's maximum is 100). */
 const PAGE = 100;
 /** A paged list longer than this is refused rather than read for ever (a server that ignores offset). */
+const MAX_PAGES = 10_000;
 /** Reads of a paged list whose pages disagree on its total before steward gives up. */
 const LIST_READS = 3;
 /** Full pages read from a server that sends no total before steward gives up (10,000 items). */
@@ -113,7 +114,6 @@ const NO_TOTAL_PAGES = 100;
 function idsOf(items: readonly unknown[]): string {
   return items.map((it) => (it as { id?: unknown } | null)?.id).join('\u0000');
 }
-const MAX_PAGES = 10_000;
 
 /** Creates the observability client. */
 export function createObservabilityClient(opts: ObservabilityClientOptions): ObservabilityClient {
@@ -144,23 +144,41 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
    * what it hides (a duplicate on apply), so every list steward plans on is whole or an error.
    */
   async function listWhole<T>(kind: 'dashboards' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
-    const res = await http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
+    const res = await getList<T>(kind, path, '', o);
+    const list = (result ? res.body.result : res.body.data) ?? [];
+    refusePartial(path, what, list.length, res.body.meta?.total, res.status);
+    return list;
+  }
+
+  /** One GET of a list (a page of it, with `query`), its body checked. */
+  function getList<T>(kind: 'dashboards' | 'alerts' | 'named', path: string, query: string, o: CallOptions | undefined) {
+    return http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
       method: 'GET',
-      path: base + path,
+      path: `${base}${path}${query}`,
       signal: o?.signal,
       validate: (body) => checkResponse(shape(kind), body),
     });
-    const list = (result ? res.body.result : res.body.data) ?? [];
-    refusePartial(base + path, what, list.length, res.body.meta?.total, res.status);
-    return list;
+  }
+
+  /** Why a list read cannot be planned on: `GET <path>: <message>`, the problem under `meta.total`. */
+  function listError(path: string, status: number, message: string, problem: string): ApiResponseError {
+    return new ApiResponseError(`GET ${base}${path}: ${message}`, {
+      method: 'GET',
+      path: base + path,
+      host: http.host,
+      status,
+      problems: [{ field: 'meta.total', message: problem }],
+    });
   }
 
   /** An ApiResponseError when `total` (the server's `meta.total`) says there are more than `listed`. */
   function refusePartial(path: string, what: string, listed: number, total: unknown, status: number): void {
     if (typeof total !== 'number' || total <= listed) return;
-    throw new ApiResponseError(
-      `GET ${path}: the service listed ${listed} of ${total} ${what}; refusing to plan on a partial list (steward needs the whole list in one response)`,
-      { method: 'GET', path, host: http.host, status, problems: [{ field: 'meta.total', message: 'partial list' }] },
+    throw listError(
+      path,
+      status,
+      `the service listed ${listed} of ${total} ${what}; refusing to plan on a partial list (steward needs the whole list in one response)`,
+      'partial list',
     );
   }
 
@@ -185,9 +203,13 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       const pages = await readPages<T>(kind, path, what, o);
       if (pages.consistent) return pages.out;
       if (read >= LIST_READS) {
-        throw new ApiResponseError(
-          `GET ${base}${path}: the list changed while it was read, ${LIST_READS} times (${pages.firstTotal === pages.lastTotal ? 'its first page changed' : `its total went from ${String(pages.firstTotal)} to ${String(pages.lastTotal)}`}); steward will not plan on it (it would create duplicates): run again when the service is quieter`,
-          { method: 'GET', path: base + path, host: http.host, status: 200, problems: [{ field: 'meta.total', message: 'list changed while read' }] },
+        const how =
+          pages.firstTotal === pages.lastTotal ? 'its first page changed' : `its total went from ${String(pages.firstTotal)} to ${String(pages.lastTotal)}`;
+        throw listError(
+          path,
+          200,
+          `the list changed while it was read, ${LIST_READS} times (${how}); steward will not plan on it (it would create duplicates): run again when the service is quieter`,
+          'list changed while read',
         );
       }
     }
@@ -203,13 +225,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     const seen = new Set<string>();
     let firstTotal: unknown;
     let firstIds = '';
-    const fetchPage = (offset: number) =>
-      http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
-        method: 'GET',
-        path: `${base}${path}${result ? '' : `?limit=${PAGE}&offset=${offset}`}`,
-        signal: o?.signal,
-        validate: (body) => checkResponse(shape(kind), body),
-      });
+    const fetchPage = (offset: number) => getList<T>(kind, path, result ? '' : `?limit=${PAGE}&offset=${offset}`, o);
     // Read over several pages: page one read again must be what it was. An item deleted before the boundary
     // and another created keep the total, and still slide one item past the reader (red team, round 9).
     const settled = async (page: number) => {
@@ -236,23 +252,21 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       if (page === 0) firstTotal = total;
       else if (total !== firstTotal) return { out, consistent: false, firstTotal, lastTotal: total };
       // Where lists are not paged (ClickStack), one answer is the whole list, or short of its total: refused.
-      if (result) refusePartial(base + path, what, out.length, total, res.status);
-      if (result) return { out, consistent: true };
+      if (result) {
+        refusePartial(path, what, out.length, total, res.status);
+        return { out, consistent: true };
+      }
       // Without a total, a page other than full is the last one (shorter, or longer: limit not honoured); a
       // full page may have more behind it: read on.
       if (typeof total !== 'number') {
         if (items.length !== PAGE) return settled(page);
         // A limit-honouring server without totals is read to its end, but not for ever: 10,000 items.
         if (page + 1 >= NO_TOTAL_PAGES) {
-          throw new ApiResponseError(
-            `GET ${base}${path}: more than ${NO_TOTAL_PAGES} full pages and no total; steward will not plan on a list it cannot see the end of`,
-            {
-              method: 'GET',
-              path: base + path,
-              host: http.host,
-              status: res.status,
-              problems: [{ field: 'meta.total', message: 'too many pages without a total' }],
-            },
+          throw listError(
+            path,
+            res.status,
+            `more than ${NO_TOTAL_PAGES} full pages and no total; steward will not plan on a list it cannot see the end of`,
+            'too many pages without a total',
           );
         }
         if (fresh.length > 0) continue;
@@ -270,19 +284,15 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       if (fresh.length === 0) {
         // A server that pages forward and then stops short of its total, answers an empty page, or ignores
         // offset (page two repeats page one) hides items: a plan on that list would create duplicates.
-        throw new ApiResponseError(
-          `GET ${base}${path}: the server said ${typeof total === 'number' ? total : 'no total'} but its pages gave ${out.length} before ${items.length === 0 ? 'an empty page' : 'repeating themselves'}; steward will not plan on an incomplete list (it would create duplicates)`,
-          { method: 'GET', path: base + path, host: http.host, status: res.status, problems: [{ field: 'meta.total', message: 'incomplete paged list' }] },
+        throw listError(
+          path,
+          res.status,
+          `the server said ${typeof total === 'number' ? total : 'no total'} but its pages gave ${out.length} before ${items.length === 0 ? 'an empty page' : 'repeating themselves'}; steward will not plan on an incomplete list (it would create duplicates)`,
+          'incomplete paged list',
         );
       }
     }
-    throw new ApiResponseError(`GET ${base}${path}: more than ${MAX_PAGES} pages`, {
-      method: 'GET',
-      path: base + path,
-      host: http.host,
-      status: 200,
-      problems: [{ field: 'meta.total', message: 'too many pages' }],
-    });
+    throw listError(path, 200, `more than ${MAX_PAGES} pages`, 'too many pages');
   }
 
   return {
