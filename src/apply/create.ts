@@ -158,17 +158,14 @@ export async function createAlertOnce(
         if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
         // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
         if (deps.client.listAlerts) {
-          let found: LiveAlert[];
+          let adopted: LiveAlert | undefined;
           try {
-            found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
+            adopted = await adoptAlertNamed(deps, body.name, 'answered 429');
           } catch (le) {
+            if (le instanceof CliError && !(le instanceof ApiError)) throw le;
             return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
           }
-          if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
-          if (found.length > 1)
-            throw new CliError(
-              `answered 429, and ${found.length} alerts are named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
-            );
+          if (adopted) return { kind: 'created', alert: adopted, recovered: true };
         }
         if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
         continue;
@@ -188,13 +185,17 @@ async function afterAlertCreateFailed(
   if (!applied && (!(e instanceof ApiError) || !e.outcomeUnknown)) throw e;
   if (!deps.client.listAlerts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; this service cannot list alerts)` };
   if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
-  const found = (await deps.client.listAlerts({})).filter((a) => a.name === body.name);
-  if (found.length === 1) return { kind: 'created', alert: found[0]!, recovered: true };
-  if (found.length > 1)
-    throw new CliError(
-      `${errorLine(e)}; ${found.length} alerts are now named "${body.name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`,
-    );
+  const adopted = await adoptAlertNamed(deps, body.name, errorLine(e));
+  if (adopted) return { kind: 'created', alert: adopted, recovered: true };
   return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
+}
+
+/** The one alert of this name, to adopt; undefined when none has it; an error naming them when more do. */
+async function adoptAlertNamed(deps: ApplyDeps, name: string, answered: string): Promise<LiveAlert | undefined> {
+  const found = (await deps.client.listAlerts!({})).filter((a) => a.name === name);
+  if (found.length > 1)
+    throw new CliError(`${answered}; ${found.length} alerts are now named "${name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`);
+  return found[0];
 }
 
 /** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */
