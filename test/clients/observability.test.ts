@@ -51,6 +51,12 @@ function client(server: TestServer, extra: Record<string, unknown> = {}) {
   });
 }
 
+/** The page a paged list request asks for. */
+function pageOf(req: { url?: string }): { offset: number; limit: number } {
+  const q = new URL(req.url ?? '', 'http://x').searchParams;
+  return { offset: Number(q.get('offset')), limit: Number(q.get('limit')) };
+}
+
 test('listDashboards: GET /api/v2/dashboards with Bearer, returns data', async () => {
   const server = await startServer((_req, res) => json(res, 200, { data: [DASHBOARD] }));
   try {
@@ -357,9 +363,7 @@ test('a paged list whose server ignores offset (every page the same) is read onc
 test('a paged list that honours offset is read to its total', async () => {
   const all = Array.from({ length: 250 }, (_, i) => ({ id: `w${i}`, name: `hook ${i}` }));
   const server = await startServer((req, res) => {
-    const q = new URL(req.url ?? '', 'http://x').searchParams;
-    const offset = Number(q.get('offset')),
-      limit = Number(q.get('limit'));
+    const { offset, limit } = pageOf(req);
     json(res, 200, { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } });
   });
   try {
@@ -377,7 +381,7 @@ test('a paged list that honours offset is read to its total', async () => {
 
 test('full pages without a total are read to an end, but not for ever: refused past 100 pages (red team, round 9)', async () => {
   const server = await startServer((req, res) => {
-    const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'));
+    const offset = pageOf(req).offset;
     json(res, 200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `a${offset + i}`, name: `alert ${offset + i}` })) });
   });
   try {
@@ -393,9 +397,7 @@ test('a delete and a create between two pages keep the total but slide an item p
   let all = Array.from({ length: 105 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
   let shifted = false;
   const server = await startServer((req, res) => {
-    const q = new URL(req.url ?? '', 'http://x').searchParams;
-    const offset = Number(q.get('offset')),
-      limit = Number(q.get('limit'));
+    const { offset, limit } = pageOf(req);
     if (offset === 100 && !shifted) {
       // Someone deletes the first alert and creates another: the total stays 105.
       shifted = true;
@@ -419,7 +421,7 @@ test('alerts: a full page repeated (limit honoured, offset not) is refused; with
   const all = Array.from({ length: 162 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
   for (const withTotal of [true, false]) {
     const server = await startServer((req, res) => {
-      const limit = Number(new URL(req.url ?? '', 'http://x').searchParams.get('limit'));
+      const limit = pageOf(req).limit;
       json(res, 200, { data: all.slice(0, limit), ...(withTotal ? { meta: { total: all.length, limit, offset: 0 } } : {}) });
     });
     try {
@@ -440,9 +442,8 @@ test('alerts: a full page repeated (limit honoured, offset not) is refused; with
   }
   // Without a total, pages are read until a short one.
   const server = await startServer((req, res) => {
-    const q = new URL(req.url ?? '', 'http://x').searchParams;
-    const offset = Number(q.get('offset'));
-    json(res, 200, { data: all.slice(offset, offset + Number(q.get('limit'))) });
+    const { offset, limit } = pageOf(req);
+    json(res, 200, { data: all.slice(offset, offset + limit) });
   });
   try {
     assert.is((await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts()).length, 162);
@@ -456,9 +457,7 @@ test('a list that changes while it is paged (pages disagree on the total) is rea
     let all = Array.from({ length: 150 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
     let served = 0;
     const server = await startServer((req, res) => {
-      const q = new URL(req.url ?? '', 'http://x').searchParams;
-      const offset = Number(q.get('offset')),
-        limit = Number(q.get('limit'));
+      const { offset, limit } = pageOf(req);
       const body = { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } };
       served++;
       // Someone deletes an alert before the page boundary after each first page (only once when it settles).
@@ -488,7 +487,7 @@ test('a paged list that pages forward, then stops short of its total, is refused
   for (const tail of ['repeat', 'empty'] as const) {
     // Two per page whatever the limit, total 7: page 3 repeats page 2, or is empty.
     const server = await startServer((req, res) => {
-      const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('offset'));
+      const offset = pageOf(req).offset;
       const page = offset >= all.length ? (tail === 'repeat' ? all.slice(2, 4) : []) : all.slice(offset, offset + 2);
       json(res, 200, { data: page, meta: { total: 7, limit: 2, offset } });
     });
