@@ -135,6 +135,7 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     .fail((msg, err) => {
       throw err ?? new CliError(msg, { code: 'usage' });
     });
+  skipHelpCache(parser, argv);
 
   for (const spec of commands) {
     parser.command(spec.command, spec.describe, spec.builder as never, async (args) => {
@@ -221,3 +222,18 @@ function optionTable(): OptionTable {
 }
 
 export type { GlobalArgs };
+
+/**
+ * yargs renders the whole help of a command (cliui, wrap-ansi, string-width) every time it runs one, to keep
+ * it for a later showHelp. steward never shows help after a command ran (failures throw through .fail), so
+ * unless help is asked for that rendering is waste: 10-20 ms of every command, and about a sixth of the
+ * test suite's CPU. Angular's CLI does the same (angular/angular-cli#34087). yargs 18's internal API: a test
+ * (test/ux/help-cache.test.ts) fails if it moves.
+ */
+export function skipHelpCache(parser: ReturnType<typeof yargs>, argv: readonly string[]): void {
+  const end = argv.indexOf('--');
+  if ((end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h' || a === 'help')) return;
+  const internal = (parser as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
