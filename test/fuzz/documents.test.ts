@@ -13,7 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { processFile } from '../../src/config/resources.ts';
 import { renderValidate } from '../../src/render/validate.ts';
-import { anyResourceDoc, budget, projectDoc, renderDocs, renderStyle, type RenderStyle } from './arbitraries.ts';
+import { anyCodePoint, anyResourceDoc, budget, projectDoc, renderDocs, renderStyle, type RenderStyle } from './arbitraries.ts';
 import { assertIssuesWellFormed, mutateText, mutateValue, textMutation, valueMutation } from './mutate.ts';
 
 /** Cases per property in `npm test`; FUZZ_RUNS=N spreads N over them in these proportions. */
@@ -128,7 +128,7 @@ test('both at once, and whole files of arbitrary text: no throw, every problem l
             return Buffer.from('');
           }
         }),
-        fc.string({ unit: 'binary', maxLength: 300 }).map((s) => Buffer.from(s)),
+        fc.string({ unit: anyCodePoint, maxLength: 300 }).map((s) => Buffer.from(s)),
         fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
       ),
       (bytes) => {
