@@ -11,8 +11,8 @@
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -92,6 +92,66 @@ function testFiles(dir: string): string[] {
   return found.sort();
 }
 
+/**
+ * Helpers whose modules cost a second or more of CPU to load in every process that imports them: the test
+ * files that reach one (through any chain of test/ imports) share shards, so it loads in two processes
+ * rather than in seven.
+ */
+const COSTLY_HELPERS = ['test/helpers/prism.ts'];
+
+/**
+ * The files as units of work for the shards, heaviest first: one per file, except that the files reaching a
+ * costly helper go together, in as many units as keep each no heavier than an even share of the suite.
+ */
+function units(files: string[], shardCount: number): { files: string[]; weight: number }[] {
+  const weight = (f: string) => HEAVY[f] ?? 1;
+  const grouped = new Map<string, string[]>();
+  const single: string[] = [];
+  for (const f of files) {
+    const helper = COSTLY_HELPERS.find((h) => reaches(f, h));
+    if (helper) grouped.set(helper, [...(grouped.get(helper) ?? []), f]);
+    else single.push(f);
+  }
+  const share = files.reduce((n, f) => n + weight(f), 0) / shardCount;
+  const out = single.map((f) => ({ files: [f], weight: weight(f) }));
+  for (const group of grouped.values()) {
+    const total = group.reduce((n, f) => n + weight(f), 0);
+    const parts = Array.from({ length: Math.max(1, Math.ceil(total / share)) }, () => ({ files: [] as string[], weight: 0 }));
+    for (const f of group.sort((a, b) => weight(b) - weight(a))) {
+      const lightest = parts.reduce((m, p) => (p.weight < m.weight ? p : m));
+      lightest.files.push(f);
+      lightest.weight += weight(f);
+    }
+    out.push(...parts);
+  }
+  return out.sort((a, b) => b.weight - a.weight);
+}
+
+const importsOf = new Map<string, string[]>();
+
+/** Whether `file` imports `target`, directly or through other files of the repository (relative imports only). */
+function reaches(file: string, target: string, seen = new Set<string>()): boolean {
+  if (file === target) return true;
+  if (seen.has(file)) return false;
+  seen.add(file);
+  let imports = importsOf.get(file);
+  if (!imports) {
+    let text = '';
+    try {
+      text = readFileSync(join(ROOT, file), 'utf8');
+    } catch {
+      // A file that cannot be read imports nothing here; running it says why.
+    }
+    imports = [...text.matchAll(/\bfrom\s+'(\.{1,2}\/[^']+\.ts)'/g)].map((m) =>
+      relative(ROOT, join(ROOT, dirname(file), m[1]!))
+        .split(sep)
+        .join('/'),
+    );
+    importsOf.set(file, imports);
+  }
+  return imports.some((i) => reaches(i, target, seen));
+}
+
 function run(job: Job): Promise<Done> {
   const started = Date.now();
   return new Promise((resolve) => {
@@ -149,10 +209,10 @@ async function main() {
   // Files are run in shards, each one uvu process over several files (as `uvu test` runs them all): node,
   // tsx and the modules load once per shard, not once per file. More shards than slots, so the pool evens out.
   const shards = Array.from({ length: Math.min(files.length, opts.jobs * 3) }, () => ({ files: [] as string[], weight: 0 }));
-  for (const f of [...files].sort((a, b) => (HEAVY[b] ?? 1) - (HEAVY[a] ?? 1))) {
+  for (const unit of units(files, shards.length)) {
     const lightest = shards.reduce((m, s) => (s.weight < m.weight ? s : m));
-    lightest.files.push(f);
-    lightest.weight += HEAVY[f] ?? 1;
+    lightest.files.push(...unit.files);
+    lightest.weight += unit.weight;
   }
   for (const shard of shards.filter((s) => s.files.length > 0)) {
     const names = shard.files.map((f) => f.slice('test/'.length));
