@@ -6,22 +6,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ErrorObject } from 'ajv';
 import { CliError } from '../errors.ts';
 import { readRegularFile } from '../shared/files.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
 import type { Plan, PlanBinding, PlanItem } from '../plan/types.ts';
 import { redact } from '../clients/redact.ts';
 
-const SCHEMA = fileURLToPath(new URL('../../schemas/plan.schema.json', import.meta.url));
-
 /** The first problem of a value that should be a saved plan, as `pointer: message`; undefined when it is one. */
 export async function planShapeProblem(value: unknown): Promise<string | undefined> {
   // Checked without recursion before anything walks it (the schema, the digest, the comparison).
   if (depthOf(value) > MAX_PLAN_DEPTH) return `the top level nests deeper than ${MAX_PLAN_DEPTH} levels`;
-  const { Ajv2020 } = await import('ajv/dist/2020.js');
-  const ajv = new Ajv2020({ allErrors: false, strict: false });
-  const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
+  // Compiled ahead of time from schemas/plan.schema.json (scripts/generate.ts).
+  const validate = (await import('./plan-validator.gen.ts')).Plan as ((v: unknown) => boolean) & { errors?: ErrorObject[] | null };
   if (validate(value)) return undefined;
   const e = (validate.errors ?? []).find((x) => x.keyword !== 'if') ?? validate.errors?.[0];
   if (!e) return 'does not match the plan schema';

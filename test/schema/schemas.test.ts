@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateTypes, generateValidators } from '../../scripts/generate.ts';
+import { generatePlanValidator, generateTypes, generateValidators } from '../../scripts/generate.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -15,6 +15,11 @@ test('src/schema/types.gen.ts matches the schemas (run npm run generate after ch
 test('src/schema/validators.gen.ts matches the schemas (run npm run generate after changing a schema)', () => {
   const current = readFileSync(join(root, 'src/schema/validators.gen.ts'), 'utf8');
   assert.ok(current === generateValidators(), 'validators.gen.ts is out of date');
+});
+
+test('src/apply/plan-validator.gen.ts matches schemas/plan.schema.json (run npm run generate after changing it)', () => {
+  const current = readFileSync(join(root, 'src/apply/plan-validator.gen.ts'), 'utf8');
+  assert.ok(current === generatePlanValidator(), 'plan-validator.gen.ts is out of date');
 });
 
 test('every schema sets additionalProperties: false on the objects steward owns', () => {
