@@ -21,7 +21,8 @@ function sources(dir: string): string[] {
   );
 }
 
-const missing = sources(SRC).find((f) => !existsSync(join(DIST, relative(SRC, f)).replace(/\.ts$/, '.js')));
+// The declarations too: tsconfig.test.json type-checks the tests against them.
+const missing = sources(SRC).find((f) => ['.js', '.d.ts'].some((ext) => !existsSync(join(DIST, relative(SRC, f)).replace(/\.ts$/, ext))));
 if (missing && existsSync(join(DIST, '.tsbuildinfo'))) {
   console.error(`dist/ lacks the output of ${relative(ROOT, missing)}: building from scratch`);
   rmSync(join(DIST, '.tsbuildinfo'));
