@@ -84,6 +84,24 @@ export function slugify(name: string): string {
  * Writes a live dashboard as a steward Dashboard document: the fields steward models, normalized (no
  * service ids, no marker tag), with the schema line for editors. Pure: the caller picks names and writes.
  */
+/**
+ * Why a live dashboard's tiles cannot be written as a file that plan finds equal to it, or undefined: steward
+ * tells tiles apart by name (alerts name them, plan matches them by it), so a tile without a name, or two of
+ * one name, would be written under a made-up name, and plan would then show that rename (red team round 9,
+ * F7). Import skips such a dashboard with this reason rather than write a file that never matches.
+ */
+export function tileNameProblem(live: LiveDashboardInput): string | undefined {
+  const seen = new Set<string>();
+  const tiles = (live.tiles ?? []).filter((t) => t && typeof t === 'object');
+  for (let i = 0; i < tiles.length; i++) {
+    const name = tiles[i]!.name;
+    if (typeof name !== 'string' || name === '') return `tile ${i + 1} of ${tiles.length} has no name`;
+    if (seen.has(name)) return `two tiles are named "${name}"`;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 export function renderDashboardYaml(
   live: LiveDashboardInput,
   opts: {

@@ -52,7 +52,7 @@ const ALERT_SCHEMA = fileURLToPath(new URL('../../schemas/alert.schema.json', im
 export async function makeImport(deps: ImportDeps, options: ImportOptions): Promise<ImportResult> {
   const selectors = (options.all ? 1 : 0) + (options.name?.length ? 1 : 0) + (options.id?.length ? 1 : 0);
   if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
-  const [{ nodeFileSystem }, { loadWorkspace }, { renderDashboardYaml, slugify, SAFE_ID }, { writeFileAtomic }, { processFile }, { checkSemantics }] =
+  const [{ nodeFileSystem }, { loadWorkspace }, { renderDashboardYaml, slugify, SAFE_ID, tileNameProblem }, { writeFileAtomic }, { processFile }, { checkSemantics }] =
     await Promise.all([
       import('../config/fs.ts'),
       import('../config/load.ts'),
@@ -163,6 +163,15 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       lines.push(
         escapeTerminal(
           `  = "${d.name}" (${d.id}) is ${declaring.name}, stamped from a template by ${relative(deps.cwd, declaring.file) || declaring.file}: change the template or the instance (steward render shows what it stamps); --out DIR writes a copy`,
+        ),
+      );
+      continue;
+    }
+    const tileProblem = tileNameProblem(d);
+    if (tileProblem) {
+      lines.push(
+        escapeTerminal(
+          `  - skipped "${d.name}" (${d.id}): ${tileProblem}, and steward tells tiles apart by their names (alerts name them): name each tile once in the UI, then import again`,
         ),
       );
       continue;
