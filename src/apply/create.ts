@@ -60,6 +60,21 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
       continue;
     }
+    if (e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && !deps.signal?.aborted) {
+      // A 429 steward does not follow (the sixth, or a wait over a minute) is not "failed": a gateway may
+      // have refused it after the service made it (red team round 9, F8). Where a list may be sent, it says.
+      if (e.retryAfterMs === undefined || e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS) {
+        await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+        if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
+        try {
+          const adopted = await adoptNamed(deps, item, 'answered 429');
+          if (adopted) return adopted;
+        } catch (le) {
+          return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
+        }
+      }
+      return { kind: 'unknown', why: rateLimitGivenUp(e, refusals) };
+    }
     if (applied) {
       // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
       try {
@@ -170,6 +185,22 @@ export async function createAlertOnce(
         if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
         continue;
       }
+      if (e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && !deps.signal?.aborted) {
+        // As for a dashboard: a 429 steward does not follow may still have been made.
+        if (deps.client.listAlerts && (e.retryAfterMs === undefined || e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS)) {
+          await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+          if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
+          let adopted: LiveAlert | undefined;
+          try {
+            adopted = await adoptAlertNamed(deps, body.name, 'answered 429');
+          } catch (le) {
+            if (le instanceof CliError && !(le instanceof ApiError)) throw le;
+            return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
+          }
+          if (adopted) return { kind: 'created', alert: adopted, recovered: true };
+        }
+        return { kind: 'unknown', why: rateLimitGivenUp(e, refusals) };
+      }
       return await afterAlertCreateFailed(deps, body, settleMs, e);
     }
   }
@@ -219,6 +250,16 @@ async function rateLimitWait(deps: ApplyDeps, e: RateLimitedError, refusals: num
   const ms = e.retryAfterMs ?? RATE_LIMIT_BACKOFF_MS * 2 ** refusals;
   say(ms);
   if (e.retryAfterMs === undefined) await (deps.sleep ?? timerSleep)(ms, deps.signal);
+}
+
+/** Why a create answered 429 is left unknown rather than sent again. */
+function rateLimitGivenUp(e: RateLimitedError, refusals: number): string {
+  const asked = e.retryAfterMs !== undefined && e.retryAfterMs > MAX_RATE_LIMIT_WAIT_MS;
+  return `${
+    asked
+      ? `answered 429 asking to wait ${Math.ceil(e.retryAfterMs! / 1000)} s, longer than steward waits (${MAX_RATE_LIMIT_WAIT_MS / 1000} s)`
+      : `answered 429 ${refusals + 1} times (${errorLine(e)}), and no dashboard or alert of its name is listed`
+  }; not sent again. Most likely not made, but a gateway can refuse after the service made it: run steward plan${asked ? ' once the wait is over' : ''} to see`;
 }
 
 export function errorLine(e: unknown): string {

@@ -75,4 +75,50 @@ test('Ctrl-C while waiting out a 429: neither the list nor the create is sent ag
   }
 });
 
+/** createOnce through a proxy whose every dashboard POST is made by the service, then answered 429 with these headers. */
+async function givenUp(headers: Record<string, string>) {
+  const emu = await startEmulator({ seed: 1 });
+  let lagging = true;
+  const proxy = await startProxy(emu.url, {
+    rewrite: (req, path, status, text) => {
+      // The list lags behind the writes (a cache, a replica): it never shows what the POSTs made.
+      if (req.method === 'GET' && path === '/api/v2/dashboards' && lagging) return { status, body: JSON.stringify({ ...JSON.parse(text), data: [] }) };
+      if (req.method !== 'POST' || path !== '/api/v2/dashboards' || status !== 200) return text;
+      return { status: 429, headers, body: '{"message":"Too many requests"}' };
+    },
+  });
+  try {
+    const client = createObservabilityClient({ url: proxy.url, token: emu.env.STEWARD_OBS_TOKEN });
+    const item = { kind: 'Dashboard', name: 'd', action: 'create', file: 'd.yaml', body: { name: 'D', tiles: [], tags: [] } };
+    const outcome = await createOnce({ client, sleep: async () => {}, emit: () => {} } as never, item as never, { maxAttempts: 2, settleMs: 0 });
+    lagging = false;
+    const posts = emu.requests().filter((r) => r.method === 'POST').length;
+    return { outcome: outcome as { kind: string; why?: string }, posts };
+  } finally {
+    await proxy.close();
+    await emu.close();
+  }
+}
+
+test('a 429 steward stops following (the sixth) is "unknown, not sent again", never "failed": the service may have made it (red team, round 9, F8)', async () => {
+  const { outcome, posts } = await givenUp({ 'retry-after': '1' });
+  assert.is(outcome.kind, 'unknown', JSON.stringify(outcome));
+  assert.match(
+    outcome.why!,
+    /^answered 429 6 times .*no dashboard or alert of its name is listed; not sent again\. Most likely not made, but a gateway can refuse after the service made it: run steward plan to see$/,
+    outcome.why,
+  );
+  assert.is(posts, 6);
+});
+
+test('a 429 asking for a wait over a minute: unknown at once, no list and no re-send (red team, round 9, F8)', async () => {
+  const { outcome, posts } = await givenUp({ 'retry-after': '3600' });
+  assert.is(outcome.kind, 'unknown');
+  assert.match(
+    outcome.why!,
+    /^answered 429 asking to wait 3600 s, longer than steward waits \(60 s\); not sent again\. .*run steward plan once the wait is over to see$/,
+  );
+  assert.is(posts, 1);
+});
+
 test.run();
