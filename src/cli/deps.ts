@@ -5,25 +5,31 @@ import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
 import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { constants as bufferConstants } from 'node:buffer';
+import { getHeapStatistics } from 'node:v8';
 import { CliError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
 import type { Services } from '../workflows/deps.ts';
 
 /**
- * The largest response body a client reads (issue 15): 64 MiB unless STEWARD_MAX_RESPONSE_MIB says more (a
- * list of 10,000 dashboards of 12 tiles is about 34 MiB, so a service of 20,000 or more needs it raised). At
- * most what Node can decode into one string for JSON.parse; beyond the heap, Node's own heap limit
- * (NODE_OPTIONS=--max-old-space-size) is what to raise.
+ * The largest response body a client reads (issue 15). STEWARD_MAX_RESPONSE_MIB when set; otherwise a tenth of
+ * the heap this process may use (a list is held as text, then as objects, then normalized: about ten times
+ * its size at the peak), at most what Node can decode into one string for JSON.parse (~511 MiB). So no fixed
+ * number stops a large service (100,000 dashboards of 12 tiles are a 340 MB list; Node's default heap of
+ * 4 GiB on a machine of 16 GiB or more allows 414 MiB), a body that would not fit in memory is refused with
+ * one line before it is read whole, and NODE_OPTIONS=--max-old-space-size raises both together.
  */
-export function maxResponseBytes(env: Readonly<Record<string, string | undefined>>): number | undefined {
-  const raw = env['STEWARD_MAX_RESPONSE_MIB'];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const mib = Number(raw);
+export function maxResponseBytes(env: Readonly<Record<string, string | undefined>>, heapLimitBytes = getHeapStatistics().heap_size_limit): number {
   const most = Math.floor(bufferConstants.MAX_STRING_LENGTH / 1048576);
+  const raw = env['STEWARD_MAX_RESPONSE_MIB'];
+  if (raw === undefined || raw.trim() === '') return Math.max(MIN_DEFAULT_MIB, Math.min(most, Math.floor(heapLimitBytes / 10 / 1048576))) * 1048576;
+  const mib = Number(raw);
   if (!Number.isFinite(mib) || mib <= 0) throw new CliError(`STEWARD_MAX_RESPONSE_MIB is "${raw.slice(0, 20)}": expected a number of MiB above 0 (like 256)`);
   if (mib > most) throw new CliError(`STEWARD_MAX_RESPONSE_MIB is ${mib}: at most ${most} (the largest JSON text Node can read in one piece)`);
   return Math.floor(mib * 1048576);
 }
+
+/** The default never goes below the client's own (64 MiB), however small the heap. */
+const MIN_DEFAULT_MIB = 64;
 
 /** Everything below the CLI receives from here: clients, clock, trace. Built once per command. */
 export type Deps = Services;
@@ -69,7 +75,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           requestsPerMinute: c.requestsPerMinute,
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
-          ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
+          maxResponseBytes: maxBytes,
           apiSetting: apiSetting('observability'),
           credentialHint: c.keyId !== undefined ? `the key in ${c.tokenEnv}` : `the token in ${c.tokenEnv}`,
           secrets: configured,
@@ -93,7 +99,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           requestsPerMinute: c.requestsPerMinute,
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
-          ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
+          maxResponseBytes: maxBytes,
           apiSetting: apiSetting('cloud'),
           credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
           secrets: configured,
