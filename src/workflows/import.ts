@@ -52,15 +52,21 @@ const ALERT_SCHEMA = fileURLToPath(new URL('../../schemas/alert.schema.json', im
 export async function makeImport(deps: ImportDeps, options: ImportOptions): Promise<ImportResult> {
   const selectors = (options.all ? 1 : 0) + (options.name?.length ? 1 : 0) + (options.id?.length ? 1 : 0);
   if (selectors === 0) throw new UsageError('say what to import: --all, --name NAME or --id ID');
-  const [{ nodeFileSystem }, { loadWorkspace }, { renderDashboardYaml, slugify, SAFE_ID, tileNameProblem }, { writeFileAtomic }, { processFile }, { checkSemantics }] =
-    await Promise.all([
-      import('../config/fs.ts'),
-      import('../config/load.ts'),
-      import('../render/dashboard-yaml.ts'),
-      import('../atomic-write.ts'),
-      import('../config/resources.ts'),
-      import('../schema/semantic.ts'),
-    ]);
+  const [
+    { nodeFileSystem },
+    { loadWorkspace },
+    { renderDashboardYaml, slugify, SAFE_ID, tileNameProblem },
+    { writeFileAtomic },
+    { processFile },
+    { checkSemantics },
+  ] = await Promise.all([
+    import('../config/fs.ts'),
+    import('../config/load.ts'),
+    import('../render/dashboard-yaml.ts'),
+    import('../atomic-write.ts'),
+    import('../config/resources.ts'),
+    import('../schema/semantic.ts'),
+  ]);
   const loaded = await loadWorkspace(
     { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
     { config: options.config, envName: options.env, requireProject: true },
