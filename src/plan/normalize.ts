@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
 import { canonicalJson } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
@@ -233,7 +233,8 @@ export function normalDigest(n: unknown): string | undefined {
     if (e !== TOO_DEEP) throw e;
     text = isExactJson(n) ? canonicalJson(n) : undefined;
   }
-  return text === undefined ? undefined : `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  // One-shot hash: 10,000 createHash objects per plan cost more than the hashing.
+  return text === undefined ? undefined : `sha256:${hash('sha256', text, 'hex')}`;
 }
 
 const TOO_DEEP: unique symbol = Symbol('too deep');
@@ -268,14 +269,33 @@ function exactCanonical(v: unknown, depth: number): string | undefined {
     return out + ']';
   }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).sort();
+  const keys = sortedKeys(o);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
-    const x = exactCanonical(o[keys[i]!], depth + 1);
+    const k = keys[i]!;
+    const x = exactCanonical(o[k], depth + 1);
     if (x === undefined) return undefined;
-    out += (i > 0 ? ',' : '') + JSON.stringify(keys[i]) + ':' + x;
+    let q = quotedKeys.get(k);
+    if (q === undefined) {
+      q = JSON.stringify(k);
+      if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+    }
+    out += (i > 0 ? ',' : '') + q + ':' + x;
   }
   return out + '}';
+}
+
+/**
+ * Keys as JSON writes them, for the few dozen member names normalized forms use (bounded: a live dashboard's
+ * own keys could be anything). With sortedKeys, 18% off the digest of every dashboard (issue 15).
+ */
+const quotedKeys = new Map<string, string>();
+
+/** An object's keys in sorted order: most are built sorted or nearly, and a sorted array needs no sort. */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
+  return keys;
 }
 
 /** Digests of desired specs already computed (or read from the parse cache), per spec object and marker tag. */
