@@ -100,32 +100,57 @@ export function fingerprintLive(
   liveAlerts?: ReadonlyArray<{ id: string }>,
   textOf: (d: LiveDashboardInput) => string = dashboardText,
 ): string {
+  const f = liveFingerprint(live);
+  f.hashUpTo(live.length, textOf);
+  return f.finish(state, liveAlerts);
+}
+
+/**
+ * fingerprintLive in steps, so that a caller that needs each dashboard's text for something else (the live
+ * memo's key, src/workflows/live-side.ts) makes it once: `order` is the dashboards in the order they are
+ * hashed, `hashUpTo(n, textOf)` hashes them up to the n-th and calls `textOf` once for each, `finish` adds
+ * the alert records. The same digest as fingerprintLive, whatever the steps.
+ */
+export function liveFingerprint(live: readonly LiveDashboardInput[]): {
+  order: readonly LiveDashboardInput[];
+  hashUpTo(n: number, textOf: (d: LiveDashboardInput) => string): void;
+  finish(state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>, textOf?: (d: LiveDashboardInput) => string): string;
+} {
   const h = createHash('sha256');
-  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const sorted = [...live].sort(byId);
+  const order = [...live].sort(byId);
   // In slices of 1,000, each hashed as the text JSON.stringify gives the slice (an array of objects: its
   // members' texts between commas), written per dashboard: no string of the whole list (it would pass V8's
   // maximum string length at 100,000 dashboards), and a caller can use each dashboard's text (the live
   // memo's key).
   h.update('live/2[');
-  for (let i = 0; i < sorted.length; i += 1000) {
-    const end = Math.min(i + 1000, sorted.length);
-    h.update('[');
-    for (let j = i; j < end; j++) {
-      if (j > i) h.update(',');
-      h.update(textOf(sorted[j]!));
+  let next = 0;
+  const hashUpTo = (n: number, textOf: (d: LiveDashboardInput) => string) => {
+    for (; next < Math.min(n, order.length); next++) {
+      const inSlice = next % 1000;
+      if (inSlice === 0) h.update('[');
+      else h.update(',');
+      h.update(textOf(order[next]!));
+      if (inSlice === 999 || next === order.length - 1) h.update(']\u0000');
     }
-    h.update(']\u0000');
-  }
-  h.update(']\u0000');
-  h.update(exactCanonicalText(state.alerts));
-  // Profiles that read alerts: the live alerts are part of what the plan was computed from.
-  if (liveAlerts) {
-    h.update('\u0000');
-    h.update(exactCanonicalText([...liveAlerts].sort(byId)));
-  }
-  return `sha256:${h.digest('hex')}`;
+  };
+  return {
+    order,
+    hashUpTo,
+    finish(state, liveAlerts, textOf = dashboardText) {
+      hashUpTo(order.length, textOf);
+      h.update(']\u0000');
+      h.update(exactCanonicalText(state.alerts));
+      // Profiles that read alerts: the live alerts are part of what the plan was computed from.
+      if (liveAlerts) {
+        h.update('\u0000');
+        h.update(exactCanonicalText([...liveAlerts].sort(byId)));
+      }
+      return `sha256:${h.digest('hex')}`;
+    },
+  };
 }
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * A live dashboard's text as the fingerprint (and the live memo's key) hashes it: `JSON.stringify`, as an

@@ -5,14 +5,17 @@
  * being parsed on worker threads (issue 15), a slice at a time so the workers' answers are not held up.
  */
 import type { LiveMemo, LiveMemoEntry } from '../config/live-memo.ts';
-import { dashboardText } from '../plan/fingerprint.ts';
+import { dashboardText, liveFingerprint } from '../plan/fingerprint.ts';
 import { normalDigest, normalizeLive } from '../plan/normalize.ts';
 import type { LiveDigestMemo } from '../plan/plan.ts';
-import type { LiveDashboardInput } from '../plan/types.ts';
+import type { LiveDashboardInput, StateFile } from '../plan/types.ts';
 
 export interface LiveSide {
-  /** The dashboard's text as the fingerprint hashes it (its memo key is made from the same text). */
-  textOf(d: LiveDashboardInput): string;
+  /**
+   * fingerprintLive of the list: the dashboards `prepare` went through were hashed then, from the text their
+   * memo key was made of, so each dashboard is written as JSON once per plan (issue 15).
+   */
+  fingerprint(live: readonly LiveDashboardInput[], state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>): string;
   /** What computePlan asks: a digest remembered or prepared for this dashboard, once per dashboard. */
   liveMemo: LiveDigestMemo;
   /**
@@ -51,16 +54,25 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
       if (memo && k !== undefined) memo.set(k, entry);
     },
   };
+  // The fingerprint as far as `prepare` got, and the list it is of.
+  let hashed: { live: readonly LiveDashboardInput[]; f: ReturnType<typeof liveFingerprint> } | undefined;
   return {
-    textOf,
     liveMemo,
+    fingerprint(live, state, liveAlerts) {
+      if (hashed?.live !== live) hashed = { live, f: liveFingerprint(live) };
+      return hashed.f.finish(state, liveAlerts, textOf);
+    },
     stop: () => void (stopped = true),
     async prepare(live, pause) {
-      for (let i = 0; i < live.length && !stopped; i++) {
-        const d = live[i]!;
-        if (!Array.isArray(d.tags) || !d.tags.includes(markerTag)) continue;
-        if (memo && !keys.has(d)) textOf(d);
-        if (liveMemo.get(d) === undefined) {
+      if (stopped) return;
+      const f = liveFingerprint(live);
+      hashed = { live, f };
+      // In the fingerprint's order, so that each dashboard's text is made once: hashed, and keyed in the memo.
+      const order = f.order;
+      for (let i = 0; i < order.length && !stopped; i++) {
+        const d = order[i]!;
+        f.hashUpTo(i + 1, textOf);
+        if (Array.isArray(d.tags) && d.tags.includes(markerTag) && liveMemo.get(d) === undefined) {
           const { normal, ignored } = normalizeLive(d, markerTag);
           const digest = normalDigest(normal);
           if (digest !== undefined) liveMemo.set(d, { digest, ignored });

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
-import { fingerprintLive } from '../plan/fingerprint.ts';
 import type { PlanBinding } from '../plan/types.ts';
 import { openLiveMemo, type LiveMemo } from '../config/live-memo.ts';
 import { nodeFileSystem } from '../config/fs.ts';
@@ -189,8 +188,8 @@ async function planLoaded(
   const side = early?.side ?? bindLiveMemo(memo, project.markerTag);
   // What the files were not parsed long enough to prepare, computePlan does.
   side.stop();
-  const { textOf, liveMemo } = side;
-  const fingerprint = fingerprintLive(live, state, liveAlerts, textOf);
+  const { liveMemo } = side;
+  const fingerprint = side.fingerprint(live, state, liveAlerts);
   const idSeed =
     args.idSeed ??
     createHash('sha256')

@@ -47,7 +47,8 @@ interface Run {
 function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; identity?: string; marker?: string; resources?: AnyResource[] } = {}): Run {
   const marker = o.marker ?? MARKER;
   const memo = openLiveMemo(nodeFileSystem, dir, {}, { key: o.key ?? KEY, identity: o.identity ?? IDENTITY })!;
-  const { textOf, liveMemo } = bindLiveMemo(memo, marker);
+  const side = bindLiveMemo(memo, marker);
+  const { liveMemo } = side;
   const plan = computePlan({
     resources: o.resources ?? RESOURCES,
     live,
@@ -55,7 +56,7 @@ function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; id
     markerTag: marker,
     now: NOW,
     projectDir: DIR,
-    fingerprint: fingerprintLive(live, emptyState, undefined, textOf),
+    fingerprint: side.fingerprint(live, emptyState),
     ...(liveMemo ? { liveMemo } : {}),
   });
   memo.save();
@@ -286,6 +287,28 @@ test('live memo: the fingerprint, written per dashboard, is the one whole slices
   assert.is(withTexts, before);
   assert.is(fingerprintLive(live, emptyState), before);
   assert.is(texts.length, live.length);
+});
+
+test('live side: the fingerprint, hashed as prepare goes (none, part, all of the list), is fingerprintLive', async () => {
+  const live = Array.from({ length: 2345 }, (_, i) => ({ ...liveOf(`d${i}`, (i * 7919).toString(16).padStart(24, '0')), ...(i % 3 ? {} : { tags: [] }) }));
+  const want = fingerprintLive(live, emptyState, [{ id: 'a1' }]);
+  for (const pauses of [0, 1, 7, Infinity]) {
+    const p = tmpProject({});
+    try {
+      const memo = openLiveMemo(nodeFileSystem, p.dir, {}, { key: KEY, identity: IDENTITY })!;
+      const side = bindLiveMemo(memo, MARKER);
+      let n = 0;
+      // The workers finish after `pauses` slices: the plan stops the preparing there.
+      if (pauses > 0) await side.prepare(live, async () => void (++n >= pauses && side.stop()));
+      else side.stop();
+      assert.is(side.fingerprint(live, emptyState, [{ id: 'a1' }]), want, `after ${pauses} pauses`);
+      // Another list than the one prepared is hashed whole.
+      const other = live.slice(1);
+      assert.is(side.fingerprint(other, emptyState), fingerprintLive(other, emptyState));
+    } finally {
+      p.cleanup();
+    }
+  }
 });
 
 test.run();
