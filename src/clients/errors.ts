@@ -133,3 +133,17 @@ export class ApiTransportError extends ApiError {
     this.transportCode = init.transportCode;
   }
 }
+
+/**
+ * A list the server may not have: HyperDX before 2026-08 has no /sources or /webhooks (404), and import only
+ * reads them to write names for ids, so without them the ids stay (plan reads those lists only when a file
+ * names a source or webhook).
+ */
+export async function emptyIfMissing<T>(list: Promise<T[]>): Promise<T[]> {
+  try {
+    return await list;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return [];
+    throw e;
+  }
+}

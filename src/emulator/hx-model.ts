@@ -151,3 +151,21 @@ export function orderAlert(a: Record<string, unknown>): HxAlert {
   for (const k of ALERT_ANSWER_ORDER) if (a[k] !== undefined) out[k] = a[k];
   return out as HxAlert;
 }
+
+/**
+ * A builder config's select items as HyperDX stores and answers them (convertToInternalSelectItem, then
+ * convertToExternalSelectItem): `where` "" and `whereLanguage` "lucene" when not sent, `valueExpression` ""
+ * when not sent, and always "" on a count.
+ */
+export function withServerSelectDefaults(config: JsonObject): JsonObject {
+  if (!Array.isArray(config['select'])) return config;
+  config['select'] = config['select'].map((item) => {
+    if (!isObject(item)) return item;
+    const out: JsonObject = { ...(item as JsonObject) };
+    out['where'] ??= '';
+    out['whereLanguage'] ??= 'lucene';
+    out['valueExpression'] = out['aggFn'] === 'count' ? '' : (out['valueExpression'] ?? '');
+    return out;
+  });
+  return config;
+}

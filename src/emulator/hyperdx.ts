@@ -20,6 +20,7 @@ import {
   isObject,
   clone,
   seriesToConfig,
+  withServerSelectDefaults,
   sourceIdsOf,
   DASHBOARD_OPTIONAL,
   TILE_KEYS,
@@ -392,21 +393,3 @@ export class HxStore {
 }
 
 // --- seed data ----------------------------------------------------------------------------------------------
-
-/**
- * A builder config's select items as HyperDX stores and answers them (convertToInternalSelectItem, then
- * convertToExternalSelectItem): `where` "" and `whereLanguage` "lucene" when not sent, `valueExpression` ""
- * when not sent, and always "" on a count.
- */
-function withServerSelectDefaults(config: JsonObject): JsonObject {
-  if (!Array.isArray(config['select'])) return config;
-  config['select'] = config['select'].map((item) => {
-    if (!isObject(item)) return item;
-    const out: JsonObject = { ...(item as JsonObject) };
-    out['where'] ??= '';
-    out['whereLanguage'] ??= 'lucene';
-    out['valueExpression'] = out['aggFn'] === 'count' ? '' : (out['valueExpression'] ?? '');
-    return out;
-  });
-  return config;
-}

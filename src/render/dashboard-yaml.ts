@@ -93,10 +93,11 @@ export function slugify(name: string): string {
 export function tileNameProblem(live: LiveDashboardInput): string | undefined {
   const seen = new Set<string>();
   const tiles = (live.tiles ?? []).filter((t) => t && typeof t === 'object');
+  const why = (what: string) => `${what}, and steward tells tiles apart by their names (alerts name them): name each tile once in the UI, then import again`;
   for (let i = 0; i < tiles.length; i++) {
     const name = tiles[i]!.name;
-    if (typeof name !== 'string' || name === '') return `tile ${i + 1} of ${tiles.length} has no name`;
-    if (seen.has(name)) return `two tiles are named "${name}"`;
+    if (typeof name !== 'string' || name === '') return why(`tile ${i + 1} of ${tiles.length} has no name`);
+    if (seen.has(name)) return why(`two tiles are named "${name}"`);
     seen.add(name);
   }
   return undefined;

@@ -6,13 +6,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiError } from '../clients/errors.ts';
+import { emptyIfMissing } from '../clients/errors.ts';
 import { CliError, UsageError, ValidationError } from '../errors.ts';
 import { markerTagIssue } from '../config/project.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { makeFolderInside } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
 import { pushAll } from '../shared/arrays.ts';
+import { canonicalJson } from '../plan/fingerprint.ts';
 
 export interface ImportOptions {
   all: boolean;
@@ -83,7 +84,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   let sourceNames: Map<string, string> | undefined;
   if (caps.listSources) {
     // An entry without an id or a name (a source's id is optional in 2026-08) names nothing.
-    const sources = (await unlessMissing(client.listSources({ signal: deps.signal }))).filter(
+    const sources = (await emptyIfMissing(client.listSources({ signal: deps.signal }))).filter(
       (s): s is typeof s & { id: string; name: string } => typeof s.id === 'string' && typeof s.name === 'string',
     );
     const count = new Map<string, number>();
@@ -175,11 +176,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     }
     const tileProblem = tileNameProblem(d);
     if (tileProblem) {
-      lines.push(
-        escapeTerminal(
-          `  - skipped "${d.name}" (${d.id}): ${tileProblem}, and steward tells tiles apart by their names (alerts name them): name each tile once in the UI, then import again`,
-        ),
-      );
+      lines.push(escapeTerminal(`  - skipped "${d.name}" (${d.id}): ${tileProblem}`));
       continue;
     }
     if (declaring) {
@@ -246,7 +243,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     }
     // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
     const back = check.resources;
-    if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || stableJson(back[0]!.doc) !== stableJson(rendered.value)) {
+    if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || canonicalJson(back[0]!.doc) !== canonicalJson(rendered.value)) {
       throw new CliError(
         `refusing to write ${relative(deps.cwd, file) || file}: it would not read back as exactly the dashboard "${escapeTerminal(d.name)}" (${escapeTerminal(d.id)}); this is a bug in steward, please report it`,
       );
@@ -265,7 +262,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   }
   if (chosenAlerts.length > 0) {
     const { renderAlertYaml } = await import('../render/alert-yaml.ts');
-    const webhooks = (await unlessMissing(client.listWebhooks({ signal: deps.signal }))).filter(
+    const webhooks = (await emptyIfMissing(client.listWebhooks({ signal: deps.signal }))).filter(
       (w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string',
     );
     const count = new Map<string, number>();
@@ -389,27 +386,4 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     alerts: chosenAlerts.length,
     failed: refusedIds > 0 || lines.some((l) => l.includes('skipped')),
   };
-}
-
-/** JSON with keys sorted, to compare two documents whatever their key order. */
-function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  );
-}
-
-/**
- * A list the server may not have: HyperDX before 2026-08 has no /sources or /webhooks (404), and import only
- * reads them to write names for ids, so without them the ids stay (plan reads those lists only when a file
- * names a source or webhook).
- */
-async function unlessMissing<T>(list: Promise<T[]>): Promise<T[]> {
-  try {
-    return await list;
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return [];
-    throw e;
-  }
 }

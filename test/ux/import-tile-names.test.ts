@@ -45,7 +45,7 @@ test('tileNameProblem: names each way tiles cannot be told apart, nothing for di
     ['a name that is not text', [{ name: 7 }], 'tile 1 of 1 has no name'],
     ['"a" and "a (2)" are two names', [{ name: 'a' }, { name: 'a (2)' }], undefined],
   ];
-  for (const [label, tiles, want] of cases) assert.is(tileNameProblem({ id: 'x', name: 'd', tiles } as never), want, label);
+  for (const [label, tiles, want] of cases) assert.is(tileNameProblem({ id: 'x', name: 'd', tiles } as never)?.replace(/, and steward .*/, ''), want, label);
 });
 
 test('import skips such dashboards with the reason (new files and a declaring file alike), writes the rest', async () => {
