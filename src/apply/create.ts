@@ -255,11 +255,10 @@ async function rateLimitWait(deps: ApplyDeps, e: RateLimitedError, refusals: num
 /** Why a create answered 429 is left unknown rather than sent again. */
 function rateLimitGivenUp(e: RateLimitedError, refusals: number): string {
   const asked = e.retryAfterMs !== undefined && e.retryAfterMs > MAX_RATE_LIMIT_WAIT_MS;
-  return `${
-    asked
-      ? `answered 429 asking to wait ${Math.ceil(e.retryAfterMs! / 1000)} s, longer than steward waits (${MAX_RATE_LIMIT_WAIT_MS / 1000} s)`
-      : `answered 429 ${refusals + 1} times (${errorLine(e)}), and no dashboard or alert of its name is listed`
-  }; not sent again. Most likely not made, but a gateway can refuse after the service made it: run steward plan${asked ? ' once the wait is over' : ''} to see`;
+  const what = asked
+    ? `answered 429 asking to wait ${Math.ceil(e.retryAfterMs! / 1000)} s (steward waits at most ${MAX_RATE_LIMIT_WAIT_MS / 1000} s)`
+    : `answered 429 ${refusals + 1} times (${errorLine(e)}), and none of its name is listed`;
+  return `${what}; not sent again. Most likely not made (a gateway can refuse after the service made it): run steward plan${asked ? ' after the wait' : ''} to see`;
 }
 
 export function errorLine(e: unknown): string {
