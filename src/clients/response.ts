@@ -6,6 +6,7 @@
  * stops at the limit instead of buffering a hostile server's endless body.
  */
 import { STATUS_CODES } from 'node:http';
+import { getHeapStatistics } from 'node:v8';
 import type { Request as GotRequest, Response as GotResponse } from 'got';
 import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './errors.ts';
 import { summarizeErrorBody, oneLine } from './error-body.ts';
@@ -100,6 +101,13 @@ export function parseSuccess(
       { ...init, problems: [{ field: '', message: 'response too large' }] },
     );
   }
+  const room = r.body.length > PARSE_CHECK_FROM ? parseRoom(r.body, freeHeap()) : undefined;
+  if (room) {
+    throw new ApiResponseError(
+      `${head}: response of ${mib(r.body.length)} holds ${room.values.toLocaleString('en-US')} JSON values or more; reading them would take about ${mib(room.need)}, more than the ${mib(room.free)} this process has left (Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it); refused${unknownNote}`,
+      { ...init, problems: [{ field: '', message: 'response too large for memory' }] },
+    );
+  }
   const text = utf8Text(r.body);
   let body: unknown;
   if (text.trim() === '') {
@@ -187,3 +195,37 @@ export function traceBody(text: string): string {
   );
   return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
 }
+
+/**
+ * Bodies up to this size are parsed without the check below: at most what the client's default limit has
+ * always allowed (64 MiB of the densest JSON is about 0.7 GiB of objects).
+ */
+export const PARSE_CHECK_FROM = 64 * 1024 * 1024;
+
+/** Heap bytes JSON.parse takes per value at most (an empty object `{}`, measured on Node 20: 32). */
+const HEAP_PER_VALUE = 32;
+
+/**
+ * Whether `JSON.parse` of a body would fit in `free` bytes of heap; when not, what it would need. The
+ * size limit is a tenth of the heap (src/cli/deps.ts), which holds for real lists (a dashboard list takes
+ * 1.6 bytes of heap per byte) but not for JSON a hostile server chooses: `{},` takes 32 bytes per 3, and a
+ * 400 MiB body of it ran Node out of heap after ten minutes, with a native stack trace (red team round 10,
+ * F1). Counted without decoding (one pass, no allocation): every `{`, `[`, `,` and `:` byte as a value, an
+ * overestimate (those inside strings count too), plus two bytes per byte for the text.
+ */
+export function parseRoom(body: Uint8Array, free: number): { values: number; need: number; free: number } | undefined {
+  let values = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === 0x7b || c === 0x5b || c === 0x2c || c === 0x3a) values++;
+  }
+  const need = body.length * 2 + values * HEAP_PER_VALUE;
+  return need > free ? { values, need, free: Math.max(0, free) } : undefined;
+}
+
+function freeHeap(): number {
+  const h = getHeapStatistics();
+  return h.heap_size_limit - h.used_heap_size;
+}
+
+const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;

@@ -1,0 +1,93 @@
+/**
+ * A body within the size limit that JSON.parse could not hold in the heap is refused in one line before it is
+ * parsed (red team round 10, F1: 400 MiB of `{},` under the heap-derived limit ran Node out of heap after ten
+ * minutes, with a native stack trace). parseRoom is the pure count; the CLI run shows the line a user sees.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseRoom, PARSE_CHECK_FROM } from '../../src/clients/response.ts';
+import { BIN } from '../helpers/exec.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+import { startServer } from './helpers.ts';
+
+const MiB = 1024 * 1024;
+
+test('parseRoom: what parsing needs (two bytes per byte, 32 per value), refused only above what is free', () => {
+  const cases: Array<[string, string, number, { values: number; need: number } | undefined]> = [
+    ['fits', '{"data":[{},{}]}', 1000, undefined],
+    ['empty objects: a value per brace and comma', '[{},{},{}]', 100, { values: 6, need: 10 * 2 + 6 * 32 }],
+    ['keys and values', '{"a":1,"b":[2,3]}', 50, { values: 6, need: 17 * 2 + 6 * 32 }],
+    ['braces in strings count too (an overestimate)', '["{[,:"]', 10, { values: 5, need: 8 * 2 + 5 * 32 }],
+    ['a string alone needs its text', '"' + 'x'.repeat(98) + '"', 199, { values: 0, need: 200 }],
+    ['exactly what is free fits', '[]', 2 * 2 + 32, undefined],
+  ];
+  for (const [label, text, free, want] of cases) {
+    const got = parseRoom(Buffer.from(text), free);
+    assert.equal(got, want && { ...want, free }, label);
+  }
+});
+
+test('steward plan against a list of empty objects too many for the heap: one line, exit 1, no V8 crash', async () => {
+  // A body just past the size at which the check starts, of the densest JSON there is.
+  const total = PARSE_CHECK_FROM + 4 * MiB;
+  const server = await startServer((req, res) => {
+    if (!(req.url ?? '').startsWith('/api/v2/dashboards')) return void res.writeHead(404).end('{}');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"data":[');
+    const chunk = Buffer.from('{},'.repeat(256 * 1024));
+    let sent = 0;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const pump = () => {
+      while (!closed && sent < total) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!closed) res.end('{}]}');
+    };
+    pump();
+  });
+  const p = tmpProject({});
+  cpSync(EXAMPLES, p.dir, { recursive: true });
+  try {
+    const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--max-old-space-size=256', BIN, 'plan'], {
+        cwd: p.dir,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          NO_COLOR: '1',
+          STEWARD_OBS_URL: server.url,
+          STEWARD_OBS_TOKEN: 'tok-parse-room-1',
+          STEWARD_CLOUD_URL: server.url,
+          STEWARD_CLOUD_KEY_ID: 'k',
+          STEWARD_CLOUD_KEY_SECRET: 's',
+          // Past the check's start, within what this heap's default would allow if it were larger.
+          STEWARD_MAX_RESPONSE_MIB: String((PARSE_CHECK_FROM + 8 * MiB) / MiB),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    assert.is(r.code, 1, r.out);
+    assert.not.match(r.out, /FATAL ERROR|heap out of memory|\n\s+at /);
+    const lines = r.out.trim().split('\n');
+    assert.is(lines.length, 1, r.out);
+    assert.match(
+      lines[0]!,
+      /^error: GET \/api\/v2\/dashboards: response of \d+ MiB holds [\d,]+ JSON values or more; reading them would take about [\d,]+ MiB, more than the [\d,]+ MiB this process has left \(Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it\); refused/,
+      r.out,
+    );
+  } finally {
+    p.cleanup();
+    await server.close();
+  }
+});
+
+test.run();
