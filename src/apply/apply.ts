@@ -7,7 +7,7 @@ import type { AlertBody } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
-import { answered2xx, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, errorLine, isAbort } from './create.ts';
+import { answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, errorLine, isAbort } from './create.ts';
 import { checkAlertDuplicates, checkDuplicates } from './duplicates.ts';
 import { emptyResult, StalePlanError, type ApplyDeps, type ApplyOptions, type ApplyResult } from './types.ts';
 export { applyExitCode, emptyResult, StalePlanError, type ApplyClient, type ApplyDeps, type ApplyEvent, type ApplyOptions, type ApplyResult } from './types.ts';
@@ -73,17 +73,22 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   const createdTiles = new Map<string, { id: string; tiles: Map<string, string> }>();
   const createErrors = new Map<string, string>();
   const stopped = () => deps.signal?.aborted === true;
+  /** Once the service asks for a wait steward does not follow (429, over a minute), no new write starts. */
+  const holdOff = (waitMs: number | undefined) => {
+    if (waitMs !== undefined && result.heldOff === undefined) result.heldOff = { waitMs };
+  };
+  const halted = () => stopped() || result.heldOff !== undefined;
   /** Items not started once stopped are "not done"; the rest runs to its end. */
   const notStarted = (item: PlanItem) => {
     result.notDone.push({ kind: item.kind, name: item.name });
-    createErrors.set(item.name, 'not done: interrupted');
+    createErrors.set(item.name, result.heldOff && !stopped() ? 'not sent: the service asked to wait (429)' : 'not done: interrupted');
   };
   // Never two creates of one name in one run: a second item with a name already being created waits out.
   const creating = new Set<string>();
   /** Creates confirmed by the service whose journal entries are being synced. */
   const recording: Array<Promise<void>> = [];
   await mapPool(creates, opts.concurrency, async (item) => {
-    if (stopped()) return notStarted(item);
+    if (halted()) return notStarted(item);
     const name = item.body.name;
     if (creating.has(name)) {
       const msg = `another item of this plan creates a dashboard named "${name}"`;
@@ -120,6 +125,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         }),
       );
     } else if (outcome.kind === 'unknown') {
+      holdOff(outcome.heldOffMs);
       createErrors.set(item.name, `outcome unknown: ${outcome.why}`);
       result.unknown.push({ kind: 'Dashboard', name: item.name, error: outcome.why });
       deps.emit({ type: 'unknown', item, why: outcome.why });
@@ -135,10 +141,11 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   // Two runners with two folders share no lock: list once more, and say so loudly when a name now has more
   // than one dashboard. Where the service can delete, the copy this run made goes unless it is the first
   // listed (the list is in creation order, so of two runners only the later one removes its copy).
-  if (creates.length > 0 && !stopped()) await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles);
+  if (creates.length > 0 && !halted()) await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles);
 
   /** A write that did not end in a confirmed success: failed, unknown (may have applied), or not done. */
   const notApplied = (item: PlanItem, e: unknown) => {
+    holdOff(askedWait(e).heldOffMs);
     const msg = domainLine(item, e);
     if (stopped() && e instanceof ApiError && e.outcomeUnknown) {
       result.unknown.push({ kind: item.kind, name: item.name, error: msg });
@@ -154,7 +161,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
 
   // Dashboard updates (PUT, tile ids kept): the tiles they add get ids alerts may be bound to.
   await mapPool(dashboardUpdates, opts.concurrency, async (item) => {
-    if (stopped()) return notStarted(item);
+    if (halted()) return notStarted(item);
     deps.emit({ type: 'item-start', item, done, total });
     try {
       if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
@@ -207,7 +214,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   };
   const alertsCreated = new Map<string, string>();
   await mapPool(updates, opts.concurrency, async (item) => {
-    if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
+    if (halted()) return void result.notDone.push({ kind: item.kind, name: item.name });
     deps.emit({ type: 'item-start', item, done, total });
     const bound = bindAlert(item, createdTiles, createErrors);
     if (!bound.ok) {
@@ -220,6 +227,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       if (item.action === 'create') {
         const made = await createAlertOnce(deps, item, bound.body, opts.settleMs ?? DEFAULT_SETTLE_MS);
         if (made.kind === 'unknown') {
+          holdOff(made.heldOffMs);
           result.unknown.push({ kind: 'Alert', name: item.name, error: made.why });
           deps.emit({ type: 'unknown', item, why: made.why });
           done++;
@@ -264,11 +272,11 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   });
   // Alerts too: two runners that created one alert each are told so, and where the service can delete,
   // the later copy goes.
-  if (alertsCreated.size > 0 && deps.client.listAlerts && !stopped())
+  if (alertsCreated.size > 0 && deps.client.listAlerts && !halted())
     await checkAlertDuplicates(deps, updates, alertsCreated, result, opts.removeOwnDuplicates ?? false, opts.runId);
   // Deletes last (prune): nothing in this plan depends on them.
   await mapPool(deletes, opts.concurrency, async (item) => {
-    if (stopped()) return void result.notDone.push({ kind: item.kind, name: item.name });
+    if (halted()) return void result.notDone.push({ kind: item.kind, name: item.name });
     deps.emit({ type: 'item-start', item, done, total });
     try {
       const remove = item.kind === 'Alert' ? deps.client.deleteAlert : deps.client.deleteDashboard;

@@ -20,7 +20,7 @@ export function isAbort(e: unknown): boolean {
 export const DEFAULT_SETTLE_MS = 30_000;
 
 export type CreateOutcome =
-  { kind: 'created'; dashboard: LiveDashboard; recovered: boolean } | { kind: 'unknown'; why: string } | { kind: 'failed'; error: string };
+  { kind: 'created'; dashboard: LiveDashboard; recovered: boolean } | { kind: 'unknown'; why: string; heldOffMs?: number } | { kind: 'failed'; error: string };
 
 /**
  * POST is not idempotent. A 2xx is applied whatever its body: never sent again (when the body does not say
@@ -73,7 +73,7 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
           return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
         }
       }
-      return { kind: 'unknown', why: rateLimitGivenUp(e, refusals) };
+      return { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
     }
     if (applied) {
       // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
@@ -160,7 +160,7 @@ export async function createAlertOnce(
   item: PlanItem,
   body: AlertBody,
   settleMs: number,
-): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string }> {
+): Promise<{ kind: 'created'; alert: LiveAlert; recovered: boolean } | { kind: 'unknown'; why: string; heldOffMs?: number }> {
   if (!deps.client.createAlert) throw new CliError('this service cannot create alerts');
   for (let refusals = 0; ; refusals++) {
     try {
@@ -199,7 +199,7 @@ export async function createAlertOnce(
           }
           if (adopted) return { kind: 'created', alert: adopted, recovered: true };
         }
-        return { kind: 'unknown', why: rateLimitGivenUp(e, refusals) };
+        return { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
       }
       return await afterAlertCreateFailed(deps, body, settleMs, e);
     }
@@ -250,6 +250,16 @@ async function rateLimitWait(deps: ApplyDeps, e: RateLimitedError, refusals: num
   const ms = e.retryAfterMs ?? RATE_LIMIT_BACKOFF_MS * 2 ** refusals;
   say(ms);
   if (e.retryAfterMs === undefined) await (deps.sleep ?? timerSleep)(ms, deps.signal);
+}
+
+/**
+ * A wait the service asked for (429 with Retry-After) that steward does not follow: apply then starts no
+ * new write (red team round 10, F2: it sent every other create into an hour's ban).
+ */
+export function askedWait(e: unknown): { heldOffMs?: number } {
+  return e instanceof RateLimitedError && e.status === 429 && e.retryAfterMs !== undefined && e.retryAfterMs > MAX_RATE_LIMIT_WAIT_MS
+    ? { heldOffMs: e.retryAfterMs }
+    : {};
 }
 
 /** Why a create answered 429 is left unknown rather than sent again. */

@@ -109,9 +109,11 @@ export interface ApplyResult {
   duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string }>;
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
-  /** Items not started because the run was interrupted. */
+  /** Items not started because the run was interrupted, or the service asked to wait (heldOff). */
   notDone: Array<{ kind: string; name: string }>;
   interrupted: boolean;
+  /** The service answered 429 asking for a wait steward does not follow: no write started after it. */
+  heldOff?: { waitMs: number };
   unchanged: number;
   blocked: number;
   state: StateFile;

@@ -86,7 +86,12 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
   if (r.duplicates.length)
     lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');
-  if (!ok && !r.interrupted) lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
+  if (r.heldOff)
+    lines.push(
+      `The service asked to wait ${Math.ceil(r.heldOff.waitMs / 1000)} s (429), longer than steward waits: nothing more was sent. Run \`steward apply\` again after that.`,
+    );
+  if (!ok && !r.interrupted && r.failed.length + r.duplicates.length + r.notRecorded.length + r.skipped.length > 0)
+    lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
   if (r.interrupted) lines.push('What was confirmed is recorded; run `steward apply` again to finish.');
   if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? '' : 's'} need a person: run \`steward plan\` to see them and the way out.`);
   return lines.join('\n') + '\n';

@@ -118,4 +118,31 @@ test('a 429 asking for a wait over a minute: unknown at once, no list and no re-
   assert.is(posts, 1);
 });
 
+test('a 429 asking for an hour stops the apply from starting any other write: the rest is "not done", said once at the end (red team round 10, F2)', async () => {
+  const x = await examplesWithEmulator();
+  let posts = 0;
+  const proxy = await startProxy(x.emu.url, {
+    intercept: (req, path) => {
+      if (req.method !== 'POST' && req.method !== 'PUT') return undefined;
+      posts++;
+      return path === '/api/v2/dashboards' ? { status: 429, headers: { 'retry-after': '3600' }, body: '{"message":"Too many requests"}' } : undefined;
+    },
+  });
+  try {
+    const r = await steward(['apply', '--auto-approve', '--concurrency', '1'], { cwd: x.dir, env: { ...x.env, STEWARD_OBS_URL: proxy.url } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.is(posts, 1, 'one write reached the service; none after it asked for an hour');
+    assert.match(r.stdout, /Apply incomplete: 0 created, 0 updated, 0 unchanged, 0 failed, 0 skipped, 1 unknown, 6 not done\./);
+    assert.match(
+      r.stdout,
+      /The service asked to wait 3600 s \(429\), longer than steward waits: nothing more was sent\. Run `steward apply` again after that\./,
+    );
+    assert.not.match(r.stdout, /Fix what failed/);
+    assert.is(x.emu.state().dashboards.length, 0);
+  } finally {
+    await proxy.close();
+    await x.cleanup();
+  }
+});
+
 test.run();
