@@ -48,32 +48,16 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       // A 429 says the server refused it unprocessed, but a gateway that limits on the way back says 429
       // for a create that was made: after the wait, a list by name decides before anything is sent again.
       attempt--;
-      await rateLimitWait(deps, e, refusals++, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
-      // Ctrl-C during the wait: no new request starts (docs/apply.md), neither the list nor the re-send.
-      if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
-      try {
-        const adopted = await adoptNamed(deps, item, 'answered 429');
-        if (adopted) return adopted;
-      } catch (le) {
-        return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
-      }
+      const settled = await waitThenList(deps, item, e, refusals++, () => adoptNamed(deps, item, 'answered 429'));
+      if (settled) return settled;
       if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
       continue;
     }
     if (e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && !deps.signal?.aborted) {
       // A 429 steward does not follow (the sixth, or a wait over a minute) is not "failed": a gateway may
       // have refused it after the service made it (red team round 9, F8). Where a list may be sent, it says.
-      if (e.retryAfterMs === undefined || e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS) {
-        await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
-        if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
-        try {
-          const adopted = await adoptNamed(deps, item, 'answered 429');
-          if (adopted) return adopted;
-        } catch (le) {
-          return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
-        }
-      }
-      return { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
+      const settled = waitable(e) ? await waitThenList(deps, item, e, refusals, () => adoptNamed(deps, item, 'answered 429')) : undefined;
+      return settled ?? { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
     }
     if (applied) {
       // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
@@ -168,38 +152,22 @@ export async function createAlertOnce(
       if (alert && typeof alert.id === 'string') return { kind: 'created', alert, recovered: false };
       throw new CliError('the response did not say the new id');
     } catch (e) {
+      // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
+      const adopt = async () => {
+        if (!deps.client.listAlerts) return undefined;
+        const alert = await adoptAlertNamed(deps, body.name, 'answered 429');
+        return alert && { kind: 'created' as const, alert, recovered: true };
+      };
       if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
-        await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
-        if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
-        // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
-        if (deps.client.listAlerts) {
-          let adopted: LiveAlert | undefined;
-          try {
-            adopted = await adoptAlertNamed(deps, body.name, 'answered 429');
-          } catch (le) {
-            if (le instanceof CliError && !(le instanceof ApiError)) throw le;
-            return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
-          }
-          if (adopted) return { kind: 'created', alert: adopted, recovered: true };
-        }
+        const settled = await waitThenList(deps, item, e, refusals, adopt);
+        if (settled) return settled;
         if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
         continue;
       }
       if (e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && !deps.signal?.aborted) {
         // As for a dashboard: a 429 steward does not follow may still have been made.
-        if (deps.client.listAlerts && (e.retryAfterMs === undefined || e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS)) {
-          await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
-          if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
-          let adopted: LiveAlert | undefined;
-          try {
-            adopted = await adoptAlertNamed(deps, body.name, 'answered 429');
-          } catch (le) {
-            if (le instanceof CliError && !(le instanceof ApiError)) throw le;
-            return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
-          }
-          if (adopted) return { kind: 'created', alert: adopted, recovered: true };
-        }
-        return { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
+        const settled = deps.client.listAlerts && waitable(e) ? await waitThenList(deps, item, e, refusals, adopt) : undefined;
+        return settled ?? { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
       }
       return await afterAlertCreateFailed(deps, body, settleMs, e);
     }
@@ -250,6 +218,32 @@ async function rateLimitWait(deps: ApplyDeps, e: RateLimitedError, refusals: num
   const ms = e.retryAfterMs ?? RATE_LIMIT_BACKOFF_MS * 2 ** refusals;
   say(ms);
   if (e.retryAfterMs === undefined) await (deps.sleep ?? timerSleep)(ms, deps.signal);
+}
+
+/** A 429 whose wait steward follows (none given, or a minute at most). */
+const waitable = (e: RateLimitedError) => e.retryAfterMs === undefined || e.retryAfterMs <= MAX_RATE_LIMIT_WAIT_MS;
+
+/**
+ * After a 429: the wait (Ctrl-C ends it: then nothing more is sent), then `list` by name. What it found, or
+ * the outcome that ends the create (interrupted, the list failed); undefined when nothing of the name is
+ * listed. An error of steward's own (not the service's) from the list is thrown.
+ */
+async function waitThenList<T>(
+  deps: ApplyDeps,
+  item: PlanItem,
+  e: RateLimitedError,
+  refusals: number,
+  list: () => Promise<T | undefined>,
+): Promise<T | { kind: 'unknown'; why: string } | undefined> {
+  await rateLimitWait(deps, e, refusals, (waitMs) => deps.emit({ type: 'create-rate-limited', item, why: errorLine(e), waitMs }));
+  // Ctrl-C during the wait: no new request starts (docs/apply.md), neither the list nor the re-send.
+  if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted while waiting, not re-sent` };
+  try {
+    return await list();
+  } catch (le) {
+    if (le instanceof CliError && !(le instanceof ApiError)) throw le;
+    return { kind: 'unknown', why: `answered 429 (${errorLine(e)}), and listing to check failed: ${errorLine(le)}; not re-sent` };
+  }
 }
 
 /**
