@@ -8,7 +8,7 @@ import { cpSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseRoom, PARSE_CHECK_FROM } from '../../src/clients/response.ts';
-import { BIN } from '../helpers/exec.ts';
+import { BIN, steward } from '../helpers/exec.ts';
 import { EXAMPLES } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { startServer } from './helpers.ts';
@@ -83,6 +83,43 @@ test('steward plan against a list of empty objects too many for the heap: one li
       lines[0]!,
       /^error: GET \/api\/v2\/dashboards: response of \d+ MiB holds [\d,]+ JSON values or more; reading them would take about [\d,]+ MiB, more than the [\d,]+ MiB this process has left \(Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it\); refused/,
       r.out,
+    );
+  } finally {
+    p.cleanup();
+    await server.close();
+  }
+});
+
+test('report: the cloud lists keep the 64 MiB limit when STEWARD_MAX_RESPONSE_MIB is not set (three read at once)', async () => {
+  const server = await startServer((req, res) => {
+    const path = (req.url ?? '').replace(/\?.*/, '');
+    if (!path.endsWith('/backups')) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":404,"error":"not here"}');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"status":200,"requestId":"r1","result":[');
+    const chunk = Buffer.from(`{"id":"b","status":"done","size":1,"createdAt":"${'x'.repeat(1024)}"},`.repeat(64));
+    let sent = 0;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const pump = () => {
+      while (!closed && sent < 65 * MiB) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!closed) res.end('{}]}');
+    };
+    pump();
+  });
+  const p = tmpProject({});
+  cpSync(EXAMPLES, p.dir, { recursive: true });
+  try {
+    const r = await steward(['report'], {
+      cwd: p.dir,
+      env: { STEWARD_OBS_URL: server.url, STEWARD_OBS_TOKEN: 't', STEWARD_CLOUD_URL: server.url, STEWARD_CLOUD_KEY_ID: 'k', STEWARD_CLOUD_KEY_SECRET: 's' },
+    });
+    assert.match(
+      r.stdout,
+      /could not list backups: GET \/v1\/.*response larger than 64 MiB \(maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it\); refused/,
+      r.stdout + r.stderr,
     );
   } finally {
     p.cleanup();
