@@ -124,7 +124,10 @@ export function liveFingerprint(live: readonly LiveDashboardInput[]): {
   // memo's key).
   h.update('live/2[');
   let next = 0;
+  let digest: string | undefined;
   const hashUpTo = (n: number, textOf: (d: LiveDashboardInput) => string) => {
+    // Once finished, a late step (a prepare that resumes after the plan took the digest) hashes nothing.
+    if (digest !== undefined) return;
     for (; next < Math.min(n, order.length); next++) {
       const inSlice = next % 1000;
       if (inSlice === 0) h.update('[');
@@ -137,6 +140,7 @@ export function liveFingerprint(live: readonly LiveDashboardInput[]): {
     order,
     hashUpTo,
     finish(state, liveAlerts, textOf = dashboardText) {
+      if (digest !== undefined) throw new Error('liveFingerprint: finish called twice');
       hashUpTo(order.length, textOf);
       h.update(']\u0000');
       h.update(exactCanonicalText(state.alerts));
@@ -145,7 +149,8 @@ export function liveFingerprint(live: readonly LiveDashboardInput[]): {
         h.update('\u0000');
         h.update(exactCanonicalText([...liveAlerts].sort(byId)));
       }
-      return `sha256:${h.digest('hex')}`;
+      digest = `sha256:${h.digest('hex')}`;
+      return digest;
     },
   };
 }

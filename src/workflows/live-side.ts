@@ -59,8 +59,10 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
   return {
     liveMemo,
     fingerprint(live, state, liveAlerts) {
-      if (hashed?.live !== live) hashed = { live, f: liveFingerprint(live) };
-      return hashed.f.finish(state, liveAlerts, textOf);
+      const f = hashed?.live === live ? hashed.f : liveFingerprint(live);
+      // Taken once: a second call hashes the list afresh.
+      hashed = undefined;
+      return f.finish(state, liveAlerts, textOf);
     },
     stop: () => void (stopped = true),
     async prepare(live, pause) {
