@@ -101,7 +101,8 @@ export function parseSuccess(
       { ...init, problems: [{ field: '', message: 'response too large' }] },
     );
   }
-  const room = r.body.length > PARSE_CHECK_FROM ? parseRoom(r.body, freeHeap()) : undefined;
+  const free = freeHeap();
+  const room = r.body.length * WORST_HEAP_PER_BYTE > free ? parseRoom(r.body, free) : undefined;
   if (room) {
     throw new ApiResponseError(
       `${head}: response of ${mib(r.body.length)} holds ${room.values.toLocaleString('en-US')} JSON values or more; reading them would take about ${mib(room.need)}, more than the ${mib(room.free)} this process has left (Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it); refused${unknownNote}`,
@@ -196,14 +197,14 @@ export function traceBody(text: string): string {
   return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
 }
 
-/**
- * Bodies up to this size are parsed without the check below: at most what the client's default limit has
- * always allowed (64 MiB of the densest JSON is about 0.7 GiB of objects).
- */
-export const PARSE_CHECK_FROM = 64 * 1024 * 1024;
-
 /** Heap bytes JSON.parse takes per value at most (an empty object `{}`, measured on Node 20: 32). */
 const HEAP_PER_VALUE = 32;
+
+/**
+ * Heap bytes per body byte at worst (`{},`: 32 per 3, and two for the text): a body whose worst case fits in
+ * what is free is parsed without counting (a 28 MB list with Node's usual 4 GiB heap, at no cost).
+ */
+const WORST_HEAP_PER_BYTE = 13;
 
 /**
  * Whether `JSON.parse` of a body would fit in `free` bytes of heap; when not, what it would need. The
