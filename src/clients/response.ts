@@ -197,31 +197,37 @@ export function traceBody(text: string): string {
   return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
 }
 
-/** Heap bytes JSON.parse takes per value at most (an empty object `{}`, measured on Node 20: 32). */
-const HEAP_PER_VALUE = 32;
+/**
+ * Heap bytes JSON.parse takes at most, measured on Node 20: per object or array opened (an empty `{}` takes
+ * 64 with its slot, an array nested in an array 58), and per member or element more (`,` and `:`).
+ */
+const HEAP_PER_CONTAINER = 64;
+const HEAP_PER_SLOT = 16;
 
 /**
- * Heap bytes per body byte at worst (`{},`: 32 per 3, and two for the text): a body whose worst case fits in
- * what is free is parsed without counting (a 28 MB list with Node's usual 4 GiB heap, at no cost).
+ * Heap bytes per body byte at worst (every byte opens an array, and two for the text): a body whose worst
+ * case fits in what is free is parsed without counting (a 28 MB list with Node's usual 4 GiB heap).
  */
-const WORST_HEAP_PER_BYTE = 13;
+const WORST_HEAP_PER_BYTE = HEAP_PER_CONTAINER + 2;
 
 /**
  * Whether `JSON.parse` of a body would fit in `free` bytes of heap; when not, what it would need. The
  * size limit is a tenth of the heap (src/cli/deps.ts), which holds for real lists (a dashboard list takes
- * 1.6 bytes of heap per byte) but not for JSON a hostile server chooses: `{},` takes 32 bytes per 3, and a
+ * 1.6 bytes of heap per byte) but not for JSON a hostile server chooses: `{},` takes 64 bytes per 3, and a
  * 400 MiB body of it ran Node out of heap after ten minutes, with a native stack trace (red team round 10,
- * F1). Counted without decoding (one pass, no allocation): every `{`, `[`, `,` and `:` byte as a value, an
- * overestimate (those inside strings count too), plus two bytes per byte for the text.
+ * F1). Counted without decoding (one pass, no allocation), every `{` and `[` as a container and every `,`
+ * and `:` as a slot: an overestimate (those inside strings count too), plus two bytes per byte for the text.
  */
 export function parseRoom(body: Uint8Array, free: number): { values: number; need: number; free: number } | undefined {
-  let values = 0;
+  let containers = 0;
+  let slots = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
-    if (c === 0x7b || c === 0x5b || c === 0x2c || c === 0x3a) values++;
+    if (c === 0x7b || c === 0x5b) containers++;
+    else if (c === 0x2c || c === 0x3a) slots++;
   }
-  const need = body.length * 2 + values * HEAP_PER_VALUE;
-  return need > free ? { values, need, free: Math.max(0, free) } : undefined;
+  const need = body.length * 2 + containers * HEAP_PER_CONTAINER + slots * HEAP_PER_SLOT;
+  return need > free ? { values: containers + slots, need, free: Math.max(0, free) } : undefined;
 }
 
 function freeHeap(): number {

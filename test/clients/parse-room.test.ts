@@ -15,14 +15,15 @@ import { startServer } from './helpers.ts';
 
 const MiB = 1024 * 1024;
 
-test('parseRoom: what parsing needs (two bytes per byte, 32 per value), refused only above what is free', () => {
+test('parseRoom: what parsing needs (two bytes per byte, 64 per object or array, 16 per comma or colon), refused only above what is free', () => {
   const cases: Array<[string, string, number, { values: number; need: number } | undefined]> = [
     ['fits', '{"data":[{},{}]}', 1000, undefined],
-    ['empty objects: a value per brace and comma', '[{},{},{}]', 100, { values: 6, need: 10 * 2 + 6 * 32 }],
-    ['keys and values', '{"a":1,"b":[2,3]}', 50, { values: 6, need: 17 * 2 + 6 * 32 }],
-    ['braces in strings count too (an overestimate)', '["{[,:"]', 10, { values: 5, need: 8 * 2 + 5 * 32 }],
+    ['empty objects: a container per brace, a slot per comma', '[{},{},{}]', 100, { values: 6, need: 10 * 2 + 4 * 64 + 2 * 16 }],
+    ['keys and values', '{"a":1,"b":[2,3]}', 50, { values: 6, need: 17 * 2 + 2 * 64 + 4 * 16 }],
+    ['nested arrays: a container per bracket', '[[[[]]]]', 100, { values: 4, need: 8 * 2 + 4 * 64 }],
+    ['braces in strings count too (an overestimate)', '["{[,:"]', 10, { values: 5, need: 8 * 2 + 3 * 64 + 2 * 16 }],
     ['a string alone needs its text', '"' + 'x'.repeat(98) + '"', 199, { values: 0, need: 200 }],
-    ['exactly what is free fits', '[]', 2 * 2 + 32, undefined],
+    ['exactly what is free fits', '[]', 2 * 2 + 64, undefined],
   ];
   for (const [label, text, free, want] of cases) {
     const got = parseRoom(Buffer.from(text), free);
