@@ -61,10 +61,10 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
     return `${rel === '' || rel.startsWith('..') ? pos.file : rel}:${pos.line}:${pos.col}`;
   };
   const maxBytes = maxResponseBytes(ctx.env);
-  // The cloud lists (backups, pipes, endpoints) do not grow like a dashboard list: they keep the client's
-  // 64 MiB unless the variable says otherwise, so report's three reads at once cannot each hold a tenth of
-  // the heap (red team round 10, F1).
-  const cloudMaxBytes = ctx.env['STEWARD_MAX_RESPONSE_MIB']?.trim() ? maxBytes : undefined;
+  // The cloud lists (backups, pipes, endpoints) do not grow like a dashboard list: no heap share for them,
+  // so the default is its floor, 64 MiB, unless the variable says otherwise, and report's three reads at
+  // once cannot each hold a tenth of the heap (red team round 10, F1).
+  const cloudMaxBytes = maxResponseBytes(ctx.env, 0);
   return {
     clock: { now: () => new Date() },
     observability() {
@@ -103,7 +103,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
           requestsPerMinute: c.requestsPerMinute,
           ...(concurrency !== undefined ? { concurrency } : {}),
           timeoutMs: c.timeoutMs,
-          ...(cloudMaxBytes !== undefined ? { maxResponseBytes: cloudMaxBytes } : {}),
+          maxResponseBytes: cloudMaxBytes,
           apiSetting: apiSetting('cloud'),
           credentialHint: `the key in ${c.keyIdEnv} and ${c.keySecretEnv}`,
           secrets: configured,
