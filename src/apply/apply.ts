@@ -2,7 +2,7 @@ import { ApiError, NotFoundError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
-import { fingerprintLive } from '../plan/fingerprint.ts';
+import { fingerprintOf, liveFingerprint } from '../plan/fingerprint.ts';
 import type { AlertBody } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { JournalEntry } from './journal.ts';
@@ -42,7 +42,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     if (!deps.client.listAlerts) throw new StalePlanError('the plan read live alerts, and this service cannot list them');
     liveAlerts = opts.freshAlerts ?? (await deps.client.listAlerts({ signal: deps.signal }));
   }
-  const now = fingerprintLive(live, state, liveAlerts);
+  const liveDigest = opts.freshLive && opts.freshLiveDigest !== undefined ? opts.freshLiveDigest : liveFingerprint(live).digest();
+  const now = fingerprintOf(liveDigest, state, liveAlerts);
   if (now !== plan.fingerprint) {
     throw new StalePlanError(`live dashboards or alert records changed since it was made (${plan.createdAt})`);
   }

@@ -83,6 +83,8 @@ export interface ApplyOptions {
   runId: string;
   /** The live list the plan was just computed from (plan-then-apply); skips the staleness re-read. */
   freshLive?: LiveDashboard[];
+  /** The live digest of `freshLive` (src/plan/fingerprint.ts), when the caller has it: spares hashing the list again. */
+  freshLiveDigest?: string;
   /** The live alerts the plan was just computed from (plan-then-apply, profiles that read alerts). */
   freshAlerts?: LiveAlert[];
   /** How many times a create is sent in all (default 2: once, and once more after a settled, empty list). */

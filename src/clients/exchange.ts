@@ -17,6 +17,7 @@
  * instead of by `throwHttpErrors`: in stream mode got raises the HTTPError before the body is read and then
  * reads the body whole, with no limit; here it is read to MAX_ERROR_BODY_BYTES first and set as rawBody.
  */
+import { hash } from 'node:crypto';
 import { HTTPError, type Got, type Request as GotRequest, type RequestError as GotRequestError, type Response as GotResponse } from 'got';
 import type { ApiError, HttpMethod } from './errors.ts';
 import type { RateLimiter, Semaphore, Sleep } from './limiter.ts';
@@ -62,6 +63,7 @@ export interface ExchangeRequest {
   json: unknown;
   signal: AbortSignal | undefined;
   validate: Validate | undefined;
+  digest: boolean;
 }
 
 export interface ExchangeResult {
@@ -69,6 +71,7 @@ export interface ExchangeResult {
   headers: ResponseAttempt['headers'];
   body: unknown;
   attempts: number;
+  digest?: string;
 }
 
 /** The key under got's `context` option where each request's Exchange rides along to the hooks. */
@@ -201,7 +204,8 @@ export class Exchange {
       this.t.trace(`http ${this.tag()} → ${r.status} ${r.statusText} (${this.timing(r.ms)}, ${r.bytes} bytes)`);
       try {
         const body = parseSuccess(this.ctx, r, this.attempt, { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean });
-        this.succeed({ status: r.status, headers: r.headers, body, attempts: this.attempt });
+        const digest = this.req.digest ? hash('sha256', r.body, 'base64url') : undefined;
+        this.succeed({ status: r.status, headers: r.headers, body, attempts: this.attempt, ...(digest ? { digest } : {}) });
       } catch (e) {
         this.fail(e as ApiError);
       }

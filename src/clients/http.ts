@@ -86,6 +86,8 @@ export interface HttpRequest {
    * body is fine); they become an ApiResponseError naming the first field.
    */
   validate?: ((body: unknown) => ResponseProblem[] | undefined) | undefined;
+  /** Also return the sha256 of the success body's bytes (`HttpResponse.digest`). */
+  digest?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -95,6 +97,8 @@ export interface HttpResponse<T = unknown> {
   body: T;
   /** Tries made (1 when it succeeded the first time). */
   attempts: number;
+  /** With `digest: true`: sha256 (base64url) of the body's bytes as received (decoded). */
+  digest?: string;
 }
 
 export interface Http {
@@ -166,6 +170,7 @@ export function createHttp(opts: HttpOptions): Http {
       json: req.json,
       signal: combineSignals(opts.signal, req.signal),
       validate: req.validate,
+      digest: req.digest === true,
     });
     exchange.start(client);
     return (await exchange.result) as HttpResponse<T>;

@@ -13,6 +13,7 @@ import { notFoundHint, profileHint } from './profile-hint.ts';
 import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
 import { pushAll } from '../shared/arrays.ts';
+import { rememberBodyDigest } from './body-digest.ts';
 
 export type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 export type { AlertChannel, LiveAlertChannel, LiveSeries, LiveTile, SeriesCreate, TileCreate } from './api-types.ts';
@@ -144,19 +145,21 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
    * what it hides (a duplicate on apply), so every list steward plans on is whole or an error.
    */
   async function listWhole<T>(kind: 'dashboards' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
-    const res = await getList<T>(kind, path, '', o);
+    const res = await getList<T>(kind, path, '', o, true);
     const list = (result ? res.body.result : res.body.data) ?? [];
     refusePartial(path, what, list.length, res.body.meta?.total, res.status);
+    if (res.digest) rememberBodyDigest(list, `${profile.api}:${res.digest}`);
     return list;
   }
 
   /** One GET of a list (a page of it, with `query`), its body checked. */
-  function getList<T>(kind: 'dashboards' | 'alerts' | 'named', path: string, query: string, o: CallOptions | undefined) {
+  function getList<T>(kind: 'dashboards' | 'alerts' | 'named', path: string, query: string, o: CallOptions | undefined, digest = false) {
     return http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
       method: 'GET',
       path: `${base}${path}${query}`,
       signal: o?.signal,
       validate: (body) => checkResponse(shape(kind), body),
+      digest,
     });
   }
 

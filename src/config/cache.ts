@@ -128,6 +128,10 @@ export function codeIdentity(): string | null {
       './cache',
       './cache-trust',
       './live-memo',
+      // What a list body parses to, and what the live memo keeps of it (its body entries).
+      '../clients/observability',
+      '../clients/validate',
+      '../workflows/live-side',
       '../schema/validator',
       '../schema/validators.gen',
       '../schema/kinds',

@@ -11,6 +11,11 @@
  *   the machine key of its own kind, the code identity (which covers normalize.ts and fingerprint.ts, the
  *   code whose results it holds) and the entries; a forged, foreign, damaged, stale-code or git-tracked
  *   memo is empty. Nothing in it names the project: an entry means the same in any project.
+ * - Beside the entries, what the memo knows of whole list bodies (`getBody`): keyed by the sha256 of the bytes
+ *   the service sent (and the API and marker tag), the list's live digest (src/plan/fingerprint.ts) and each
+ *   dashboard's entry by its place in the list. A plan whose list body is the last plan's neither writes the
+ *   dashboards as JSON nor hashes them (issue 15: ~0.25 s at 10,000); any other body is a miss, answered
+ *   dashboard by dashboard as above.
  * - Written atomically and only when it changed, pruned to the dashboards of the last plan, safe to delete.
  */
 import { hash } from 'node:crypto';
@@ -30,6 +35,12 @@ export interface LiveMemoEntry {
   ignored: readonly string[];
 }
 
+/** What the memo knows of one list body: its live digest, and the entries of its dashboards by place in the list. */
+export interface BodyMemo {
+  liveDigest: string;
+  entries: ReadonlyMap<number, LiveMemoEntry>;
+}
+
 export interface LiveMemoStats {
   hits: number;
   misses: number;
@@ -41,6 +52,11 @@ export interface LiveMemo {
   keyOf(text: string, markerTag: string): string;
   get(key: string): LiveMemoEntry | undefined;
   set(key: string, entry: LiveMemoEntry): void;
+  /** The key of a list body (`bodyDigestOf`, src/clients/body-digest.ts) under a marker tag. */
+  bodyKeyOf(bodyDigest: string, markerTag: string): string;
+  /** What a list body gave last time; a hit keeps every dashboard entry the memo holds (none was looked up). */
+  getBody(key: string): BodyMemo | undefined;
+  setBody(key: string, body: BodyMemo): void;
   /** Writes the memo when this plan added or left out entries; keeps only those it used or added. Never throws. */
   save(): void;
   readonly stats: LiveMemoStats;
@@ -57,6 +73,10 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
   const path = join(dir, MEMO_FILE);
   const loaded = readEntries(readAuthenticated(fs, path, MAGIC, id, key, () => gitTracks(dir, MEMO_FILE, env)));
   const used = new Map<string, LiveMemoEntry>();
+  /** The body this plan used or added (one list per plan): the only one a save keeps. */
+  let body: { key: string; memo: BodyMemo; stored: boolean } | undefined;
+  /** A body hit: no entry was looked up, so a save keeps all of them. */
+  let keepAll = false;
   const recall = (k: string): LiveMemoEntry | undefined => used.get(k) ?? loaded.get(k);
   const stats: LiveMemoStats = { hits: 0, misses: 0, stored: 0 };
   return {
@@ -78,14 +98,28 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
       if (!had || had.digest !== entry.digest || had.ignored.join('\u0000') !== entry.ignored.join('\u0000')) stats.stored++;
       used.set(k, { digest: entry.digest, ignored: [...entry.ignored] });
     },
+    bodyKeyOf: (digest, markerTag) => hash('sha256', `body\u0000${markerTag}\u0000${digest}`, 'base64url'),
+    getBody(k) {
+      const memo = body?.key === k ? body.memo : loaded.body(k);
+      if (memo && !body) {
+        body = { key: k, memo, stored: false };
+        keepAll = true;
+      }
+      return memo;
+    },
+    setBody(k, memo) {
+      body = { key: k, memo, stored: true };
+    },
     save() {
-      if (stats.stored === 0 && used.size === loaded.size()) return;
+      const sameBodies = body ? !body.stored && loaded.bodies() === 1 && loaded.body(body.key) !== undefined : loaded.bodies() === 0;
+      if (stats.stored === 0 && sameBodies && (keepAll || used.size === loaded.size())) return;
       try {
+        if (keepAll) for (const k of loaded.keys()) if (!used.has(k)) used.set(k, loaded.get(k)!);
         // The lists of ignored fields repeat (most dashboards of a service have the same extras): each once.
         const lists: string[] = [];
         const listIndex = new Map<string, number>();
         const entries: Record<string, [string, number]> = {};
-        for (const [k, e] of used) {
+        const listOf = (e: LiveMemoEntry) => {
           const text = JSON.stringify(e.ignored);
           let i = listIndex.get(text);
           if (i === undefined) {
@@ -93,11 +127,14 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
             lists.push(text);
             listIndex.set(text, i);
           }
-          entries[k] = [e.digest, i];
-        }
-        const body = `{"lists":[${lists.join(',')}],"entries":${JSON.stringify(entries)}}`;
+          return i;
+        };
+        for (const [k, e] of used) entries[k] = [e.digest, listOf(e)];
+        const bodies: Record<string, [string, Array<[number, string, number]>]> = {};
+        if (body) bodies[body.key] = [body.memo.liveDigest, [...body.memo.entries].map(([i, e]) => [i, e.digest, listOf(e)])];
+        const text = `{"lists":[${lists.join(',')}],"entries":${JSON.stringify(entries)},"bodies":${JSON.stringify(bodies)}}`;
         ensureIgnored(fs, dir);
-        write(path, authenticatedText(MAGIC, id, key, body, used.size));
+        write(path, authenticatedText(MAGIC, id, key, text, used.size));
       } catch {
         // A memo that cannot be written only costs the next plan the normalizing.
       }
@@ -105,9 +142,18 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
   };
 }
 
+interface LoadedMemo {
+  get(k: string): LiveMemoEntry | undefined;
+  size(): number;
+  /** Keys of the entries (each checked by `get`). */
+  keys(): string[];
+  body(k: string): BodyMemo | undefined;
+  bodies(): number;
+}
+
 /** The entries of an authentic memo body, each checked when it is asked for (anything malformed is a miss). */
-function readEntries(body: Buffer | undefined): { get(k: string): LiveMemoEntry | undefined; size(): number } {
-  const none = { get: () => undefined, size: () => 0 };
+function readEntries(body: Buffer | undefined): LoadedMemo {
+  const none: LoadedMemo = { get: () => undefined, size: () => 0, keys: () => [], body: () => undefined, bodies: () => 0 };
   if (!body) return none;
   let parsed: unknown;
   try {
@@ -115,18 +161,38 @@ function readEntries(body: Buffer | undefined): { get(k: string): LiveMemoEntry 
   } catch {
     return none;
   }
-  const { lists, entries } = (parsed ?? {}) as { lists?: unknown; entries?: unknown };
-  if (!Array.isArray(lists) || typeof entries !== 'object' || entries === null || Array.isArray(entries)) return none;
-  const table = entries as Record<string, unknown>;
+  const { lists, entries, bodies } = (parsed ?? {}) as { lists?: unknown; entries?: unknown; bodies?: unknown };
+  if (!Array.isArray(lists) || !isTable(entries)) return none;
+  const table = entries;
+  const bodyTable = isTable(bodies) ? bodies : {};
   const okLists = lists.map((l) => (Array.isArray(l) && l.every((x) => typeof x === 'string') ? (l as string[]) : undefined));
   // Not copied into a Map: a warm plan asks for every entry once, so checking each then costs one pass less.
-  return {
-    get(k) {
-      const v = Object.hasOwn(table, k) ? table[k] : undefined;
-      if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Number.isInteger(v[1])) return undefined;
-      const ignored = okLists[v[1] as number];
-      return ignored ? { digest: v[0], ignored } : undefined;
-    },
-    size: () => Object.keys(table).length,
+  const get = (k: string): LiveMemoEntry | undefined => {
+    const v = Object.hasOwn(table, k) ? table[k] : undefined;
+    if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Number.isInteger(v[1])) return undefined;
+    const ignored = okLists[v[1] as number];
+    return ignored ? { digest: v[0], ignored } : undefined;
   };
+  return {
+    get,
+    size: () => Object.keys(table).length,
+    keys: () => Object.keys(table).filter((k) => get(k) !== undefined),
+    bodies: () => Object.keys(bodyTable).length,
+    body(k) {
+      const v = Object.hasOwn(bodyTable, k) ? bodyTable[k] : undefined;
+      if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Array.isArray(v[1])) return undefined;
+      const out = new Map<number, LiveMemoEntry>();
+      for (const e of v[1] as unknown[]) {
+        if (!Array.isArray(e) || e.length !== 3 || !Number.isInteger(e[0]) || typeof e[1] !== 'string' || !Number.isInteger(e[2])) return undefined;
+        const ignored = okLists[e[2] as number];
+        if (!ignored) return undefined;
+        out.set(e[0] as number, { digest: e[1], ignored });
+      }
+      return { liveDigest: v[0], entries: out };
+    },
+  };
+}
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

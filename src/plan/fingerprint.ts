@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { isExactJson } from '../shared/json.ts';
 import type { LiveDashboardInput, StateFile } from './types.ts';
 
@@ -88,11 +88,10 @@ export function canonicalIterative(value: unknown): string {
  * A digest of everything a plan was computed from on the service side: the live dashboards (whole, in id
  * order) and the alert records. Apply recomputes it before writing; any difference means the plan is stale.
  *
- * The live side is hashed as the JSON it was parsed from says it (`JSON.stringify`, keys in the order the
- * server sent them), not a key-sorted canonical form: 5-10x cheaper on a large service (issue 15), and still
- * exact: any change of a value changes the text. A server that reorders the keys of an unchanged dashboard
- * between two reads would make a plan stale (a refusal, never a wrong write). Only `JSON.stringify` runs per
- * dashboard; the sort by id keeps the server's list order out of it.
+ * Two steps (format 3): `liveDigest` of the dashboards, then `fingerprintOf` that digest, the alert records
+ * and the live alerts. The first step is the costly one at scale (each dashboard written as JSON, ~0.25 s at
+ * 10,000), so the live memo keeps it per list body (src/workflows/live-side.ts): a plan of a service that
+ * sent the same bytes as last time hashes the bytes, not the dashboards (issue 15).
  */
 export function fingerprintLive(
   live: readonly LiveDashboardInput[],
@@ -102,57 +101,99 @@ export function fingerprintLive(
 ): string {
   const f = liveFingerprint(live);
   f.hashUpTo(live.length, textOf);
-  return f.finish(state, liveAlerts);
+  return fingerprintOf(f.digest(), state, liveAlerts);
+}
+
+/** The fingerprint of a list whose `liveDigest` is known, the alert records and (profiles that read them) the live alerts. */
+export function fingerprintOf(liveDigest: string, state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>): string {
+  const h = createHash('sha256').update(`fingerprint/3\u0000${liveDigest}\u0000`);
+  h.update(exactCanonicalText(state.alerts));
+  // Profiles that read alerts: the live alerts are part of what the plan was computed from.
+  if (liveAlerts) {
+    h.update('\u0000');
+    h.update(exactCanonicalText([...liveAlerts].sort(byId)));
+  }
+  return `sha256:${h.digest('hex')}`;
 }
 
 /**
- * fingerprintLive in steps, so that a caller that needs each dashboard's text for something else (the live
- * memo's key, src/workflows/live-side.ts) makes it once: `order` is the dashboards in the order they are
- * hashed, `hashUpTo(n, textOf)` hashes them up to the n-th and calls `textOf` once for each, `finish` adds
- * the alert records. The same digest as fingerprintLive, whatever the steps.
+ * The digest of the live dashboards, hashed as the JSON they were parsed from says them (`JSON.stringify`,
+ * keys in the order the server sent them), not a key-sorted canonical form: 5-10x cheaper on a large service
+ * (issue 15), and still exact: any change of a value changes the text. A server that reorders the keys of an
+ * unchanged dashboard between two reads would make a plan stale (a refusal, never a wrong write). The sort by
+ * id keeps the server's list order out of it.
+ *
+ * In steps, so that a caller that needs each dashboard's text for something else (the live memo's key) makes
+ * it once: `order` is the dashboards in the order they are hashed, `hashUpTo(n, textOf)` hashes them up to the
+ * n-th and calls `textOf` once for each, `digest` hashes the rest and gives the digest. The same digest
+ * whatever the steps.
  */
 export function liveFingerprint(live: readonly LiveDashboardInput[]): {
   order: readonly LiveDashboardInput[];
   hashUpTo(n: number, textOf: (d: LiveDashboardInput) => string): void;
-  finish(state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>, textOf?: (d: LiveDashboardInput) => string): string;
+  digest(textOf?: (d: LiveDashboardInput) => string): string;
 } {
-  const h = createHash('sha256');
   const order = [...live].sort(byId);
-  // In slices of 1,000, each hashed as the text JSON.stringify gives the slice (an array of objects: its
-  // members' texts between commas), written per dashboard: no string of the whole list (it would pass V8's
-  // maximum string length at 100,000 dashboards), and a caller can use each dashboard's text (the live
-  // memo's key).
-  h.update('live/2[');
-  let next = 0;
+  const h = createHash('sha256').update('live/3[');
+  const s = sliceHasher(order, h);
   let digest: string | undefined;
-  const hashUpTo = (n: number, textOf: (d: LiveDashboardInput) => string) => {
-    // Once finished, a late step (a prepare that resumes after the plan took the digest) hashes nothing.
-    if (digest !== undefined) return;
-    for (; next < Math.min(n, order.length); next++) {
-      const inSlice = next % 1000;
-      if (inSlice === 0) h.update('[');
-      else h.update(',');
-      h.update(textOf(order[next]!));
-      if (inSlice === 999 || next === order.length - 1) h.update(']\u0000');
-    }
-  };
   return {
     order,
-    hashUpTo,
-    finish(state, liveAlerts, textOf = dashboardText) {
-      if (digest !== undefined) throw new Error('liveFingerprint: finish called twice');
-      hashUpTo(order.length, textOf);
-      h.update(']\u0000');
-      h.update(exactCanonicalText(state.alerts));
-      // Profiles that read alerts: the live alerts are part of what the plan was computed from.
-      if (liveAlerts) {
-        h.update('\u0000');
-        h.update(exactCanonicalText([...liveAlerts].sort(byId)));
-      }
-      digest = `sha256:${h.digest('hex')}`;
+    // Once finished, a late step (a prepare that resumes after the plan took the digest) hashes nothing.
+    hashUpTo: (n, textOf) => void (digest === undefined && s.hashUpTo(n, textOf)),
+    digest(textOf = dashboardText) {
+      if (digest !== undefined) return digest;
+      s.hashUpTo(order.length, textOf);
+      digest = h.update(']').digest('hex');
       return digest;
     },
   };
+}
+
+/**
+ * Hashes dashboards in slices of 1,000, each as the text JSON.stringify gives the slice (an array of objects:
+ * its members' texts between commas), written per dashboard: no string of the whole list (it would pass V8's
+ * maximum string length at 100,000 dashboards).
+ */
+function sliceHasher(order: readonly LiveDashboardInput[], h: Hash) {
+  let next = 0;
+  return {
+    hashUpTo(n: number, textOf: (d: LiveDashboardInput) => string) {
+      for (; next < Math.min(n, order.length); next++) {
+        const inSlice = next % 1000;
+        h.update(inSlice === 0 ? '[' : ',');
+        h.update(textOf(order[next]!));
+        if (inSlice === 999 || next === order.length - 1) h.update(']\u0000');
+      }
+    },
+  };
+}
+
+/**
+ * The fingerprint as steward wrote it before format 3 (one hash over the dashboards and the alert records).
+ * Only to tell whether a plan saved by an earlier version still holds; never written now.
+ */
+export function legacyFingerprint(live: readonly LiveDashboardInput[], state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>): string {
+  const h = createHash('sha256').update('live/2[');
+  sliceHasher([...live].sort(byId), h).hashUpTo(live.length, dashboardText);
+  h.update(']\u0000');
+  h.update(exactCanonicalText(state.alerts));
+  if (liveAlerts) {
+    h.update('\u0000');
+    h.update(exactCanonicalText([...liveAlerts].sort(byId)));
+  }
+  return `sha256:${h.digest('hex')}`;
+}
+
+/** Whether a saved plan's fingerprint is the one of this live state: format 3, or the format before it. */
+export function fingerprintHolds(
+  saved: string,
+  now: string,
+  live: readonly LiveDashboardInput[],
+  state: StateFile,
+  liveAlerts?: ReadonlyArray<{ id: string }>,
+): boolean {
+  return saved === now || saved === legacyFingerprint(live, state, liveAlerts);
 }
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -140,11 +140,13 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
         reassertAlerts: o.reassertAlerts,
         idSeed: saved.binding!.idSeed,
       });
-      if (made.plan.fingerprint !== saved.fingerprint)
+      const { fingerprintHolds } = await import('../plan/fingerprint.ts');
+      if (!fingerprintHolds(saved.fingerprint, made.plan.fingerprint, made.live, made.state, made.liveAlerts))
         throw new StalePlanError(`live dashboards or alert records changed since it was made (${saved.createdAt})`);
       const diff = firstDifference(saved.items, made.plan.items);
       if (diff !== undefined) throw new PlanMismatchError(`plan does not match the files: ${diff}; make it again with \`steward plan --out\``);
-      planned = saved;
+      // A plan saved by an earlier version holds under its own formula; the apply checks the current one.
+      planned = { ...saved, fingerprint: made.plan.fingerprint };
     } else {
       made = await plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, paths: [] });
       planned = made.plan;
@@ -180,7 +182,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
           runId: randomUUID(),
           settleMs,
           removeOwnDuplicates: client.profile.capabilities.deleteDashboard,
-          ...(made.live ? { freshLive: made.live } : {}),
+          ...(made.live ? { freshLive: made.live, ...(made.liveDigest ? { freshLiveDigest: made.liveDigest } : {}) } : {}),
           ...(made.liveAlerts ? { freshAlerts: made.liveAlerts } : {}),
         },
       );

@@ -1,21 +1,25 @@
 /**
- * The live dashboards as the plan reads them: each one's text for the fingerprint, and the digest of its
- * normalized form for computePlan, from the live memo (src/config/live-memo.ts) or computed here. A cold
- * plan of a large project computes the digests of the project's own dashboards while the files are still
- * being parsed on worker threads (issue 15), a slice at a time so the workers' answers are not held up.
+ * The live dashboards as the plan reads them: the digest of the list for the fingerprint, and the digest of
+ * each one's normalized form for computePlan, from the live memo (src/config/live-memo.ts) or computed here.
+ *
+ * - A list whose body is the one the memo remembers (the same bytes from the same API) is answered whole:
+ *   its live digest and its dashboards' entries, with no dashboard written as JSON (issue 15).
+ * - Any other list is hashed dashboard by dashboard, each one's text keying its memo entry. A cold plan of a
+ *   large project does that while the files are still being parsed on worker threads, a slice at a time so
+ *   the workers' answers are not held up.
  */
+import { bodyDigestOf } from '../clients/body-digest.ts';
 import type { LiveMemo, LiveMemoEntry } from '../config/live-memo.ts';
-import { dashboardText, liveFingerprint } from '../plan/fingerprint.ts';
+import { dashboardText, fingerprintOf, liveFingerprint } from '../plan/fingerprint.ts';
 import { normalDigest, normalizeLive } from '../plan/normalize.ts';
 import type { LiveDigestMemo } from '../plan/plan.ts';
 import type { LiveDashboardInput, StateFile } from '../plan/types.ts';
 
 export interface LiveSide {
-  /**
-   * fingerprintLive of the list: the dashboards `prepare` went through were hashed then, from the text their
-   * memo key was made of, so each dashboard is written as JSON once per plan (issue 15).
-   */
+  /** fingerprintLive of the list, from the memo's body entry or from what `prepare` hashed already. */
   fingerprint(live: readonly LiveDashboardInput[], state: StateFile, liveAlerts?: ReadonlyArray<{ id: string }>): string;
+  /** The live digest `fingerprint` used (src/plan/fingerprint.ts), once it was called. */
+  readonly liveDigest: string | undefined;
   /** What computePlan asks: a digest remembered or prepared for this dashboard, once per dashboard. */
   liveMemo: LiveDigestMemo;
   /**
@@ -25,6 +29,8 @@ export interface LiveSide {
    */
   prepare(live: readonly LiveDashboardInput[], pause: () => Promise<void>): Promise<void>;
   stop(): void;
+  /** Records what this plan learned of the list in the memo and writes it. Never throws. */
+  save(): void;
 }
 
 /** Dashboards prepared between two pauses: ~10 ms of work, short next to a worker's batch. */
@@ -54,19 +60,37 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
       if (memo && k !== undefined) memo.set(k, entry);
     },
   };
-  // The fingerprint as far as `prepare` got, and the list it is of.
+  /** The list this side works on, its body's memo key and what the memo holds for it. */
+  let list: { live: readonly LiveDashboardInput[]; key: string | undefined; hit: boolean } | undefined;
+  const bind = (live: readonly LiveDashboardInput[]) => {
+    if (list?.live === live) return list;
+    const digest = bodyDigestOf(live);
+    const key = memo && digest !== undefined ? memo.bodyKeyOf(digest, markerTag) : undefined;
+    const remembered = key === undefined ? undefined : memo!.getBody(key);
+    if (remembered) {
+      // The same bytes parse to the same list: each place holds the dashboard it held then.
+      for (const [i, e] of remembered.entries) if (i < live.length) known.set(live[i]!, e);
+      liveDigest = remembered.liveDigest;
+    }
+    list = { live, key, hit: remembered !== undefined };
+    return list;
+  };
+  // The live digest as far as `prepare` got, and the list it is of.
   let hashed: { live: readonly LiveDashboardInput[]; f: ReturnType<typeof liveFingerprint> } | undefined;
+  let liveDigest: string | undefined;
   return {
     liveMemo,
+    get liveDigest() {
+      return liveDigest;
+    },
     fingerprint(live, state, liveAlerts) {
-      const f = hashed?.live === live ? hashed.f : liveFingerprint(live);
-      // Taken once: a second call hashes the list afresh.
-      hashed = undefined;
-      return f.finish(state, liveAlerts, textOf);
+      const b = bind(live);
+      if (!b.hit) liveDigest = (hashed?.live === live ? hashed.f : liveFingerprint(live)).digest(textOf);
+      return fingerprintOf(liveDigest!, state, liveAlerts);
     },
     stop: () => void (stopped = true),
     async prepare(live, pause) {
-      if (stopped) return;
+      if (stopped || bind(live).hit) return;
       const f = liveFingerprint(live);
       hashed = { live, f };
       // In the fingerprint's order, so that each dashboard's text is made once: hashed, and keyed in the memo.
@@ -81,6 +105,18 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
         }
         if (i % SLICE === SLICE - 1) await pause();
       }
+    },
+    save() {
+      if (!memo) return;
+      if (list && !list.hit && list.key !== undefined && liveDigest !== undefined) {
+        const entries = new Map<number, LiveMemoEntry>();
+        list.live.forEach((d, i) => {
+          const e = known.get(d);
+          if (e) entries.set(i, e);
+        });
+        memo.setBody(list.key, { liveDigest, entries });
+      }
+      memo.save();
     },
   };
 }

@@ -8,7 +8,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
 import type { PlanBinding } from '../plan/types.ts';
-import { openLiveMemo, type LiveMemo } from '../config/live-memo.ts';
+import { openLiveMemo } from '../config/live-memo.ts';
 import { nodeFileSystem } from '../config/fs.ts';
 import { bindLiveMemo, type LiveSide } from './live-side.ts';
 import { markerTagIssue } from '../config/project.ts';
@@ -71,7 +71,6 @@ interface EarlyReads {
   services: Services;
   dashboards: ReturnType<ObservabilityClient['listDashboards']>;
   alerts: ReturnType<ObservabilityClient['listAlerts']> | undefined;
-  memo: LiveMemo | undefined;
   /** Prepares the live side while the files are parsed. */
   side: LiveSide;
   stop: AbortController;
@@ -108,7 +107,7 @@ function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, use
   const side = bindLiveMemo(memo, project.markerTag);
   const pause = () => new Promise<void>((r) => setImmediate(r));
   dashboards.then((live) => side.prepare(live, pause)).catch(() => {});
-  return { services, dashboards, alerts, memo, side, stop };
+  return { services, dashboards, alerts, side, stop };
 }
 
 /** A flag the profile cannot serve: said before any request. */
@@ -184,8 +183,7 @@ async function planLoaded(
   const { bindingFile, bindingServer, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
   // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
-  const memo = early ? early.memo : useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined;
-  const side = early?.side ?? bindLiveMemo(memo, project.markerTag);
+  const side = early?.side ?? bindLiveMemo(useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined, project.markerTag);
   // What the files were not parsed long enough to prepare, computePlan does.
   side.stop();
   const { liveMemo } = side;
@@ -214,7 +212,7 @@ async function planLoaded(
     reassertAlerts: args.reassertAlerts,
     ...(liveMemo ? { liveMemo } : {}),
   });
-  memo?.save();
+  side.save();
   const { resolveObservability } = await import('../config/connection.ts');
   const binding: PlanBinding = {
     project: await projectName(project.file),
@@ -242,7 +240,7 @@ async function planLoaded(
       item.serverValidation = { valid: v.valid, errors: (v.errors ?? []).map((e) => `${e.path ? `${e.path}: ` : ''}${e.message ?? 'invalid'}`) };
     }
   }
-  return { plan, project, deps: services, loaded: { ...loaded, resources }, state, live, liveAlerts, alertsLeft };
+  return { plan, project, deps: services, loaded: { ...loaded, resources }, state, live, liveAlerts, liveDigest: side.liveDigest, alertsLeft };
 }
 
 /**

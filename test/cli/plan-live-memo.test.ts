@@ -3,7 +3,7 @@
  * `.steward/cache/live.memo` beside the parse pack, a warm plan answers from it without writing it again,
  * and whatever the memo holds (a changed file, a forged body) the plan is the one `--no-cache` computes.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -30,6 +30,8 @@ test('plan: the live memo is written, used, and never changes the plan (changed 
     const memo = join(x.dir, MEMO);
 
     // GIVEN the examples applied: every dashboard unchanged
+    // (the apply's own plan wrote one: the live list's body, with no dashboard of the project yet)
+    rmSync(join(x.dir, '.steward/cache'), { recursive: true, force: true });
     const reference = await plan(['--no-cache']);
     assert.not.ok(existsSync(memo), '--no-cache writes no memo');
     assert.ok(reference.summary['noop']! >= 3, JSON.stringify(reference.summary));
@@ -42,11 +44,26 @@ test('plan: the live memo is written, used, and never changes the plan (changed 
     assert.equal(cold, reference);
     assert.equal(warm, reference);
     assert.is(statSync(memo).ino, written.ino, 'a warm plan of an unchanged service rewrote the memo');
+    // The list's body is remembered whole (its live digest), so the warm plan hashed no dashboard.
+    assert.match(readFileSync(memo, 'utf8'), /"bodies":\{"[\w-]+":\["[0-9a-f]{64}",\[\[/);
+
+    // WHEN the service changes under steward (a dashboard made by hand): another body, the same plan as without memo
+    const made = await fetch(`${x.emu.url}/api/v2/dashboards`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${x.emu.credentials.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'made by hand', tiles: [], tags: [] }),
+    });
+    assert.ok(made.ok, String(made.status));
+    const handRef = await plan(['--no-cache']);
+    assert.is((handRef['live'] as { unmanaged: number }).unmanaged, (reference['live'] as { unmanaged: number }).unmanaged + 1);
+    assert.equal(await plan(), handRef);
+    assert.equal(await plan(), handRef);
 
     // WHEN a file changes (the live dashboard does not)
     const file = join(x.dir, 'dashboards/checkout-overview.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('      w: 8\n', '      w: 7\n'));
     const changedRef = await plan(['--no-cache']);
+    assert.is.not(changedRef['fingerprint'], undefined);
     assert.ok(changedRef.summary['blocked']! >= 1, JSON.stringify(changedRef.summary));
     // THEN the memo's entry (the live side) still holds, and the drift is found
     assert.equal(await plan(), changedRef);

@@ -12,7 +12,8 @@ import { CACHE_DIR } from '../../src/config/cache.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { MEMO_FILE, openLiveMemo } from '../../src/config/live-memo.ts';
 import type { AnyResource, Resource } from '../../src/model/resource.ts';
-import { canonicalJson, dashboardText, fingerprintLive } from '../../src/plan/fingerprint.ts';
+import { rememberBodyDigest } from '../../src/clients/body-digest.ts';
+import { canonicalJson, dashboardText, fingerprintHolds, fingerprintLive, legacyFingerprint } from '../../src/plan/fingerprint.ts';
 import { desiredDigest } from '../../src/plan/normalize.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import type { LiveDashboardInput, Plan } from '../../src/plan/types.ts';
@@ -44,8 +45,14 @@ interface Run {
 }
 
 /** A plan as the workflow makes it with the memo of `dir` (opened, bound, saved). */
-function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; identity?: string; marker?: string; resources?: AnyResource[] } = {}): Run {
+function planWith(
+  dir: string,
+  live: LiveDashboardInput[],
+  o: { key?: Buffer; identity?: string; marker?: string; resources?: AnyResource[]; body?: string } = {},
+): Run {
   const marker = o.marker ?? MARKER;
+  // As the client records it for a list it parsed (src/clients/body-digest.ts).
+  if (o.body !== undefined) rememberBodyDigest(live, o.body);
   const memo = openLiveMemo(nodeFileSystem, dir, {}, { key: o.key ?? KEY, identity: o.identity ?? IDENTITY })!;
   const side = bindLiveMemo(memo, marker);
   const { liveMemo } = side;
@@ -59,7 +66,7 @@ function planWith(dir: string, live: LiveDashboardInput[], o: { key?: Buffer; id
     fingerprint: side.fingerprint(live, emptyState),
     ...(liveMemo ? { liveMemo } : {}),
   });
-  memo.save();
+  side.save();
   return { plan, stats: { ...memo.stats } };
 }
 
@@ -272,21 +279,86 @@ test('live memo: entries are pruned to the dashboards of the last plan', () => {
   }
 });
 
-test('live memo: the fingerprint, written per dashboard, is the one whole slices give (saved plans stay valid)', () => {
+test('fingerprint: format 3 is the live digest (slices of the list) and then the alert records; format 2 still holds for saved plans', () => {
   const live = Array.from({ length: 2345 }, (_, i) => liveOf(`d${i}`, i.toString(16).padStart(24, '0')));
-  // The formula before the memo: JSON.stringify of each slice of 1,000 dashboards in id order.
-  const h = createHash('sha256').update('live/2[');
-  for (let i = 0; i < live.length; i += 1000) h.update(JSON.stringify(live.slice(i, i + 1000))).update('\u0000');
-  const before = `sha256:${h.update(']\u0000').update(canonicalJson(emptyState.alerts)).digest('hex')}`;
+  const slices = (tag: string) => {
+    const h = createHash('sha256').update(tag);
+    for (let i = 0; i < live.length; i += 1000) h.update(JSON.stringify(live.slice(i, i + 1000))).update('\u0000');
+    return h;
+  };
+  // Format 2 (plans saved before it): JSON.stringify of each slice of 1,000 dashboards in id order, then the alert records.
+  const v2 = `sha256:${slices('live/2[').update(']\u0000').update(canonicalJson(emptyState.alerts)).digest('hex')}`;
+  // Format 3: the same slices hashed alone (the live digest the memo keeps per body), then the alert records.
+  const liveDigest = slices('live/3[').update(']').digest('hex');
+  const v3 = `sha256:${createHash('sha256').update(`fingerprint/3\u0000${liveDigest}\u0000`).update(canonicalJson(emptyState.alerts)).digest('hex')}`;
   const texts: string[] = [];
   const withTexts = fingerprintLive([...live].reverse(), emptyState, undefined, (d) => {
     const t = dashboardText(d);
     texts.push(t);
     return t;
   });
-  assert.is(withTexts, before);
-  assert.is(fingerprintLive(live, emptyState), before);
+  assert.is(withTexts, v3);
+  assert.is(fingerprintLive(live, emptyState), v3);
   assert.is(texts.length, live.length);
+  assert.is(legacyFingerprint([...live].reverse(), emptyState), v2);
+  // A plan saved with either format holds for this list, and for no other.
+  const changed = live.map((d, i) => (i === 7 ? { ...d, name: 'renamed' } : d));
+  for (const saved of [v2, v3]) {
+    assert.ok(fingerprintHolds(saved, fingerprintLive(live, emptyState), live, emptyState));
+    assert.not.ok(fingerprintHolds(saved, fingerprintLive(changed, emptyState), changed, emptyState));
+  }
+});
+
+test('body memo: a list whose body the memo knows is answered whole: no dashboard looked up, the same plan and fingerprint', () => {
+  const p = tmpProject({});
+  try {
+    // GIVEN a plan of a list the client parsed from body A (a cold memo: every dashboard normalized)
+    const cold = planWith(p.dir, liveList(), { body: 'seed:A' });
+    assert.is(cold.stats.misses, 3);
+    assert.match(readFileSync(memoPath(p.dir), 'utf8'), /"bodies":\{"[\w-]+":/);
+    // WHEN the next plan's list comes from the same bytes (parsed again: other objects)
+    const live = liveList();
+    const warm = planWith(p.dir, live, { body: 'seed:A' });
+    // THEN nothing was asked of the entries, and the plan is the one computed without any memo
+    assert.equal(warm.stats, { hits: 0, misses: 0, stored: 0 });
+    assert.equal(warm.plan, reference(live));
+    assert.is(warm.plan.fingerprint, fingerprintLive(live, emptyState));
+
+    // WHEN the service changed (other bytes): the entries kept through the body hit answer the unchanged dashboards
+    const d = drifted();
+    const changed = planWith(p.dir, d, { body: 'seed:B' });
+    assert.equal(changed.stats, { hits: 2, misses: 1, stored: 1 });
+    assert.equal(changed.plan, reference(d));
+    assert.is(changed.plan.fingerprint, fingerprintLive(d, emptyState));
+
+    // WHEN the same body comes under another marker tag, or from a list the client did not parse (no digest)
+    const other = planWith(p.dir, drifted(), { body: 'seed:B', marker: 'other-marker' });
+    assert.equal(other.plan, reference(drifted(), 'other-marker'));
+    assert.ok(other.stats.misses > 0, 'a body entry answered for another marker tag');
+    const bare = planWith(p.dir, drifted());
+    assert.equal(bare.plan, reference(drifted()));
+    assert.ok(bare.stats.hits + bare.stats.misses > 0, 'a list without a body digest was answered as a body');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('body memo: a forged body entry (the memo rewritten without the key) is ignored', () => {
+  const p = tmpProject({});
+  try {
+    planWith(p.dir, liveList(), { body: 'seed:A' });
+    // GIVEN the memo rewritten by someone without the key: the body entry says the drifted list is the old one
+    const path = memoPath(p.dir);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace(/sha256:[0-9a-f]{64}/g, 'sha256:' + '0'.repeat(64)));
+    // THEN a plan of body A is computed afresh, and is the reference
+    const live = liveList();
+    const run = planWith(p.dir, live, { body: 'seed:A' });
+    assert.equal(run.plan, reference(live));
+    assert.is(run.stats.misses, 3);
+  } finally {
+    p.cleanup();
+  }
 });
 
 test('live side: the fingerprint, hashed as prepare goes (none, part, all of the list), is fingerprintLive', async () => {
