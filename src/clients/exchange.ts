@@ -49,6 +49,8 @@ export interface Transport extends ErrorSettings {
   slots: Semaphore;
   /** The --debug sink, redacting, never throwing. */
   trace: (line: string) => void;
+  /** Whether `trace` goes anywhere: a body is written for it (and redacted) only then. */
+  tracing: boolean;
   /** The onWait sink, never throwing. */
   told: (ms: number, reason: string) => void;
 }
@@ -268,7 +270,7 @@ export class Exchange {
     this.t.trace(
       `http ${tag} → ${status} ${r.statusText} (${this.timing(r.ms)})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
     );
-    if (r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(traceText(r.body.toString('utf8'))))}`);
+    if (this.t.tracing && r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(traceText(r.body.toString('utf8'))))}`);
     if (!retry) {
       this.fail(statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined));
       return 0;

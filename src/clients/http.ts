@@ -162,7 +162,8 @@ export function createHttp(opts: HttpOptions): Http {
     const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
     const url = t.prefix + path;
     // --debug: what is sent (redacted, cut at TRACE_BODY_LIMIT), which is what one needs to read a 400.
-    if (req.json !== undefined) t.trace(`http ${req.method} ${url} request body: ${traceBody(t.clean(JSON.stringify(req.json)))}`);
+    // Written and redacted only for a sink: per request, that was most of the client's CPU in an apply.
+    if (t.tracing && req.json !== undefined) t.trace(`http ${req.method} ${url} request body: ${traceBody(t.clean(JSON.stringify(req.json)))}`);
     const exchange = new Exchange(t, {
       method: req.method,
       url,
@@ -222,6 +223,7 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
     }),
     slots: new Semaphore(opts.concurrency ?? DEFAULT_CONCURRENCY),
     clean,
+    tracing: opts.trace !== undefined,
     trace: (line) => {
       if (!opts.trace) return;
       try {

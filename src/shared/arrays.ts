@@ -23,3 +23,15 @@ export function maxOf(values: Iterable<number>): number {
   for (const v of values) if (v > m || Number.isNaN(v)) m = v;
   return m;
 }
+
+/** The items of a list by key, each group in list order. */
+export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}

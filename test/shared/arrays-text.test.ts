@@ -1,7 +1,7 @@
 /** The shared helpers for data of any length: arrays past what a spread can pass, lists cut for a message. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { maxOf, minOf, pushAll } from '../../src/shared/arrays.ts';
+import { groupBy, maxOf, minOf, pushAll } from '../../src/shared/arrays.ts';
 import { listSome } from '../../src/shared/text.ts';
 
 const BIG = Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 300_001);
@@ -33,6 +33,22 @@ test('minOf / maxOf: a NaN anywhere gives NaN (as Math.min / Math.max)', () => {
     assert.ok(Number.isNaN(minOf(values)), String(values));
     assert.ok(Number.isNaN(maxOf(values)), String(values));
   }
+});
+
+test('groupBy: each key once, in first-seen order; each group in list order', () => {
+  const cases: Array<[string[], Array<[string, string[]]>]> = [
+    [[], []],
+    [['a'], [['a', ['a']]]],
+    [
+      ['b1', 'a1', 'b2', 'c1', 'a2'],
+      [
+        ['b', ['b1', 'b2']],
+        ['a', ['a1', 'a2']],
+        ['c', ['c1']],
+      ],
+    ],
+  ];
+  for (const [items, want] of cases) assert.equal([...groupBy(items, (s) => s[0])], want, items.join(','));
 });
 
 test('pushAll appends in order, returns the target, and takes 300,000 items (push(...items) throws there)', () => {
