@@ -6,7 +6,10 @@
  *   another key. The file's path is not part of the key; the loader puts it back.
  * - One pack file per project, `.steward/cache/parse.pack`: a header line naming the code that wrote it
  *   (cache format, steward and yaml versions, the text of the loading and schema modules) and an HMAC of
- *   the entries, then the entries as JSON. Any mismatch or damage: the whole pack is ignored, as if empty.
+ *   the rest; then the entries as one line of JSON, each document's kind, name and index, where its text is,
+ *   and for a dashboard its facts (what the checks and the plan read of it: src/model/resource.ts); then the
+ *   documents' texts, one after the other. A document is parsed only when something reads it: a warm plan of
+ *   unchanged dashboards reads none (issue 15). Any mismatch or damage: the whole pack is ignored, as if empty.
  * - The HMAC key is per machine and user, outside the work tree: `$XDG_CACHE_HOME/steward/cache.key` (or
  *   `~/.cache/steward/cache.key`), 32 random bytes created with mode 0600. A pack from anywhere else (a
  *   commit, a pull request, another machine) fails authentication, so the cache can never make steward
@@ -25,7 +28,8 @@ import { RESOURCE_KINDS, type ResourceKind } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
-import type { AnyResource } from '../model/resource.ts';
+import type { AnyResource, DashboardFacts } from '../model/resource.ts';
+import { dashboardFacts } from '../schema/semantic.ts';
 import { linkEscape } from '../shared/paths.ts';
 import { authenticatedChunks, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
@@ -33,22 +37,29 @@ import { isExactJson } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 const MAGIC = 'steward-parse-cache';
 
 /** The cache folder, relative to the project folder. */
 export const CACHE_DIR = '.steward/cache';
 export const PACK_FILE = 'parse.pack';
 
-/** What is stored per document: a Resource without its file. */
-export interface CachedResource {
+/** What is stored per document besides its text: a Resource without its file and document. */
+interface CachedHead {
   kind: ResourceKind;
   name: string;
   index: number;
-  doc: unknown;
   /** Dashboards: [marker tag, digest of the normalized desired form] (src/plan/normalize.ts), so a warm plan need not normalize. */
   nd?: [string, string];
+  /** Dashboards: what the checks and the plan read of the document (`dashboardFacts`), so it is not parsed. */
+  facts?: DashboardFacts;
 }
+
+/**
+ * A stored document: its head, and its text (`at`: where in the pack's texts, as read; `text`: as added, with
+ * its facts as JSON too: objects made from a parsed document's strings can hold on to far larger texts).
+ */
+type CachedRow = CachedHead & ({ at: [number, number] } | { text: string; factsText?: string });
 
 export interface CacheStats {
   /** Files answered from the cache. */
@@ -81,8 +92,11 @@ export interface ParseCache {
    * file system's timestamp granularity), and the change time cannot be set back by a user.
    */
   keyOfUnchanged(file: string, version: FileVersion): string | undefined;
-  /** The cached documents of a key, or undefined. */
-  get(key: string): CachedResource[] | undefined;
+  /**
+   * The cached resources of a key, as found in `file`, or undefined. Each document is parsed when first
+   * read (a dashboard's facts answer the checks and the plan without it); each resource has its own.
+   */
+  get(key: string, file: string): AnyResource[] | undefined;
   /** Whether `get` would answer (not counted in the stats). */
   has(key: string): boolean;
   /** Stores the resources of a file that had no problem at all. Values JSON cannot carry are not stored. */
@@ -135,6 +149,9 @@ export function codeIdentity(): string | null {
       '../schema/validator',
       '../schema/validators.gen',
       '../schema/kinds',
+      // A dashboard's facts: what the checks find in it, and where it names sources.
+      '../schema/semantic',
+      '../model/dashboard',
     ]) {
       h.update(`\u0000${m}\u0000`);
       h.update(readFileSync(new URL(m + ext, import.meta.url)));
@@ -230,13 +247,21 @@ export function openParseCache(
   fs: FileSystem,
   projectDir: string,
   env: Env,
-  opts: { identity?: string; variables?: VariablePolicy; key?: Buffer; settleMs?: number; now?: () => number } = {},
+  opts: {
+    identity?: string;
+    variables?: VariablePolicy;
+    key?: Buffer;
+    settleMs?: number;
+    now?: () => number;
+    /** The project's observability API: dashboards' facts hold its checks. */
+    api?: string;
+  } = {},
 ): ParseCache | undefined {
   const home = cacheHome(fs, projectDir, env, opts);
   if (!home) return undefined;
   const { id, write, key, dir } = home;
   const path = join(dir, PACK_FILE);
-  const entries = readPack(fs, path, id, key, () => gitTracks(dir, PACK_FILE, env));
+  const { entries, texts } = readPack(fs, path, id, key, () => gitTracks(dir, PACK_FILE, env));
   // The files read before, by path: [version signature, bytes' sha256, variables named]. Its own member of
   // the pack (no entry key has this form), authenticated with the rest.
   const recorded = new Map<string, [string, string, string[]]>();
@@ -250,8 +275,14 @@ export function openParseCache(
   const seenFiles = new Map<string, [string, string, string[]]>();
   const settleMs = opts.settleMs ?? SETTLE_MS;
   const now = opts.now ?? Date.now;
-  /** Entries used (parsed) or added (as JSON text) by this load: what a full save keeps. */
-  const used = new Map<string, CachedResource[] | string>();
+  /** Entries used or added by this load: what a full save keeps. */
+  const used = new Map<string, CachedRow[]>();
+  const rowsOf = (key: string): CachedRow[] | undefined => {
+    const seen = used.get(key);
+    if (seen) return seen;
+    const e = Object.prototype.hasOwnProperty.call(entries, key) ? entries[key] : undefined;
+    return e !== undefined && isEntry(e, texts.length) ? e : undefined;
+  };
   const stats: CacheStats = { hits: 0, misses: 0, stored: 0 };
 
   return {
@@ -271,35 +302,32 @@ export function openParseCache(
       return keyFromParts({ hash: r[1], names: r[2] }, env, opts.variables);
     },
     has(key) {
-      return used.has(key) || (Object.prototype.hasOwnProperty.call(entries, key) && isEntry(entries[key]));
+      return rowsOf(key) !== undefined;
     },
-    get(key) {
-      const seen = used.get(key);
-      if (seen !== undefined) {
-        // Two files with the same bytes: each gets its own copy, so no document is shared.
-        stats.hits++;
-        return typeof seen === 'string' ? (JSON.parse(seen) as CachedResource[]) : structuredClone(seen);
-      }
-      const e = Object.prototype.hasOwnProperty.call(entries, key) ? entries[key] : undefined;
-      if (e === undefined || !isEntry(e)) {
+    get(key, file) {
+      const rows = rowsOf(key);
+      if (rows === undefined) {
         stats.misses++;
         return undefined;
       }
       stats.hits++;
-      used.set(key, e);
-      return e;
+      used.set(key, rows);
+      // Each resource parses its own copy of its text, so no document is shared (two files of the same bytes).
+      return rows.map((r) => lazyResource(r, file, () => ('text' in r ? r.text : utf8Text(texts.subarray(r.at[0], r.at[0] + r.at[1])))));
     },
     set(key, resources, digests) {
-      const e: CachedResource[] = resources.map((r, i) => ({
+      // A document whose name is not its resource's is never stored (it could not be told from another).
+      if (!resources.every((r) => isExactJson(r.doc) && (r.doc as { metadata?: { name?: unknown } }).metadata?.name === r.name)) return;
+      // Kept as text: later stages may change the loaded objects, the cache must not follow them.
+      const rows: CachedRow[] = resources.map((r, i) => ({
         kind: r.kind,
         name: r.name,
         index: r.index,
-        doc: r.doc,
         ...(digests?.[i] ? { nd: digests[i] } : {}),
+        ...(r.kind === 'Dashboard' ? { factsText: JSON.stringify(dashboardFacts(r.doc, opts.api ?? 'seed')) } : {}),
+        text: JSON.stringify(r.doc),
       }));
-      if (!e.every((r) => isExactJson(r.doc))) return;
-      // Kept as text: later stages may change the loaded objects, the cache must not follow them.
-      used.set(key, JSON.stringify(e));
+      used.set(key, rows);
       stats.stored++;
     },
     save({ partial }) {
@@ -311,14 +339,29 @@ export function openParseCache(
       if (stats.stored === 0 && keep.size === loadedCount && !filesChanged) return;
       try {
         const filesPart = `${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`;
-        // The body's parts, made twice (for the MAC, then for the file) rather than joined into one string.
+        const kept = [...keep].filter((e): e is [string, CachedRow[]] => isEntry(e[1], texts.length));
+        const textOf = (r: CachedRow) => ('text' in r ? r.text : utf8Text(texts.subarray(r.at[0], r.at[0] + r.at[1])));
+        // The body's parts, made twice (for the MAC, then for the file) rather than joined into one string,
+        // each when it is written: the entries (one line: JSON.stringify writes no line break), each document's
+        // place among the texts in bytes, then the texts.
         function* parts() {
           yield '{';
-          for (const [k, v] of keep) yield `${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)},`;
-          yield `${filesPart}}`;
+          let offset = 0;
+          for (const [k, rows] of kept) {
+            const heads = rows.map(({ kind, name, index, nd, facts, ...r }) => {
+              const length = 'text' in r ? Buffer.byteLength(r.text) : r.at[1];
+              const factsText = 'text' in r ? r.factsText : facts && JSON.stringify(facts);
+              const head = JSON.stringify({ kind, name, index, ...(nd ? { nd } : {}), at: [offset, length] });
+              offset += length;
+              return factsText === undefined ? head : `${head.slice(0, -1)},"facts":${factsText}}`;
+            });
+            yield `${JSON.stringify(k)}:[${heads.join(',')}],`;
+          }
+          yield `${filesPart}}\n`;
+          for (const [, rows] of kept) for (const r of rows) yield textOf(r);
         }
         ensureIgnored(fs, dir);
-        write(path, authenticatedChunks(MAGIC, id, key, parts, keep.size));
+        write(path, authenticatedChunks(MAGIC, id, key, parts, kept.length));
       } catch {
         // A cache that cannot be written (read-only checkout, full disk) only costs the next run a parse.
       }
@@ -335,16 +378,48 @@ export function ensureIgnored(fs: FileSystem, dir: string): void {
  * The entries of a pack written by this code on this machine, or none: a missing, foreign, stale, damaged,
  * unauthenticated or git-tracked pack is empty.
  */
-function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked: () => boolean): Record<string, unknown> {
-  const empty: Record<string, unknown> = {};
+function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked: () => boolean): { entries: Record<string, unknown>; texts: Buffer } {
+  const empty = { entries: {}, texts: Buffer.alloc(0) };
   const body = readAuthenticated(fs, path, MAGIC, id, key, tracked);
   if (!body) return empty;
+  const nl = body.indexOf(10);
+  if (nl === -1) return empty;
   try {
-    const parsed: unknown = JSON.parse(utf8Text(body));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : empty;
+    const parsed: unknown = JSON.parse(utf8Text(body.subarray(0, nl)));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? { entries: parsed as Record<string, unknown>, texts: body.subarray(nl + 1) }
+      : empty;
   } catch {
     return empty;
   }
+}
+
+/**
+ * A resource whose document is parsed from `text()` when first read (then kept, as a plain property). The
+ * pack is authenticated, so its texts are what this code wrote; one that does not parse is a damaged cache.
+ */
+function lazyResource(row: CachedHead, file: string, text: () => string): AnyResource {
+  const r = { kind: row.kind, name: row.name, file, index: row.index } as AnyResource;
+  // Not enumerable: a copy (`{ ...r }`) or a comparison sees the resource as a fresh parse gives it, and a
+  // copy that may be changed reads its own document.
+  if (row.facts) Object.defineProperty(r, 'facts', { value: row.nd ? { ...row.facts, desired: row.nd } : row.facts, enumerable: false });
+  const settle = (doc: unknown) => Object.defineProperty(r, 'doc', { value: doc, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(r, 'doc', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      let doc: unknown;
+      try {
+        doc = JSON.parse(text());
+      } catch {
+        throw new Error(`the parse cache's text of ${file} does not parse: delete .steward/cache and run again`);
+      }
+      settle(doc);
+      return doc;
+    },
+    set: settle,
+  });
+  return r;
 }
 
 /** The pack's member that records files read (entry keys are 64 hex digits). */
@@ -361,21 +436,47 @@ function isRecord(v: unknown): v is [string, string, string[]] {
   );
 }
 
-function isEntry(e: unknown): e is CachedResource[] {
+function isEntry(e: unknown, textBytes: number): e is CachedRow[] {
   return (
     Array.isArray(e) &&
-    e.every((r: Partial<CachedResource> | null) => {
+    e.every((r: Partial<CachedHead> & { at?: unknown; text?: unknown }) => {
       if (typeof r !== 'object' || r === null) return false;
-      const doc = r.doc as { metadata?: { name?: unknown } } | null | undefined;
+      const at = r.at as unknown[] | undefined;
+      const placed =
+        typeof r.text === 'string' ||
+        (Array.isArray(at) &&
+          at.length === 2 &&
+          at.every((n) => Number.isInteger(n) && (n as number) >= 0) &&
+          (at[0] as number) + (at[1] as number) <= textBytes);
       return (
+        placed &&
         (RESOURCE_KINDS as readonly unknown[]).includes(r.kind) &&
         typeof r.name === 'string' &&
         Number.isInteger(r.index) &&
-        typeof doc === 'object' &&
-        doc !== null &&
         (r.nd === undefined || (Array.isArray(r.nd) && r.nd.length === 2 && r.nd.every((x) => typeof x === 'string'))) &&
-        doc.metadata?.name === r.name
+        // Added by this load: facts as text; read from the pack: as parsed (and checked).
+        (typeof r.text === 'string'
+          ? r.kind === 'Dashboard'
+            ? typeof (r as { factsText?: unknown }).factsText === 'string'
+            : true
+          : r.kind === 'Dashboard'
+            ? isFacts(r.facts)
+            : r.facts === undefined)
       );
     })
+  );
+}
+
+/** The shape of stored facts (their meaning is this code's: the pack is authenticated and keyed by code identity). */
+function isFacts(f: unknown): f is DashboardFacts {
+  if (typeof f !== 'object' || f === null) return false;
+  const x = f as Partial<DashboardFacts>;
+  return (
+    typeof x.specName === 'string' &&
+    (x.id === undefined || typeof x.id === 'string') &&
+    Array.isArray(x.tiles) &&
+    typeof x.sourceNames === 'boolean' &&
+    (x.local === undefined ||
+      (Array.isArray(x.local) && x.local.length === 2 && typeof x.local[0] === 'string' && Array.isArray(x.local[1]) && x.local[1].length === 2))
   );
 }

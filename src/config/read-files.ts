@@ -14,7 +14,6 @@ import type { VariablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
-import type { AnyResource } from '../model/resource.ts';
 import { MAX_FILE_BYTES } from './source.ts';
 
 export interface ReadFilesOptions {
@@ -55,7 +54,7 @@ export async function readResourceFiles(deps: { fs: FileSystem; env: Env }, file
     const useCache = cache !== undefined && !isProjectFile;
     // A file whose version is the one last read need not be read again: its key is known.
     let key = useCache && placed.version ? cache.keyOfUnchanged(file, placed.version) : undefined;
-    let hit = key !== undefined && cache!.has(key) ? cache!.get(key) : undefined;
+    let hit = key !== undefined && cache!.has(key) ? cache!.get(key, file) : undefined;
     let bytes: Buffer | undefined;
     if (!hit) {
       const read = readPlacedFile(deps.fs, file);
@@ -65,14 +64,12 @@ export async function readResourceFiles(deps: { fs: FileSystem; env: Env }, file
       }
       bytes = read.bytes;
       key = useCache ? cache.keyOf(bytes, placed.version ? { file, version: placed.version } : undefined) : undefined;
-      hit = key !== undefined ? cache!.get(key) : undefined;
+      hit = key !== undefined ? cache!.get(key, file) : undefined;
     }
-    if (hit) {
-      outputs[slot] = { resources: hit.map((r) => ({ kind: r.kind, name: r.name, file, index: r.index, doc: r.doc }) as AnyResource), issues: [] };
-      // The digest of each dashboard's normalized form, made when the file was parsed: plan skips normalizing it.
-      for (const r of hit)
-        if (r.nd && markerTag !== undefined && r.nd[0] === markerTag) rememberDesiredDigest((r.doc as { spec: object }).spec, r.nd[0], r.nd[1]);
-    } else jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
+    // Each dashboard's facts carry the digest of its normalized form, made when the file was parsed: plan
+    // skips normalizing it, and reads its document only if the live one differs.
+    if (hit) outputs[slot] = { resources: hit, issues: [] };
+    else jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
   });
   const results = await processFiles(jobs, deps.env, o.parallel, o.variables, markerTag);
   jobs.forEach((job, i) => {

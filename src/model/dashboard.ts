@@ -31,3 +31,22 @@ export const METRIC_VALUE_EXPRESSION = 'Value';
 export function metricLacksValue(item: { aggFn?: unknown; valueExpression?: unknown; metricName?: unknown }): boolean {
   return lacksValueExpression(item) && typeof item.metricName === 'string';
 }
+
+/**
+ * Every place a dashboard spec names a source (`source: <name>`): tile configs and filters, each with its
+ * pointer and the object holding it (src/plan/names.ts puts the source's id in place).
+ */
+export function sourceSlots(spec: {
+  tiles?: ReadonlyArray<{ config?: unknown }>;
+  filters?: unknown;
+}): Array<{ pointer: string; holder: Record<string, unknown> }> {
+  const out: Array<{ pointer: string; holder: Record<string, unknown> }> = [];
+  (spec.tiles ?? []).forEach((t, i) => {
+    const c = t.config as Record<string, unknown> | undefined;
+    if (c && typeof c['source'] === 'string') out.push({ pointer: `/spec/tiles/${i}/config/source`, holder: c });
+  });
+  ((spec.filters as Array<Record<string, unknown> | null> | undefined) ?? []).forEach((f, i) => {
+    if (f && typeof f['source'] === 'string') out.push({ pointer: `/spec/filters/${i}/source`, holder: f });
+  });
+  return out;
+}

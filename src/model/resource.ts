@@ -13,6 +13,32 @@ export interface Resource<K extends ResourceKind = ResourceKind> {
   /** 0-based document index inside the file; negative for a resource stamped from a template (src/templates/expand.ts: its origin says where its parts are). */
   index: number;
   doc: DocumentOf<K>;
+  /**
+   * Dashboards answered by the parse cache: what the checks and the plan need of the document, so that an
+   * unchanged dashboard's document is not read (src/config/facts.ts). Always what `dashboardFacts(doc)` gives.
+   */
+  facts?: DashboardFacts;
+}
+
+/** What the semantic checks and the plan's matching read of a dashboard (src/config/facts.ts). */
+export interface DashboardFacts {
+  specName: string;
+  id?: string;
+  /** Each tile's name, and its config's displayType where that is a string. */
+  tiles: Array<[string, string | null]>;
+  /** Some tile config or filter names a source (`source: <name>`). */
+  sourceNames: boolean;
+  /** The checks of this dashboard alone under one API (the project's when it was cached): tile problems, then tag problems. */
+  local?: [string, [LocalProblem[], LocalProblem[]]];
+  /** [marker tag, digest of the normalized desired form] (src/plan/normalize.ts). */
+  desired?: [string, string];
+}
+
+/** A problem of one document, located by pointer. */
+export interface LocalProblem {
+  pointer: string;
+  message: string;
+  severity: 'error' | 'warning';
 }
 
 export type AnyResource = { [K in ResourceKind]: Resource<K> }[ResourceKind];

@@ -3,6 +3,7 @@
  * and steward puts the id of the source with that name in this environment in its place. Pure: the lists
  * come in (read once per plan, only when some file uses a name), resolved copies and problems go out.
  */
+import { sourceSlots as specSourceSlots } from '../model/dashboard.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
 import { listSome } from '../shared/text.ts';
@@ -24,20 +25,12 @@ type Obj = Record<string, unknown>;
 
 /** Every place a dashboard names a source: tile configs and filters. */
 function sourceSlots(r: AnyResource): Array<{ pointer: string; holder: Obj }> {
-  if (r.kind !== 'Dashboard') return [];
-  const out: Array<{ pointer: string; holder: Obj }> = [];
-  (r.doc.spec.tiles ?? []).forEach((t, i) => {
-    const c = (t as { config?: Obj }).config;
-    if (c && typeof c['source'] === 'string') out.push({ pointer: `/spec/tiles/${i}/config/source`, holder: c });
-  });
-  ((r.doc.spec as { filters?: Obj[] }).filters ?? []).forEach((f, i) => {
-    if (f && typeof f['source'] === 'string') out.push({ pointer: `/spec/filters/${i}/source`, holder: f });
-  });
-  return out;
+  return r.kind === 'Dashboard' ? specSourceSlots(r.doc.spec) : [];
 }
 
 export function usesSourceNames(resources: readonly AnyResource[]): boolean {
-  return resources.some((r) => sourceSlots(r).length > 0);
+  // A dashboard the parse cache answered says so in its facts, without its document being read.
+  return resources.some((r) => (r.kind === 'Dashboard' && r.facts ? r.facts.sourceNames : sourceSlots(r).length > 0));
 }
 
 /** Every place an alert names a webhook: `channel.webhook` and `channels[].webhook`. */

@@ -233,7 +233,10 @@ function planDashboard(
   let desiredForm: NormalDashboard | undefined;
   const desiredOf = () => (desiredForm ??= normalizeDesired(d.doc.spec, markerTag));
   const base = { kind: 'Dashboard' as const, name: d.name, file };
-  const pin = d.doc.metadata.id;
+  // A dashboard the parse cache answered: its facts say what matching needs, and its document is read only
+  // when it differs from the live one (src/config/facts.ts).
+  const pin = d.facts ? d.facts.id : d.doc.metadata.id;
+  const specName = d.facts ? d.facts.specName : d.doc.spec.name;
   let live: LiveDashboardInput | undefined;
   if (pin !== undefined) {
     live = liveById.get(pin);
@@ -253,7 +256,7 @@ function planDashboard(
       };
     }
   } else {
-    const found = liveByName.get(d.doc.spec.name) ?? [];
+    const found = liveByName.get(specName) ?? [];
     if (found.length > 1) {
       const ids = found.map((f) => f.id).sort();
       return {
@@ -263,7 +266,7 @@ function planDashboard(
           action: 'blocked',
           reason: 'ambiguous',
           candidates: ids,
-          message: `${found.length} live dashboards are named "${d.doc.spec.name}" (${ids.join(', ')})`,
+          message: `${found.length} live dashboards are named "${specName}" (${ids.join(', ')})`,
           wayOut: [`pin one with metadata.id (one of ${ids.join(', ')})`, 'or delete the extra dashboards by hand'],
           after: desiredOf(),
           patch: [],
@@ -289,7 +292,7 @@ function planDashboard(
 
   // Equal normalized forms: unchanged, without aligning or diffing (most dashboards of a large project).
   // Alignment only narrows differences, so equal forms always give an empty patch.
-  const wanted = desiredDigest(d.doc.spec, markerTag);
+  const wanted = d.facts?.desired?.[0] === markerTag ? d.facts.desired[1] : desiredDigest(d.doc.spec, markerTag);
   const noop = (digest: string, ignoredList: readonly string[]): DashboardMatch => ({
     live,
     item: {

@@ -1,6 +1,7 @@
-import { ALERTABLE_CHARTS, lacksValueExpression, MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
+import { ALERTABLE_CHARTS, lacksValueExpression, MAX_LIVE_TAG_LENGTH, sourceSlots } from '../model/dashboard.ts';
 import { WEBHOOK_CHANNEL_EXTRAS } from '../model/alert.ts';
-import type { AnyResource, Resource } from '../model/resource.ts';
+import type { AnyResource, DashboardFacts, LocalProblem, Resource } from '../model/resource.ts';
+import type { DashboardSpec } from './kinds.ts';
 import { didYouMean } from './did-you-mean.ts';
 import { listSome } from '../shared/text.ts';
 
@@ -21,6 +22,7 @@ export interface SemanticProblem {
 }
 
 const GRID_COLUMNS = 24;
+
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAGS = 50;
 
@@ -136,6 +138,13 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
 
 type TileLike = { name: string; x: number; y: number; w: number; h: number; series?: unknown; config?: unknown };
 
+const TILE_BOUNDS: ReadonlyArray<[keyof TileLike, number, number | undefined]> = [
+  ['x', 0, GRID_COLUMNS - 1],
+  ['y', 0, undefined],
+  ['w', 1, GRID_COLUMNS],
+  ['h', 1, undefined],
+];
+
 /**
  * What the profile's server refuses in a tile. The schema accepts any integer position (the seed's server,
  * HyperDX 2025-11, returns and takes them); HyperDX 2026-08 and ClickStack take x 0-23, w 1-24, y and h
@@ -149,13 +158,7 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
       out.push({ pointer: at('config'), message: 'tiles in the config form need observability.api: hyperdx or clickstack-cloud (the seed API takes series)' });
     return out;
   }
-  const bounds: Array<[keyof TileLike, number, number | undefined]> = [
-    ['x', 0, GRID_COLUMNS - 1],
-    ['y', 0, undefined],
-    ['w', 1, GRID_COLUMNS],
-    ['h', 1, undefined],
-  ];
-  for (const [k, min, max] of bounds) {
+  for (const [k, min, max] of TILE_BOUNDS) {
     const v = t[k] as number;
     if (v < min || (max !== undefined && v > max))
       out.push({ pointer: at(k), message: `${k} is ${v}; the ${api} API takes ${max === undefined ? `${min} or more` : `${min} to ${max}`}` });
@@ -212,16 +215,23 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
       out,
     );
   }
+  // A dashboard the parse cache answered carries its facts: its document is not read (src/config/facts.ts).
+  const made = new Map<Resource<'Dashboard'>, DashboardFacts>();
+  const facts = (d: Resource<'Dashboard'>) => {
+    let f = d.facts ?? made.get(d);
+    if (!f) made.set(d, (f = dashboardFacts(d.doc)));
+    return f;
+  };
   duplicates(
     dashboards,
-    (d) => d.doc.spec.name,
+    (d) => facts(d).specName,
     '/spec/name',
     (n) => `two dashboards are named "${n}": the name is the live dashboard's identity, so each must be unique`,
     out,
   );
   duplicates(
-    dashboards.filter((d) => d.doc.metadata.id),
-    (d) => d.doc.metadata.id!,
+    dashboards.filter((d) => facts(d).id),
+    (d) => facts(d).id!,
     '/metadata/id',
     (id) => `two dashboards pin live id ${id}`,
     out,
@@ -241,56 +251,14 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     out,
   );
 
-  for (const d of dashboards) {
-    const tiles = d.doc.spec.tiles ?? [];
-    const seen = new Map<string, number>();
-    tiles.forEach((t, i) => {
-      const first = seen.get(t.name);
-      if (first !== undefined) {
-        out.push({
-          file: d.file,
-          index: d.index,
-          pointer: `/spec/tiles/${i}/name`,
-          severity: 'error',
-          message: `duplicate tile name "${t.name}" in this dashboard (tiles are matched by name; also tile ${first})`,
-        });
-      } else seen.set(t.name, i);
-      for (const p of tileProfileProblems(t, i, api)) out.push({ file: d.file, index: d.index, severity: 'error', ...p });
-      if (t.x + t.w > GRID_COLUMNS) {
-        out.push({
-          file: d.file,
-          index: d.index,
-          pointer: `/spec/tiles/${i}/w`,
-          severity: 'warning',
-          message: `tile "${t.name}" ends at column ${t.x + t.w}, beyond the ${GRID_COLUMNS}-column grid (x + w must be at most ${GRID_COLUMNS})`,
-        });
-      }
-    });
-  }
-
-  if (api !== 'seed') {
-    for (const d of dashboards) {
-      const tags = d.doc.spec.tags ?? [];
-      tags.forEach((tag, i) => {
-        if (tag.length > MAX_LIVE_TAG_LENGTH)
-          out.push({
-            file: d.file,
-            index: d.index,
-            pointer: `/spec/tags/${i}`,
-            severity: 'error',
-            message: `tag "${tag}" is ${tag.length} characters; the ${api} API takes at most ${MAX_LIVE_TAG_LENGTH}`,
-          });
-      });
-      if (tags.length >= MAX_TAGS)
-        out.push({
-          file: d.file,
-          index: d.index,
-          pointer: '/spec/tags',
-          severity: 'error',
-          message: `${tags.length} tags; the ${api} API takes at most ${MAX_TAGS - 1} besides steward's marker tag`,
-        });
-    }
-  }
+  // Facts hold the local checks of the API the project had when the file was cached; another reads the document.
+  const local = dashboards.map((d) => (d.facts?.local?.[0] === api ? d.facts.local[1] : dashboardLocalProblems(d.doc.spec, api)));
+  dashboards.forEach((d, i) => {
+    for (const p of local[i]![0]) out.push({ file: d.file, index: d.index, ...p });
+  });
+  dashboards.forEach((d, i) => {
+    for (const p of local[i]![1]) out.push({ file: d.file, index: d.index, ...p });
+  });
 
   for (const a of alerts) for (const p of alertProfileProblems(a.doc, api)) out.push({ file: a.file, index: a.index, severity: 'error', ...p });
 
@@ -314,7 +282,8 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
       });
       continue;
     }
-    const names = (dash.doc.spec.tiles ?? []).map((t) => t.name);
+    const tiles = facts(dash).tiles;
+    const names = tiles.map((t) => t[0]);
     if (!names.includes(ref.name)) {
       const hint = didYouMean(ref.name, names);
       out.push({
@@ -328,14 +297,14 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     }
     // HyperDX takes an alert on any builder tile, then deletes it on the dashboard's next update unless the
     // tile is a line, stacked_bar or number chart (cleanupDashboardAlerts): the alert would come and go.
-    const config = (dash.doc.spec.tiles ?? []).find((t) => t.name === ref.name)?.config as { displayType?: unknown } | undefined;
-    if (api !== 'seed' && config && typeof config.displayType === 'string' && !ALERTABLE_CHARTS.has(config.displayType)) {
+    const displayType = tiles.find((t) => t[0] === ref.name)?.[1];
+    if (api !== 'seed' && typeof displayType === 'string' && !ALERTABLE_CHARTS.has(displayType)) {
       out.push({
         file: a.file,
         index: a.index,
         pointer: '/spec/tile/name',
         severity: 'error',
-        message: `tile "${ref.name}" is a ${config.displayType} chart; alerts need a line, stacked_bar or number tile (the ${api} API deletes others' alerts on the next update)`,
+        message: `tile "${ref.name}" is a ${displayType} chart; alerts need a line, stacked_bar or number tile (the ${api} API deletes others' alerts on the next update)`,
       });
     }
   }
@@ -350,6 +319,70 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     );
   }
   return out;
+}
+
+/**
+ * The checks of one dashboard alone under an API: its tiles' problems, then its tags' (kept apart so the
+ * problems of a project come in the order they always did: every dashboard's tiles, then every one's tags).
+ */
+export function dashboardLocalProblems(spec: DashboardSpec, api: string): [LocalProblem[], LocalProblem[]] {
+  const tileProblems: LocalProblem[] = [];
+  const seen = new Map<string, number>();
+  (spec.tiles ?? []).forEach((t, i) => {
+    const first = seen.get(t.name);
+    if (first !== undefined) {
+      tileProblems.push({
+        pointer: `/spec/tiles/${i}/name`,
+        severity: 'error',
+        message: `duplicate tile name "${t.name}" in this dashboard (tiles are matched by name; also tile ${first})`,
+      });
+    } else seen.set(t.name, i);
+    for (const p of tileProfileProblems(t, i, api)) tileProblems.push({ severity: 'error', ...p });
+    if (t.x + t.w > GRID_COLUMNS) {
+      tileProblems.push({
+        pointer: `/spec/tiles/${i}/w`,
+        severity: 'warning',
+        message: `tile "${t.name}" ends at column ${t.x + t.w}, beyond the ${GRID_COLUMNS}-column grid (x + w must be at most ${GRID_COLUMNS})`,
+      });
+    }
+  });
+  const tagProblems: LocalProblem[] = [];
+  if (api !== 'seed') {
+    const tags = spec.tags ?? [];
+    tags.forEach((tag, i) => {
+      if (tag.length > MAX_LIVE_TAG_LENGTH)
+        tagProblems.push({
+          pointer: `/spec/tags/${i}`,
+          severity: 'error',
+          message: `tag "${tag}" is ${tag.length} characters; the ${api} API takes at most ${MAX_LIVE_TAG_LENGTH}`,
+        });
+    });
+    if (tags.length >= MAX_TAGS)
+      tagProblems.push({
+        pointer: '/spec/tags',
+        severity: 'error',
+        message: `${tags.length} tags; the ${api} API takes at most ${MAX_TAGS - 1} besides steward's marker tag`,
+      });
+  }
+  return [tileProblems, tagProblems];
+}
+
+/**
+ * What the checks and the plan read of a dashboard, with its local problems under `api` when given (the parse
+ * cache keeps them for the project's API, so that a cached dashboard's document is not read).
+ */
+export function dashboardFacts(doc: Resource<'Dashboard'>['doc'], api?: string): DashboardFacts {
+  const tiles = (doc.spec.tiles ?? []).map((t): [string, string | null] => {
+    const displayType = (t.config as { displayType?: unknown } | undefined)?.displayType;
+    return [t.name, typeof displayType === 'string' ? displayType : null];
+  });
+  return {
+    specName: doc.spec.name,
+    ...(doc.metadata.id !== undefined ? { id: doc.metadata.id } : {}),
+    tiles,
+    sourceNames: sourceSlots(doc.spec).length > 0,
+    ...(api !== undefined ? { local: [api, dashboardLocalProblems(doc.spec, api)] as DashboardFacts['local'] } : {}),
+  };
 }
 
 function duplicates<T extends { file: string; index: number }>(

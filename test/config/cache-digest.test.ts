@@ -31,6 +31,9 @@ test('a warm load brings back each dashboard digest, equal to a fresh one', asyn
     const warm = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { cache: true });
     assert.is(warm.stats.cache?.hits, 2);
     for (const r of warm.resources) {
+      // Carried in the dashboard's facts, read without its document.
+      const fresh = normalDigest(normalizeDesired(structuredClone(r.doc.spec as DashboardSpec), marker));
+      assert.equal(r.facts?.desired, [marker, fresh]);
       const spec = r.doc.spec as DashboardSpec;
       // Fresh: a copy of the spec, which the remembered digest cannot answer for.
       assert.is(desiredDigest(spec, marker), normalDigest(normalizeDesired(structuredClone(spec), marker)));

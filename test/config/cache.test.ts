@@ -260,7 +260,10 @@ test('a pack written by other code (another version or schema) is ignored', () =
     }
     old.save({ partial: false });
     assert.equal(
-      openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env)!)?.length,
+      openParseCache(nodeFileSystem, dir, withKey(env), { identity: 'older-steward' })!.get(
+        cacheKey(readFileSync(join(dir, 'dash/one.yaml')), env)!,
+        'dash/one.yaml',
+      )?.length,
       1,
     );
     assert.equal((await load(dir, env)).stats.cache, { hits: 0, misses: 3, stored: 3 });
