@@ -1,15 +1,6 @@
 /** Small helpers the report checks share. */
 
-export function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const it of items) {
-    const k = key(it);
-    const arr = m.get(k);
-    if (arr) arr.push(it);
-    else m.set(k, [it]);
-  }
-  return m;
-}
+export { groupBy } from '../shared/arrays.ts';
 
 /** Names the API spells in any case compare equal. */
 export const same = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
