@@ -15,6 +15,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import { tileConfigDefs } from './tile-config.ts';
 import { generateApiTypes, TYPES_FILE } from './gen-api-types.ts';
+import { BASE_ID, ENVELOPES, FILES, loadApiSchema, validatorName, type ResponseShape, type SchemaName } from '../src/clients/response-schemas.ts';
 
 export const KIND_SCHEMAS = {
   Project: 'project.schema.json',
@@ -71,6 +72,25 @@ export function generatePlanValidator(): string {
   return standaloneText(ajv, { Plan: 'Plan' });
 }
 
+/**
+ * src/clients/response-validators.gen.ts: the checks of every response shape and schema file
+ * (src/clients/response-schemas.ts), with the options the client checks with (every error, strict).
+ */
+export function generateResponseValidators(): string {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false, code: { source: true, esm: true, lines: false } });
+  (addFormatsModule as unknown as (a: Ajv2020, f: string[]) => void)(ajv, ['date-time']);
+  const refs: Record<string, string> = {};
+  for (const name of Object.keys(FILES) as SchemaName[]) {
+    ajv.addSchema(loadApiSchema(name));
+    refs[validatorName(`file:${name}`)] = BASE_ID + FILES[name];
+  }
+  for (const [shape, schema] of Object.entries(ENVELOPES) as Array<[ResponseShape, object]>) {
+    ajv.addSchema(schema, shape);
+    refs[validatorName(shape)] = shape;
+  }
+  return standaloneText(ajv, refs);
+}
+
 function standaloneText(ajv: Ajv2020, refs: Record<string, string>): string {
   let code = (standaloneModule as unknown as { default: (a: Ajv2020, r: Record<string, string>) => string }).default(ajv, refs);
   // ajv's ESM output still calls require() for its runtime helpers; turn those into imports.
@@ -99,6 +119,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(validators, generateValidators());
   const planValidator = new URL('src/apply/plan-validator.gen.ts', root);
   writeFileSync(planValidator, generatePlanValidator());
+  writeFileSync(new URL('src/clients/response-validators.gen.ts', root), generateResponseValidators());
   writeFileSync(TYPES_FILE, await generateApiTypes());
   process.stdout.write(`wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\nwrote ${fileURLToPath(planValidator)}\nwrote ${TYPES_FILE}\n`);
 }

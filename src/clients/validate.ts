@@ -3,126 +3,19 @@
  * `schemas/api/` (wrapped in the API's envelope) before a client returns it. Unknown members pass and are
  * kept (ajv never removes or coerces here); wrong types come back as problems with a readable field path.
  */
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { ResponseProblem } from './errors.ts';
+import * as generated from './response-validators.gen.ts';
+import { validatorName, type ResponseShape, type SchemaName } from './response-schemas.ts';
 
-/** The response bodies steward reads. */
-export type ResponseShape =
-  | 'observability.dashboards'
-  | 'observability.dashboard'
-  | 'observability.alert'
-  | 'observability.alerts'
-  | 'observability.named'
-  | 'observability.any'
-  | 'clickstack.dashboards'
-  | 'clickstack.dashboard'
-  | 'clickstack.alert'
-  | 'clickstack.alerts'
-  | 'clickstack.named'
-  | 'clickstack.any'
-  | 'observability.validation'
-  | 'cloud.list'
-  | 'cloud.item';
+export { apiSchemasForTest, loadApiSchema, type ResponseShape, type SchemaName } from './response-schemas.ts';
 
-const SCHEMA_ROOT = new URL('../../schemas/api/', import.meta.url);
-const BASE_ID = 'https://steward.dev/schemas/api/';
+/** A generated check: true when the body fits, else its errors (ajv's shape). */
+type Check = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** Schema files under schemas/api/, by the short name used below. */
-const FILES = {
-  dashboard: 'observability/live-dashboard.schema.json',
-  alert: 'observability/live-alert.schema.json',
-  dashboardCreate: 'observability/dashboard-create.schema.json',
-  alertUpdate: 'observability/alert-update.schema.json',
-  ingestPipe: 'cloud/ingest-pipe.schema.json',
-  reversePrivateEndpoint: 'cloud/reverse-private-endpoint.schema.json',
-  backup: 'cloud/backup.schema.json',
-  // The real ClickHouse Cloud shapes (cloud.api: clickhouse-cloud): the same members, none required.
-  clickPipe: 'cloud/clickpipe.schema.json',
-  clickPipesReversePrivateEndpoint: 'cloud/clickpipes-reverse-private-endpoint.schema.json',
-  clickhouseCloudBackup: 'cloud/clickhouse-cloud-backup.schema.json',
-} as const;
-
-export type SchemaName = keyof typeof FILES;
-
-/** The raw JSON Schema of one API shape (for tests and for other modules that want to reuse it). */
-export function loadApiSchema(name: SchemaName): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(FILES[name], SCHEMA_ROOT), 'utf8')) as Record<string, unknown>;
-}
-
-const ref = (name: SchemaName) => ({ $ref: BASE_ID + FILES[name] });
-const list = (name: SchemaName) => ({ type: 'array', items: ref(name) });
-/** Observability bodies: `{data: …}`. */
-const data = (inner: object) => ({ type: 'object', required: ['data'], properties: { data: inner } });
-/** Cloud bodies: `{status, requestId, result}`; only result is needed. */
-const result = (inner: object) => ({
-  type: 'object',
-  required: ['result'],
-  properties: { status: { type: 'number' }, requestId: { type: 'string' }, result: inner },
-});
-
-/**
- * A source or webhook. Names in files resolve to its id, but neither is required here: HyperDX 2026-08 makes a
- * source's `id` optional, and one entry without it must not make the whole list unreadable. An entry that a
- * file's name matches but that has no id is a problem at that name (src/plan/names.ts).
- */
-const named = { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } };
-/** POST /dashboards/validate answers without an envelope. */
-const validation = {
-  type: 'object',
-  required: ['valid'],
-  properties: {
-    valid: { type: 'boolean' },
-    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-  },
-};
-
-const ENVELOPES: Record<ResponseShape, object> = {
-  'observability.alerts': data(list('alert')),
-  'observability.named': data({ type: 'array', items: named }),
-  'observability.any': {},
-  'observability.validation': validation,
-  'clickstack.dashboards': result(list('dashboard')),
-  'clickstack.dashboard': result(ref('dashboard')),
-  'clickstack.alert': result(ref('alert')),
-  'clickstack.alerts': result(list('alert')),
-  'clickstack.named': result({ type: 'array', items: named }),
-  'clickstack.any': {},
-  'observability.dashboards': data(list('dashboard')),
-  'observability.dashboard': data(ref('dashboard')),
-  'observability.alert': data(ref('alert')),
-  // The cloud reads check the envelope only; each item is checked on its own (checkItem), so one bad item
-  // does not make the whole list unreadable (src/clients/cloud-items.ts).
-  'cloud.list': result({ type: 'array' }),
-  'cloud.item': result({}),
-};
-
-/** Every schema the response and request checks compile (the files and the envelopes), for the meta-schema test. */
-export function apiSchemasForTest(): { files: Record<string, unknown>[]; envelopes: object[] } {
-  return { files: (Object.keys(FILES) as SchemaName[]).map(loadApiSchema), envelopes: Object.values(ENVELOPES) };
-}
-
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function getAjv(): Ajv2020 {
-  if (ajv) return ajv;
-  // validateSchema: false - the schemas are steward's own, checked against the 2020-12 meta-schema by
-  // test/clients/api-types.test.ts; compiling the meta-schema on every run cost ~0.1 s of each plan.
-  const instance = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false });
-  ajvFormats.default(instance, ['date-time']);
-  for (const name of Object.keys(FILES) as SchemaName[]) instance.addSchema(loadApiSchema(name));
-  ajv = instance;
-  return instance;
-}
-
-function validatorFor(key: string, schema: object): ValidateFunction {
-  let fn = compiled.get(key);
-  if (!fn) {
-    fn = getAjv().compile(schema);
-    compiled.set(key, fn);
-  }
+function validatorFor(key: ResponseShape | `file:${SchemaName}`): Check {
+  const fn = (generated as unknown as Record<string, Check | undefined>)[validatorName(key)];
+  if (!fn) throw new Error(`no generated validator for ${key}: run npm run generate`);
   return fn;
 }
 
@@ -131,7 +24,7 @@ const MAX_PROBLEMS = 20;
 
 /** Checks a parsed response body; returns its problems (empty when it is fine). */
 export function checkResponse(shape: ResponseShape, body: unknown): ResponseProblem[] {
-  const fn = validatorFor(shape, ENVELOPES[shape]);
+  const fn = validatorFor(shape);
   if (fn(body)) return [];
   return toProblems(fn.errors ?? []).map(({ field, message }) => ({ field, message }));
 }
@@ -146,14 +39,14 @@ export interface ItemProblem extends ResponseProblem {
 
 /** Checks one item against one of the API schemas (a ClickPipe, a backup...); returns its problems. */
 export function checkItem(name: SchemaName, item: unknown): ItemProblem[] {
-  const fn = validatorFor(`item.${name}`, ref(name));
+  const fn = validatorFor(`file:${name}`);
   if (fn(item)) return [];
   return toProblems(fn.errors ?? []);
 }
 
 /** Checks a request body against its (closed) schema: used by tests and available to callers. */
 export function checkRequest(name: 'dashboardCreate' | 'alertUpdate', body: unknown): ResponseProblem[] {
-  const fn = validatorFor(`request.${name}`, ref(name));
+  const fn = validatorFor(`file:${name}`);
   if (fn(body)) return [];
   return toProblems(fn.errors ?? []).map(({ field, message }) => ({ field, message }));
 }

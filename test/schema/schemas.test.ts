@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generatePlanValidator, generateTypes, generateValidators } from '../../scripts/generate.ts';
+import { generatePlanValidator, generateResponseValidators, generateTypes, generateValidators } from '../../scripts/generate.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,6 +20,11 @@ test('src/schema/validators.gen.ts matches the schemas (run npm run generate aft
 test('src/apply/plan-validator.gen.ts matches schemas/plan.schema.json (run npm run generate after changing it)', () => {
   const current = readFileSync(join(root, 'src/apply/plan-validator.gen.ts'), 'utf8');
   assert.ok(current === generatePlanValidator(), 'plan-validator.gen.ts is out of date');
+});
+
+test('src/clients/response-validators.gen.ts matches schemas/api/ and the envelopes (run npm run generate after changing them)', () => {
+  const current = readFileSync(join(root, 'src/clients/response-validators.gen.ts'), 'utf8');
+  assert.ok(current === generateResponseValidators(), 'response-validators.gen.ts is out of date');
 });
 
 test('every schema sets additionalProperties: false on the objects steward owns', () => {
