@@ -119,7 +119,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(validators, generateValidators());
   const planValidator = new URL('src/apply/plan-validator.gen.ts', root);
   writeFileSync(planValidator, generatePlanValidator());
-  writeFileSync(new URL('src/clients/response-validators.gen.ts', root), generateResponseValidators());
+  const responseValidators = new URL('src/clients/response-validators.gen.ts', root);
+  writeFileSync(responseValidators, generateResponseValidators());
   writeFileSync(TYPES_FILE, await generateApiTypes());
-  process.stdout.write(`wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\nwrote ${fileURLToPath(planValidator)}\nwrote ${TYPES_FILE}\n`);
+  process.stdout.write(
+    `wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\nwrote ${fileURLToPath(planValidator)}\nwrote ${fileURLToPath(responseValidators)}\nwrote ${TYPES_FILE}\n`,
+  );
 }
