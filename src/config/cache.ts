@@ -283,6 +283,8 @@ export function openParseCache(
     const e = Object.prototype.hasOwnProperty.call(entries, key) ? entries[key] : undefined;
     return e !== undefined && isEntry(e, texts.length) ? e : undefined;
   };
+  /** A stored document's text: as added by this load, or where it is among the pack's texts. */
+  const textOf = (r: CachedRow) => ('text' in r ? r.text : utf8Text(texts.subarray(r.at[0], r.at[0] + r.at[1])));
   const stats: CacheStats = { hits: 0, misses: 0, stored: 0 };
 
   return {
@@ -313,7 +315,7 @@ export function openParseCache(
       stats.hits++;
       used.set(key, rows);
       // Each resource parses its own copy of its text, so no document is shared (two files of the same bytes).
-      return rows.map((r) => lazyResource(r, file, () => ('text' in r ? r.text : utf8Text(texts.subarray(r.at[0], r.at[0] + r.at[1])))));
+      return rows.map((r) => lazyResource(r, file, () => textOf(r)));
     },
     set(key, resources, digests) {
       // A document whose name is not its resource's is never stored (it could not be told from another).
@@ -340,7 +342,6 @@ export function openParseCache(
       try {
         const filesPart = `${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`;
         const kept = [...keep].filter((e): e is [string, CachedRow[]] => isEntry(e[1], texts.length));
-        const textOf = (r: CachedRow) => ('text' in r ? r.text : utf8Text(texts.subarray(r.at[0], r.at[0] + r.at[1])));
         // The body's parts, made twice (for the MAC, then for the file) rather than joined into one string,
         // each when it is written: the entries (one line: JSON.stringify writes no line break), each document's
         // place among the texts in bytes, then the texts.

@@ -24,6 +24,7 @@ import { cacheHome, ensureIgnored } from './cache.ts';
 import { authenticatedText, gitTracks, readAuthenticated } from './cache-trust.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
+import { isObject } from '../shared/object.ts';
 import { utf8Text } from '../shared/text.ts';
 
 const MAGIC = 'steward-live-memo';
@@ -162,9 +163,9 @@ function readEntries(body: Buffer | undefined): LoadedMemo {
     return none;
   }
   const { lists, entries, bodies } = (parsed ?? {}) as { lists?: unknown; entries?: unknown; bodies?: unknown };
-  if (!Array.isArray(lists) || !isTable(entries)) return none;
+  if (!Array.isArray(lists) || !isObject(entries)) return none;
   const table = entries;
-  const bodyTable = isTable(bodies) ? bodies : {};
+  const bodyTable = isObject(bodies) ? bodies : {};
   const okLists = lists.map((l) => (Array.isArray(l) && l.every((x) => typeof x === 'string') ? (l as string[]) : undefined));
   // Not copied into a Map: a warm plan asks for every entry once, so checking each then costs one pass less.
   const get = (k: string): LiveMemoEntry | undefined => {
@@ -191,8 +192,4 @@ function readEntries(body: Buffer | undefined): LoadedMemo {
       return { liveDigest: v[0], entries: out };
     },
   };
-}
-
-function isTable(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -15,12 +15,12 @@ export interface Resource<K extends ResourceKind = ResourceKind> {
   doc: DocumentOf<K>;
   /**
    * Dashboards answered by the parse cache: what the checks and the plan need of the document, so that an
-   * unchanged dashboard's document is not read (src/config/facts.ts). Always what `dashboardFacts(doc)` gives.
+   * unchanged dashboard's document is not read (src/config/cache.ts). Always what `dashboardFacts(doc, api)` (src/schema/semantic.ts) gives.
    */
   facts?: DashboardFacts;
 }
 
-/** What the semantic checks and the plan's matching read of a dashboard (src/config/facts.ts). */
+/** What the semantic checks and the plan's matching read of a dashboard (`dashboardFacts`, src/schema/semantic.ts). */
 export interface DashboardFacts {
   specName: string;
   id?: string;

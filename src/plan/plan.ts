@@ -234,7 +234,7 @@ function planDashboard(
   const desiredOf = () => (desiredForm ??= normalizeDesired(d.doc.spec, markerTag));
   const base = { kind: 'Dashboard' as const, name: d.name, file };
   // A dashboard the parse cache answered: its facts say what matching needs, and its document is read only
-  // when it differs from the live one (src/config/facts.ts).
+  // when it differs from the live one (src/config/cache.ts).
   const pin = d.facts ? d.facts.id : d.doc.metadata.id;
   const specName = d.facts ? d.facts.specName : d.doc.spec.name;
   let live: LiveDashboardInput | undefined;

@@ -22,7 +22,6 @@ export interface SemanticProblem {
 }
 
 const GRID_COLUMNS = 24;
-
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAGS = 50;
 
@@ -215,7 +214,7 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
       out,
     );
   }
-  // A dashboard the parse cache answered carries its facts: its document is not read (src/config/facts.ts).
+  // A dashboard the parse cache answered carries its facts: its document is not read (`dashboardFacts` below).
   // Read from the document otherwise, nothing made per dashboard: objects made for 10,000 of them outlived
   // the checks as old-space garbage (~40 MiB of a cold plan's peak).
   const specName = (d: Resource<'Dashboard'>) => (d.facts ? d.facts.specName : d.doc.spec.name);
