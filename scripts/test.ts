@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { treeChanges, treeSnapshot } from '../test/helpers/tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -255,6 +256,9 @@ async function main() {
   jobs.sort((a, b) => b.weight - a.weight);
 
   const started = Date.now();
+  // Tests never write into the source tree; examples/ is where a stray run would (its parse cache).
+  const examples = join(ROOT, 'examples');
+  const examplesBefore = treeSnapshot(examples);
   const results: Done[] = [];
   if (files.length === 0) throw new Error('no test file matched');
   const queue = [...jobs];
@@ -283,6 +287,11 @@ async function main() {
   );
   if (failed.length > 0) {
     process.stdout.write(`failed: ${failed.map((f) => f.job.name).join(', ')}\n`);
+    process.exitCode = 1;
+  }
+  const written = treeChanges(examplesBefore, treeSnapshot(examples));
+  if (written.length > 0) {
+    process.stdout.write(`FAILED: the tests wrote into examples/: ${written.join(', ')}\n`);
     process.exitCode = 1;
   }
 }
