@@ -66,6 +66,7 @@ export interface ExchangeRequest {
   signal: AbortSignal | undefined;
   validate: Validate | undefined;
   digest: boolean;
+  deferParse?: ((digest: string) => boolean) | undefined;
 }
 
 export interface ExchangeResult {
@@ -74,6 +75,7 @@ export interface ExchangeResult {
   body: unknown;
   attempts: number;
   digest?: string;
+  parse?: () => unknown;
 }
 
 /** The key under got's `context` option where each request's Exchange rides along to the hooks. */
@@ -204,10 +206,23 @@ export class Exchange {
       stream.destroy();
       this.observeRemaining(r.headers);
       this.t.trace(`http ${this.tag()} → ${r.status} ${r.statusText} (${this.timing(r.ms)}, ${r.bytes} bytes)`);
+      const { ctx, attempt } = this;
+      const checks = { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean };
       try {
-        const body = parseSuccess(this.ctx, r, this.attempt, { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean });
-        const digest = this.req.digest ? hash('sha256', r.body, 'base64url') : undefined;
-        this.succeed({ status: r.status, headers: r.headers, body, attempts: this.attempt, ...(digest ? { digest } : {}) });
+        const digest = this.req.digest && !r.overLimit ? hash('sha256', r.body, 'base64url') : undefined;
+        if (digest !== undefined && this.deferred(digest)) {
+          const tag = this.tag();
+          this.t.trace(`http ${tag}: body known to the caller (sha256 ${digest.slice(0, 12)}…): kept unparsed`);
+          let parsed: { body: unknown } | undefined;
+          const parse = () => {
+            if (!parsed) this.t.trace(`http ${tag}: parsing the kept body (more than the caller knew was read)`);
+            return (parsed ??= { body: parseSuccess(ctx, r, attempt, checks) }).body;
+          };
+          this.succeed({ status: r.status, headers: r.headers, body: undefined, attempts: attempt, digest, parse });
+          return;
+        }
+        const body = parseSuccess(ctx, r, attempt, checks);
+        this.succeed({ status: r.status, headers: r.headers, body, attempts: attempt, ...(digest ? { digest } : {}) });
       } catch (e) {
         this.fail(e as ApiError);
       }
@@ -220,6 +235,15 @@ export class Exchange {
     const res = stream.response as GotResponse;
     res.rawBody = r.body;
     stream._beforeError(new HTTPError(res));
+  }
+
+  /** Whether the caller knows these bytes already (a throwing callback counts as no: the body is parsed now). */
+  private deferred(digest: string): boolean {
+    try {
+      return this.req.deferParse?.(digest) === true;
+    } catch {
+      return false;
+    }
   }
 
   /**

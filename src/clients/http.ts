@@ -88,6 +88,13 @@ export interface HttpRequest {
   validate?: ((body: unknown) => ResponseProblem[] | undefined) | undefined;
   /** Also return the sha256 of the success body's bytes (`HttpResponse.digest`). */
   digest?: boolean;
+  /**
+   * With `digest`: asked the success body's digest before it is parsed. When it answers true, the body is
+   * kept as bytes: `HttpResponse.body` is undefined and `HttpResponse.parse()` decodes, parses and checks it
+   * (the same checks and errors as here) when called. For a caller that already knows what these very bytes
+   * hold (the plan's live memo, issue 15: a 28 MB list need not be parsed to be planned on).
+   */
+  deferParse?: ((digest: string) => boolean) | undefined;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -99,6 +106,8 @@ export interface HttpResponse<T = unknown> {
   attempts: number;
   /** With `digest: true`: sha256 (base64url) of the body's bytes as received (decoded). */
   digest?: string;
+  /** Set when `deferParse` answered true: parses and checks the body kept as bytes (once; later calls give the same). */
+  parse?: () => T;
 }
 
 export interface Http {
@@ -172,6 +181,7 @@ export function createHttp(opts: HttpOptions): Http {
       signal: combineSignals(opts.signal, req.signal),
       validate: req.validate,
       digest: req.digest === true,
+      deferParse: req.deferParse,
     });
     exchange.start(client);
     return (await exchange.result) as HttpResponse<T>;

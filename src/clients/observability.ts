@@ -14,6 +14,7 @@ import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts
 import { checkResponse, type ResponseShape } from './validate.ts';
 import { pushAll } from '../shared/arrays.ts';
 import { rememberBodyDigest } from './body-digest.ts';
+import { lazyList, type LiveSummary } from './lazy-list.ts';
 
 export type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
 export type { AlertChannel, LiveAlertChannel, LiveSeries, LiveTile, SeriesCreate, TileCreate } from './api-types.ts';
@@ -44,6 +45,16 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of the dashboard list. */
+export interface ListDashboardsOptions extends CallOptions {
+  /**
+   * What the caller knows of a list body, by its digest (`<api>:<sha256>`, as bodyDigestOf gives it): its
+   * dashboards' summaries, in order. When it answers, the body is not parsed: the list is made of stand-ins
+   * (src/clients/lazy-list.ts) that parse it, with every check, only when something beyond the summary is read.
+   */
+  known?: (bodyDigest: string) => readonly LiveSummary[] | undefined;
+}
+
 /** A source or a webhook: what name resolution needs. */
 export interface NamedObject {
   /** Optional in the services' specs (a source's id in HyperDX 2026-08): such an entry resolves no name. */
@@ -64,7 +75,7 @@ export interface ObservabilityClient {
    * Every dashboard in one request (`GET .../dashboards`): the plan reads live state with this alone.
    * @throws {ApiError} see `Http.request`.
    */
-  listDashboards(opts?: CallOptions): Promise<LiveDashboard[]>;
+  listDashboards(opts?: ListDashboardsOptions): Promise<LiveDashboard[]>;
   /**
    * One dashboard (`GET .../dashboards/{id}`).
    * @throws {NotFoundError} when no dashboard has this id; other ApiErrors as `Http.request`.
@@ -144,22 +155,42 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
    * as ClickStack's did in a real-server audit), the list is refused: a plan on a partial list would create
    * what it hides (a duplicate on apply), so every list steward plans on is whole or an error.
    */
-  async function listWhole<T>(kind: 'dashboards' | 'named', path: string, what: string, o: CallOptions | undefined): Promise<T[]> {
-    const res = await getList<T>(kind, path, '', o, true);
-    const list = (result ? res.body.result : res.body.data) ?? [];
-    refusePartial(path, what, list.length, res.body.meta?.total, res.status);
-    if (res.digest) rememberBodyDigest(list, `${profile.api}:${res.digest}`);
+  async function listWhole<T extends object>(
+    kind: 'dashboards' | 'named',
+    path: string,
+    what: string,
+    o: (CallOptions & Pick<ListDashboardsOptions, 'known'>) | undefined,
+  ): Promise<T[]> {
+    const tagged = (digest: string) => `${profile.api}:${digest}`;
+    let summaries: readonly LiveSummary[] | undefined;
+    const known = o?.known;
+    const res = await getList<T>(kind, path, '', o, true, known && ((digest) => (summaries = known(tagged(digest))) !== undefined));
+    const whole = (body: { data?: T[]; result?: T[]; meta?: { total?: unknown } }) => {
+      const list = (result ? body.result : body.data) ?? [];
+      refusePartial(path, what, list.length, body.meta?.total, res.status);
+      return list;
+    };
+    const list = res.parse && summaries ? lazyList(summaries, () => whole(res.parse!())) : whole(res.body);
+    if (res.digest) rememberBodyDigest(list, tagged(res.digest));
     return list;
   }
 
   /** One GET of a list (a page of it, with `query`), its body checked. */
-  function getList<T>(kind: 'dashboards' | 'alerts' | 'named', path: string, query: string, o: CallOptions | undefined, digest = false) {
+  function getList<T>(
+    kind: 'dashboards' | 'alerts' | 'named',
+    path: string,
+    query: string,
+    o: CallOptions | undefined,
+    digest = false,
+    deferParse?: (digest: string) => boolean,
+  ) {
     return http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({
       method: 'GET',
       path: `${base}${path}${query}`,
       signal: o?.signal,
       validate: (body) => checkResponse(shape(kind), body),
       digest,
+      deferParse,
     });
   }
 
@@ -189,7 +220,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
    * The first read of every command. A 404 there names the profiles that read under another base path: a
    * server of another API has no such path (ClickHouse Cloud at `/api/v2`, HyperDX at `/v1/.../clickstack`).
    */
-  async function listDashboards(o: CallOptions | undefined): Promise<LiveDashboard[]> {
+  async function listDashboards(o: ListDashboardsOptions | undefined): Promise<LiveDashboard[]> {
     try {
       return await listWhole<LiveDashboard>('dashboards', '/dashboards', 'dashboards', o);
     } catch (e) {

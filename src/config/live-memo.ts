@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { cacheHome, ensureIgnored } from './cache.ts';
 import { authenticatedText, gitTracks, readAuthenticated } from './cache-trust.ts';
 import type { FileSystem } from './fs.ts';
+import { summaryOf, type LiveSummary } from '../clients/lazy-list.ts';
 import type { Env } from './interpolate.ts';
 import { isObject } from '../shared/object.ts';
 import { utf8Text } from '../shared/text.ts';
@@ -40,6 +41,8 @@ export interface LiveMemoEntry {
 export interface BodyMemo {
   liveDigest: string;
   entries: ReadonlyMap<number, LiveMemoEntry>;
+  /** Every dashboard of the list, in order, as matching reads it: the list need not be parsed (lazy-list.ts). */
+  summaries?: readonly LiveSummary[];
 }
 
 export interface LiveMemoStats {
@@ -58,8 +61,12 @@ export interface LiveMemo {
   /** What a list body gave last time; a hit keeps every dashboard entry the memo holds (none was looked up). */
   getBody(key: string): BodyMemo | undefined;
   setBody(key: string, body: BodyMemo): void;
-  /** Writes the memo when this plan added or left out entries; keeps only those it used or added. Never throws. */
-  save(): void;
+  /**
+   * Writes the memo when this plan added or left out entries; keeps only those it used or added. Never throws.
+   * `safe`: whether a text holds no secret; the summaries of a list (text the service sent) are left out when
+   * they hold one, and nothing is written when the rest does.
+   */
+  save(safe?: (text: string) => boolean): void;
   readonly stats: LiveMemoStats;
 }
 
@@ -111,7 +118,7 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
     setBody(k, memo) {
       body = { key: k, memo, stored: true };
     },
-    save() {
+    save(safe) {
       const sameBodies = body ? !body.stored && loaded.bodies() === 1 && loaded.body(body.key) !== undefined : loaded.bodies() === 0;
       if (stats.stored === 0 && sameBodies && (keepAll || used.size === loaded.size())) return;
       try {
@@ -131,9 +138,21 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
           return i;
         };
         for (const [k, e] of used) entries[k] = [e.digest, listOf(e)];
-        const bodies: Record<string, [string, Array<[number, string, number]>]> = {};
-        if (body) bodies[body.key] = [body.memo.liveDigest, [...body.memo.entries].map(([i, e]) => [i, e.digest, listOf(e)])];
-        const text = `{"lists":[${lists.join(',')}],"entries":${JSON.stringify(entries)},"bodies":${JSON.stringify(bodies)}}`;
+        const rows = body ? [...body.memo.entries].map(([i, e]): [number, string, number] => [i, e.digest, listOf(e)]) : [];
+        const textOf = (withSummaries: boolean) => {
+          const bodies: Record<string, [string, Array<[number, string, number]>, ...unknown[]]> = {};
+          if (body) {
+            const { liveDigest, summaries } = body.memo;
+            const row = (d: LiveSummary) => (d.whole ? [d.id, d.name, d.tags ? [...d.tags] : null, d.whole] : [d.id, d.name, d.tags ? [...d.tags] : null]);
+            bodies[body.key] = summaries && withSummaries ? [liveDigest, rows, summaries.map(row)] : [liveDigest, rows];
+          }
+          return `{"lists":[${lists.join(',')}],"entries":${JSON.stringify(entries)},"bodies":${JSON.stringify(bodies)}}`;
+        };
+        // What the service sent (names, tags, whole dashboards) is written only when it holds no secret: a
+        // server that echoes a credential into a dashboard's name must not have it land on disk.
+        let text: string | undefined = textOf(true);
+        if (safe && !safe(text)) text = body?.memo.summaries && safe((text = textOf(false))) ? text : undefined;
+        if (text === undefined) return;
         ensureIgnored(fs, dir);
         write(path, authenticatedText(MAGIC, id, key, text, used.size));
       } catch {
@@ -181,7 +200,7 @@ function readEntries(body: Buffer | undefined): LoadedMemo {
     bodies: () => Object.keys(bodyTable).length,
     body(k) {
       const v = Object.hasOwn(bodyTable, k) ? bodyTable[k] : undefined;
-      if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Array.isArray(v[1])) return undefined;
+      if (!Array.isArray(v) || v.length < 2 || v.length > 3 || typeof v[0] !== 'string' || !Array.isArray(v[1])) return undefined;
       const out = new Map<number, LiveMemoEntry>();
       for (const e of v[1] as unknown[]) {
         if (!Array.isArray(e) || e.length !== 3 || !Number.isInteger(e[0]) || typeof e[1] !== 'string' || !Number.isInteger(e[2])) return undefined;
@@ -189,7 +208,24 @@ function readEntries(body: Buffer | undefined): LoadedMemo {
         if (!ignored) return undefined;
         out.set(e[0] as number, { digest: e[1], ignored });
       }
-      return { liveDigest: v[0], entries: out };
+      const summaries = v.length === 3 ? readSummaries(v[2]) : undefined;
+      return { liveDigest: v[0], entries: out, ...(summaries ? { summaries } : {}) };
     },
   };
+}
+
+/** Stored summaries ([id, name, tags or null, and the whole dashboard for some] per dashboard), or undefined when any row is malformed. */
+function readSummaries(rows: unknown): LiveSummary[] | undefined {
+  if (!Array.isArray(rows)) return undefined;
+  const out: LiveSummary[] = [];
+  for (const row of rows as unknown[]) {
+    if (!Array.isArray(row) || row.length < 3 || row.length > 4) return undefined;
+    const whole = row[3] as unknown;
+    if (row.length === 4 && !isObject(whole)) return undefined;
+    const s = summaryOf({ id: row[0], name: row[1], tags: row[2] === null ? undefined : row[2] });
+    // A whole dashboard must be the one its summary describes.
+    if (!s || (isObject(whole) && summaryOf(whole)?.id !== s.id)) return undefined;
+    out.push(isObject(whole) ? { ...s, whole } : s);
+  }
+  return out;
 }

@@ -9,6 +9,7 @@
  *   the workers' answers are not held up.
  */
 import { bodyDigestOf } from '../clients/body-digest.ts';
+import { lazyListParsed, summaryOf, type LiveSummary } from '../clients/lazy-list.ts';
 import type { LiveMemo, LiveMemoEntry } from '../config/live-memo.ts';
 import { dashboardText, fingerprintOf, liveFingerprint } from '../plan/fingerprint.ts';
 import { normalDigest, normalizeLive } from '../plan/normalize.ts';
@@ -29,8 +30,17 @@ export interface LiveSide {
    */
   prepare(live: readonly LiveDashboardInput[], pause: () => Promise<void>): Promise<void>;
   stop(): void;
-  /** Records what this plan learned of the list in the memo and writes it. Never throws. */
-  save(): void;
+  /**
+   * Records what this plan learned of the list in the memo and writes it. Never throws. `whole`: ids of the
+   * live dashboards whose tiles the plan reads anyway (the alerts' dashboards), kept whole in the memo so that
+   * the next plan of the same list need not parse it (lazy-list.ts). `safe`: see LiveMemo.save.
+   */
+  save(opts?: { whole?: ReadonlySet<string>; safe?: (text: string) => boolean }): void;
+  /**
+   * What the memo knows of a list body by its digest: its dashboards' summaries, for the client to build
+   * the list without parsing it (`ListDashboardsOptions.known`). Undefined when the memo does not know it.
+   */
+  known(bodyDigest: string): readonly LiveSummary[] | undefined;
 }
 
 /** Dashboards prepared between two pauses: ~10 ms of work, short next to a worker's batch. */
@@ -106,17 +116,29 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
         if (i % SLICE === SLICE - 1) await pause();
       }
     },
-    save() {
+    known(bodyDigest) {
+      if (!memo) return undefined;
+      return memo.getBody(memo.bodyKeyOf(bodyDigest, markerTag))?.summaries;
+    },
+    save({ whole = new Set(), safe } = {}) {
       if (!memo) return;
-      if (list && !list.hit && list.key !== undefined && liveDigest !== undefined) {
+      // A list remembered, but read beyond what the memo kept of it (the alerts are on other dashboards now):
+      // remembered again, with what this plan read.
+      const reread = list?.hit === true && lazyListParsed(list.live) === true;
+      if (list && (!list.hit || reread) && list.key !== undefined && liveDigest !== undefined) {
         const entries = new Map<number, LiveMemoEntry>();
+        const summaries: LiveSummary[] | undefined = [];
+        let all = true;
         list.live.forEach((d, i) => {
           const e = known.get(d);
           if (e) entries.set(i, e);
+          const s = all ? summaryOf(d, whole.has(d.id)) : undefined;
+          if (s) summaries.push(s);
+          else all = false;
         });
-        memo.setBody(list.key, { liveDigest, entries });
+        memo.setBody(list.key, { liveDigest, entries, ...(all ? { summaries } : {}) });
       }
-      memo.save();
+      memo.save(safe);
     },
   };
 }

@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
-import type { PlanBinding } from '../plan/types.ts';
+import type { PlanBinding, PlanItem } from '../plan/types.ts';
 import { openLiveMemo } from '../config/live-memo.ts';
 import { nodeFileSystem } from '../config/fs.ts';
 import { bindLiveMemo, type LiveSide } from './live-side.ts';
+import { createRedactor } from '../clients/redact.ts';
 import { markerTagIssue } from '../config/project.ts';
 import type { Loaded } from '../config/load.ts';
 import type { Project } from '../config/project.ts';
@@ -99,12 +100,14 @@ function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, use
   }
   const stop = new AbortController();
   const signal = AbortSignal.any([deps.signal, stop.signal]);
-  const dashboards = client.listDashboards({ signal });
+  // The memo is read after the request is sent (it is asked only once the body is in).
+  const later: { side?: LiveSide } = {};
+  const dashboards = client.listDashboards({ signal, known: (digest) => later.side?.known(digest) });
   const alerts = profile.capabilities.readAlerts ? client.listAlerts({ signal }) : undefined;
   // Handled where the plan awaits them; until then a rejection is not unhandled.
   for (const p of [dashboards, alerts]) p?.catch(() => {});
   const memo = useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined;
-  const side = bindLiveMemo(memo, project.markerTag);
+  const side = (later.side = bindLiveMemo(memo, project.markerTag));
   const pause = () => new Promise<void>((r) => setImmediate(r));
   dashboards.then((live) => side.prepare(live, pause)).catch(() => {});
   return { services, dashboards, alerts, side, stop };
@@ -178,16 +181,16 @@ async function planLoaded(
     if (resolved.problems.length > 0) throw new ValidationError(resolved.problems.map((p) => loaded.issueAt(p.file, p.index, p.pointer, p.message)));
     resources = resolved.resources;
   }
-  const live = await (early?.dashboards ?? client.listDashboards({ signal: deps.signal }));
+  const side = early?.side ?? bindLiveMemo(useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined, project.markerTag);
+  const live = await (early?.dashboards ?? client.listDashboards({ signal: deps.signal, known: (digest) => side.known(digest) }));
   const liveAlerts = profile.capabilities.readAlerts ? await (early?.alerts ?? client.listAlerts({ signal: deps.signal })) : undefined;
   const { bindingFile, bindingServer, planDigest, projectName, seededIds } = await import('../apply/plan-file.ts');
   // New filter ids come from a seed kept in the plan, so that apply recomputes exactly these items.
-  // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
-  const side = early?.side ?? bindLiveMemo(useCache ? openLiveMemo(nodeFileSystem, project.dir, deps.env) : undefined, project.markerTag);
   // What the files were not parsed long enough to prepare, computePlan does.
   side.stop();
   const { liveMemo } = side;
   const fingerprint = side.fingerprint(live, state, liveAlerts);
+  // Derived from what the plan is made from, so that the same inputs give the same plan, byte for byte.
   const idSeed =
     args.idSeed ??
     createHash('sha256')
@@ -212,7 +215,8 @@ async function planLoaded(
     reassertAlerts: args.reassertAlerts,
     ...(liveMemo ? { liveMemo } : {}),
   });
-  side.save();
+  const redact = createRedactor(services.secrets(), { patterns: false });
+  side.save({ whole: dashboardsReadWhole(plan.items, resources), safe: (text) => redact(text) === text });
   const { resolveObservability } = await import('../config/connection.ts');
   const binding: PlanBinding = {
     project: await projectName(project.file),
@@ -241,6 +245,18 @@ async function planLoaded(
     }
   }
   return { plan, project, deps: services, loaded: { ...loaded, resources }, state, live, liveAlerts, liveDigest: side.liveDigest, alertsLeft };
+}
+
+/**
+ * The live dashboards a plan reads beyond their id, name and tags: those the project's alerts are on (their
+ * tiles give the tile's id), and those that differ from their file (diffed).
+ */
+function dashboardsReadWhole(items: readonly PlanItem[], resources: readonly AnyResource[]): Set<string> {
+  const names = new Set<unknown>();
+  for (const r of resources) if (r.kind === 'Alert') names.add((r.doc.spec as { tile?: { dashboard?: unknown } }).tile?.dashboard);
+  const ids = new Set<string>();
+  for (const it of items) if (it.kind === 'Dashboard' && it.id !== undefined && (it.action !== 'noop' || names.has(it.name))) ids.add(it.id);
+  return ids;
 }
 
 /**

@@ -19,6 +19,12 @@ const MEMO = '.steward/cache/live.memo';
 test('plan: the live memo is written, used, and never changes the plan (changed file, forged memo)', async () => {
   const x = await examplesWithEmulator();
   try {
+    // A dashboard no alert is on: the plan reads no more of it than its id, name and tags while it is unchanged.
+    const plain = join(x.dir, 'dashboards/plain.yaml');
+    writeFileSync(
+      plain,
+      readFileSync(join(x.dir, 'dashboards/api-latency.yaml'), 'utf8').replace('name: api-latency', 'name: plain').replace('Public API latency', 'Plain'),
+    );
     const applied = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.is(applied.code, 0, applied.stderr);
     const plan = async (args: string[] = []) => {
@@ -44,6 +50,11 @@ test('plan: the live memo is written, used, and never changes the plan (changed 
     assert.equal(cold, reference);
     assert.equal(warm, reference);
     assert.is(statSync(memo).ino, written.ino, 'a warm plan of an unchanged service rewrote the memo');
+    // The list's bytes are the ones remembered: the plan is made from the memo's summaries, the body unparsed.
+    const traced = async () => (await steward(['plan', '--debug'], { cwd: x.dir, env: x.env })).stderr;
+    const unparsed = await traced();
+    assert.match(unparsed, /GET \S*\/dashboards: body known to the caller \(sha256 [\w-]{12}…\): kept unparsed/);
+    assert.not.match(unparsed, 'parsing the kept body');
     // The list's body is remembered whole (its live digest), so the warm plan hashed no dashboard.
     assert.match(readFileSync(memo, 'utf8'), /"bodies":\{"[\w-]+":\["[0-9a-f]{64}",\[\[/);
 
@@ -67,6 +78,17 @@ test('plan: the live memo is written, used, and never changes the plan (changed 
     assert.ok(changedRef.summary['blocked']! >= 1, JSON.stringify(changedRef.summary));
     // THEN the memo's entry (the live side) still holds, and the drift is found
     assert.equal(await plan(), changedRef);
+
+    // WHEN a dashboard no alert is on changes in its file: it is read from the kept body, then kept whole
+    // in the memo, so the next plan of the same list parses nothing
+    writeFileSync(plain, readFileSync(plain, 'utf8').replace('w: 12', 'w: 11'));
+    const plainRef = await plan(['--no-cache']);
+    assert.match(await traced(), /kept unparsed[^]*parsing the kept body/);
+    assert.equal(await plan(), plainRef);
+    const again = await traced();
+    assert.match(again, 'kept unparsed');
+    assert.not.match(again, 'parsing the kept body');
+    writeFileSync(plain, readFileSync(plain, 'utf8').replace('w: 11', 'w: 12'));
 
     // WHEN the memo is forged to say every live dashboard matches the changed file (its HMAC now fails)
     const loaded = await loadWorkspace({ fs: nodeFileSystem, env: x.env, cwd: x.dir }, { requireProject: true, cache: false });

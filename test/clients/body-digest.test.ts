@@ -9,6 +9,7 @@ import { bodyDigestOf } from '../../src/clients/body-digest.ts';
 import { createObservabilityClient } from '../../src/clients/index.ts';
 import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { raw, startServer, TOKEN } from './helpers.ts';
+import { summaryOf } from '../../src/clients/lazy-list.ts';
 
 const DASHBOARD = { id: '65f5e4a3b9e77c001a567890', name: 'Checkout overview', tags: ['managed-by:steward'], tiles: [] };
 
@@ -50,6 +51,65 @@ test('listDashboards: the same bytes read under another API profile get another 
     }).listDashboards();
     assert.equal(hx, seed);
     assert.is(bodyDigestOf(hx), `hyperdx:${hash('sha256', body, 'base64url')}`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('listDashboards with `known`: a body the caller knows is not parsed until more than its summaries is read', async () => {
+  const body = JSON.stringify({ data: [DASHBOARD] });
+  const digest = `seed:${hash('sha256', body, 'base64url')}`;
+  const server = await startServer((_req, res) => raw(res, 200, body, 'application/json'));
+  try {
+    const trace: string[] = [];
+    const client = createObservabilityClient({ url: server.url, token: TOKEN, retry: { limit: 1 }, trace: (l) => trace.push(l) });
+    const asked: string[] = [];
+    const known = (d: string) => (asked.push(d), d === digest ? [summaryOf(DASHBOARD)!] : undefined);
+    const list = await client.listDashboards({ known });
+    assert.equal(asked, [digest]);
+    assert.is(bodyDigestOf(list), digest);
+    assert.equal([list[0]!.id, list[0]!.name, list[0]!.tags], [DASHBOARD.id, DASHBOARD.name, DASHBOARD.tags]);
+    assert.ok(
+      trace.some((l) => l.includes('kept unparsed')),
+      trace.join('\n'),
+    );
+    assert.not.ok(trace.some((l) => l.includes('parsing the kept body')));
+    // Anything else: the body is parsed (once), and the list is what a plain read gives.
+    assert.equal(list[0]!.tiles, []);
+    assert.equal(JSON.parse(JSON.stringify(list)), await client.listDashboards());
+    assert.is(trace.filter((l) => l.includes('parsing the kept body')).length, 1);
+    // A caller that does not know the body, or fails when asked: parsed as it arrives.
+    for (const other of [
+      () => undefined,
+      () => {
+        throw new Error('memo unreadable');
+      },
+    ]) {
+      trace.length = 0;
+      assert.equal(await client.listDashboards({ known: other }), [DASHBOARD]);
+      assert.not.ok(trace.some((l) => l.includes('kept unparsed')));
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('listDashboards with `known`: a kept body that fails the checks throws the same error when it is read', async () => {
+  const body = JSON.stringify({ data: [{ ...DASHBOARD, tiles: 'not a list' }] });
+  const server = await startServer((_req, res) => raw(res, 200, body, 'application/json'));
+  try {
+    const client = createObservabilityClient({ url: server.url, token: TOKEN, retry: { limit: 1 } });
+    const plain = await client.listDashboards().then(
+      () => 'no error',
+      (e: Error) => e.message,
+    );
+    assert.match(plain, /tiles/);
+    const list = await client.listDashboards({ known: () => [summaryOf(DASHBOARD)!] });
+    assert.is(list[0]!.name, DASHBOARD.name);
+    assert.throws(
+      () => list[0]!.tiles,
+      (e: Error) => e.message === plain,
+    );
   } finally {
     await server.close();
   }

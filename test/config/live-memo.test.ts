@@ -18,6 +18,8 @@ import { desiredDigest } from '../../src/plan/normalize.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import type { LiveDashboardInput, Plan } from '../../src/plan/types.ts';
 import { bindLiveMemo } from '../../src/workflows/live-side.ts';
+import { lazyList, lazyListParsed, type LiveSummary } from '../../src/clients/lazy-list.ts';
+import { existsSync } from 'node:fs';
 import { dashboard, DIR, emptyState, liveOf, MARKER, NOW } from '../plan/fixtures.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -48,7 +50,14 @@ interface Run {
 function planWith(
   dir: string,
   live: LiveDashboardInput[],
-  o: { key?: Buffer; identity?: string; marker?: string; resources?: AnyResource[]; body?: string } = {},
+  o: {
+    key?: Buffer;
+    identity?: string;
+    marker?: string;
+    resources?: AnyResource[];
+    body?: string;
+    save?: { whole?: ReadonlySet<string>; safe?: (text: string) => boolean };
+  } = {},
 ): Run {
   const marker = o.marker ?? MARKER;
   // As the client records it for a list it parsed (src/clients/body-digest.ts).
@@ -66,7 +75,7 @@ function planWith(
     fingerprint: side.fingerprint(live, emptyState),
     ...(liveMemo ? { liveMemo } : {}),
   });
-  side.save();
+  side.save(o.save);
   return { plan, stats: { ...memo.stats } };
 }
 
@@ -338,6 +347,78 @@ test('body memo: a list whose body the memo knows is answered whole: no dashboar
     const bare = planWith(p.dir, drifted());
     assert.equal(bare.plan, reference(drifted()));
     assert.ok(bare.stats.hits + bare.stats.misses > 0, 'a list without a body digest was answered as a body');
+  } finally {
+    p.cleanup();
+  }
+});
+
+/** What the memo of `dir` knows of body `digest` (a fresh open, as the next plan's client asks it). */
+const knownOf = (dir: string, digest: string, marker = MARKER) =>
+  bindLiveMemo(openLiveMemo(nodeFileSystem, dir, {}, { key: KEY, identity: IDENTITY }), marker).known(digest);
+
+test('body memo: the list is kept as summaries (whole where asked), and a plan of them parses nothing unless it must', () => {
+  const p = tmpProject({});
+  try {
+    // GIVEN a plan of body A that names d2 as read whole (an alert is on it)
+    planWith(p.dir, liveList(), { body: 'seed:A', save: { whole: new Set([IDS[1]!]) } });
+    const summaries = knownOf(p.dir, 'seed:A')!;
+    assert.equal(
+      summaries.map((x) => [x.id, x.name, x.tags, x.whole !== undefined]),
+      liveList().map((d, i) => [d.id, d.name, d.tags, i === 1]),
+    );
+    assert.equal(summaries[1]!.whole, liveList()[1]);
+    assert.is(knownOf(p.dir, 'seed:B'), undefined);
+    assert.is(knownOf(p.dir, 'seed:A', 'other-marker'), undefined);
+    // WHEN the next plan's list is made of them (as the client does for body A)
+    const lazyOf = (s: readonly LiveSummary[], list: LiveDashboardInput[]) => {
+      const l = lazyList(s, () => list);
+      rememberBodyDigest(l, 'seed:A');
+      return l;
+    };
+    const lazy = lazyOf(summaries, liveList());
+    const warm = planWith(p.dir, lazy, { body: 'seed:A' });
+    // THEN the same plan as without any memo, with the body never parsed
+    assert.equal(warm.plan, reference(liveList()));
+    assert.is(lazyListParsed(lazy), false);
+    // WHEN d1's file differs from the (same) live list: d1 is read, so the body is parsed; the plan is the reference
+    const changed = RESOURCES.map((r, i) => (i === 0 ? dashboard('d1', { tags: ['team:b'] }) : r));
+    const lazy2 = lazyOf(summaries, liveList());
+    const run = planWith(p.dir, lazy2, { body: 'seed:A', resources: changed, save: { whole: new Set([IDS[0]!]) } });
+    assert.equal(run.plan, reference(liveList(), MARKER, changed));
+    assert.is(lazyListParsed(lazy2), true);
+    // ... and the memo now keeps d1 whole (what that plan read), so the next one need not parse
+    assert.equal(
+      knownOf(p.dir, 'seed:A')!.map((x) => x.whole !== undefined),
+      [true, false, false],
+    );
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('body memo: what the service sent is never written when it holds a secret (summaries left out, or no memo)', () => {
+  const p = tmpProject({});
+  try {
+    const secret = 'Dash d2';
+    const safe = (text: string) => !text.includes(`"${secret}"`);
+    // GIVEN a service whose dashboard names hold a secret: the body's summaries are left out, the rest is written
+    planWith(p.dir, liveList(), { body: 'seed:A', save: { safe } });
+    const text = readFileSync(memoPath(p.dir), 'utf8');
+    assert.not.match(text, `"${secret}"`);
+    // the body entry: its live digest and its dashboards' digests by place, and no third member (summaries)
+    assert.match(text, /"bodies":\{"[\w-]+":\["[0-9a-f]{64}",\[(\[\d+,"sha256:[0-9a-f]{64}",\d+\],?)+\]\]\}\}/);
+    assert.is(knownOf(p.dir, 'seed:A'), undefined);
+    // The body's live digest is still remembered: no dashboard is looked up
+    const warm = planWith(p.dir, liveList(), { body: 'seed:A' });
+    assert.equal(warm.stats, { hits: 0, misses: 0, stored: 0 });
+    // WHEN not even the rest may be written: no memo at all
+    const q = tmpProject({});
+    try {
+      planWith(q.dir, liveList(), { body: 'seed:A', save: { safe: () => false } });
+      assert.not.ok(existsSync(memoPath(q.dir)));
+    } finally {
+      q.cleanup();
+    }
   } finally {
     p.cleanup();
   }
