@@ -342,22 +342,23 @@ export function openParseCache(
       try {
         const filesPart = `${JSON.stringify(FILES_KEY)}:${JSON.stringify(Object.fromEntries(keepFiles))}`;
         const kept = [...keep].filter((e): e is [string, CachedRow[]] => isEntry(e[1], texts.length));
-        // The body's parts, made twice (for the MAC, then for the file) rather than joined into one string,
-        // each when it is written: the entries (one line: JSON.stringify writes no line break), each document's
-        // place among the texts in bytes, then the texts.
+        // The entries (one line: JSON.stringify writes no line break), each document's place among the texts
+        // in bytes: made once (3 MB at 10,000 files), written twice (for the MAC, then for the file).
+        let offset = 0;
+        const lines = kept.map(([k, rows]) => {
+          const heads = rows.map(({ kind, name, index, nd, facts, ...r }) => {
+            const length = 'text' in r ? Buffer.byteLength(r.text) : r.at[1];
+            const factsText = 'text' in r ? r.factsText : facts && JSON.stringify(facts);
+            const head = JSON.stringify({ kind, name, index, ...(nd ? { nd } : {}), at: [offset, length] });
+            offset += length;
+            return factsText === undefined ? head : `${head.slice(0, -1)},"facts":${factsText}}`;
+          });
+          return `${JSON.stringify(k)}:[${heads.join(',')}],`;
+        });
+        // Then the texts, each made when it is written rather than all joined into one string.
         function* parts() {
           yield '{';
-          let offset = 0;
-          for (const [k, rows] of kept) {
-            const heads = rows.map(({ kind, name, index, nd, facts, ...r }) => {
-              const length = 'text' in r ? Buffer.byteLength(r.text) : r.at[1];
-              const factsText = 'text' in r ? r.factsText : facts && JSON.stringify(facts);
-              const head = JSON.stringify({ kind, name, index, ...(nd ? { nd } : {}), at: [offset, length] });
-              offset += length;
-              return factsText === undefined ? head : `${head.slice(0, -1)},"facts":${factsText}}`;
-            });
-            yield `${JSON.stringify(k)}:[${heads.join(',')}],`;
-          }
+          yield* lines;
           yield `${filesPart}}\n`;
           for (const [, rows] of kept) for (const r of rows) yield textOf(r);
         }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { Operation } from 'fast-json-patch';
-import { relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { listSome } from '../shared/text.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { planAlert } from './alerts.ts';
@@ -68,7 +68,14 @@ const ACTION_ORDER: Record<Action, number> = { blocked: 0, create: 1, update: 2,
 export function computePlan(input: PlanInput): Plan {
   const { markerTag } = input;
   const include = input.include ?? (() => true);
-  const rel = (f: string) => relative(input.projectDir, f) || f;
+  // path.relative per file was ~15 ms at 10,000 dashboards: once per folder, then joined.
+  const relDirs = new Map<string, string>();
+  const rel = (f: string) => {
+    const dir = dirname(f);
+    let r = relDirs.get(dir);
+    if (r === undefined) relDirs.set(dir, (r = relative(input.projectDir, dir)));
+    return (r === '' ? basename(f) : join(r, basename(f))) || f;
+  };
   const dashboards = input.resources.filter((r): r is Resource<'Dashboard'> => r.kind === 'Dashboard');
   const alerts = input.resources.filter((r): r is Resource<'Alert'> => r.kind === 'Alert');
 
