@@ -6,6 +6,8 @@ import { bindingFile, firstDifference, planDigest, planShapeProblem, projectName
 import type { AlertBody } from '../../src/model/alert.ts';
 import type { AlertItem, PlanBinding } from '../../src/plan/types.ts';
 import { tmpProject } from '../helpers/tmp.ts';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../src/plan/fingerprint.ts';
 
 const binding: PlanBinding = {
   project: 'p',
@@ -51,6 +53,24 @@ test("the digest covers the items and every part of the binding, not the service
   ]) {
     assert.is.not(planDigest([item()], b), d);
   }
+});
+
+test('the digest is sha256 of the canonical text of { items, binding }, as plans saved before it was streamed say', () => {
+  const whole = (items: AlertItem[], b: PlanBinding) =>
+    `sha256:${createHash('sha256')
+      .update(canonicalJson({ items: items.map(({ serverValidation: _v, ...rest }) => rest), binding: b }))
+      .digest('hex')}`;
+  const rows: Array<[string, AlertItem[], PlanBinding]> = [
+    ['no items', [], binding],
+    ['one item', [item()], binding],
+    [
+      'three, one with validation advice',
+      [item(), item({ name: 'b', serverValidation: { valid: false, errors: ['x'] } }), item({ name: 'c', id: undefined })],
+      binding,
+    ],
+    ['an environment', [item()], { ...binding, env: 'staging' }],
+  ];
+  for (const [what, items, b] of rows) assert.is(planDigest(items, b), whole(items, b), what);
 });
 
 test('firstDifference names the item and the fields', () => {
