@@ -24,16 +24,15 @@ import { createHash, hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { RESOURCE_KINDS, type ResourceKind } from '../schema/kinds.ts';
+import { RESOURCE_KINDS } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource, DashboardFacts } from '../model/resource.ts';
-import { dashboardFacts } from '../schema/semantic.ts';
+import { headOf, lazyResource, textRowsOf, type RowHead, type TextRow } from './rows.ts';
 import { linkEscape } from '../shared/paths.ts';
 import { authenticatedChunks, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
-import { isExactJson } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
@@ -45,21 +44,8 @@ export const CACHE_DIR = '.steward/cache';
 export const PACK_FILE = 'parse.pack';
 
 /** What is stored per document besides its text: a Resource without its file and document. */
-interface CachedHead {
-  kind: ResourceKind;
-  name: string;
-  index: number;
-  /** Dashboards: [marker tag, digest of the normalized desired form] (src/plan/normalize.ts), so a warm plan need not normalize. */
-  nd?: [string, string];
-  /** Dashboards: what the checks and the plan read of the document (`dashboardFacts`), so it is not parsed. */
-  facts?: DashboardFacts;
-}
-
-/**
- * A stored document: its head, and its text (`at`: where in the pack's texts, as read; `text`: as added, with
- * its facts as JSON too: objects made from a parsed document's strings can hold on to far larger texts).
- */
-type CachedRow = CachedHead & ({ at: [number, number] } | { text: string; factsText?: string });
+type CachedRow = (RowHead & { at: [number, number] }) | TextRow;
+type CachedHead = RowHead;
 
 export interface CacheStats {
   /** Files answered from the cache. */
@@ -101,6 +87,8 @@ export interface ParseCache {
   has(key: string): boolean;
   /** Stores the resources of a file that had no problem at all. Values JSON cannot carry are not stored. */
   set(key: string, resources: readonly AnyResource[], digests?: ReadonlyArray<[string, string] | undefined>): void;
+  /** `set` for resources already as text (a parse worker's answer, src/config/rows.ts). */
+  setRows(key: string, rows: TextRow[]): void;
   /**
    * Writes the pack when it changed. `partial`: this load read only some of the project's files (explicit
    * paths), so entries it did not use are kept; otherwise they are dropped. Never throws.
@@ -141,6 +129,9 @@ export function codeIdentity(): string | null {
       './interpolate',
       './cache',
       './cache-trust',
+      // Resources as text rows, made here or on a parse worker.
+      './rows',
+      './parse-pool',
       './live-memo',
       // What a list body parses to, and what the live memo keeps of it (its body entries).
       '../clients/observability',
@@ -315,20 +306,15 @@ export function openParseCache(
       stats.hits++;
       used.set(key, rows);
       // Each resource parses its own copy of its text, so no document is shared (two files of the same bytes).
-      return rows.map((r) => lazyResource(r, file, () => textOf(r)));
+      return rows.map((r) => lazyResource('text' in r ? headOf(r) : r, file, () => textOf(r)));
     },
     set(key, resources, digests) {
-      // A document whose name is not its resource's is never stored (it could not be told from another).
-      if (!resources.every((r) => isExactJson(r.doc) && (r.doc as { metadata?: { name?: unknown } }).metadata?.name === r.name)) return;
-      // Kept as text: later stages may change the loaded objects, the cache must not follow them.
-      const rows: CachedRow[] = resources.map((r, i) => ({
-        kind: r.kind,
-        name: r.name,
-        index: r.index,
-        ...(digests?.[i] ? { nd: digests[i] } : {}),
-        ...(r.kind === 'Dashboard' ? { factsText: JSON.stringify(dashboardFacts(r.doc, opts.api ?? 'seed')) } : {}),
-        text: JSON.stringify(r.doc),
-      }));
+      // Kept as text: later stages may change the loaded objects, the cache must not follow them. A document
+      // whose name is not its resource's is never stored (it could not be told from another).
+      const rows = textRowsOf(resources, digests, opts.api ?? 'seed');
+      if (rows) this.setRows(key, rows);
+    },
+    setRows(key, rows) {
       used.set(key, rows);
       stats.stored++;
     },
@@ -346,9 +332,10 @@ export function openParseCache(
         // in bytes: made once (3 MB at 10,000 files), written twice (for the MAC, then for the file).
         let offset = 0;
         const lines = kept.map(([k, rows]) => {
-          const heads = rows.map(({ kind, name, index, nd, facts, ...r }) => {
+          const heads = rows.map((r) => {
+            const { kind, name, index, nd } = r;
             const length = 'text' in r ? Buffer.byteLength(r.text) : r.at[1];
-            const factsText = 'text' in r ? r.factsText : facts && JSON.stringify(facts);
+            const factsText = 'text' in r ? r.factsText : r.facts && JSON.stringify(r.facts);
             const head = JSON.stringify({ kind, name, index, ...(nd ? { nd } : {}), at: [offset, length] });
             offset += length;
             return factsText === undefined ? head : `${head.slice(0, -1)},"facts":${factsText}}`;
@@ -394,34 +381,6 @@ function readPack(fs: FileSystem, path: string, id: string, key: Buffer, tracked
   } catch {
     return empty;
   }
-}
-
-/**
- * A resource whose document is parsed from `text()` when first read (then kept, as a plain property). The
- * pack is authenticated, so its texts are what this code wrote; one that does not parse is a damaged cache.
- */
-function lazyResource(row: CachedHead, file: string, text: () => string): AnyResource {
-  const r = { kind: row.kind, name: row.name, file, index: row.index } as AnyResource;
-  // Not enumerable: a copy (`{ ...r }`) or a comparison sees the resource as a fresh parse gives it, and a
-  // copy that may be changed reads its own document.
-  if (row.facts) Object.defineProperty(r, 'facts', { value: row.nd ? { ...row.facts, desired: row.nd } : row.facts, enumerable: false });
-  const settle = (doc: unknown) => Object.defineProperty(r, 'doc', { value: doc, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(r, 'doc', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      let doc: unknown;
-      try {
-        doc = JSON.parse(text());
-      } catch {
-        throw new Error(`the parse cache's text of ${file} does not parse: delete .steward/cache and run again`);
-      }
-      settle(doc);
-      return doc;
-    },
-    set: settle,
-  });
-  return r;
 }
 
 /** The pack's member that records files read (entry keys are 64 hex digits). */

@@ -153,6 +153,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     parallel: opts.parallel,
     variables,
     markerTag: project?.markerTag,
+    api: project ? (project.spec.observability?.api ?? 'seed') : undefined,
   });
   cache?.save({ partial: explicitFiles !== undefined });
   for (const out of read.outputs) {

@@ -16,6 +16,7 @@ import { desiredDigest } from '../plan/normalize.ts';
 import type { DashboardSpec } from '../schema/kinds.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { processFile } from './resources.ts';
+import { textRowsOf, type TextRow } from './rows.ts';
 
 export interface ParseJob {
   file: string;
@@ -33,6 +34,11 @@ export interface ParseOutput {
    * for a large project, instead of after the parse on this one.
    */
   digests?: Array<string | undefined>;
+  /**
+   * From a worker asked for them (`api`), for a file without problems whose documents JSON says exactly: the
+   * resources as text rows (src/config/rows.ts), instead of `resources` and `digests`.
+   */
+  rows?: TextRow[];
 }
 
 export interface ParallelOptions {
@@ -63,6 +69,8 @@ export interface BatchMessage {
   bytes: Uint8Array;
   /** The project's marker tag: the outputs carry the dashboards' digests. */
   markerTag?: string;
+  /** The project's observability API: the outputs are text rows, with the dashboards' facts under it. */
+  api?: string;
 }
 
 export interface BatchAnswer {
@@ -77,9 +85,21 @@ export function processBatch(m: BatchMessage, env: Env, variables?: VariablePoli
       isProjectFile: m.isProjectFile[i] ?? false,
       ...(variables ? { variables } : {}),
     });
-    return outputOf(r.resources, r.issues, m.markerTag);
+    const out = outputOf(r.resources, r.issues, m.markerTag);
+    return m.api === undefined ? out : asRows(out, m.markerTag, m.api);
   });
   return { id: m.id, outputs };
+}
+
+/** A worker's output as text rows where it can be (see ParseOutput.rows). */
+function asRows(out: ParseOutput, markerTag: string | undefined, api: string): ParseOutput {
+  if (out.issues.length > 0) return out;
+  const pairs = out.resources.map((_r, k): [string, string] | undefined => {
+    const d = out.digests?.[k];
+    return markerTag !== undefined && d !== undefined ? [markerTag, d] : undefined;
+  });
+  const rows = textRowsOf(out.resources, pairs, api);
+  return rows ? { resources: [], issues: [], rows } : out;
 }
 
 function inProcess(job: ParseJob, env: Env, variables?: VariablePolicy, markerTag?: string): ParseOutput {
@@ -106,6 +126,8 @@ export async function processFiles(
   opts: ParallelOptions = {},
   variables?: VariablePolicy,
   markerTag?: string,
+  /** Ask the workers for text rows, with the dashboards' facts under this API (what this thread does with them: read-files.ts). */
+  api?: string,
 ): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
@@ -141,7 +163,7 @@ export async function processFiles(
       const lane = async () => {
         for (let b = dead.has(worker) ? undefined : take(); b; b = dead.has(worker) ? undefined : take()) {
           const [start, end] = b;
-          const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end), markerTag));
+          const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end), markerTag, api));
           answer.forEach((o, k) => (outputs[start + k] = o));
           answered.add(worker);
         }
@@ -167,7 +189,7 @@ export async function processFiles(
 
 let nextId = 0;
 
-function toMessage(id: number, jobs: readonly ParseJob[], markerTag: string | undefined): BatchMessage {
+function toMessage(id: number, jobs: readonly ParseJob[], markerTag: string | undefined, api: string | undefined): BatchMessage {
   const offsets = [0];
   for (const j of jobs) offsets.push(offsets[offsets.length - 1]! + j.bytes.byteLength);
   const bytes = new Uint8Array(offsets[offsets.length - 1]!);
@@ -179,6 +201,7 @@ function toMessage(id: number, jobs: readonly ParseJob[], markerTag: string | un
     offsets,
     bytes,
     ...(markerTag !== undefined ? { markerTag } : {}),
+    ...(api !== undefined ? { api } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import type { VariablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
+import { headOf, lazyResource } from './rows.ts';
 import { MAX_FILE_BYTES } from './source.ts';
 
 export interface ReadFilesOptions {
@@ -27,6 +28,11 @@ export interface ReadFilesOptions {
   variables: VariablePolicy;
   /** The project's marker tag: dashboards' normalized digests are made for it (plan skips normalizing them). */
   markerTag: string | undefined;
+  /**
+   * The project's observability API, when there is a project: parse workers then answer with text rows,
+   * their dashboards' facts checked under it (src/config/rows.ts).
+   */
+  api?: string | undefined;
 }
 
 export interface ReadFiles {
@@ -77,9 +83,16 @@ export async function readResourceFiles(deps: { fs: FileSystem; env: Env }, file
     if (hit) outputs[slot] = { resources: hit, issues: [] };
     else jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
   }
-  const results = await processFiles(jobs, deps.env, o.parallel, o.variables, markerTag);
+  const results = await processFiles(jobs, deps.env, o.parallel, o.variables, markerTag, o.api);
   jobs.forEach((job, i) => {
-    const { resources: parsed, issues: found, digests: made } = results.outputs[i]!;
+    const { resources: objects, issues: found, digests: made, rows } = results.outputs[i]!;
+    if (rows) {
+      // A worker's text rows: resources whose documents are parsed when read, as the cache's are.
+      outputs[job.slot] = { resources: rows.map((r) => lazyResource(headOf(r), job.file, () => r.text)), issues: [] };
+      if (cache && job.key !== undefined) cache.setRows(job.key, rows);
+      return;
+    }
+    const parsed = objects;
     outputs[job.slot] = { resources: parsed, issues: found };
     // The digests made beside the parse: plan need not normalize these dashboards, nor a later load parse them.
     const digests = parsed.map((r, k): [string, string] | undefined => {

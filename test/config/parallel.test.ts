@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace, type Loaded } from '../../src/config/load.ts';
 import { processFiles } from '../../src/config/parse-pool.ts';
@@ -75,6 +76,31 @@ test('240 files on two workers: identical to one thread, problems and positions 
     assert.ok(two.issues.some((i) => i.file === 'd/dup-name.yaml' && i.message.includes('duplicate Dashboard "d17"')));
     assert.is(two.resources.filter((r) => r.file.endsWith('two-docs.yaml')).length, 2);
     assert.is(two.resources[0]?.kind === 'Dashboard' && two.resources[0].doc.spec.name, 'Dashboard prod 0');
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('workers answer with text rows: documents read only when needed, the same checks and resources, and cached as they are', async () => {
+  const p = project(240);
+  try {
+    const env = { PREFIX: 'prod', XDG_CACHE_HOME: join(p.dir, '.xdg') };
+    const one = await loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { parallel: { workers: 0 } });
+    const load = () => loadWorkspace({ fs: nodeFileSystem, env, cwd: p.dir }, { cache: true, parallel: { workers: 2, minFiles: 0, workerUrl: BUILT_WORKER } });
+    const two = await load();
+    assert.is(two.stats.workers, 2);
+    // Every valid dashboard came as a row: its facts answered the checks, its document is still unread
+    const unread = (l: Loaded) => l.resources.filter((r) => Object.getOwnPropertyDescriptor(r, 'doc')?.get !== undefined).length;
+    const valid = one.resources.length;
+    assert.ok(valid >= 240, String(valid));
+    assert.is(unread(two), valid);
+    assert.ok(two.resources.every((r) => r.kind !== 'Dashboard' || r.facts !== undefined));
+    assert.equal(two.issues, one.issues);
+    assert.equal(seen(two), seen(one));
+    // The rows went into the cache as they came: the next load parses nothing, and gives the same
+    const warm = await load();
+    assert.is(warm.stats.parsed, two.stats.parsed - valid + 1, 'only the files with problems are parsed again');
+    assert.equal(seen(warm), seen(one));
   } finally {
     p.cleanup();
   }
