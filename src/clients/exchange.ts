@@ -65,7 +65,7 @@ export interface ExchangeRequest {
   json: unknown;
   signal: AbortSignal | undefined;
   validate: Validate | undefined;
-  digest: boolean;
+  digest: boolean | ((body: Buffer) => string);
   deferParse?: ((digest: string) => boolean) | undefined;
 }
 
@@ -209,7 +209,8 @@ export class Exchange {
       const { ctx, attempt } = this;
       const checks = { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean };
       try {
-        const digest = this.req.digest && !r.overLimit ? hash('sha256', r.body, 'base64url') : undefined;
+        const d = this.req.digest;
+        const digest = !d || r.overLimit ? undefined : d === true ? hash('sha256', r.body, 'base64url') : d(r.body);
         if (digest !== undefined && this.deferred(digest)) {
           const tag = this.tag();
           this.t.trace(`http ${tag}: body known to the caller (sha256 ${digest.slice(0, 12)}…): kept unparsed`);

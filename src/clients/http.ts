@@ -86,8 +86,11 @@ export interface HttpRequest {
    * body is fine); they become an ApiResponseError naming the first field.
    */
   validate?: ((body: unknown) => ResponseProblem[] | undefined) | undefined;
-  /** Also return the sha256 of the success body's bytes (`HttpResponse.digest`). */
-  digest?: boolean;
+  /**
+   * Also return a digest of the success body's bytes (`HttpResponse.digest`): sha256 of them all (true), or
+   * what the given function makes of them (a list whose envelope carries a per-request id: body-digest.ts).
+   */
+  digest?: boolean | ((body: Buffer) => string);
   /**
    * With `digest`: asked the success body's digest before it is parsed. When it answers true, the body is
    * kept as bytes: `HttpResponse.body` is undefined and `HttpResponse.parse()` decodes, parses and checks it
@@ -180,7 +183,7 @@ export function createHttp(opts: HttpOptions): Http {
       json: req.json,
       signal: combineSignals(opts.signal, req.signal),
       validate: req.validate,
-      digest: req.digest === true,
+      digest: req.digest ?? false,
       deferParse: req.deferParse,
     });
     exchange.start(client);

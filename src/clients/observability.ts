@@ -13,7 +13,7 @@ import { notFoundHint, profileHint } from './profile-hint.ts';
 import { OBSERVABILITY_PROFILES, type ObservabilityProfile } from './profiles.ts';
 import { checkResponse, type ResponseShape } from './validate.ts';
 import { pushAll } from '../shared/arrays.ts';
-import { rememberBodyDigest } from './body-digest.ts';
+import { digestWithoutRequestId, rememberBodyDigest } from './body-digest.ts';
 import { lazyList, type LiveSummary } from './lazy-list.ts';
 
 export type { AlertUpdate, DashboardCreate, LiveAlert, LiveDashboard } from './api-types.ts';
@@ -164,7 +164,9 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     const tagged = (digest: string) => `${profile.api}:${digest}`;
     let summaries: readonly LiveSummary[] | undefined;
     const known = o?.known;
-    const res = await getList<T>(kind, path, '', o, true, known && ((digest) => (summaries = known(tagged(digest))) !== undefined));
+    // A `result` envelope carries a new requestId in every answer: set aside, so the same list is known again.
+    const digest = result ? digestWithoutRequestId : true;
+    const res = await getList<T>(kind, path, '', o, digest, known && ((d) => (summaries = known(tagged(d))) !== undefined));
     const whole = (body: { data?: T[]; result?: T[]; meta?: { total?: unknown } }) => {
       const list = (result ? body.result : body.data) ?? [];
       refusePartial(path, what, list.length, body.meta?.total, res.status);
@@ -181,7 +183,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     path: string,
     query: string,
     o: CallOptions | undefined,
-    digest = false,
+    digest: boolean | ((body: Buffer) => string) = false,
     deferParse?: (digest: string) => boolean,
   ) {
     return http.request<{ data?: T[]; result?: T[]; meta?: { total?: unknown } }>({

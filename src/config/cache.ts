@@ -135,6 +135,8 @@ export function codeIdentity(): string | null {
       './live-memo',
       // What a list body parses to, and what the live memo keeps of it (its body entries).
       '../clients/observability',
+      '../clients/body-digest',
+      '../clients/lazy-list',
       '../clients/validate',
       '../workflows/live-side',
       '../schema/validator',

@@ -5,7 +5,7 @@
 import { hash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bodyDigestOf } from '../../src/clients/body-digest.ts';
+import { bodyDigestOf, digestWithoutRequestId, requestIdSpan } from '../../src/clients/body-digest.ts';
 import { createObservabilityClient } from '../../src/clients/index.ts';
 import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { raw, startServer, TOKEN } from './helpers.ts';
@@ -110,6 +110,63 @@ test('listDashboards with `known`: a kept body that fails the checks throws the 
       () => list[0]!.tiles,
       (e: Error) => e.message === plain,
     );
+  } finally {
+    await server.close();
+  }
+});
+
+test("digestWithoutRequestId: answers that differ only in the envelope head's requestId string get one digest", () => {
+  const d = (text: string) => digestWithoutRequestId(Buffer.from(text));
+  const whole = (text: string) => hash('sha256', text, 'base64url');
+  const base = '{"status":200,"requestId":"a1","result":[{"id":"x"}]}';
+  const rows: Array<[string, string, boolean]> = [
+    ['another requestId', '{"status":200,"requestId":"b2-longer","result":[{"id":"x"}]}', true],
+    ['spaces around it', '{ "status" : 200 , "requestId" : "zz" , "result":[{"id":"x"}]}', false],
+    ['an escaped quote in it', '{"status":200,"requestId":"q\\"x","result":[{"id":"x"}]}', true],
+    ['another status', '{"status":201,"requestId":"a1","result":[{"id":"x"}]}', false],
+    ['another list', '{"status":200,"requestId":"a1","result":[{"id":"y"}]}', false],
+    ['the requestId member moved', '{"requestId":"a1","status":200,"result":[{"id":"x"}]}', false],
+  ];
+  for (const [what, other, same] of rows) assert.is(d(other) === d(base), same, what);
+  // Set aside only as a plain string in the head; anything else hashes the bytes whole.
+  const wholeRows: Array<[string, string]> = [
+    ['after the list', '{"status":200,"result":[{"id":"x"}],"requestId":"a1"}'],
+    ['a number', '{"status":200,"requestId":7,"result":[]}'],
+    ['an object', '{"requestId":{"v":"a1"},"result":[]}'],
+    ['not an object', '[{"requestId":"a1"}]'],
+    ['cut short', '{"status":200,"requestId":"a1'],
+    ['empty', ''],
+    ['a raw control character in it', '{"requestId":"a\u0001b","result":[]}'],
+  ];
+  for (const [what, text] of wholeRows) {
+    assert.is(requestIdSpan(Buffer.from(text)), undefined, what);
+    assert.is(d(text), whole(text), what);
+  }
+  assert.equal(requestIdSpan(Buffer.from(base)), [26, 30]);
+});
+
+test('listDashboards, clickstack-cloud: a new requestId in every answer, and the list is still known by its digest', async () => {
+  let n = 0;
+  const server = await startServer((_req, res) =>
+    raw(res, 200, JSON.stringify({ status: 200, requestId: `req-${++n}`, result: [DASHBOARD] }), 'application/json'),
+  );
+  try {
+    const client = createObservabilityClient({
+      url: server.url,
+      profile: OBSERVABILITY_PROFILES['clickstack-cloud'],
+      keyId: 'key-id',
+      keySecret: 'key-secret',
+      organizationId: 'org',
+      serviceId: 'svc',
+      retry: { limit: 1 },
+    });
+    const first = await client.listDashboards();
+    const seen: string[] = [];
+    const second = await client.listDashboards({ known: (digest) => (seen.push(digest), [summaryOf(DASHBOARD)!]) });
+    assert.equal(seen, [bodyDigestOf(first)]);
+    assert.is(bodyDigestOf(second), bodyDigestOf(first));
+    assert.is(second[0]!.name, DASHBOARD.name);
+    assert.equal(JSON.parse(JSON.stringify(second)), first);
   } finally {
     await server.close();
   }

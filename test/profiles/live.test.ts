@@ -64,6 +64,11 @@ for (const profile of ['hyperdx', 'clickstack-cloud'] as const) {
       const again = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
       assert.is(again.code, 0, again.stdout + again.stderr);
       assert.match(again.stdout, `0 to create, 0 to update, 0 blocked, ${profile === 'hyperdx' ? 10 : 4} unchanged`);
+      // The same list again (ClickStack's envelope differs in its requestId alone): planned on without parsing it
+      const known = await steward(['plan', '--detailed-exitcode', '--debug'], { cwd: x.dir, env: x.env });
+      assert.is(known.code, 0, known.stdout + known.stderr);
+      assert.match(known.stderr, /dashboards: body known to the caller \(sha256 [\w-]{12}…\): kept unparsed/);
+      assert.not.match(known.stderr, 'parsing the kept body');
 
       const dashboards: any[] = await api(x, 'GET', '/dashboards');
       const checkout = dashboards.find((d) => d.name.startsWith('Checkout overview'));
