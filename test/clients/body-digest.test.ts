@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { bodyDigestOf, digestWithoutRequestId, requestIdSpan } from '../../src/clients/body-digest.ts';
 import { createObservabilityClient } from '../../src/clients/index.ts';
 import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
-import { raw, startServer, TOKEN } from './helpers.ts';
+import { CLICKSTACK, raw, startServer, TOKEN } from './helpers.ts';
 import { summaryOf } from '../../src/clients/lazy-list.ts';
 
 const DASHBOARD = { id: '65f5e4a3b9e77c001a567890', name: 'Checkout overview', tags: ['managed-by:steward'], tiles: [] };
@@ -151,15 +151,7 @@ test('listDashboards, clickstack-cloud: a new requestId in every answer, and the
     raw(res, 200, JSON.stringify({ status: 200, requestId: `req-${++n}`, result: [DASHBOARD] }), 'application/json'),
   );
   try {
-    const client = createObservabilityClient({
-      url: server.url,
-      profile: OBSERVABILITY_PROFILES['clickstack-cloud'],
-      keyId: 'key-id',
-      keySecret: 'key-secret',
-      organizationId: 'org',
-      serviceId: 'svc',
-      retry: { limit: 1 },
-    });
+    const client = createObservabilityClient({ url: server.url, ...CLICKSTACK, retry: { limit: 1 } });
     const first = await client.listDashboards();
     const seen: string[] = [];
     const second = await client.listDashboards({ known: (digest) => (seen.push(digest), [summaryOf(DASHBOARD)!]) });

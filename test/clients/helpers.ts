@@ -2,6 +2,7 @@
  * Test helpers for the clients: a loopback `node:http` server that records every request and lets each
  * test script its answers (including hostile ones), and a fake clock whose sleep advances time.
  */
+import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { createServer, type IncomingMessage, type ServerResponse, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -126,3 +127,12 @@ export async function rejects(fn: () => Promise<unknown>): Promise<Error> {
 export const TOKEN = 'tok_canary_4f1d9c2b7a';
 export const KEY_ID = 'key_canary_id_81b2';
 export const KEY_SECRET = 'sec_canary_secret_93c7e';
+
+/** A ClickStack (ClickHouse Cloud) client's connection: the profile, the API key and the ids in the path. */
+export const CLICKSTACK = {
+  profile: OBSERVABILITY_PROFILES['clickstack-cloud'],
+  keyId: 'key-id',
+  keySecret: 'key-secret',
+  organizationId: 'org',
+  serviceId: 'svc',
+};

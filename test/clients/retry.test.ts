@@ -1,9 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError, ApiTransportError, createHttp, createObservabilityClient, RateLimitedError } from '../../src/clients/index.ts';
-import { OBSERVABILITY_PROFILES } from '../../src/clients/profiles.ts';
 import { backoffMs, parseResetHeader, parseRetryAfter, parseStructuredRateLimit, retryPolicy, serverWait } from '../../src/clients/retry.ts';
-import { fakeClock, json, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
+import { CLICKSTACK, fakeClock, json, raw, rejects, startServer, TOKEN, type TestServer } from './helpers.ts';
 
 const DASH = { id: 'd1', name: 'One', tiles: [], tags: [] };
 
@@ -256,11 +255,7 @@ function clickstackClient(server: TestServer) {
   const clock = fakeClock();
   const c = createObservabilityClient({
     url: server.url,
-    profile: OBSERVABILITY_PROFILES['clickstack-cloud'],
-    keyId: 'key-id',
-    keySecret: 'key-secret',
-    organizationId: 'org',
-    serviceId: 'svc',
+    ...CLICKSTACK,
     sleep: clock.sleep,
     now: clock.now,
     random: () => 0.5,
