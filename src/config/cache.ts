@@ -437,7 +437,6 @@ function isFacts(f: unknown): f is DashboardFacts {
   return (
     typeof x.specName === 'string' &&
     (x.id === undefined || typeof x.id === 'string') &&
-    Array.isArray(x.tiles) &&
     typeof x.sourceNames === 'boolean' &&
     (x.local === undefined ||
       (Array.isArray(x.local) && x.local.length === 2 && typeof x.local[0] === 'string' && Array.isArray(x.local[1]) && x.local[1].length === 2))

@@ -24,8 +24,6 @@ export interface Resource<K extends ResourceKind = ResourceKind> {
 export interface DashboardFacts {
   specName: string;
   id?: string;
-  /** Each tile's name, and its config's displayType where that is a string. */
-  tiles: Array<[string, string | null]>;
   /** Some tile config or filter names a source (`source: <name>`). */
   sourceNames: boolean;
   /** The checks of this dashboard alone under one API (the project's when it was cached): tile problems, then tag problems. */

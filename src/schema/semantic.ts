@@ -279,7 +279,9 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
       });
       continue;
     }
-    const tiles = dash.facts ? dash.facts.tiles : tileFacts(dash.doc.spec);
+    // From the document (the few dashboards alerts are on): kept in the facts of every dashboard, the tiles
+    // were a third of the parse pack's entries and 120,000 small arrays at 10,000 dashboards.
+    const tiles = tileFacts(dash.doc.spec);
     const names = tiles.map((t) => t[0]);
     if (!names.includes(ref.name)) {
       const hint = didYouMean(ref.name, names);
@@ -372,14 +374,13 @@ export function dashboardFacts(doc: Resource<'Dashboard'>['doc'], api?: string):
   return {
     specName: doc.spec.name,
     ...(doc.metadata.id !== undefined ? { id: doc.metadata.id } : {}),
-    tiles: tileFacts(doc.spec),
     sourceNames: sourceSlots(doc.spec).length > 0,
     ...(api !== undefined ? { local: [api, dashboardLocalProblems(doc.spec, api)] as DashboardFacts['local'] } : {}),
   };
 }
 
 /** Each tile's name, and its config's displayType where that is a string. */
-function tileFacts(spec: DashboardSpec): DashboardFacts['tiles'] {
+function tileFacts(spec: DashboardSpec): Array<[string, string | null]> {
   return (spec.tiles ?? []).map((t): [string, string | null] => {
     const displayType = (t.config as { displayType?: unknown } | undefined)?.displayType;
     return [t.name, typeof displayType === 'string' ? displayType : null];
