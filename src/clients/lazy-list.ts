@@ -7,6 +7,7 @@
  * fields, a key listing, JSON.stringify) parses the whole body once, with every check a parsed list gets,
  * and every stand-in answers from then on as the parsed dashboard in its place.
  */
+import { isExactJson } from '../shared/json.ts';
 
 /** What the memo keeps of a live dashboard to match it without its body. */
 export interface LiveSummary {
@@ -26,7 +27,9 @@ const SUMMARY_KEYS = new Set<PropertyKey>(['id', 'name', 'tags']);
 /** The summary of a parsed dashboard: undefined when it cannot be one (an id or name that is not a string). */
 export function summaryOf(d: { id?: unknown; name?: unknown; tags?: unknown }, whole = false): LiveSummary | undefined {
   if (typeof d.id !== 'string' || typeof d.name !== 'string') return undefined;
-  const w = whole ? { whole: d } : {};
+  // Kept whole only where JSON says it exactly: a `1e999` parsed as Infinity would come back from the memo
+  // as null (such a dashboard stays a stand-in, read from the body).
+  const w = whole && isExactJson(d) ? { whole: d } : {};
   if (d.tags === undefined) return { id: d.id, name: d.name, ...w };
   if (!Array.isArray(d.tags) || !d.tags.every((t) => typeof t === 'string')) return undefined;
   return { id: d.id, name: d.name, tags: d.tags as string[], ...w };

@@ -396,6 +396,22 @@ test('body memo: the list is kept as summaries (whole where asked), and a plan o
   }
 });
 
+test('body memo: a dashboard JSON cannot say exactly (1e999 read as Infinity) is never kept whole', () => {
+  const p = tmpProject({});
+  try {
+    const live = liveList();
+    (live[1] as unknown as Record<string, unknown>)['threshold'] = Infinity;
+    planWith(p.dir, live, { body: 'seed:A', save: { whole: new Set(IDS) } });
+    // Written whole it would come back with null: it stays a stand-in, read from the body when needed
+    assert.equal(
+      knownOf(p.dir, 'seed:A')!.map((x) => x.whole !== undefined),
+      [true, false, true],
+    );
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('body memo: what the service sent is never written when it holds a secret (summaries left out, or no memo)', () => {
   const p = tmpProject({});
   try {
