@@ -80,7 +80,8 @@ export const planCommand = defineCommand<PlanArgs>({
       .option('cache', {
         type: 'boolean',
         default: true,
-        describe: 'Reuse unchanged files from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file)',
+        describe:
+          'Reuse unchanged files, and what the last plan learned of the live list, from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file and the list)',
       })
       .example('steward plan', 'Plan the whole project')
       .example('steward plan --out plan.json --format markdown > plan.md', 'Save the plan for apply and a PR comment')
