@@ -69,6 +69,20 @@ for (const profile of ['hyperdx', 'clickstack-cloud'] as const) {
       assert.is(known.code, 0, known.stdout + known.stderr);
       assert.match(known.stderr, /dashboards: body known to the caller \(sha256 [\w-]{12}…\): kept unparsed/);
       assert.not.match(known.stderr, 'parsing the kept body');
+      // A file changed on a dashboard no alert is on: read from the kept list, updated by apply, then clean
+      const jvm = join(x.dir, 'dashboards/jvm.yaml');
+      writeFileSync(
+        jvm,
+        readFileSync(jvm, 'utf8').replace(/w: (\d+)/, (_m, w: string) => `w: ${Number(w) - 1}`),
+      );
+      const changed = await steward(['plan', '--detailed-exitcode', '--debug'], { cwd: x.dir, env: x.env });
+      assert.is(changed.code, 2, changed.stdout + changed.stderr);
+      assert.match(changed.stdout, '0 to create, 1 to update, 0 blocked');
+      assert.match(changed.stderr, /kept unparsed[^]*parsing the kept body/);
+      const updated = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+      assert.is(updated.code, 0, updated.stdout + updated.stderr);
+      assert.match(updated.stdout, /~ updated dashboard jvm-runtime/);
+      assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env })).code, 0);
 
       const dashboards: any[] = await api(x, 'GET', '/dashboards');
       const checkout = dashboards.find((d) => d.name.startsWith('Checkout overview'));
