@@ -107,7 +107,7 @@ export interface HttpResponse<T = unknown> {
   body: T;
   /** Tries made (1 when it succeeded the first time). */
   attempts: number;
-  /** With `digest: true`: sha256 (base64url) of the body's bytes as received (decoded). */
+  /** With `digest`: sha256 (base64url) of the body's bytes as received (decoded), or what the given function made of them. */
   digest?: string;
   /** Set when `deferParse` answered true: parses and checks the body kept as bytes (once; later calls give the same). */
   parse?: () => T;
