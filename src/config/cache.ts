@@ -45,7 +45,6 @@ export const PACK_FILE = 'parse.pack';
 
 /** What is stored per document besides its text: a Resource without its file and document. */
 type CachedRow = (RowHead & { at: [number, number] }) | TextRow;
-type CachedHead = RowHead;
 
 export interface CacheStats {
   /** Files answered from the cache. */
@@ -402,7 +401,7 @@ function isRecord(v: unknown): v is [string, string, string[]] {
 function isEntry(e: unknown, textBytes: number): e is CachedRow[] {
   return (
     Array.isArray(e) &&
-    e.every((r: Partial<CachedHead> & { at?: unknown; text?: unknown }) => {
+    e.every((r: Partial<RowHead> & { at?: unknown; text?: unknown }) => {
       if (typeof r !== 'object' || r === null) return false;
       const at = r.at as unknown[] | undefined;
       const placed =

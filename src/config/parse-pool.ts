@@ -94,12 +94,16 @@ export function processBatch(m: BatchMessage, env: Env, variables?: VariablePoli
 /** A worker's output as text rows where it can be (see ParseOutput.rows). */
 function asRows(out: ParseOutput, markerTag: string | undefined, api: string): ParseOutput {
   if (out.issues.length > 0) return out;
-  const pairs = out.resources.map((_r, k): [string, string] | undefined => {
-    const d = out.digests?.[k];
-    return markerTag !== undefined && d !== undefined ? [markerTag, d] : undefined;
-  });
-  const rows = textRowsOf(out.resources, pairs, api);
+  const rows = textRowsOf(out.resources, markedDigests(out, markerTag), api);
   return rows ? { resources: [], issues: [], rows } : out;
+}
+
+/** An output's digests as the cache keeps them: [marker tag, digest] per dashboard, undefined for the rest. */
+export function markedDigests(out: ParseOutput, markerTag: string | undefined): Array<[string, string] | undefined> {
+  return out.resources.map((r, k) => {
+    const d = out.digests?.[k];
+    return r.kind === 'Dashboard' && markerTag !== undefined && d !== undefined ? [markerTag, d] : undefined;
+  });
 }
 
 function inProcess(job: ParseJob, env: Env, variables?: VariablePolicy, markerTag?: string): ParseOutput {

@@ -13,7 +13,7 @@ import type { FileVersion, ParseCache } from './cache.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
-import { processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
+import { markedDigests, processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { headOf, lazyResource } from './rows.ts';
 import { MAX_FILE_BYTES } from './source.ts';
 
@@ -85,20 +85,17 @@ export async function readResourceFiles(deps: { fs: FileSystem; env: Env }, file
   }
   const results = await processFiles(jobs, deps.env, o.parallel, o.variables, markerTag, o.api);
   jobs.forEach((job, i) => {
-    const { resources: objects, issues: found, digests: made, rows } = results.outputs[i]!;
+    const out = results.outputs[i]!;
+    const { resources: parsed, issues: found, rows } = out;
     if (rows) {
       // A worker's text rows: resources whose documents are parsed when read, as the cache's are.
       outputs[job.slot] = { resources: rows.map((r) => lazyResource(headOf(r), job.file, () => r.text)), issues: [] };
       if (cache && job.key !== undefined) cache.setRows(job.key, rows);
       return;
     }
-    const parsed = objects;
     outputs[job.slot] = { resources: parsed, issues: found };
     // The digests made beside the parse: plan need not normalize these dashboards, nor a later load parse them.
-    const digests = parsed.map((r, k): [string, string] | undefined => {
-      const d = made?.[k];
-      return r.kind === 'Dashboard' && markerTag !== undefined && d !== undefined ? [markerTag, d] : undefined;
-    });
+    const digests = markedDigests(out, markerTag);
     parsed.forEach((r, k) => {
       const d = digests[k];
       if (d) rememberDesiredDigest((r.doc as { spec: object }).spec, d[0], d[1]);

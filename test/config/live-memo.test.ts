@@ -355,6 +355,8 @@ test('body memo: a list whose body the memo knows is answered whole: no dashboar
 /** What the memo of `dir` knows of body `digest` (a fresh open, as the next plan's client asks it). */
 const knownOf = (dir: string, digest: string, marker = MARKER) =>
   bindLiveMemo(openLiveMemo(nodeFileSystem, dir, {}, { key: KEY, identity: IDENTITY }), marker).known(digest);
+/** Which dashboards of body A the memo of `dir` keeps whole, by place. */
+const keptWhole = (dir: string) => knownOf(dir, 'seed:A')!.map((x) => x.whole !== undefined);
 
 test('body memo: the list is kept as summaries (whole where asked), and a plan of them parses nothing unless it must', () => {
   const p = tmpProject({});
@@ -387,10 +389,7 @@ test('body memo: the list is kept as summaries (whole where asked), and a plan o
     assert.equal(run.plan, reference(liveList(), MARKER, changed));
     assert.is(lazyListParsed(lazy2), true);
     // ... and the memo now keeps d1 whole (what that plan read), so the next one need not parse
-    assert.equal(
-      knownOf(p.dir, 'seed:A')!.map((x) => x.whole !== undefined),
-      [true, false, false],
-    );
+    assert.equal(keptWhole(p.dir), [true, false, false]);
   } finally {
     p.cleanup();
   }
@@ -403,10 +402,7 @@ test('body memo: a dashboard JSON cannot say exactly (1e999 read as Infinity) is
     (live[1] as unknown as Record<string, unknown>)['threshold'] = Infinity;
     planWith(p.dir, live, { body: 'seed:A', save: { whole: new Set(IDS) } });
     // Written whole it would come back with null: it stays a stand-in, read from the body when needed
-    assert.equal(
-      knownOf(p.dir, 'seed:A')!.map((x) => x.whole !== undefined),
-      [true, false, true],
-    );
+    assert.equal(keptWhole(p.dir), [true, false, true]);
   } finally {
     p.cleanup();
   }
