@@ -55,6 +55,13 @@ export default tseslint.config(
           selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max)$/] > SpreadElement",
           message: 'Math.min/max(...xs) throws on long arrays: use minOf/maxOf from src/shared/arrays.ts',
         },
+        {
+          // In the bundle (scripts/build.ts) a package loaded by import() is a chunk that exports only its
+          // default when the package is CommonJS (yaml is): the named exports Node would give are undefined.
+          selector: 'ImportExpression > Literal[value=/^[^.]/]',
+          message:
+            'import() of a package loses its named exports in the bundle when it is CommonJS: import it statically, or import() a module of steward that does',
+        },
       ],
     },
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the prepare script).
+// Thin launcher: the compiled CLI, bundled, lives in dist/bundle/ (built by `npm ci` through the prepare script).
 // `--version`, `--help` and `<command> --help` answer before the CLI and its dependencies load (scripts call
 // them to check an install; people read them): the help texts are the CLI's own, saved by the build
 // (scripts/build.ts) at the widths it uses most; any other width, or a missing file, runs the CLI.
@@ -25,6 +25,6 @@ if (argv.length === 1 && argv[0] === '--version') {
 } else if (typeof help === 'string') {
   process.stdout.write(help);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  const { main } = await import('../dist/bundle/main.js');
   process.exitCode = await main(argv);
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ErrorObject } from 'ajv';
+import { parseAllDocuments } from 'yaml';
 import { CliError } from '../errors.ts';
 import { readRegularFile } from '../shared/files.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
@@ -189,7 +190,6 @@ export class PlanMismatchError extends CliError {
 
 /** metadata.name of the Project document in the project file ('' when it has none). */
 export async function projectName(projectFile: string): Promise<string> {
-  const { parseAllDocuments } = await import('yaml');
   for (const doc of parseAllDocuments(readFileSync(projectFile, 'utf8'))) {
     const v = doc.toJS({ maxAliasCount: 100 }) as { kind?: unknown; metadata?: { name?: unknown } } | null;
     if (v && v.kind === 'Project') return typeof v.metadata?.name === 'string' ? v.metadata.name : '';

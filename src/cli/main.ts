@@ -8,8 +8,9 @@ import { commands } from './commands/index.ts';
 import { releaseLocks } from './lock.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
 import { createSecretSink } from './secrets.ts';
+import { packageFile } from '../shared/package-root.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
 
 /**
  * What steward takes from the process it runs in. `processHost()` is the real one; tests pass their own, so

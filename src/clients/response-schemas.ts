@@ -4,6 +4,7 @@
  * command checks responses without loading ajv or compiling a schema (~50 ms of every command that reads).
  */
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../shared/package-root.ts';
 
 /** The response bodies steward reads. */
 export type ResponseShape =
@@ -23,7 +24,7 @@ export type ResponseShape =
   | 'cloud.list'
   | 'cloud.item';
 
-const SCHEMA_ROOT = new URL('../../schemas/api/', import.meta.url);
+const SCHEMA_ROOT = packageFile('schemas/api/');
 export const BASE_ID = 'https://steward.dev/schemas/api/';
 
 /** Schema files under schemas/api/, by the short name used below. */

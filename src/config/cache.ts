@@ -34,6 +34,7 @@ import { linkEscape } from '../shared/paths.ts';
 import { authenticatedChunks, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
 import { utf8Text } from '../shared/text.ts';
+import { packageFile } from '../shared/package-root.ts';
 
 /** Bump when the meaning of an entry changes in a way the code identity below cannot see. */
 const CACHE_FORMAT = 4;
@@ -108,6 +109,8 @@ let identity: string | null | undefined;
  * The code that turns bytes into cached values: cache format, steward and yaml versions, and the text of
  * the modules that parse, interpolate and validate (the compiled schemas among them). A changed schema or
  * loader, or a development build, never reads entries written by other code. null when it cannot be read.
+ * The modules are named from the root of the code tree, one folder up from this one in src/, dist/ and
+ * dist/bundle/ alike: from the bundle that is dist/, the tsc output the bundle is made of.
  */
 export function codeIdentity(): string | null {
   if (identity !== undefined) return identity;
@@ -115,38 +118,38 @@ export function codeIdentity(): string | null {
     const h = createHash('sha256').update(`${MAGIC}/${CACHE_FORMAT}\u0000`);
     const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
     const require = createRequire(import.meta.url);
-    h.update(readFileSync(new URL('../../package.json', import.meta.url)));
+    h.update(readFileSync(packageFile('package.json')));
     h.update(readFileSync(require.resolve('yaml/package.json')));
     h.update(readFileSync(require.resolve('js-yaml/package.json')));
     for (const m of [
-      './resources',
-      './source',
-      './fast-parse',
-      '../plan/normalize',
-      '../plan/fingerprint',
-      '../shared/json',
-      './interpolate',
-      './cache',
-      './cache-trust',
+      'config/resources',
+      'config/source',
+      'config/fast-parse',
+      'plan/normalize',
+      'plan/fingerprint',
+      'shared/json',
+      'config/interpolate',
+      'config/cache',
+      'config/cache-trust',
       // Resources as text rows, made here or on a parse worker.
-      './rows',
-      './parse-pool',
-      './live-memo',
+      'config/rows',
+      'config/parse-pool',
+      'config/live-memo',
       // What a list body parses to, and what the live memo keeps of it (its body entries).
-      '../clients/observability',
-      '../clients/body-digest',
-      '../clients/lazy-list',
-      '../clients/validate',
-      '../workflows/live-side',
-      '../schema/validator',
-      '../schema/validators.gen',
-      '../schema/kinds',
+      'clients/observability',
+      'clients/body-digest',
+      'clients/lazy-list',
+      'clients/validate',
+      'workflows/live-side',
+      'schema/validator',
+      'schema/validators.gen',
+      'schema/kinds',
       // A dashboard's facts: what the checks find in it, and where it names sources.
-      '../schema/semantic',
-      '../model/dashboard',
+      'schema/semantic',
+      'model/dashboard',
     ]) {
       h.update(`\u0000${m}\u0000`);
-      h.update(readFileSync(new URL(m + ext, import.meta.url)));
+      h.update(readFileSync(new URL(`../${m}${ext}`, import.meta.url)));
     }
     identity = h.digest('hex');
   } catch {

@@ -4,6 +4,7 @@ import { didYouMean } from './did-you-mean.ts';
 import { ALL_KINDS, type Kind } from './kinds.ts';
 import * as compiled from './validators.gen.ts';
 import { escapeSegment as esc, valueAt } from '../shared/pointer.ts';
+import { packageFile } from '../shared/package-root.ts';
 
 /** A schema problem in document terms: the pointer it concerns, whether the key itself is meant, what. */
 export interface SchemaProblem {
@@ -63,8 +64,7 @@ const typeWord: Record<string, string> = { object: 'mapping', array: 'list' };
 let defsCache: Record<string, unknown> | undefined;
 /** The dashboard schema's `$defs`, read only when an error needs them (the compiled validators carry no copy). */
 function dashboardDefs(): Record<string, unknown> {
-  defsCache ??=
-    (JSON.parse(readFileSync(new URL('../../schemas/dashboard.schema.json', import.meta.url), 'utf8')) as { $defs?: Record<string, unknown> }).$defs ?? {};
+  defsCache ??= (JSON.parse(readFileSync(packageFile('schemas/dashboard.schema.json'), 'utf8')) as { $defs?: Record<string, unknown> }).$defs ?? {};
   return defsCache;
 }
 

@@ -17,13 +17,14 @@
 import { readFileSync } from 'node:fs';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { METRIC_VALUE_EXPRESSION, metricLacksValue } from '../model/dashboard.ts';
+import { packageFile } from '../shared/package-root.ts';
 
 type Json = Record<string, unknown>;
 type Defs = Record<string, Json>;
 
 let defsCache: Defs | undefined;
 function defs(): Defs {
-  defsCache ??= (JSON.parse(readFileSync(new URL('../../schemas/dashboard.schema.json', import.meta.url), 'utf8')) as { $defs: Defs }).$defs;
+  defsCache ??= (JSON.parse(readFileSync(packageFile('schemas/dashboard.schema.json'), 'utf8')) as { $defs: Defs }).$defs;
   return defsCache;
 }
 

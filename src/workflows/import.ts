@@ -14,6 +14,7 @@ import { makeFolderInside } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
 import { pushAll } from '../shared/arrays.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
+import { packageFile } from '../shared/package-root.ts';
 
 export interface ImportOptions {
   all: boolean;
@@ -47,8 +48,8 @@ export interface ImportResult {
   failed: boolean;
 }
 
-const SCHEMA = fileURLToPath(new URL('../../schemas/dashboard.schema.json', import.meta.url));
-const ALERT_SCHEMA = fileURLToPath(new URL('../../schemas/alert.schema.json', import.meta.url));
+const SCHEMA = fileURLToPath(packageFile('schemas/dashboard.schema.json'));
+const ALERT_SCHEMA = fileURLToPath(packageFile('schemas/alert.schema.json'));
 
 export async function makeImport(deps: ImportDeps, options: ImportOptions): Promise<ImportResult> {
   const selectors = (options.all ? 1 : 0) + (options.name?.length ? 1 : 0) + (options.id?.length ? 1 : 0);

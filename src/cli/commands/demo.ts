@@ -8,6 +8,7 @@ import { planCommand } from './plan.ts';
 import { reportCommand } from './report.ts';
 import { validateCommand } from './validate.ts';
 import { painter } from '../../shared/colour.ts';
+import { packageFile } from '../../shared/package-root.ts';
 
 interface DemoArgs {
   examples?: string;
@@ -15,7 +16,7 @@ interface DemoArgs {
   keep: boolean;
 }
 
-const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
+const EXAMPLES = fileURLToPath(packageFile('examples'));
 
 /** Steps run once the emulator is up. */
 export const demoSteps: Array<{ title: string; command: CommandSpec<any>; args: (out: string) => Record<string, unknown>; okCodes: number[] }> = [

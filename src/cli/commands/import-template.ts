@@ -5,11 +5,12 @@ import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { readRegularFile } from '../../shared/files.ts';
 import type { CommandContext } from '../context.ts';
+import { packageFile } from '../../shared/package-root.ts';
 
 /** HyperDX's own templates are under 100 KiB. */
 const MAX_TEMPLATE_BYTES = 16 * 1024 * 1024;
 
-const SCHEMA = fileURLToPath(new URL('../../../schemas/template.schema.json', import.meta.url));
+const SCHEMA = fileURLToPath(packageFile('schemas/template.schema.json'));
 
 /**
  * `steward import --template FILE`: one of HyperDX's dashboard template files to a steward Template, written

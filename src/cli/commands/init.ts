@@ -7,6 +7,7 @@ import { defineCommand } from '../context.ts';
 import { MAX_LIVE_TAG_LENGTH } from '../../model/dashboard.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../../clients/settings.ts';
 import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
+import { packageFile } from '../../shared/package-root.ts';
 
 interface InitArgs {
   dir?: string;
@@ -14,7 +15,7 @@ interface InitArgs {
   api: 'seed' | 'hyperdx' | 'clickstack-cloud';
 }
 
-const SCHEMAS = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+const SCHEMAS = fileURLToPath(packageFile('schemas/'));
 
 /** What `steward init` writes, relative to the project folder. Pure: the caller writes the files. */
 export function initFiles(opts: { name: string; api: InitArgs['api']; schemaDir: (fileDir: string) => string }): Array<{ path: string; text: string }> {
