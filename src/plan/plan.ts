@@ -8,7 +8,16 @@ import { listSome } from '../shared/text.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
 import { planAlert } from './alerts.ts';
 import { createBody, tilesLosingAlerts, updateBody } from './dashboard-body.ts';
-import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive, type NormalDashboard } from './normalize.ts';
+import {
+  alignConfigs,
+  desiredDigest,
+  displayForm,
+  dropUncomparableSeries,
+  normalDigest,
+  normalizeDesired,
+  normalizeLive,
+  type NormalDashboard,
+} from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
 
@@ -238,7 +247,7 @@ function planDashboard(
   memo: LiveDigestMemo | undefined,
 ): DashboardMatch {
   let desiredForm: NormalDashboard | undefined;
-  const desiredOf = () => (desiredForm ??= normalizeDesired(d.doc.spec, markerTag));
+  const desiredOf = () => (desiredForm ??= displayForm(normalizeDesired(d.doc.spec, markerTag)));
   const base = { kind: 'Dashboard' as const, name: d.name, file };
   // A dashboard the parse cache answered: its facts say what matching needs, and its document is read only
   // when it differs from the live one (src/config/cache.ts).
@@ -323,7 +332,7 @@ function planDashboard(
   if (wanted !== undefined && wanted === liveDigest) return noop(wanted, ignoredList);
   const desired = desiredOf();
   const ignoredSet = new Set(ignoredList);
-  const aligned = alignConfigs(dropUncomparableSeries(desired, live), liveNormal, ignoredSet);
+  const aligned = alignConfigs(dropUncomparableSeries(desired, live), displayForm(liveNormal), ignoredSet);
   const before = aligned.before;
   const after: NormalDashboard = aligned.desired;
   const patch = tagsAsSet(compare(before as object, after as object), before.tags ?? [], after.tags ?? []);

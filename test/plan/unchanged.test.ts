@@ -8,7 +8,8 @@ import fastJsonPatch from 'fast-json-patch';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AnyResource, Resource } from '../../src/model/resource.ts';
-import { alignConfigs, desiredDigest, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive } from '../../src/plan/normalize.ts';
+import { canonicalJson } from '../../src/plan/fingerprint.ts';
+import { alignConfigs, desiredDigest, displayForm, dropUncomparableSeries, normalDigest, normalizeDesired, normalizeLive } from '../../src/plan/normalize.ts';
 import { computePlan } from '../../src/plan/plan.ts';
 import { dashboardDoc, liveDashboards, workspace } from '../fuzz/arbitraries.ts';
 import { dashboard, DIR, liveOf, MARKER, NOW } from './fixtures.ts';
@@ -44,6 +45,49 @@ test('equal digests always mean an empty full diff (random files against random 
     { numRuns: 150 },
   );
   assert.ok(equal > 20, `only ${equal} equal pairs were tried`);
+});
+
+test('forms are made with their members in sorted order (the digest is JSON.stringify then); displayForm reorders them for reading, and only reorders', () => {
+  // GIVEN a dashboard in the series form and one in the config form, as a file and as the server answers
+  const spec = {
+    name: 'D',
+    tags: ['b', 'a'],
+    tiles: [
+      { name: 'T', x: 0, y: 0, w: 6, h: 3, series: [{ type: 'time', dataSource: 'events', aggFn: 'count', where: 'level:error', groupBy: ['host'] }] },
+      { name: 'T', x: 6, y: 0, w: 6, h: 3, asRatio: true, config: { displayType: 'line', select: [{ aggFn: 'count', where: '' }], source: 's1' } },
+    ],
+    filters: [{ id: 'f1', name: 'env', type: 'QUERY_EXPRESSION', expression: 'env' }],
+  };
+  const live = { id: 'd1', ...spec, tiles: spec.tiles.map((t, i) => ({ id: `t${i}`, ...t })) };
+  for (const form of [normalizeDesired(spec as never, MARKER), normalizeLive(live as never, MARKER).normal]) {
+    // THEN the form's own text is its canonical text
+    assert.is(JSON.stringify(form), canonicalJson(form));
+    // AND the form to read has the same content, in reading order
+    const shown = displayForm(form);
+    assert.is(canonicalJson(shown), canonicalJson(form));
+    assert.equal(Object.keys(shown), ['name', 'tags', 'tiles', 'filters']);
+    assert.equal(Object.keys(shown.tiles!['T (2)']!), ['x', 'y', 'w', 'h', 'asRatio', 'config', 'sameNameAs']);
+    assert.equal(Object.keys(shown.tiles!['T']!.series![0]!), ['type', 'dataSource', 'aggFn', 'where', 'groupBy']);
+  }
+});
+
+test('displayForm only reorders (random files and live dashboards)', () => {
+  fc.assert(
+    fc.property(
+      workspace.chain((w) => fc.tuple(fc.constant(w), liveDashboards(w, MARKER))),
+      ([w, live]) => {
+        for (const doc of w.dashboards) {
+          const form = normalizeDesired(doc.spec as never, MARKER);
+          assert.is(canonicalJson(displayForm(form)), canonicalJson(form));
+        }
+        for (const l of live) {
+          const form = normalizeLive(l, MARKER).normal;
+          assert.is(canonicalJson(displayForm(form)), canonicalJson(form));
+        }
+      },
+    ),
+    { numRuns: 100 },
+  );
 });
 
 test('a plan: noop dashboards carry a digest and no bodies; the same plan as the full diff otherwise', () => {
