@@ -11,6 +11,9 @@
  * 2. Rate limit: wall time against the rate bound `N / rpm` and the count of 429s the server answered,
  *    with the client's `requestsPerMinute` equal to the server's limit and at twice it, at a few
  *    concurrencies.
+ *    A floor row sends the same create bodies with Node's own HTTP client alone (keep-alive, nothing read
+ *    but the status): what the emulator and loopback cost per request on this machine, with no client
+ *    library, plan, journal or checks. No client can do better than it here.
  * 3. The built CLI with no `--concurrency`: how many creates the server really sees in flight, i.e. whether
  *    DEFAULT_APPLY_CONCURRENCY is what users get.
  * 4. `--production`: the real service's 100 requests a minute with the emulator's own 60 s window, 200
@@ -27,6 +30,7 @@
  * `runApplyBench(options)` returns the rows for bench/run.ts; nothing is printed.
  */
 import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -419,6 +423,78 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
 }
 
 /** The built CLI, no --concurrency: what the server sees in flight is the concurrency users really get. */
+/**
+ * The same create bodies POSTed with node:http alone (one keep-alive agent, `c` at a time, the answer read
+ * whole and its status checked): what the emulator and loopback cost per request here.
+ */
+async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: number, latencyMs: number): Promise<ApplyBenchRow> {
+  const { url, token } = await emu.start({ latencyMs });
+  const agent = new Agent({ keepAlive: true, maxSockets: c });
+  try {
+    const plan = computePlan({
+      resources: fx.resources,
+      live: [],
+      state: { formatVersion: 1, alerts: {} },
+      markerTag: fx.markerTag,
+      now: new Date(),
+      projectDir: fx.dir,
+    });
+    const bodies = plan.items.flatMap((i) => (i.kind === 'Dashboard' && i.action === 'create' ? [JSON.stringify(i.body)] : []));
+    const target = new URL('/api/v2/dashboards', url);
+    const post = (body: string) =>
+      new Promise<void>((resolve, reject) => {
+        const req = request(
+          target,
+          { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' } },
+          (res) => {
+            res.on('data', () => undefined);
+            res.on('end', () => (res.statusCode === 200 || res.statusCode === 201 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: c }, async () => {
+        while (next < bodies.length) await post(bodies[next++]!);
+      }),
+    );
+    const wallMs = performance.now() - t0;
+    const check = await emu.check(NAME_PREFIX);
+    const ok = check.dashboards === n && check.distinct === n;
+    const boundMs = (n * latencyMs) / c;
+    return {
+      group: 'concurrency',
+      case: `node:http alone, concurrency ${c} (the floor: no client library, plan, journal or checks)`,
+      concurrency: c,
+      dashboards: n,
+      clientRpm: 0,
+      serverRpm: 0,
+      serverWindowMs: 0,
+      wallMs: Math.round(wallMs),
+      boundMs: Math.round(boundMs),
+      bound: `N × latency / ${c}`,
+      efficiency: round2(boundMs / wallMs),
+      rejected429: check.statuses['429'] ?? 0,
+      failed: 0,
+      resent: 0,
+      journalMs: 0,
+      applies: 1,
+      created: check.dashboards,
+      distinct: check.distinct,
+      peakInFlight: check.peakPosts,
+      ok,
+      detail: `${check.requests} requests, peak ${check.peakPosts} creates in flight${ok ? '' : `, WRONG: ${check.dashboards} dashboards, ${check.distinct} distinct, ${n} expected`}`,
+    };
+  } finally {
+    agent.destroy();
+    await emu.stop();
+  }
+}
+
 async function runCliCase(emu: EmulatorProcess, fx: Fixture, n: number, latencyMs: number): Promise<ApplyBenchRow> {
   const { url, token } = await emu.start({ latencyMs });
   rmSync(join(fx.dir, '.steward'), { recursive: true, force: true });
@@ -543,6 +619,8 @@ export async function runApplyBench(options: ApplyBenchOptions = {}): Promise<Ap
         }),
       );
     }
+    // The floor: the same creates with Node's HTTP client alone, at the default concurrency.
+    rows.push(await runFloorCase(emu, fx, n, rateC, latencyMs));
     // Peers: the same runs with the journal in memory, so the cost of its fdatasync per write shows.
     for (const c of [...new Set([rateC, Math.max(...concurrencies)])]) {
       rows.push(
