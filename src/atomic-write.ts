@@ -7,9 +7,11 @@ import { CliError } from './errors.ts';
  * Writes a file atomically: a temp file beside it (a random name, so two runs never share one), flushed to
  * disk, then renamed over the target. A kill at any instant leaves the old file or the new one, never half.
  * Content given as chunks of text is written as it comes (a 27 MB cache pack is never one string).
+ * `flush: false` skips the flush, for files whose reader checks what it reads (the caches: after a crash the
+ * rename may be on disk before the data, and an empty or torn file fails its MAC and is treated as none).
  * @throws CliError naming the file when it cannot be written.
  */
-export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string>): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string>, opts: { flush?: boolean } = {}): void {
   // The rename would replace whatever the name holds: run as root, `--out /dev/null` turned the device into
   // a file. Only a regular file (or nothing) is replaced.
   let existing: Stats | undefined;
@@ -41,7 +43,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     try {
       if (typeof content === 'string' || content instanceof Uint8Array) writeFileSync(fd, content);
       else for (const chunk of content) writeSync(fd, chunk);
-      fsyncSync(fd);
+      if (opts.flush !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

@@ -174,10 +174,11 @@ function keyParts(bytes: Uint8Array): KeyParts | undefined {
   // The variables it reads are found in its text; where an escape could hide one, they are not known
   // before parsing, so the file has no key (it is parsed every time, never served stale).
   if (mayHideReference(bytes)) return undefined;
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  // One-shot, as keyFromParts: a createHash object per file cost more than hashing its few KB.
+  const digest = hash('sha256', bytes, 'hex');
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const names = buf.indexOf(DOLLAR_BRACE) === -1 ? [] : [...new Set(Array.from(buf.toString('latin1').matchAll(VAR_REF), (m) => m[1]!))].sort();
-  return { hash, names };
+  return { hash: digest, names };
 }
 
 /** The text of a variable policy in a key, per policy (the same for every file of a load). */

@@ -56,5 +56,6 @@ export const nodeFileSystem: FileSystem = {
     );
   },
   glob: async (patterns, cwd) => (await glob(patterns, { cwd, absolute: true, onlyFiles: true, dot: false, expandDirectories: false })).sort(),
-  writeFileAtomic: (path, data) => writeFileAtomic(path, data),
+  // Not flushed (see the interface): an fsync of a 30 MB pack was ~15 ms of a first plan of 10,000.
+  writeFileAtomic: (path, data) => writeFileAtomic(path, data, { flush: false }),
 };
