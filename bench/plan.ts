@@ -35,7 +35,7 @@ export interface PlanBenchOptions {
   createSizes?: number[];
   /** Emulator latency per request, ms (default 20). */
   latencyMs?: number;
-  /** Rounds per size; the median is reported (default 3). */
+  /** Rounds per size; the median is reported (default 5: at 10,000 one run moves by ±10% on a shared VM). */
   repeats?: number;
   /** Rounds of the refresh peer at 10,000 and above, where one takes about a minute (default 1). */
   largePeerRepeats?: number;
@@ -168,7 +168,7 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
   const sizes = options.sizes ?? [100, 1000, 10_000];
   const createSizes = options.createSizes ?? [1000];
   const latencyMs = options.latencyMs ?? 20;
-  const repeats = options.repeats ?? 3;
+  const repeats = options.repeats ?? 5;
   const log = options.log ?? (() => {});
   const rows: PlanBenchRow[] = [];
 
