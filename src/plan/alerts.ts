@@ -11,6 +11,7 @@ import type { DashboardMatch } from './plan.ts';
 import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';
 import { normalDigest } from './normalize.ts';
 import { tilesLosingAlerts } from './dashboard-body.ts';
+import { addAll } from './patch-ops.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -215,7 +216,7 @@ function planLiveAlert(
         message: 'no live alert has this name, and this service cannot create alerts',
         patch: [],
       };
-    return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: compare({}, body as object), ...ref };
+    return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: addAll(body as object), ...ref };
   }
   // Its tile goes with this apply's dashboard update, and the service deletes the alert with it: an update
   // would find nothing (404), so it is created again, on the tile the file names. A pinned alert keeps its
@@ -227,7 +228,7 @@ function planLiveAlert(
       message: `its tile on the live dashboard is dropped or renamed by this apply, and the service deletes alert ${live.id} with it: created again`,
       after: body,
       body,
-      patch: compare({}, body as object),
+      patch: addAll(body as object),
       ...ref,
     };
   }

@@ -2,12 +2,13 @@
 import { ALERTABLE_CHARTS, type LiveTileInput } from '../model/dashboard.ts';
 import type { Resource } from '../model/resource.ts';
 import type { LiveDashboardInput } from './types.ts';
+import { copyPlain } from '../shared/object.ts';
 
 /** The POST body: the file's dashboard as written, with the marker tag added. */
 export function createBody(d: Resource<'Dashboard'>, markerTag: string) {
   const tags = [...new Set([...(d.doc.spec.tags ?? []), markerTag])];
   const filters = d.doc.spec.filters;
-  return { name: d.doc.spec.name, tags, tiles: structuredClone(d.doc.spec.tiles ?? []), ...(filters?.length ? { filters: structuredClone(filters) } : {}) };
+  return { name: d.doc.spec.name, tags, tiles: copyPlain(d.doc.spec.tiles ?? []), ...(filters?.length ? { filters: copyPlain(filters) } : {}) };
 }
 
 /**
@@ -48,7 +49,7 @@ export function updateBody(d: Resource<'Dashboard'>, live: LiveDashboardInput, m
       : Array.isArray(liveFilterList) && liveFilterList.length > 0
         ? { filters: [] }
         : {}),
-    ...(Array.isArray(containers) ? { containers: structuredClone(containers) } : {}),
+    ...(Array.isArray(containers) ? { containers: copyPlain(containers) } : {}),
   };
 }
 

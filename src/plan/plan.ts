@@ -20,6 +20,7 @@ import {
 } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
 import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
+import { addAll } from './patch-ops.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -300,7 +301,7 @@ function planDashboard(
         action: 'create',
         message: 'no live dashboard has this name',
         after: desiredOf(),
-        patch: compare({}, desiredOf() as object),
+        patch: addAll(desiredOf()),
         body: createBody(d, markerTag),
       },
     };
