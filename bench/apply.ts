@@ -352,6 +352,7 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
     let failed = 0;
     let resent = 0;
     const errors = new Map<string, number>();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     // Apply until the plan has nothing left to create, as a person re-running a failed CI job would.
     for (; applies < 5;) {
@@ -380,12 +381,14 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
       if (r.failed.length === 0) break;
     }
     const wallMs = performance.now() - t0;
+    const cpuMs = cpuSince(cpu0);
     const check = await emu.check(NAME_PREFIX);
     const rejected429 = check.statuses['429'] ?? 0;
     const ok = check.dashboards === n && check.distinct === n;
     const notes = [
       `${check.requests} requests`,
       `peak ${check.peakPosts} creates in flight`,
+      `client CPU ${Math.round(cpuMs)} ms (${round2(cpuMs / n)} ms a create)`,
       `journal waits ${Math.round(journalMs)} ms in all (${round2(journalMs / Math.max(1, journalWrites))} ms each, overlapping)`,
       ...(resent > 0 ? [`${resent} creates refused with 429 and sent again after the wait`] : []),
       ...(applies > 1 ? [`${applies} applies`] : []),
@@ -447,8 +450,14 @@ async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: num
           target,
           { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' } },
           (res) => {
-            res.on('data', () => undefined);
-            res.on('end', () => (res.statusCode === 200 || res.statusCode === 201 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              // What any client must do with the answer: read the new dashboard's id.
+              const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { id?: unknown } }).data?.id;
+              if ((res.statusCode === 200 || res.statusCode === 201) && typeof id === 'string') resolve();
+              else reject(new Error(`status ${res.statusCode}, id ${String(id)}`));
+            });
             res.on('error', reject);
           },
         );
@@ -456,6 +465,7 @@ async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: num
         req.end(body);
       });
     let next = 0;
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: c }, async () => {
@@ -463,12 +473,13 @@ async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: num
       }),
     );
     const wallMs = performance.now() - t0;
+    const cpuMs = cpuSince(cpu0);
     const check = await emu.check(NAME_PREFIX);
     const ok = check.dashboards === n && check.distinct === n;
     const boundMs = (n * latencyMs) / c;
     return {
       group: 'concurrency',
-      case: `node:http alone, concurrency ${c} (the floor: no client library, plan, journal or checks)`,
+      case: `node:http alone, concurrency ${c} (the floor: no client library, plan, journal or checks; the answer's id read)`,
       concurrency: c,
       dashboards: n,
       clientRpm: 0,
@@ -487,12 +498,18 @@ async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: num
       distinct: check.distinct,
       peakInFlight: check.peakPosts,
       ok,
-      detail: `${check.requests} requests, peak ${check.peakPosts} creates in flight${ok ? '' : `, WRONG: ${check.dashboards} dashboards, ${check.distinct} distinct, ${n} expected`}`,
+      detail: `${check.requests} requests, peak ${check.peakPosts} creates in flight, client CPU ${Math.round(cpuMs)} ms (${round2(cpuMs / n)} ms a create)${ok ? '' : `, WRONG: ${check.dashboards} dashboards, ${check.distinct} distinct, ${n} expected`}`,
     };
   } finally {
     agent.destroy();
     await emu.stop();
   }
+}
+
+/** CPU time of this process (user + system) since `start`, ms. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
 }
 
 async function runCliCase(emu: EmulatorProcess, fx: Fixture, n: number, latencyMs: number): Promise<ApplyBenchRow> {
