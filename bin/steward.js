@@ -25,6 +25,15 @@ if (argv.length === 1 && argv[0] === '--version') {
 } else if (typeof help === 'string') {
   process.stdout.write(help);
 } else {
-  const { main } = await import('../dist/bundle/main.js');
+  const bundle = new URL('../dist/bundle/main.js', import.meta.url);
+  let main;
+  try {
+    ({ main } = await import(bundle.href));
+  } catch (e) {
+    // A checkout built by tsc alone (or not at all) has no bundle: say what to run instead of a stack trace.
+    if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('/dist/bundle/')) throw e;
+    process.stderr.write('error: steward is not built (dist/bundle/ is missing or incomplete): run `npm run build` in its folder\n');
+    process.exit(1);
+  }
   process.exitCode = await main(argv);
 }

@@ -3,7 +3,10 @@
  * the build) without loading the CLI: the texts must be exactly what the CLI prints, at both saved widths,
  * and any other width or command must still reach the CLI.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { test } from 'uvu';
@@ -49,6 +52,24 @@ test('the launcher prints it (spawned: a pipe is width 100), -h too; an unknown 
   const unknown = await stewardSpawned(['nosuch', '--help']);
   assert.is(unknown.code, 1);
   assert.match(unknown.stderr, 'unknown command "nosuch"');
+});
+
+test('a launcher without the bundle (a checkout built by tsc alone) says to build, in one line, with no stack trace', () => {
+  // GIVEN the launcher and package.json, and no dist/
+  const dir = mkdtempSync(join(tmpdir(), 'steward-unbuilt-'));
+  try {
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(fileURLToPath(new URL('../../bin/steward.js', import.meta.url)), join(dir, 'bin/steward.js'));
+    copyFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), join(dir, 'package.json'));
+    // WHEN a command is run
+    const r = spawnSync(process.execPath, [join(dir, 'bin/steward.js'), 'validate'], { cwd: dir, encoding: 'utf8' });
+    // THEN exit 1 and the way out
+    assert.is(r.status, 1);
+    assert.is(r.stderr, 'error: steward is not built (dist/bundle/ is missing or incomplete): run `npm run build` in its folder\n');
+    assert.is(r.stdout, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
