@@ -78,6 +78,8 @@ test('an unknown --env suggests the closest one', async () => {
     assert.instance(e, ConfigError);
     assert.match((e as Error).message, 'did you mean "staging"?');
     assert.is((e as ConfigError).pos?.line, 7);
+  } finally {
+    p.cleanup();
   }
 });
 
@@ -89,6 +91,8 @@ test('no project file anywhere is a clear error', async () => {
   } catch (e) {
     assert.instance(e, ConfigError);
     assert.match((e as Error).message, 'no steward.yaml');
+  } finally {
+    p.cleanup();
   }
 });
 
