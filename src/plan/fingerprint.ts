@@ -35,16 +35,45 @@ function canonicalRecursive(v: unknown, depth: number): string {
     return out + ']';
   }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).sort();
+  const keys = sortedKeysOf(o);
   let out = '{';
   let first = true;
   for (const k of keys) {
     const x = o[k];
     if (x === undefined) continue;
-    out += (first ? '' : ',') + JSON.stringify(k) + ':' + canonicalRecursive(x, depth + 1);
+    out += (first ? '' : ',') + quoted(k) + ':' + canonicalRecursive(x, depth + 1);
     first = false;
   }
   return out + '}';
+}
+
+/**
+ * An object's keys, sorted. The objects hashed come in runs of one shape (10,000 plan items, each tile of a
+ * dashboard): the last shape's sorted keys are reused when the keys are the same, in the same order.
+ */
+let lastKeys: string[] = [];
+let lastSorted: string[] = [];
+function sortedKeysOf(o: object): string[] {
+  const keys = Object.keys(o);
+  if (keys.length === lastKeys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length && same; i++) same = keys[i] === lastKeys[i];
+    if (same) return lastSorted;
+  }
+  lastKeys = keys;
+  lastSorted = [...keys].sort();
+  return lastSorted;
+}
+
+/** Keys as JSON writes them, for the few dozen names plans and states use (bounded: keys can be anything). */
+const quotedKeys = new Map<string, string>();
+function quoted(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
 }
 
 /** canonicalJson with an explicit stack (no recursion), for values of any depth. */

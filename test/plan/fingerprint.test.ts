@@ -86,6 +86,30 @@ test("canonicalJson: the recursive writer gives the stack writer's text, at any 
   assert.is(canonicalJson({ b: 1, a: [undefined, 2], c: undefined }), '{"a":[null,2],"b":1}');
 });
 
+test('canonicalJson: runs of objects of one shape (its sorted keys are reused) in any member order, nested', () => {
+  // GIVEN objects with the same keys, made in random orders, one inside another and side by side
+  const shaped = fc
+    .dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 6 })
+    .chain((d) =>
+      fc.array(fc.shuffledSubarray(Object.keys(d), { minLength: Object.keys(d).length }), { minLength: 1, maxLength: 5 }).map((orders) => ({ d, orders })),
+    );
+  fc.assert(
+    fc.property(shaped, ({ d, orders }) => {
+      const make = (order: string[], inner?: unknown) => {
+        const o: Record<string, unknown> = {};
+        for (const k of order)
+          Object.defineProperty(o, k, { value: k === order[0] && inner !== undefined ? inner : d[k], enumerable: true, writable: true, configurable: true });
+        return o;
+      };
+      const flat = orders.map((o) => make(o));
+      const nested = orders.reduce<unknown>((inner, o) => make(o, inner), undefined);
+      // THEN the text is the stack writer's
+      for (const v of [flat, nested, { a: flat, b: nested }]) assert.is(canonicalJson(v), canonicalIterative(v));
+    }),
+    { numRuns: 300 },
+  );
+});
+
 /** A copy of plain objects with their members inserted in sorted order; arrays keep their holes, others stay. */
 function sortedCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortedCopy);
