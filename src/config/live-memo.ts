@@ -151,7 +151,11 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
         // What the service sent (names, tags, whole dashboards) is written only when it holds no secret: a
         // server that echoes a credential into a dashboard's name must not have it land on disk.
         let text: string | undefined = textOf(true);
-        if (safe && !safe(text)) text = body?.memo.summaries && safe((text = textOf(false))) ? text : undefined;
+        if (safe && !safe(text)) {
+          // Without the summaries, or not at all.
+          const bare = body?.memo.summaries ? textOf(false) : undefined;
+          text = bare !== undefined && safe(bare) ? bare : undefined;
+        }
         if (text === undefined) return;
         ensureIgnored(fs, dir);
         write(path, authenticatedText(MAGIC, id, key, text, used.size));

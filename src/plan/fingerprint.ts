@@ -41,33 +41,40 @@ function canonicalRecursive(v: unknown, depth: number): string {
   for (const k of keys) {
     const x = o[k];
     if (x === undefined) continue;
-    out += (first ? '' : ',') + quoted(k) + ':' + canonicalRecursive(x, depth + 1);
+    out += (first ? '' : ',') + quotedKey(k) + ':' + canonicalRecursive(x, depth + 1);
     first = false;
   }
   return out + '}';
 }
 
 /**
- * An object's keys, sorted. The objects hashed come in runs of one shape (10,000 plan items, each tile of a
- * dashboard): the last shape's sorted keys are reused when the keys are the same, in the same order.
+ * An object's keys in sorted order, for the canonical writers here and in normalize.ts. The objects hashed
+ * come in runs of one shape (10,000 plan items, the tiles of a dashboard): when the keys are the last
+ * object's, in the same order, its sorted keys are reused; keys already in order (the normalized forms are
+ * built so) need no sort. The arrays returned are never changed.
  */
 let lastKeys: string[] = [];
 let lastSorted: string[] = [];
-function sortedKeysOf(o: object): string[] {
+export function sortedKeysOf(o: object): string[] {
   const keys = Object.keys(o);
   if (keys.length === lastKeys.length) {
     let same = true;
     for (let i = 0; i < keys.length && same; i++) same = keys[i] === lastKeys[i];
     if (same) return lastSorted;
   }
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
   lastKeys = keys;
-  lastSorted = [...keys].sort();
+  lastSorted = sorted ? keys : [...keys].sort();
   return lastSorted;
 }
 
-/** Keys as JSON writes them, for the few dozen names plans and states use (bounded: keys can be anything). */
+/**
+ * A key as JSON writes it, remembered for the few dozen names plans, states and normalized forms use
+ * (bounded: a live dashboard's own keys could be anything).
+ */
 const quotedKeys = new Map<string, string>();
-function quoted(k: string): string {
+export function quotedKey(k: string): string {
   let q = quotedKeys.get(k);
   if (q === undefined) {
     q = JSON.stringify(k);

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
-import { canonicalJson } from './fingerprint.ts';
+import { canonicalJson, quotedKey, sortedKeysOf } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
 import { setOwn } from '../shared/object.ts';
 import type { LiveTileInput } from '../model/dashboard.ts';
@@ -344,33 +344,15 @@ function exactCanonical(v: unknown, depth: number): string | undefined {
     return out + ']';
   }
   const o = v as Record<string, unknown>;
-  const keys = sortedKeys(o);
+  const keys = sortedKeysOf(o);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     const x = exactCanonical(o[k], depth + 1);
     if (x === undefined) return undefined;
-    let q = quotedKeys.get(k);
-    if (q === undefined) {
-      q = JSON.stringify(k);
-      if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
-    }
-    out += (i > 0 ? ',' : '') + q + ':' + x;
+    out += (i > 0 ? ',' : '') + quotedKey(k) + ':' + x;
   }
   return out + '}';
-}
-
-/**
- * Keys as JSON writes them, for the few dozen member names normalized forms use (bounded: a live dashboard's
- * own keys could be anything). With sortedKeys, 18% off the digest of every dashboard (issue 15).
- */
-const quotedKeys = new Map<string, string>();
-
-/** An object's keys in sorted order: most are built sorted or nearly, and a sorted array needs no sort. */
-function sortedKeys(o: object): string[] {
-  const keys = Object.keys(o);
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
-  return keys;
 }
 
 /** Digests of desired specs already computed (or read from the parse cache), per spec object and marker tag. */

@@ -1,6 +1,5 @@
-import fastJsonPatch, { type Operation } from 'fast-json-patch';
-
-const { escapePathComponent } = fastJsonPatch;
+import type { Operation } from 'fast-json-patch';
+import { escapeSegment } from '../shared/pointer.ts';
 
 /**
  * What `compare({}, value)` gives (one add per member, in member order, undefined members left out) without
@@ -11,7 +10,7 @@ export function addAll(value: object): Operation[] {
   const ops: Operation[] = [];
   for (const k of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[k];
-    if (v !== undefined) ops.push({ op: 'add', path: `/${escapePathComponent(k)}`, value: v });
+    if (v !== undefined) ops.push({ op: 'add', path: `/${escapeSegment(k)}`, value: v });
   }
   return ops;
 }

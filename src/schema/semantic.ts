@@ -22,6 +22,7 @@ export interface SemanticProblem {
 }
 
 const GRID_COLUMNS = 24;
+
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAGS = 50;
 

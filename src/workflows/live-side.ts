@@ -127,7 +127,7 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
       const reread = list?.hit === true && lazyListParsed(list.live) === true;
       if (list && (!list.hit || reread) && list.key !== undefined && liveDigest !== undefined) {
         const entries = new Map<number, LiveMemoEntry>();
-        const summaries: LiveSummary[] | undefined = [];
+        const summaries: LiveSummary[] = [];
         let all = true;
         list.live.forEach((d, i) => {
           const e = known.get(d);
