@@ -1,10 +1,10 @@
 /**
- * The CLI's output sink: every credential value in play, redacted from everything steward prints or
- * writes. One list per run: it starts with the default credential variables' values and grows when a
+ * The CLI's output sink: every credential value in play, and every value of a variable whose name says it is
+ * a secret, redacted from everything steward prints or writes. One list per run: it starts with the default credential variables' values and grows when a
  * command loads a project that names others (`add`).
  */
 import { createRedactor } from '../clients/redact.ts';
-import { credentialValues, credentialVariables, DEFAULT_CREDENTIAL_VARIABLES } from '../config/credentials.ts';
+import { credentialValues, credentialVariables, DEFAULT_CREDENTIAL_VARIABLES, secretLookingValues } from '../config/credentials.ts';
 import type { Env } from '../config/interpolate.ts';
 
 export interface SecretSink {
@@ -22,7 +22,9 @@ export interface SecretSink {
 const JOIN_CHARS = 1 << 24;
 
 export function createSecretSink(env: Env): SecretSink {
-  const values = new Set<string>(credentialValues(DEFAULT_CREDENTIAL_VARIABLES, env));
+  // And the values of the environment's variables whose names say they hold secrets (GITHUB_TOKEN): steward
+  // is not told of them, but none may reach an output whatever path it takes (a Project document's ${VAR}).
+  const values = new Set<string>([...credentialValues(DEFAULT_CREDENTIAL_VARIABLES, env), ...secretLookingValues(env)]);
   // Values only: credential-shaped text is masked where it is made (the clients' traces and errors).
   let redactor = createRedactor([...values], { patterns: false });
   const add = (more: readonly string[]) => {

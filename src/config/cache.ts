@@ -129,6 +129,7 @@ export function codeIdentity(): string | null {
       'plan/fingerprint',
       'shared/json',
       'config/interpolate',
+      'config/credentials',
       'config/cache',
       'config/cache-trust',
       // Resources as text rows, made here or on a parse worker.

@@ -63,9 +63,84 @@ export function credentialValues(names: readonly string[], env: Env): string[] {
   return values;
 }
 
+/** Words that, as a part of a variable's name, say it holds a secret: GITHUB_TOKEN, DB_PASSWORD, SENTRY_DSN. */
+const SECRET_WORDS = new Set([
+  'TOKEN',
+  'TOKENS',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWORDS',
+  'PASSWD',
+  'PASS',
+  'PASSPHRASE',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'CREDS',
+  'AUTH',
+  'COOKIE',
+  'DSN',
+  'APIKEY',
+  'PRIVATEKEY',
+  'ACCESSKEY',
+]);
+
+/** Words that make a KEY after them a secret (API_KEY, AWS_ACCESS_KEY_ID, SIGNING_KEY); KEY alone says nothing (SORT_KEY). */
+const KEY_KINDS = new Set([
+  'API',
+  'ACCESS',
+  'PRIVATE',
+  'SIGNING',
+  'ENCRYPTION',
+  'MASTER',
+  'CLIENT',
+  'LICENSE',
+  'ACCOUNT',
+  'SSH',
+  'GPG',
+  'DEPLOY',
+  'WEBHOOK',
+  'HMAC',
+  'JWT',
+  'SESSION',
+]);
+
 /**
- * What `${VAR}` in resource files may read: never a credential variable (`deny`), and, when the project sets
- * `spec.resourceVariablePrefix`, only variables whose names start with it.
+ * The word of a variable's name that says it may hold a secret (`TOKEN` in GITHUB_TOKEN, `ACCESS_KEY` in
+ * AWS_SECRET_ACCESS_KEY), or undefined. Words are the parts between underscores and at camelCase humps, in any
+ * letter case. A CI job's environment holds secrets steward is not told of; their names say what they are.
+ */
+export function secretWord(name: string): string | undefined {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toUpperCase()
+    .split('_');
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (SECRET_WORDS.has(w)) return w;
+    if (w === 'KEY' && i > 0 && KEY_KINDS.has(words[i - 1]!)) return `${words[i - 1]}_KEY`;
+  }
+  return undefined;
+}
+
+/**
+ * Values of the environment's variables whose names say they hold secrets (`secretWord`), for redaction
+ * from every output. Short values are left out (`AUTH_MODE=disabled` must not hide the word "disabled"
+ * everywhere): 12 characters or more, or 8 with a digit.
+ */
+export function secretLookingValues(env: Env): string[] {
+  const out: string[] = [];
+  for (const [name, v] of Object.entries(env)) {
+    if (v === undefined || !secretWord(name)) continue;
+    if (v.length >= 12 || (v.length >= 8 && /[0-9]/.test(v))) out.push(v);
+  }
+  return out;
+}
+
+/**
+ * What `${VAR}` in resource files may read: never a credential variable (`deny`); when the project sets
+ * `spec.resourceVariablePrefix`, only variables whose names start with it; without a prefix, no variable whose
+ * name says it holds a secret (`secretWord`).
  */
 export interface VariablePolicy {
   deny: readonly string[];

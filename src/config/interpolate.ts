@@ -1,5 +1,6 @@
 import { isScalar, visit, Scalar } from 'yaml';
 import type { Issue } from '../errors.ts';
+import { secretWord } from './credentials.ts';
 import { toPointer } from '../shared/pointer.ts';
 import { issueAt, type SourceDoc } from './source.ts';
 
@@ -7,6 +8,11 @@ import { issueAt, type SourceDoc } from './source.ts';
 export interface ReadRule {
   deny: ReadonlySet<string>;
   allowPrefix?: string;
+  /**
+   * Refuse names that say they hold a secret (GITHUB_TOKEN), when no prefix is set: resource files, which a
+   * pull request may change, not the trusted Project document. With a prefix, the project chose what is read.
+   */
+  secretNames?: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -74,6 +80,13 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
       return {
         ok: false,
         message: `\${${name}} is not readable here: resource files may read only variables whose names start with ${rule.allowPrefix} (spec.resourceVariablePrefix)`,
+      };
+    }
+    const word = rule?.secretNames === true && rule.allowPrefix === undefined ? secretWord(name) : undefined;
+    if (word !== undefined) {
+      return {
+        ok: false,
+        message: `\${${name}} may hold a secret (${word} in its name): resource files may not read secrets, so they never reach a plan, a PR comment, a file or the server; if it holds none, set spec.resourceVariablePrefix and give it that prefix`,
       };
     }
     const value = env[name];

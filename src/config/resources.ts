@@ -53,11 +53,13 @@ export function processFile(
   const expand = mayHoldReference(bytes);
   // Variables that hold credentials may not be read outside the connection settings: the ones the loader
   // passes (from the project file), the defaults, and those this file's own Project document names; and
-  // when the project sets a prefix, resource documents read only variables with it (the Project document,
-  // which is trusted, is not held to the prefix; see credentials.ts).
+  // when the project sets a prefix, resource documents read only variables with it, and without one no
+  // variable whose name says it holds a secret (the Project document, which is trusted, is held to neither;
+  // see credentials.ts).
   const policy = opts.variables ?? variablePolicy(undefined);
-  const rule: { deny: Set<string>; allowPrefix?: string } = {
+  const rule: { deny: Set<string>; allowPrefix?: string; secretNames: true } = {
     deny: new Set(policy.deny),
+    secretNames: true,
     ...(policy.allowPrefix !== undefined ? { allowPrefix: policy.allowPrefix } : {}),
   };
   if (expand && opts.isProjectFile) {

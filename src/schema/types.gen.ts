@@ -145,7 +145,7 @@ export interface StewardProject {
      */
     prune?: boolean;
     /**
-     * When set, ${VAR} in resource files may read only variables whose names start with this prefix (credential variables never). Limits what a pull request's files can read from the CI job's environment.
+     * When set, ${VAR} in resource files may read only variables whose names start with this prefix (credential variables never), even one whose name says it holds a secret. Unset, they may read any variable but the credentials and those whose names say they hold secrets (GITHUB_TOKEN, DB_PASSWORD). Limits what a pull request's files can read from the CI job's environment.
      */
     resourceVariablePrefix?: string;
     /**

@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { redact, REDACTED } from '../../src/clients/redact.ts';
+import { secretLookingValues, secretWord } from '../../src/config/credentials.ts';
 import { redact as redactReport, REDACTED as REPORT_REDACTED } from '../../src/report/redact.ts';
 import { defaultSeed } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
@@ -245,6 +246,91 @@ test('${VAR} of a plain variable still works in resources', async () => {
   }
 });
 
+// --- variables whose names say they hold secrets (a CI job's GITHUB_TOKEN, AWS keys) ---------------------------
+
+const SECRET_WORD_CASES: Array<[string, string | undefined]> = [
+  ['GITHUB_TOKEN', 'TOKEN'],
+  ['NPM_TOKEN', 'TOKEN'],
+  ['ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'TOKEN'],
+  ['AWS_SECRET_ACCESS_KEY', 'SECRET'],
+  ['AWS_ACCESS_KEY_ID', 'ACCESS_KEY'],
+  ['DB_PASSWORD', 'PASSWORD'],
+  ['PGPASSWORD', undefined], // one word: not split (libpq's name; steward cannot know every spelling)
+  ['SMTP_PASS', 'PASS'],
+  ['SENTRY_DSN', 'DSN'],
+  ['STRIPE_API_KEY', 'API_KEY'],
+  ['apiKey', 'API_KEY'],
+  ['githubToken', 'TOKEN'],
+  ['ssh_private_key', 'PRIVATE_KEY'],
+  ['BASIC_AUTH', 'AUTH'],
+  ['TEAM', undefined],
+  ['SORT_KEY', undefined],
+  ['KEYBOARD_LAYOUT', undefined],
+  ['BYPASS_CACHE', undefined],
+  ['TOKENIZER', undefined],
+  ['PASSAGE', undefined],
+  ['AUTHOR', undefined],
+];
+
+test('secretWord: which names say they hold a secret', () => {
+  for (const [name, word] of SECRET_WORD_CASES) assert.is(secretWord(name), word, name);
+});
+
+test('secretLookingValues: values of secret names, long enough not to be ordinary words', () => {
+  const values = secretLookingValues({
+    GITHUB_TOKEN: 'ghs_abcdefghijkl',
+    AUTH_MODE: 'disabled',
+    DB_PASS: 'pw12345x',
+    TEAM: 'payments-and-billing',
+    X_TOKEN: '',
+  });
+  assert.equal(values.sort(), ['ghs_abcdefghijkl', 'pw12345x']);
+});
+
+const CI_SECRET = 'ghs_cnrySecretValue0123456789';
+
+for (const [name, ref, word] of [
+  ['GITHUB_TOKEN', '"${GITHUB_TOKEN}"', 'TOKEN'],
+  ['AWS_SECRET_ACCESS_KEY, with a default', '"k ${AWS_SECRET_ACCESS_KEY:-none}"', 'SECRET'],
+  ['a camelCase apiKey', '"${apiKey}"', 'API_KEY'],
+] as const) {
+  test(`\${VAR} in a resource: ${name} (a secret by its name) is refused at file:line:col without a prefix, its value never shown`, async () => {
+    const p = tmpProject({ 'steward.yaml': PROJECT(), 'dashboards/d.yaml': dashboard(ref) });
+    try {
+      const env = { GITHUB_TOKEN: CI_SECRET, AWS_SECRET_ACCESS_KEY: CI_SECRET, apiKey: CI_SECRET, XDG_CACHE_HOME: join(p.dir, '.xdg') };
+      for (const args of [['validate'], ['plan'], ['plan', '--format', 'json']]) {
+        const r = await steward(args, { cwd: p.dir, env });
+        const all = r.stdout + r.stderr;
+        assert.is(r.code, 1, `${args.join(' ')}: ${all}`);
+        assert.ok(all.includes(`may hold a secret (${word} in its name)`), all);
+        if (args.length === 1) assert.ok(all.includes('dashboards/d.yaml:6:9'), all);
+        assert.not.ok(all.includes(CI_SECRET.slice(8)), all);
+      }
+    } finally {
+      p.cleanup();
+    }
+  });
+}
+
+test('a secret-named variable read by the Project document itself is redacted from every output (an error quoting the value)', async () => {
+  const p = tmpProject({
+    'steward.yaml': PROJECT().replace('metadata: { name: p }', 'metadata: { name: "p-${GITHUB_TOKEN}" }'),
+    'dashboards/d.yaml': dashboard('"ok"'),
+  });
+  try {
+    for (const format of ['text', 'json', 'github']) {
+      const r = await steward(['validate', '--format', format], { cwd: p.dir, env: { GITHUB_TOKEN: CI_SECRET, XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+      const all = r.stdout + r.stderr;
+      // The project name must be lower case: the error quotes the interpolated value, redacted.
+      assert.is(r.code, 1, all);
+      assert.ok(all.includes('p-[redacted]'), all);
+      assert.not.ok(all.includes(CI_SECRET.slice(8)), all);
+    }
+  } finally {
+    p.cleanup();
+  }
+});
+
 // --- spec.resourceVariablePrefix: what else resource files may read ----------------------------------------
 
 const PREFIXED = (extra = '') =>
@@ -255,6 +341,8 @@ const PREFIXED = (extra = '') =>
 
 const PREFIX_CASES: Array<{ name: string; ref: string; ok: boolean; message?: RegExp }> = [
   { name: 'a variable with the prefix', ref: '"team ${DASH_TEAM}"', ok: true },
+  // The project chose the prefix: a name with it is read even when it says secret (the value is still redacted).
+  { name: 'a secret-named variable with the prefix', ref: '"${DASH_API_KEY}"', ok: true },
   { name: 'one with the prefix and a default', ref: '"team ${DASH_MISSING:-none}"', ok: true },
   {
     name: 'a CI secret without the prefix',
@@ -272,7 +360,7 @@ for (const c of PREFIX_CASES) {
     const project = PREFIXED().replace('token: { env: MY_OBS_TOKEN }', 'token: { env: DASH_TOKEN }');
     const p = tmpProject({ 'steward.yaml': project, 'dashboards/d.yaml': dashboard(c.ref) });
     try {
-      const env = { DASH_TEAM: 'payments', GITHUB_TOKEN: 'ghs_secretsecretsecret', DASH_TOKEN: TOKEN, XDG_CACHE_HOME: join(p.dir, '.xdg') };
+      const env = { DASH_TEAM: 'payments', DASH_API_KEY: 'k', GITHUB_TOKEN: 'ghs_secretsecretsecret', DASH_TOKEN: TOKEN, XDG_CACHE_HOME: join(p.dir, '.xdg') };
       const r = await steward(['validate'], { cwd: p.dir, env });
       assert.is(r.code, c.ok ? 0 : 1, r.stdout + r.stderr);
       if (c.message) {
