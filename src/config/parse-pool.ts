@@ -3,9 +3,12 @@
  * start. `processFile` is pure and its result (resources and issues) is plain data,
  * so a worker's answer is the same as an in-process call.
  *
- * One worker per core, while this thread only hands out batches and collects answers. Letting this thread
- * parse too (`mainThread`) gives the same wall time (10,000 files, 2 cores) but 60-100 MiB more peak
- * memory: its heap grows with the parse garbage and is still that large when the plan is rendered.
+ * One worker per core. The files' bytes go to every worker once, in one SharedArrayBuffer, and each worker
+ * takes the next batch from a shared counter (Atomics) until none is left: no batch waits for this thread,
+ * which meanwhile reads and checks the live list (a cold plan of 10,000 dashboards blocks it ~0.5 s in one
+ * JSON.parse and check; handing out batches from here, the workers ran dry in that time, ~0.15 s each).
+ * Letting this thread parse too (`mainThread`) gives the same wall time (10,000 files, 2 cores) but 60-100
+ * MiB more peak memory: its heap grows with the parse garbage and is still that large when the plan is rendered.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -59,36 +62,54 @@ export interface ParallelOptions {
  */
 export const PARALLEL_MIN_FILES = 500;
 
-/** A batch as sent to a worker: the files' bytes in one transferred buffer. */
-export interface BatchMessage {
+/** The work of one processFiles call as every worker gets it: all the files' bytes, shared, and the batch counter. */
+export interface SharedJobs {
   id: number;
   files: string[];
   isProjectFile: boolean[];
   /** Start of each file in `bytes`, plus the end of the last one. */
   offsets: number[];
-  bytes: Uint8Array;
+  bytes: SharedArrayBuffer;
+  /** One Int32: the next batch to take (Atomics.add); batches at or above `batches` do not exist. */
+  next: SharedArrayBuffer;
+  /** Files per batch, and how many batches there are. */
+  size: number;
+  batches: number;
   /** The project's marker tag: the outputs carry the dashboards' digests. */
   markerTag?: string;
   /** The project's observability API: the outputs are text rows, with the dashboards' facts under it. */
   api?: string;
 }
 
-export interface BatchAnswer {
-  id: number;
-  outputs: ParseOutput[];
+/** A worker's messages: a batch's outputs (in file order), or that it found no batch left. */
+export type WorkerAnswer = { id: number; batch: number; outputs: ParseOutput[] } | { id: number; done: true };
+
+/** Takes the next batch of `jobs` (shared with the other threads), or undefined when none is left. */
+function takeBatch(jobs: SharedJobs, counter: Int32Array): [batch: number, start: number, end: number] | undefined {
+  const b = Atomics.add(counter, 0, 1);
+  if (b >= jobs.batches) return undefined;
+  const start = b * jobs.size;
+  return [b, start, Math.min(jobs.files.length, start + jobs.size)];
 }
 
-/** The worker side: one batch in, its outputs out (in order). */
-export function processBatch(m: BatchMessage, env: Env, variables?: VariablePolicy): BatchAnswer {
-  const outputs = m.files.map((file, i) => {
-    const r = processFile(file, m.bytes.subarray(m.offsets[i], m.offsets[i + 1]), env, {
-      isProjectFile: m.isProjectFile[i] ?? false,
-      ...(variables ? { variables } : {}),
-    });
-    const out = outputOf(r.resources, r.issues, m.markerTag);
-    return m.api === undefined ? out : asRows(out, m.markerTag, m.api);
-  });
-  return { id: m.id, outputs };
+/** The worker side: batches taken from the shared counter until none is left, each one's outputs posted. */
+export function processShared(jobs: SharedJobs, env: Env, variables: VariablePolicy | undefined, post: (a: WorkerAnswer) => void): void {
+  const counter = new Int32Array(jobs.next);
+  const bytes = new Uint8Array(jobs.bytes);
+  for (let t = takeBatch(jobs, counter); t; t = takeBatch(jobs, counter)) {
+    const [batch, start, end] = t;
+    const outputs: ParseOutput[] = [];
+    for (let i = start; i < end; i++) {
+      const r = processFile(jobs.files[i]!, bytes.subarray(jobs.offsets[i], jobs.offsets[i + 1]), env, {
+        isProjectFile: jobs.isProjectFile[i] ?? false,
+        ...(variables ? { variables } : {}),
+      });
+      const out = outputOf(r.resources, r.issues, jobs.markerTag);
+      outputs.push(jobs.api === undefined ? out : asRows(out, jobs.markerTag, jobs.api));
+    }
+    post({ id: jobs.id, batch, outputs });
+  }
+  post({ id: jobs.id, done: true });
 }
 
 /** A worker's output as text rows where it can be (see ParseOutput.rows). */
@@ -117,12 +138,47 @@ function outputOf(resources: AnyResource[], issues: Issue[], markerTag: string |
   return { resources, issues, digests };
 }
 
+/** A parse worker, and when it ended (exit or error), watched from its start. */
+export interface ParseWorker {
+  worker: Worker;
+  ended: Promise<void>;
+}
+
+/**
+ * Starts the parse workers before their jobs are known: a worker needs ~0.2 s to load and compile its
+ * modules, which then overlaps this thread reading the files (readResourceFiles starts them once enough
+ * files need parsing). Returns those that started; processFiles takes them, or stops them when it has too
+ * few jobs to use them.
+ */
+export function startParseWorkers(env: Env, opts: ParallelOptions = {}, variables?: VariablePolicy): ParseWorker[] {
+  const cores = availableParallelism();
+  const count = opts.workers ?? (cores > 1 ? cores : 0);
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const url = opts.workerUrl ?? new URL(`./parse-worker${ext}`, import.meta.url);
+  const started: ParseWorker[] = [];
+  try {
+    for (let w = 0; w < count; w++) {
+      const worker = new Worker(url, { workerData: { env: { ...env }, variables } });
+      // Watched at once: a worker that dies before it is given work must not be waited for.
+      const ended = new Promise<void>((resolve) => {
+        worker.once('exit', () => resolve());
+        worker.once('error', () => resolve());
+      });
+      started.push({ worker, ended });
+    }
+  } catch {
+    // A worker that cannot start: the others and this thread do its share.
+  }
+  return started;
+}
+
 /**
  * Processes every job and returns the outputs in job order, and how many workers answered. Above
- * `minFiles` jobs, batches go to the workers (and this thread, with `mainThread`), first come first
- * served. If a worker fails to start or dies, what it had not answered is processed in this thread, so a
- * bug in processFile surfaces as it would without workers. (Under tsx on Node 20 a worker cannot load the
- * .ts entry and everything runs here: tests and benchmarks point `workerUrl` at the built one.)
+ * `minFiles` jobs, the batches go to the workers (`started`, or started here), each taking the next one as
+ * it finishes one (and this thread too, with `mainThread`). If a worker fails to start or dies, what it had
+ * not answered is processed in this thread, so a bug in processFile surfaces as it would without workers.
+ * (Under tsx on Node 20 a worker cannot load the .ts entry and everything runs here: tests and benchmarks
+ * point `workerUrl` at the built one.)
  */
 export async function processFiles(
   jobs: readonly ParseJob[],
@@ -132,113 +188,89 @@ export async function processFiles(
   markerTag?: string,
   /** Ask the workers for text rows, with the dashboards' facts under this API (what this thread does with them: read-files.ts). */
   api?: string,
+  /** Workers started ahead (startParseWorkers); stopped here when not used. */
+  started?: readonly ParseWorker[],
 ): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
-  const count = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
-  if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || count < 1) {
+  const wanted = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
+  if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || wanted < 1) {
+    for (const w of started ?? []) void w.worker.terminate();
     return { outputs: jobs.map((j) => inProcess(j, env, variables, markerTag)), workers: 0 };
   }
+  const pool = started && started.length > 0 ? started : startParseWorkers(env, { ...opts, workers: wanted }, variables);
+  const count = pool.length;
   const outputs: Array<ParseOutput | undefined> = new Array(jobs.length);
   // Batches small enough that the threads finish together, large enough that messages stay few.
   const size = Math.max(8, Math.min(64, Math.ceil(jobs.length / ((count + 1) * 8))));
-  let next = 0;
-  const take = (): [number, number] | undefined => {
-    if (next >= jobs.length) return undefined;
-    const start = next;
-    next = Math.min(jobs.length, start + size);
-    return [start, next];
+  const shared = sharedJobs(jobs, size, markerTag, api);
+  const counter = new Int32Array(shared.next);
+  const answered = new Array<boolean>(shared.batches).fill(false);
+  const take = (batch: number, batchOutputs: readonly ParseOutput[]) => {
+    batchOutputs.forEach((o, k) => (outputs[batch * size + k] = o));
+    answered[batch] = true;
   };
 
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const url = opts.workerUrl ?? new URL(`./parse-worker${ext}`, import.meta.url);
-  const workers: Worker[] = [];
-  const dead = new Set<Worker>();
-  const answered = new Set<Worker>();
-  const lanes: Array<Promise<void>> = [];
-  try {
-    for (let w = 0; w < count; w++) {
-      const worker = new Worker(url, { workerData: { env: { ...env }, variables } });
-      // A dead worker answers nothing: its lanes must stop instead of waiting for it.
-      worker.once('exit', () => dead.add(worker));
-      worker.once('error', () => dead.add(worker));
-      workers.push(worker);
-      // Several batches in flight per worker, so it never waits for this thread to hand it the next one:
-      // this thread works on the live list meanwhile (parsing 28 MB at 10,000 dashboards blocks it ~0.2 s).
-      const lane = async () => {
-        for (let b = dead.has(worker) ? undefined : take(); b; b = dead.has(worker) ? undefined : take()) {
-          const [start, end] = b;
-          const answer = await roundTrip(worker, toMessage(++nextId, jobs.slice(start, end), markerTag, api));
-          answer.forEach((o, k) => (outputs[start + k] = o));
-          answered.add(worker);
+  const helped = new Set<Worker>();
+  // Each worker is done when it says no batch is left, or when it ends (what it took and did not answer
+  // is done below).
+  const finished = pool.map(
+    ({ worker, ended }) =>
+      new Promise<void>((resolve) => {
+        void ended.then(resolve);
+        worker.on('message', (m: WorkerAnswer) => {
+          if (m.id !== shared.id) return;
+          if ('done' in m) return resolve();
+          take(m.batch, m.outputs);
+          helped.add(worker);
+        });
+        try {
+          worker.postMessage(shared);
+        } catch {
+          resolve();
         }
-      };
-      for (let l = 0; l < LANES; l++) lanes.push(lane());
-    }
-  } catch {
-    // A worker that cannot start: the others and this thread do its share.
-  }
-  const lanesDone = Promise.allSettled(lanes);
+      }),
+  );
   if (mainThread) {
-    for (let b = take(); b; b = take()) {
-      for (let i = b[0]; i < b[1]; i++) outputs[i] = inProcess(jobs[i]!, env, variables, markerTag);
-      // Let the workers' answers in, so they get their next batch while this thread works on its own.
+    for (let t = takeBatch(shared, counter); t; t = takeBatch(shared, counter)) {
+      const [batch, start, end] = t;
+      take(
+        batch,
+        jobs.slice(start, end).map((j) => inProcess(j, env, variables, markerTag)),
+      );
+      // Let the workers' answers in while this thread works on its own batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  await lanesDone;
-  for (const w of workers) void w.terminate();
-  for (let i = 0; i < jobs.length; i++) outputs[i] ??= inProcess(jobs[i]!, env, variables, markerTag);
-  return { outputs: outputs as ParseOutput[], workers: answered.size };
+  await Promise.all(finished);
+  for (const { worker } of pool) void worker.terminate();
+  // Batches a dead worker took and never answered, or that no thread took: this thread does them.
+  for (let b = 0; b < shared.batches; b++) {
+    if (answered[b]) continue;
+    for (let i = b * size; i < Math.min(jobs.length, (b + 1) * size); i++) outputs[i] = inProcess(jobs[i]!, env, variables, markerTag);
+  }
+  return { outputs: outputs as ParseOutput[], workers: helped.size };
 }
 
 let nextId = 0;
 
-/**
- * Batches in flight per worker: ~0.1 s of parsing at 64 files each. Measured cold at 10,000 files (2 cores):
- * 2 lanes 3.43 s, 4 3.35 s, 6 3.15 s, 12 3.23 s (median of 3; noisy).
- */
-const LANES = 8;
-
-function toMessage(id: number, jobs: readonly ParseJob[], markerTag: string | undefined, api: string | undefined): BatchMessage {
+/** Every job's bytes copied once into shared memory, with the batch counter at 0. */
+function sharedJobs(jobs: readonly ParseJob[], size: number, markerTag: string | undefined, api: string | undefined): SharedJobs {
   const offsets = [0];
   for (const j of jobs) offsets.push(offsets[offsets.length - 1]! + j.bytes.byteLength);
-  const bytes = new Uint8Array(offsets[offsets.length - 1]!);
-  jobs.forEach((j, i) => bytes.set(j.bytes, offsets[i]));
+  const bytes = new SharedArrayBuffer(offsets[offsets.length - 1]!);
+  const view = new Uint8Array(bytes);
+  jobs.forEach((j, i) => view.set(j.bytes, offsets[i]));
   return {
-    id,
+    id: ++nextId,
     files: jobs.map((j) => j.file),
     isProjectFile: jobs.map((j) => j.isProjectFile),
     offsets,
     bytes,
+    next: new SharedArrayBuffer(4),
+    size,
+    batches: Math.ceil(jobs.length / size),
     ...(markerTag !== undefined ? { markerTag } : {}),
     ...(api !== undefined ? { api } : {}),
   };
-}
-
-function roundTrip(worker: Worker, message: BatchMessage): Promise<ParseOutput[]> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    const onMessage = (m: BatchAnswer) => {
-      if (m.id !== message.id) return;
-      done();
-      resolve(m.outputs);
-    };
-    const onError = (e: unknown) => {
-      done();
-      reject(e);
-    };
-    const onExit = (code: number) => {
-      done();
-      reject(new Error(`parse worker exited with code ${code}`));
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    worker.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
-  });
 }
