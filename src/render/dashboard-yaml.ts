@@ -67,7 +67,14 @@ function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): v
   }
 }
 
-/** A key for metadata.name and the file name: only [a-z0-9-], never empty, never a path. */
+/**
+ * Names a file may not have on Windows whatever its extension (`con.yaml` is the console there), and
+ * `steward`: a `steward.yaml` among the dashboards would be taken for the project file by a command run in
+ * that folder.
+ */
+const RESERVED_KEYS = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9]|steward)$/;
+
+/** A key for metadata.name and the file name: only [a-z0-9-], never empty, never a path, never a reserved file name. */
 export function slugify(name: string): string {
   const s = name
     .normalize('NFKD')
@@ -77,7 +84,8 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 80)
     .replace(/-+$/, '');
-  return s || 'dashboard';
+  if (!s) return 'dashboard';
+  return RESERVED_KEYS.test(s) ? `${s}-dashboard` : s;
 }
 
 /**
