@@ -139,18 +139,13 @@ function outputOf(resources: AnyResource[], issues: Issue[], markerTag: string |
 }
 
 /** A parse worker, and when it ended (exit or error), watched from its start. */
-export interface ParseWorker {
+interface ParseWorker {
   worker: Worker;
   ended: Promise<void>;
 }
 
-/**
- * Starts the parse workers before their jobs are known: a worker needs ~0.2 s to load and compile its
- * modules, which then overlaps this thread reading the files (readResourceFiles starts them once enough
- * files need parsing). Returns those that started; processFiles takes them, or stops them when it has too
- * few jobs to use them.
- */
-export function startParseWorkers(env: Env, opts: ParallelOptions = {}, variables?: VariablePolicy): ParseWorker[] {
+/** Starts the parse workers (one per core, or `opts.workers`); returns those that started. */
+function startParseWorkers(env: Env, opts: ParallelOptions = {}, variables?: VariablePolicy): ParseWorker[] {
   const cores = availableParallelism();
   const count = opts.workers ?? (cores > 1 ? cores : 0);
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -174,8 +169,7 @@ export function startParseWorkers(env: Env, opts: ParallelOptions = {}, variable
 
 /**
  * Processes every job and returns the outputs in job order, and how many workers answered. Above
- * `minFiles` jobs, the batches go to the workers (`started`, or started here), each taking the next one as
- * it finishes one (and this thread too, with `mainThread`). If a worker fails to start or dies, what it had
+ * `minFiles` jobs, the batches go to the workers, each taking the next one as it finishes one (and this thread too, with `mainThread`). If a worker fails to start or dies, what it had
  * not answered is processed in this thread, so a bug in processFile surfaces as it would without workers.
  * (Under tsx on Node 20 a worker cannot load the .ts entry and everything runs here: tests and benchmarks
  * point `workerUrl` at the built one.)
@@ -188,17 +182,14 @@ export async function processFiles(
   markerTag?: string,
   /** Ask the workers for text rows, with the dashboards' facts under this API (what this thread does with them: read-files.ts). */
   api?: string,
-  /** Workers started ahead (startParseWorkers); stopped here when not used. */
-  started?: readonly ParseWorker[],
 ): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
   const wanted = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
   if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || wanted < 1) {
-    for (const w of started ?? []) void w.worker.terminate();
     return { outputs: jobs.map((j) => inProcess(j, env, variables, markerTag)), workers: 0 };
   }
-  const pool = started && started.length > 0 ? started : startParseWorkers(env, { ...opts, workers: wanted }, variables);
+  const pool = startParseWorkers(env, { ...opts, workers: wanted }, variables);
   const count = pool.length;
   const outputs: Array<ParseOutput | undefined> = new Array(jobs.length);
   // Batches small enough that the threads finish together, large enough that messages stay few.

@@ -13,16 +13,7 @@ import type { FileVersion, ParseCache } from './cache.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
-import {
-  markedDigests,
-  PARALLEL_MIN_FILES,
-  processFiles,
-  startParseWorkers,
-  type ParallelOptions,
-  type ParseJob,
-  type ParseOutput,
-  type ParseWorker,
-} from './parse-pool.ts';
+import { markedDigests, processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { headOf, lazyResource } from './rows.ts';
 import { MAX_FILE_BYTES } from './source.ts';
 
@@ -62,49 +53,37 @@ export async function readResourceFiles(deps: { fs: FileSystem; env: Env }, file
   const outputs: Array<ParseOutput | undefined> = new Array(files.length);
   const jobs: Array<ParseJob & { slot: number; key: string | undefined }> = [];
   const realDirs = new Map<string, string | null>();
-  const parseOnWorkersAbove = o.parallel?.minFiles ?? PARALLEL_MIN_FILES;
-  let started: ParseWorker[] | undefined;
-  try {
-    for (const [slot, file] of files.entries()) {
-      // Now and then a turn of the event loop: the live list arriving meanwhile (28 MB at 10,000 dashboards)
-      // is read off the socket as it comes, instead of waiting in the kernel with the server held up.
-      if (slot % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
-      const placed = placeResourceFile(deps.fs, file, o.roots, realDirs);
-      if ('issue' in placed) {
-        outputs[slot] = { resources: [], issues: [placed.issue] };
+  for (const [slot, file] of files.entries()) {
+    // Now and then a turn of the event loop: the live list arriving meanwhile (28 MB at 10,000 dashboards)
+    // is read off the socket as it comes, instead of waiting in the kernel with the server held up.
+    if (slot % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    const placed = placeResourceFile(deps.fs, file, o.roots, realDirs);
+    if ('issue' in placed) {
+      outputs[slot] = { resources: [], issues: [placed.issue] };
+      continue;
+    }
+    const isProjectFile = file === o.projectFile;
+    const useCache = cache !== undefined && !isProjectFile;
+    // A file whose version is the one last read need not be read again: its key is known.
+    let key = useCache && placed.version ? cache.keyOfUnchanged(file, placed.version) : undefined;
+    let hit = key !== undefined && cache!.has(key) ? cache!.get(key, file) : undefined;
+    let bytes: Buffer | undefined;
+    if (!hit) {
+      const read = readPlacedFile(deps.fs, file);
+      if ('issue' in read) {
+        outputs[slot] = { resources: [], issues: [read.issue] };
         continue;
       }
-      const isProjectFile = file === o.projectFile;
-      const useCache = cache !== undefined && !isProjectFile;
-      // A file whose version is the one last read need not be read again: its key is known.
-      let key = useCache && placed.version ? cache.keyOfUnchanged(file, placed.version) : undefined;
-      let hit = key !== undefined && cache!.has(key) ? cache!.get(key, file) : undefined;
-      let bytes: Buffer | undefined;
-      if (!hit) {
-        const read = readPlacedFile(deps.fs, file);
-        if ('issue' in read) {
-          outputs[slot] = { resources: [], issues: [read.issue] };
-          continue;
-        }
-        bytes = read.bytes;
-        key = useCache ? cache.keyOf(bytes, placed.version ? { file, version: placed.version } : undefined) : undefined;
-        hit = key !== undefined ? cache!.get(key, file) : undefined;
-      }
-      // Each dashboard's facts carry the digest of its normalized form, made when the file was parsed: plan
-      // skips normalizing it, and reads its document only if the live one differs.
-      if (hit) outputs[slot] = { resources: hit, issues: [] };
-      else {
-        jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
-        // Enough files to parse on workers: they start now and load their code while the rest is read.
-        if (jobs.length === parseOnWorkersAbove + 1) started = startParseWorkers(deps.env, o.parallel, o.variables);
-      }
+      bytes = read.bytes;
+      key = useCache ? cache.keyOf(bytes, placed.version ? { file, version: placed.version } : undefined) : undefined;
+      hit = key !== undefined ? cache!.get(key, file) : undefined;
     }
-  } catch (e) {
-    // Started workers would keep the process alive.
-    for (const w of started ?? []) void w.worker.terminate();
-    throw e;
+    // Each dashboard's facts carry the digest of its normalized form, made when the file was parsed: plan
+    // skips normalizing it, and reads its document only if the live one differs.
+    if (hit) outputs[slot] = { resources: hit, issues: [] };
+    else jobs.push({ file, bytes: bytes!, isProjectFile, slot, key });
   }
-  const results = await processFiles(jobs, deps.env, o.parallel, o.variables, markerTag, o.api, started);
+  const results = await processFiles(jobs, deps.env, o.parallel, o.variables, markerTag, o.api);
   jobs.forEach((job, i) => {
     const out = results.outputs[i]!;
     const { resources: parsed, issues: found, rows } = out;

@@ -7,10 +7,9 @@ import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace, type Loaded } from '../../src/config/load.ts';
-import { processFiles, startParseWorkers } from '../../src/config/parse-pool.ts';
+import { processFiles } from '../../src/config/parse-pool.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const dash = (i: number) => `apiVersion: steward/v1
@@ -138,64 +137,6 @@ test('a worker that dies mid-batch (an exception, or an exit) or as it starts le
       assert.equal(r.outputs, expected, `${mode}, main thread ${mainThread}`);
       assert.is(r.workers, 0, 'no worker answered');
     }
-  }
-});
-
-test('workers started ahead (while the files are read) do the work; they are stopped when there is too little of it', async () => {
-  const jobs = Array.from({ length: 40 }, (_, i) => ({ file: `/x/${i}.yaml`, bytes: Buffer.from(dash(i)), isProjectFile: false }));
-  const expected = (await processFiles(jobs, {}, { workers: 0 })).outputs;
-  const opts = { workers: 2, minFiles: 0, workerUrl: BUILT_WORKER };
-  const ahead = startParseWorkers({}, opts);
-  assert.is(ahead.length, 2);
-  const used = await processFiles(jobs, {}, opts, undefined, undefined, undefined, ahead);
-  assert.equal(used.outputs, expected);
-  assert.ok(used.workers > 0, 'the workers started ahead answered');
-  await Promise.all(ahead.map((w) => w.ended));
-  // Too few jobs for workers: those started ahead are stopped, and this thread parses.
-  const idle = startParseWorkers({}, opts);
-  const few = await processFiles(jobs.slice(0, 3), {}, { ...opts, minFiles: 10 }, undefined, undefined, undefined, idle);
-  assert.equal(few.outputs, expected.slice(0, 3));
-  assert.is(few.workers, 0);
-  await Promise.all(idle.map((w) => w.ended));
-  // Ahead of a load that throws: the load stops them (else they would keep the process alive).
-  const { readResourceFiles } = await import('../../src/config/read-files.ts');
-  const p = project(3);
-  try {
-    // The third file's lstat fails: an error the load does not turn into a problem of the file.
-    let lstats = 0;
-    const failing = {
-      ...nodeFileSystem,
-      lstat: (f: string) => {
-        if (++lstats > 2) throw new TypeError('disk on fire');
-        return nodeFileSystem.lstat!(f);
-      },
-    };
-    const files = ['0000', '0001', '0002'].map((n) => join(p.dir, 'd', `${n}.yaml`));
-    const terminate = Worker.prototype.terminate;
-    let terminated = 0;
-    Worker.prototype.terminate = function (this: Worker) {
-      terminated++;
-      return terminate.call(this);
-    };
-    let error: unknown;
-    try {
-      await readResourceFiles({ fs: failing, env: {} }, files, {
-        roots: [p.dir],
-        projectFile: undefined,
-        cache: undefined,
-        parallel: { ...opts, minFiles: 1 },
-        variables: { deny: [] },
-        markerTag: undefined,
-      });
-    } catch (e) {
-      error = e;
-    } finally {
-      Worker.prototype.terminate = terminate;
-    }
-    assert.match(String(error), /disk on fire/);
-    assert.is(terminated, 2, 'both workers started ahead are stopped');
-  } finally {
-    p.cleanup();
   }
 });
 
