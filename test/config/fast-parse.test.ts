@@ -7,8 +7,8 @@
  *   node --import tsx node_modules/uvu/bin.js test config/fast-parse
  *   FUZZ_RUNS=20000 node --import tsx test/config/fast-parse.test.ts   a longer run
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { parseAllDocuments, stringify } from 'yaml';
@@ -19,6 +19,8 @@ import { fastProcessFile, processFile } from '../../src/config/resources.ts';
 import { mayFormReference } from '../../src/config/reference-scan.ts';
 import { anyResourceDoc, budget, renderDocs, renderStyle } from '../fuzz/arbitraries.ts';
 import { mutateText, mutateValue, textMutation, valueMutation } from '../fuzz/mutate.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { yamlFilesUnder } from '../helpers/tree.ts';
 
 const runs = budget({ valid: 150, values: 100, text: 150, json: 400 });
 const FILE = '/repo/dashboards/fast.yaml';
@@ -176,15 +178,7 @@ test('the fuzz runs exercised both paths', () => {
 });
 
 test('every example resource file reads the same on both paths, and most take the fast path', () => {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.ya?ml$/.test(name) && !/^steward\.ya?ml$/.test(name)) files.push(p);
-    }
-  };
-  walk(new URL('../../examples', import.meta.url).pathname);
+  const files = yamlFilesUnder(EXAMPLES).filter((f) => !/^steward\.ya?ml$/.test(basename(f)));
   assert.ok(files.length > 5);
   let fast = 0;
   for (const f of files) {

@@ -4,13 +4,14 @@
  * replaced, kept here as the reference: over random texts of the characters it looks at (most answers of
  * random text are false, so lines are also built from pieces that keep a line simple), and every example file.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { simpleLines } from '../../src/config/fast-parse.ts';
 import { budget } from '../fuzz/arbitraries.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { yamlFilesUnder } from '../helpers/tree.ts';
 
 const runs = budget({ chars: 3000, pieces: 3000 });
 
@@ -139,15 +140,7 @@ test('simpleLines answers as the one-character loop on texts made of line pieces
 });
 
 test('simpleLines answers as the one-character loop on every example file', () => {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.ya?ml$/.test(name)) files.push(p);
-    }
-  };
-  walk(new URL('../../examples', import.meta.url).pathname);
+  const files = yamlFilesUnder(EXAMPLES);
   assert.ok(files.length > 5);
   for (const f of files) {
     const text = readFileSync(f, 'utf8');

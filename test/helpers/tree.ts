@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
@@ -26,4 +26,18 @@ export function treeChanges(before: Map<string, string>, after: Map<string, stri
   for (const [p, v] of after) if (before.get(p) !== v) changed.add(p);
   for (const p of before.keys()) if (!after.has(p)) changed.add(p);
   return [...changed].sort();
+}
+
+/** Every `.yaml`/`.yml` file under `dir`, links followed (the examples' resource files, for tests that read them all). */
+export function yamlFilesUnder(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(name)) files.push(p);
+    }
+  };
+  walk(dir);
+  return files;
 }
