@@ -123,10 +123,10 @@ test('few files are parsed in this thread; a worker that cannot start falls back
   assert.equal(both.outputs, [...small.outputs, ...small.outputs, ...small.outputs]);
 });
 
-test('a worker that dies mid-batch (an exception, or an exit) or as it starts leaves its files to this thread', async () => {
+test('a worker that dies mid-batch (an exception, or an exit), as it starts, or after answering a batch leaves the rest to this thread', async () => {
   const jobs = Array.from({ length: 40 }, (_, i) => ({ file: `/x/${i}.yaml`, bytes: Buffer.from(dash(i)), isProjectFile: false }));
   const expected = (await processFiles(jobs, {}, { workers: 0 })).outputs;
-  for (const mode of ['throw', 'exit', 'boot']) {
+  for (const mode of ['throw', 'exit', 'boot', 'after-one']) {
     for (const mainThread of [true, false]) {
       const r = await processFiles(jobs, { mode } as Record<string, string>, {
         workers: 2,
@@ -135,7 +135,8 @@ test('a worker that dies mid-batch (an exception, or an exit) or as it starts le
         workerUrl: new URL('./fixtures/dying-worker.mjs', import.meta.url),
       });
       assert.equal(r.outputs, expected, `${mode}, main thread ${mainThread}`);
-      assert.is(r.workers, 0, 'no worker answered');
+      // after-one: each worker's first answer may arrive before it dies (then it counts as having answered).
+      if (mode !== 'after-one') assert.is(r.workers, 0, 'no worker answered');
     }
   }
 });
