@@ -1,6 +1,7 @@
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
 import { liveChannels, sentChannelOf, type LiveAlert } from '../model/alert.ts';
+import { yamlText } from './yaml-text.ts';
 
 /**
  * Writes a live alert (hyperdx, clickstack-cloud) as a steward Alert document: what steward sends, with the
@@ -95,5 +96,5 @@ export function renderAlertYaml(
   const list = specNode.get('channels');
   if (isSeq(list)) for (const c of list.items) if (isMap(c)) c.flow = true;
   const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live alert ${live.id} by steward import; matched by ${opts.pinId ? 'metadata.id' : 'spec.name'} from now on.\n`;
-  return { text: header + doc.toString({ lineWidth: 0 }), warnings };
+  return { text: header + yamlText(doc), warnings };
 }

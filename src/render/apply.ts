@@ -1,5 +1,5 @@
 import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
-import { escapeTerminal } from './escape.ts';
+import { escapeTerminal, jsonText } from './escape.ts';
 import { painter } from '../shared/colour.ts';
 
 /** One plain line per event, for CI logs (no TTY). Names, ids and server messages are terminal-escaped. */
@@ -117,5 +117,5 @@ export function renderApplyJson(r: ApplyResult): string {
     ...(notDone.length > 0 ? { notDone } : {}),
     ...(interrupted ? { interrupted } : {}),
   };
-  return JSON.stringify({ formatVersion: 1, ok: applyOk(r), ...rest }, null, 2) + '\n';
+  return jsonText({ formatVersion: 1, ok: applyOk(r), ...rest }) + '\n';
 }

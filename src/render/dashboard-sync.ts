@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import { isObject as isPlainObject } from '../shared/object.ts';
+import { yamlText } from './yaml-text.ts';
 
 /**
  * Rewrites one Dashboard document inside a file so that its spec says what `wanted` says, keeping everything
@@ -91,7 +92,7 @@ function keepFormatting(before: string, after: string): string {
 
 function joinDocs(docs: Document[]): string {
   // Each document writes its own '---' marker when it had one; comments (the schema modeline) stay attached.
-  return docs.map((d) => d.toString({ lineWidth: 0 })).join('');
+  return docs.map((d) => yamlText(d)).join('');
 }
 
 function syncNode(doc: Document, path: Array<string | number>, node: Node | undefined, wanted: unknown, changes: Change[], skip: ReadonlySet<string>): void {

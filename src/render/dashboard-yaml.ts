@@ -4,6 +4,7 @@ import { METRIC_VALUE_EXPRESSION, metricLacksValue } from '../model/dashboard.ts
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { validateKind } from '../schema/validator.ts';
 import { escapeTerminal } from './escape.ts';
+import { yamlText } from './yaml-text.ts';
 
 /**
  * A live id steward writes into a file (a comment, metadata.id): any printable text up to 256 characters.
@@ -217,7 +218,7 @@ export function renderDashboardYaml(
   // The id is checked by the caller (SAFE_ID); escaped here too, so a comment can never hold a line break.
   const header = `# yaml-language-server: $schema=${escapeTerminal(opts.schemaPath)}\n# Imported from live dashboard ${escapeTerminal(String(live.id))} by steward import.\n`;
   const value = { apiVersion: 'steward/v1', kind: 'Dashboard' as const, metadata: { name: opts.metadataName, ...(opts.pinId ? { id: live.id } : {}) }, spec };
-  return { text: header + doc.toString({ lineWidth: 0 }), warnings, value };
+  return { text: header + yamlText(doc), warnings, value };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Report } from '../report/types.ts';
+import { jsonText } from './escape.ts';
 
 /** `report.json`: the Report value itself (`formatVersion: 1`), two-space indented, with a final newline. */
 export function renderReportJson(report: Report): string {
-  return JSON.stringify(report, null, 2) + '\n';
+  return jsonText(report) + '\n';
 }

@@ -2,6 +2,7 @@ import type { Issue } from '../errors.ts';
 import { renderIssuesGithub, renderIssuesText, sortIssues } from './issues.ts';
 import { plural } from '../shared/text.ts';
 import { painter } from '../shared/colour.ts';
+import { jsonText } from './escape.ts';
 
 export interface ValidateResult {
   files: number;
@@ -25,7 +26,7 @@ export function renderValidate(r: ValidateResult, format: ValidateFormat, opts: 
   const warnings = r.issues.length - errors.length;
   const files = new Set(errors.map((i) => i.file)).size;
   if (format === 'json') {
-    return JSON.stringify({ formatVersion: 1, valid: errors.length === 0, files: r.files, resources: r.counts, issues: sortIssues(r.issues) }, null, 2) + '\n';
+    return jsonText({ formatVersion: 1, valid: errors.length === 0, files: r.files, resources: r.counts, issues: sortIssues(r.issues) }) + '\n';
   }
   const verdict =
     errors.length === 0

@@ -1,8 +1,9 @@
-import { stringify } from 'yaml';
+import { Document } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { templateOf } from './fan-out.ts';
+import { yamlText } from '../render/yaml-text.ts';
 
 /**
  * Resources as a multi-document YAML stream, each with a comment saying where it came from: what
@@ -16,7 +17,7 @@ export function renderResourcesYaml(resources: readonly AnyResource[], rel: (fil
       // The comment holds a path of the user's: escaped for the terminal (yaml writes control characters as escapes).
       // A literal `${` (written `$${` in a file) is printed as `$${`: the YAML reads back as these very values,
       // never as a reference to a variable (import writes files the same way).
-      return `---\n${escapeTerminal(from)}\n${stringify(escapeInterpolation(r.doc), { lineWidth: 0 })}`;
+      return `---\n${escapeTerminal(from)}\n${yamlText(new Document(escapeInterpolation(r.doc)))}`;
     })
     .join('');
 }

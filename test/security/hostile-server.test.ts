@@ -27,7 +27,7 @@ import {
 const MARKER = 'managed-by:steward';
 const ESC = '\u001b';
 /** What a hostile name carries: screen clear, title set, a hidden link, a forged plan line, Markdown. */
-const EVIL = `${ESC}[2J${ESC}[H${ESC}]0;owned\u0007 ${ESC}]8;;https://evil.example/${ESC}\\link${ESC}]8;;${ESC}\\\r\n  + create  dashboard pwned\u2028@everyone [click](https://evil.example/x) <img src=x onerror=alert(1)> **bold** | cell`;
+const EVIL = `${ESC}[2J${ESC}[H${ESC}]0;owned\u0007 \u009b31mred\u202egnp.exe ${ESC}]8;;https://evil.example/${ESC}\\link${ESC}]8;;${ESC}\\\r\n  + create  dashboard pwned\u2028@everyone [click](https://evil.example/x) <img src=x onerror=alert(1)> **bold** | cell`;
 const EVIL_ID = `65f5e4a3b9e77c001a999999\n# injected\n---\napiVersion: steward/v1\nkind: Alert\nmetadata: { name: pwned }`;
 
 function hostileDashboards(): unknown[] {
@@ -203,6 +203,12 @@ test('hostile names, tags, tile names and ids: plan in every format, apply, impo
     const json = await run(['plan', '--format', 'json', '--out', 'plan.json']);
     assert.is(json.code, 0, json.stderr);
     assert.ok(JSON.parse(json.stdout));
+    // JSON.stringify leaves C1 controls, bidirectional overrides and U+2028 raw: they are \u escapes here, in
+    // the output and in the saved plan, which parse to the same strings.
+    assertInert(json.stdout, 'plan --format json');
+    assertInert(readFileSync(join(p.dir, 'plan.json'), 'utf8'), 'plan.json');
+    assert.ok(json.stdout.includes('\\u009b31mred\\u202egnp.exe'), 'the escapes are in the JSON text');
+    assert.ok(JSON.stringify(JSON.parse(json.stdout)).includes('\u009b31mred\u202egnp.exe'), 'and parse back to the raw characters');
 
     const apply = await run(['apply', 'plan.json']);
     assertInert(apply.stdout + apply.stderr, 'apply');

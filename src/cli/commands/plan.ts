@@ -98,8 +98,8 @@ export const planCommand = defineCommand<PlanArgs>({
     }
     const { plan } = made;
     if (args.out) {
-      const { writeFileAtomic } = await import('../../atomic-write.ts');
-      const text = JSON.stringify(plan, null, 2) + '\n';
+      const [{ writeFileAtomic }, { jsonText }] = await Promise.all([import('../../atomic-write.ts'), import('../../render/escape.ts')]);
+      const text = jsonText(plan) + '\n';
       // A saved plan is applied as written: a credential replaced by [redacted] would be sent as such (and
       // would break the plan's digest), and one kept would be written into an artifact. Neither: refuse.
       if (redactForOutput(ctx, text) !== text) {
@@ -157,8 +157,10 @@ export async function renderPlan(
   // when no string holds one (most plans).
   plan = redactForRender(ctx, plan);
   switch (format) {
-    case 'json':
-      return JSON.stringify(plan, null, 2) + '\n';
+    case 'json': {
+      const { jsonText } = await import('../../render/escape.ts');
+      return jsonText(plan) + '\n';
+    }
     case 'markdown': {
       const { renderPlanMarkdown } = await import('../../render/plan-markdown.ts');
       return renderPlanMarkdown(plan, opts.out ? { artifactHint: `\`${opts.out}\`` } : {});
