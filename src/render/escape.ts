@@ -77,7 +77,17 @@ export function escapeGithubProperty(s: string): string {
 
 /** HTML text or attribute value. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return (
+    s
+      // Shown as escapes, as in a terminal (a right-to-left override would reorder a name on the page), but for
+      // the line breaks and tabs of steward's own multi-line text (a JSON Patch in a <pre>).
+      .replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : escapeTerminal(c)))
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;')
+  );
 }
 
 /**

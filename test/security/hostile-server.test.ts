@@ -122,6 +122,7 @@ for (const s of HOSTILE_STRINGS) {
     assert.not.match(escapeMarkdownCode(s), /[`|\n]/);
     assert.not.match(escapeMarkdownHtml(s), /[<>\n]|@everyone|https:\/\//);
     assert.not.match(escapeHtml(s), /[<>"']/);
+    assert.not.match(escapeHtml(s), /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
   });
 }
 
