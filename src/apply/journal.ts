@@ -1,6 +1,7 @@
 import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
+import { jsonText } from '../render/escape.ts';
 
 /** One confirmed write. Append-only and never rewritten: the record a person (or a script) reads after a crash. Steward itself recovers from the live lists and the state file, not from the journal. */
 export interface JournalEntry {
@@ -88,7 +89,8 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
     append(entry) {
       if (closed || closing) return Promise.reject(new Error('the journal is closed'));
       try {
-        writeSync(fd, JSON.stringify(entry) + '\n');
+        // One line whatever the server's names hold: U+2028 is a line break to some readers (Python's splitlines).
+        writeSync(fd, jsonText(entry, 0) + '\n');
       } catch (e) {
         return Promise.reject(e);
       }

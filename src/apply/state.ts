@@ -6,6 +6,7 @@ import { CliError } from '../errors.ts';
 import type { AlertRecord, StateFile } from '../plan/types.ts';
 import { readRegularFile } from '../shared/files.ts';
 import { isObject } from '../shared/object.ts';
+import { jsonText } from '../render/escape.ts';
 
 export const EMPTY_STATE: StateFile = { formatVersion: 1, alerts: {} };
 
@@ -63,7 +64,7 @@ export function writeState(path: string, state: StateFile): void {
   for (const id of Object.keys(state.alerts).sort()) sorted.alerts[id] = state.alerts[id]!;
   // The latest saved plans applied: enough to refuse a replay, never growing without bound.
   if (state.appliedPlans?.length) sorted.appliedPlans = state.appliedPlans.slice(-MAX_APPLIED_PLANS);
-  writeFileAtomic(path, JSON.stringify(sorted, null, 2) + '\n');
+  writeFileAtomic(path, jsonText(sorted) + '\n');
 }
 
 /**

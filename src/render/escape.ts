@@ -33,13 +33,14 @@ const JSON_UNSAFE =
   /[\u007f-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/g;
 
 /**
- * JSON output (`--format json`, plan and report files), indented: the same value, with every character of
+ * JSON output (`--format json`, plan and report files, indented; the journal's lines, `indent` 0) and the
+ * state file: the same value, with every character of
  * UNSAFE that JSON.stringify leaves raw (C1 controls such as U+009B, a CSI to some terminals; bidirectional
  * overrides; line separators; invisible characters) written as a `\u` escape. They can only be inside
  * strings, so the text parses to exactly the same value, and shows in a terminal or a log as what it is.
  */
-export function jsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => {
+export function jsonText(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (c) => {
     let out = '';
     for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
     return out;

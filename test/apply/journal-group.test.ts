@@ -53,6 +53,21 @@ test('entries of one turn share one sync; each append resolves after the sync th
     );
   }));
 
+test("an entry is one line whatever the server's names hold (U+2028, C1), and reads back the same", () =>
+  withDir(async (dir) => {
+    const path = join(dir, 'journal.jsonl');
+    const j = openJournal(path);
+    const odd = { ...entry(0), name: 'a\u2028b\u2029c\u0085d\u009b31m', id: 'x\u202ey', tiles: { 't\u2028': 'i' } };
+    await j.append(odd);
+    await j.append(entry(1));
+    j.close();
+    const text = readFileSync(path, 'utf8');
+    assert.not.match(text, /[\u0080-\u009f\u2028\u2029\u202e]/);
+    // Python's splitlines() and other readers break lines at U+2028 and U+0085 too: none is there.
+    assert.is(text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).filter(Boolean).length, 2);
+    assert.equal(parseJournal(text), [odd, entry(1)]);
+  }));
+
 test('close waits for a sync still due; an append after close is refused', () =>
   withDir(async (dir) => {
     const path = join(dir, 'journal.jsonl');
