@@ -85,6 +85,9 @@ const SECRET_WORDS = new Set([
   'ACCESSKEY',
 ]);
 
+/** Endings that make a longer word a secret's name (PGPASSWORD). */
+const SECRET_SUFFIXES = ['PASSWORD', 'PASSWD', 'SECRET', 'TOKEN'];
+
 /** Words that make a KEY after them a secret (API_KEY, AWS_ACCESS_KEY_ID, SIGNING_KEY); KEY alone says nothing (SORT_KEY). */
 const KEY_KINDS = new Set([
   'API',
@@ -119,6 +122,11 @@ export function secretWord(name: string): string | undefined {
     const w = words[i]!;
     if (SECRET_WORDS.has(w)) return w;
     if (w === 'KEY' && i > 0 && KEY_KINDS.has(words[i - 1]!)) return `${words[i - 1]}_KEY`;
+    // MYSQL_PWD, not the shell's PWD or OLDPWD (a name of one word).
+    if (w === 'PWD' && i > 0) return w;
+    // A word that ends in one: PGPASSWORD (libpq), GHTOKEN.
+    const suffix = SECRET_SUFFIXES.find((x) => w.length > x.length && w.endsWith(x));
+    if (suffix) return suffix;
   }
   return undefined;
 }

@@ -255,7 +255,12 @@ const SECRET_WORD_CASES: Array<[string, string | undefined]> = [
   ['AWS_SECRET_ACCESS_KEY', 'SECRET'],
   ['AWS_ACCESS_KEY_ID', 'ACCESS_KEY'],
   ['DB_PASSWORD', 'PASSWORD'],
-  ['PGPASSWORD', undefined], // one word: not split (libpq's name; steward cannot know every spelling)
+  ['PGPASSWORD', 'PASSWORD'], // a word ending in one (libpq's name)
+  ['GHTOKEN', 'TOKEN'],
+  ['MYSQL_PWD', 'PWD'],
+  ['PWD', undefined], // the shell's current folder
+  ['OLDPWD', undefined],
+  ['PASSWORDLESS', undefined],
   ['SMTP_PASS', 'PASS'],
   ['SENTRY_DSN', 'DSN'],
   ['STRIPE_API_KEY', 'API_KEY'],
