@@ -1,7 +1,7 @@
 /**
  * The CLI's output sink: every credential value in play, and every value of a variable whose name says it is
- * a secret, redacted from everything steward prints or writes. One list per run: it starts with the default credential variables' values and grows when a
- * command loads a project that names others (`add`).
+ * a secret, redacted from everything steward prints or writes. One list per run: it starts with the default
+ * credential variables' values and grows when a command loads a project that names others (`add`).
  */
 import { createRedactor } from '../clients/redact.ts';
 import { credentialValues, credentialVariables, DEFAULT_CREDENTIAL_VARIABLES, secretLookingValues } from '../config/credentials.ts';

@@ -8,7 +8,8 @@
  * which meanwhile reads and checks the live list (a cold plan of 10,000 dashboards blocks it ~0.5 s in one
  * JSON.parse and check; handing out batches from here, the workers ran dry in that time, ~0.15 s each).
  * Letting this thread parse too (`mainThread`) gives the same wall time (10,000 files, 2 cores) but 60-100
- * MiB more peak memory: its heap grows with the parse garbage and is still that large when the plan is rendered.
+ * MiB more peak memory: its heap grows with the parse garbage and is still that large when the plan is
+ * rendered.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -144,12 +145,8 @@ interface ParseWorker {
   ended: Promise<void>;
 }
 
-/** Starts the parse workers (one per core, or `opts.workers`); returns those that started. */
-function startParseWorkers(env: Env, opts: ParallelOptions = {}, variables?: VariablePolicy): ParseWorker[] {
-  const cores = availableParallelism();
-  const count = opts.workers ?? (cores > 1 ? cores : 0);
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const url = opts.workerUrl ?? new URL(`./parse-worker${ext}`, import.meta.url);
+/** Starts `count` parse workers from `url`; returns those that started. */
+function startParseWorkers(count: number, url: URL, env: Env, variables?: VariablePolicy): ParseWorker[] {
   const started: ParseWorker[] = [];
   try {
     for (let w = 0; w < count; w++) {
@@ -169,10 +166,10 @@ function startParseWorkers(env: Env, opts: ParallelOptions = {}, variables?: Var
 
 /**
  * Processes every job and returns the outputs in job order, and how many workers answered. Above
- * `minFiles` jobs, the batches go to the workers, each taking the next one as it finishes one (and this thread too, with `mainThread`). If a worker fails to start or dies, what it had
- * not answered is processed in this thread, so a bug in processFile surfaces as it would without workers.
- * (Under tsx on Node 20 a worker cannot load the .ts entry and everything runs here: tests and benchmarks
- * point `workerUrl` at the built one.)
+ * `minFiles` jobs, the batches go to the workers, each taking the next one as it finishes one (and this
+ * thread too, with `mainThread`). If a worker fails to start or dies, what it had not answered is processed in
+ * this thread, so a bug in processFile surfaces as it would without workers. (Under tsx on Node 20 a worker
+ * cannot load the .ts entry and everything runs here: tests and benchmarks point `workerUrl` at the built one.)
  */
 export async function processFiles(
   jobs: readonly ParseJob[],
@@ -189,7 +186,8 @@ export async function processFiles(
   if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || wanted < 1) {
     return { outputs: jobs.map((j) => inProcess(j, env, variables, markerTag)), workers: 0 };
   }
-  const pool = startParseWorkers(env, { ...opts, workers: wanted }, variables);
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const pool = startParseWorkers(wanted, opts.workerUrl ?? new URL(`./parse-worker${ext}`, import.meta.url), env, variables);
   const count = pool.length;
   const outputs: Array<ParseOutput | undefined> = new Array(jobs.length);
   // Batches small enough that the threads finish together, large enough that messages stay few.

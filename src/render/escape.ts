@@ -15,8 +15,16 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
  * a terminal or a log show something else than the characters written, or two different names the same.
  * The joiners U+200C and U+200D are left alone: scripts and emoji need them.
  */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
+const BEYOND_C0 = String.raw`\u007f-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0\u{e0000}-\u{e007f}`;
+const UNSAFE = new RegExp(String.raw`[\u0000-\u001f${BEYOND_C0}]`, 'gu');
+
+/**
+ * The characters of UNSAFE that JSON.stringify and `yaml` write as they are (both escape C0 themselves): DEL,
+ * C1 (U+009B is a CSI to some terminals), the separators, the bidirectional overrides and the invisible ones.
+ * For jsonText here and yamlText (yaml-text.ts).
+ */
+export const UNSAFE_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'u');
+const UNSAFE_BEYOND_C0_ALL = new RegExp(UNSAFE_BEYOND_C0.source, 'gu');
 
 /** Terminal text (and CI logs): unsafe characters shown as escapes (`\n`, `\e`, `\u2028`, `\u{e0041}`), on one line. */
 export function escapeTerminal(s: string): string {
@@ -28,19 +36,14 @@ export function escapeTerminal(s: string): string {
   });
 }
 
-/** The characters of UNSAFE that JSON.stringify writes as they are (it escapes only C0, quotes and backslashes). */
-const JSON_UNSAFE =
-  /[\u007f-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/g;
-
 /**
  * JSON output (`--format json`, plan and report files, indented; the journal's lines, `indent` 0) and the
- * state file: the same value, with every character of
- * UNSAFE that JSON.stringify leaves raw (C1 controls such as U+009B, a CSI to some terminals; bidirectional
- * overrides; line separators; invisible characters) written as a `\u` escape. They can only be inside
- * strings, so the text parses to exactly the same value, and shows in a terminal or a log as what it is.
+ * state file: the same value, with every character of UNSAFE_BEYOND_C0 written as a `\u` escape (a pair of
+ * them beyond the BMP). They can only be inside strings, so the text parses to exactly the same value, and
+ * shows in a terminal or a log as what it is.
  */
 export function jsonText(value: unknown, indent = 2): string {
-  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (c) => {
+  return JSON.stringify(value, null, indent).replace(UNSAFE_BEYOND_C0_ALL, (c) => {
     let out = '';
     for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
     return out;

@@ -1,15 +1,12 @@
 import { Scalar, visit, type Document } from 'yaml';
+import { UNSAFE_BEYOND_C0 } from './escape.ts';
 
 /**
- * Characters a YAML file steward writes never holds raw: the C1 controls (YAML does not count them printable,
- * and U+009B is a CSI to some terminals), line and paragraph separators, bidirectional overrides and marks
- * (a reviewer would read a reordered line in a pull request: "Trojan Source"), and the characters that show
- * nothing (zero-width, invisible operators, byte-order mark, soft hyphen, fillers, tag characters). The same
- * set as escape.ts's terminal text, less C0 and DEL, which `yaml` escapes itself.
+ * A YAML file steward writes never holds a character of UNSAFE_BEYOND_C0 raw (`yaml` escapes only C0, and YAML
+ * counts neither DEL nor C1 printable): a bidirectional override would make a reviewer read a reordered line
+ * in a pull request ("Trojan Source").
  */
-const UNSAFE =
-  /[\u0080-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/u;
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
+const UNSAFE_ALL = new RegExp(UNSAFE_BEYOND_C0.source, 'gu');
 
 /** Private-use pairs that stand for an escape while `yaml` writes the text; the first absent from it is used. */
 const MARKS: ReadonlyArray<[string, string]> = [
@@ -25,7 +22,7 @@ const MARKS: ReadonlyArray<[string, string]> = [
  */
 export function yamlText(doc: Document): string {
   const plain = doc.toString({ lineWidth: 0 });
-  if (!UNSAFE.test(plain)) return plain;
+  if (!UNSAFE_BEYOND_C0.test(plain)) return plain;
   const mark = MARKS.find(([open, close]) => !plain.includes(open) && !plain.includes(close));
   // Every mark is in the text already (a hostile value holding all six): refuse rather than write raw.
   if (!mark) throw new Error('cannot write this YAML safely: its strings hold every private-use marker steward escapes with');
@@ -34,7 +31,7 @@ export function yamlText(doc: Document): string {
   const changed: Array<[Scalar, string, Scalar['type']]> = [];
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value !== 'string' || !UNSAFE.test(node.value)) return;
+      if (typeof node.value !== 'string' || !UNSAFE_BEYOND_C0.test(node.value)) return;
       changed.push([node, node.value, node.type]);
       node.value = node.value.replace(UNSAFE_ALL, (c) => `${open}${c.codePointAt(0)!.toString(16)}${close}`);
       node.type = Scalar.QUOTE_DOUBLE;

@@ -7,7 +7,8 @@ import { yamlText } from '../render/yaml-text.ts';
 
 /**
  * Resources as a multi-document YAML stream, each with a comment saying where it came from: what
- * `steward render` prints; saved as a file, it loads as the same values. Pure. Stamped resources (negative index) name their instance file and template.
+ * `steward render` prints; saved as a file, it loads as the same values. Pure. Stamped resources (negative
+ * index) name their instance file and template.
  */
 export function renderResourcesYaml(resources: readonly AnyResource[], rel: (file: string) => string): string {
   if (resources.length === 0) return '# nothing to render: no TemplateInstance stamps anything here (--all prints every resource)\n';

@@ -9,10 +9,11 @@ import * as assert from 'uvu/assert';
 import { processFile } from '../../src/config/resources.ts';
 import { yamlText } from '../../src/render/yaml-text.ts';
 
-const RAW = /[\u0080-\u009f\u00ad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b\u200e\u200f\ufeff\u{e0000}-\u{e007f}]/u;
+const RAW = /[\u007f-\u009f\u00ad\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b\u200e\u200f\ufeff\u{e0000}-\u{e007f}]/u;
 
 const STRINGS = [
   'CSI \u009b31m red',
+  'DEL \u007f (yaml writes it raw)',
   'NEL \u0085 next line',
   'Trojan \u202egnp.exe',
   'isolates \u2066a\u2069 and marks \u200e\u200f',
