@@ -115,6 +115,7 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
       return cloud;
     },
     secrets: () => [...secrets],
+    ...(opts.debug ? { debug: (line: string) => ctx.io.stderr(`[cache] ${line}\n`) } : {}),
   };
 }
 

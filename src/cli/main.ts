@@ -123,7 +123,12 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
       describe: 'Colour output: --color forces it (as does FORCE_COLOR=1), --no-color or NO_COLOR turns it off; by default only on a terminal',
       global: true,
     })
-    .option('debug', { type: 'boolean', default: false, describe: 'HTTP trace (secrets redacted) and stack traces', global: true })
+    .option('debug', {
+      type: 'boolean',
+      default: false,
+      describe: 'HTTP trace (secrets redacted), what plan did with its live memo, and stack traces',
+      global: true,
+    })
     .strict()
     .recommendCommands()
     .help()

@@ -45,6 +45,10 @@ export interface BodyMemo {
   summaries?: readonly LiveSummary[];
 }
 
+/** What a save did: written (maybe without the list's summaries), nothing new to write, or why not. */
+export type MemoSaved =
+  'written' | 'written without the list (it holds a secret)' | 'unchanged' | 'not written: it would hold a secret' | `not written: ${string}`;
+
 export interface LiveMemoStats {
   hits: number;
   misses: number;
@@ -64,9 +68,9 @@ export interface LiveMemo {
   /**
    * Writes the memo when this plan added or left out entries; keeps only those it used or added. Never throws.
    * `safe`: whether a text holds no secret; the summaries of a list (text the service sent) are left out when
-   * they hold one, and nothing is written when the rest does.
+   * they hold one, and nothing is written when the rest does. Says what it did, for `--debug`.
    */
-  save(safe?: (text: string) => boolean): void;
+  save(safe?: (text: string) => boolean): MemoSaved;
   readonly stats: LiveMemoStats;
 }
 
@@ -120,7 +124,7 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
     },
     save(safe) {
       const sameBodies = body ? !body.stored && loaded.bodies() === 1 && loaded.body(body.key) !== undefined : loaded.bodies() === 0;
-      if (stats.stored === 0 && sameBodies && (keepAll || used.size === loaded.size())) return;
+      if (stats.stored === 0 && sameBodies && (keepAll || used.size === loaded.size())) return 'unchanged';
       try {
         if (keepAll) for (const k of loaded.keys()) if (!used.has(k)) used.set(k, loaded.get(k)!);
         // The lists of ignored fields repeat (most dashboards of a service have the same extras): each once.
@@ -151,16 +155,20 @@ export function openLiveMemo(fs: FileSystem, projectDir: string, env: Env, opts:
         // What the service sent (names, tags, whole dashboards) is written only when it holds no secret: a
         // server that echoes a credential into a dashboard's name must not have it land on disk.
         let text: string | undefined = textOf(true);
+        let saved: MemoSaved = 'written';
         if (safe && !safe(text)) {
           // Without the summaries, or not at all.
           const bare = body?.memo.summaries ? textOf(false) : undefined;
           text = bare !== undefined && safe(bare) ? bare : undefined;
+          saved = 'written without the list (it holds a secret)';
         }
-        if (text === undefined) return;
+        if (text === undefined) return 'not written: it would hold a secret';
         ensureIgnored(fs, dir);
         write(path, authenticatedText(MAGIC, id, key, text, used.size));
-      } catch {
+        return saved;
+      } catch (e) {
         // A memo that cannot be written only costs the next plan the normalizing.
+        return `not written: ${e instanceof Error ? e.message : String(e)}`;
       }
     },
   };

@@ -13,6 +13,8 @@ export interface Services {
   cloud(): CloudClient;
   /** Every secret value in play, for redaction of anything written. */
   secrets(): string[];
+  /** With `--debug`: a line on stderr about a choice steward made that the output does not show (its caches). */
+  debug?(line: string): void;
 }
 
 /** What every workflow receives from the command that runs it: values, never the process. */

@@ -10,7 +10,7 @@
  */
 import { bodyDigestOf } from '../clients/body-digest.ts';
 import { lazyListParsed, summaryOf, type LiveSummary } from '../clients/lazy-list.ts';
-import type { LiveMemo, LiveMemoEntry } from '../config/live-memo.ts';
+import type { LiveMemo, LiveMemoEntry, MemoSaved } from '../config/live-memo.ts';
 import { dashboardText, fingerprintOf, liveFingerprint } from '../plan/fingerprint.ts';
 import { normalDigest, normalizeLive } from '../plan/normalize.ts';
 import type { LiveDigestMemo } from '../plan/plan.ts';
@@ -35,7 +35,7 @@ export interface LiveSide {
    * live dashboards whose tiles the plan reads anyway (the alerts' dashboards), kept whole in the memo so that
    * the next plan of the same list need not parse it (lazy-list.ts). `safe`: see LiveMemo.save.
    */
-  save(opts?: { whole?: ReadonlySet<string>; safe?: (text: string) => boolean }): void;
+  save(opts?: { whole?: ReadonlySet<string>; safe?: (text: string) => boolean }): MemoSaved | 'off';
   /**
    * What the memo knows of a list body by its digest: its dashboards' summaries, for the client to build
    * the list without parsing it (`ListDashboardsOptions.known`). Undefined when the memo does not know it.
@@ -121,7 +121,7 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
       return memo.getBody(memo.bodyKeyOf(bodyDigest, markerTag))?.summaries;
     },
     save({ whole = new Set(), safe } = {}) {
-      if (!memo) return;
+      if (!memo) return 'off';
       // A list remembered, but read beyond what the memo kept of it (the alerts are on other dashboards now):
       // remembered again, with what this plan read.
       const reread = list?.hit === true && lazyListParsed(list.live) === true;
@@ -138,7 +138,7 @@ export function bindLiveMemo(memo: LiveMemo | undefined, markerTag: string): Liv
         });
         memo.setBody(list.key, { liveDigest, entries, ...(all ? { summaries } : {}) });
       }
-      memo.save(safe);
+      return memo.save(safe);
     },
   };
 }

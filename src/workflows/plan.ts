@@ -8,7 +8,8 @@ import { relative, resolve, sep } from 'node:path';
 import type { AnyResource } from '../model/resource.ts';
 import { UsageError, ValidationError } from '../errors.ts';
 import type { PlanBinding, PlanItem } from '../plan/types.ts';
-import { openLiveMemo } from '../config/live-memo.ts';
+import { MEMO_FILE, openLiveMemo } from '../config/live-memo.ts';
+import { CACHE_DIR } from '../config/cache.ts';
 import { nodeFileSystem } from '../config/fs.ts';
 import { bindLiveMemo, type LiveSide } from './live-side.ts';
 import { createRedactor } from '../clients/redact.ts';
@@ -216,7 +217,9 @@ async function planLoaded(
     ...(liveMemo ? { liveMemo } : {}),
   });
   const redact = createRedactor(services.secrets(), { patterns: false });
-  side.save({ whole: dashboardsReadWhole(plan.items, resources), safe: (text) => redact(text) === text });
+  const saved = side.save({ whole: dashboardsReadWhole(plan.items, resources), safe: (text) => redact(text) === text });
+  const memoState = saved !== 'off' ? saved : useCache ? 'none (no machine key, code identity or cache folder inside the project)' : 'off (--no-cache)';
+  services.debug?.(`live memo ${CACHE_DIR}/${MEMO_FILE}: ${memoState}`);
   const { resolveObservability } = await import('../config/connection.ts');
   const binding: PlanBinding = {
     project: await projectName(project.file),

@@ -27,9 +27,15 @@ test('plan: the live memo is written, used, and never changes the plan (changed 
     );
     const applied = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.is(applied.code, 0, applied.stderr);
+    // What `--debug` said of the memo, the last plan that asked for it.
+    let said = '';
     const plan = async (args: string[] = []) => {
       const r = await steward(['plan', '--format', 'json', ...args], { cwd: x.dir, env: x.env });
       assert.is(r.code, 0, r.stderr);
+      said = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('[cache]'))
+        .join('\n');
       const { createdAt: _t, ...rest } = JSON.parse(r.stdout) as Record<string, unknown> & { summary: Record<string, number> };
       return rest;
     };
@@ -38,14 +44,17 @@ test('plan: the live memo is written, used, and never changes the plan (changed 
     // GIVEN the examples applied: every dashboard unchanged
     // (the apply's own plan wrote one: the live list's body, with no dashboard of the project yet)
     rmSync(join(x.dir, '.steward/cache'), { recursive: true, force: true });
-    const reference = await plan(['--no-cache']);
+    const reference = await plan(['--no-cache', '--debug']);
     assert.not.ok(existsSync(memo), '--no-cache writes no memo');
+    assert.is(said, '[cache] live memo .steward/cache/live.memo: off (--no-cache)');
     assert.ok(reference.summary['noop']! >= 3, JSON.stringify(reference.summary));
     // WHEN planned cold, then warm
-    const cold = await plan();
-    assert.ok(existsSync(memo));
+    const cold = await plan(['--debug']);
+    assert.ok(existsSync(memo), `a cold plan wrote no memo; --debug said:\n${said}`);
+    assert.is(said, '[cache] live memo .steward/cache/live.memo: written');
     const written = statSync(memo);
-    const warm = await plan();
+    const warm = await plan(['--debug']);
+    assert.is(said, '[cache] live memo .steward/cache/live.memo: unchanged');
     // THEN the same plan; the warm one found every live dashboard in the memo (it wrote nothing)
     assert.equal(cold, reference);
     assert.equal(warm, reference);
