@@ -24,7 +24,8 @@ interface Job {
   args: string[];
   /** Rough seconds, to start the longest first (a static guess; order only, never asserted). */
   weight: number;
-  testFile?: boolean;
+  /** The test files it runs (test/…), for a job of test files. */
+  files?: string[];
 }
 
 interface Done {
@@ -185,11 +186,11 @@ function run(job: Job): Promise<Done> {
       // A test file that ran no test is a defect (a missing test.run(), a suite that returns early).
       const passed = count('Passed');
       const skipped = count('Skipped');
-      const empty = job.testFile && code === 0 && total === 0 && skipped === 0;
+      const empty = job.files !== undefined && code === 0 && total === 0 && skipped === 0;
       if (empty) output += '\nthis test file ran no tests\n';
       // uvu exits 0 when a suite's before hook throws (its finally swallows the error): the suite's tests
       // then count in Total but never ran. That is a failure, whatever the exit code says.
-      const unrun = job.testFile && code === 0 && passed + skipped < total;
+      const unrun = job.files !== undefined && code === 0 && passed + skipped < total;
       if (unrun) output += `\n${total - passed - skipped} tests did not run: a suite's before hook failed (uvu hides its error; run the file alone)\n`;
       resolve({ job, code: empty || unrun ? 1 : code, output, ms: Date.now() - started, total, passed, skipped });
     });
@@ -250,7 +251,7 @@ async function main() {
       cmd: node,
       args: ['--import', 'tsx', bin('uvu/bin.js'), 'test', pattern],
       weight: shard.weight,
-      testFile: true,
+      files: shard.files,
     });
   }
   jobs.sort((a, b) => b.weight - a.weight);
@@ -274,6 +275,22 @@ async function main() {
   };
   await Promise.all(Array.from({ length: Math.min(opts.jobs, jobs.length) }, worker));
 
+  // A test file that failed is run once more, alone. When it passes then, the run passes, and the end of the
+  // output says which test failed first and how: a machine shared with other work sometimes misses a
+  // deadline, and one such miss should not hide the rest of a run. A file that fails again fails the run.
+  const flaky: { file: string; failures: Failure[] }[] = [];
+  for (const [i, r] of results.entries()) {
+    if (r.code === 0 || !r.job.files) continue;
+    const files = failedFiles(r.output, r.job.files);
+    if (files.length === 0) continue;
+    const again = await Promise.all(files.map((f) => run(fileJob(f))));
+    process.stdout.write(`${again.map((a) => `${a.code === 0 ? 'ok  ' : 'FAIL'} ${a.job.name} (run again alone)`).join('\n')}\n`);
+    for (const a of again) if (a.code !== 0) process.stdout.write(indent(a.output));
+    if (again.every((a) => a.code === 0)) {
+      for (const f of files) flaky.push({ file: f, failures: failuresOf(r.output).filter((x) => x.file === undefined || x.file === f) });
+      results[i] = { ...r, code: 0, passed: r.total - r.skipped };
+    }
+  }
   const failed = results.filter((r) => r.code !== 0);
   const total = results.reduce((n, r) => n + r.total, 0);
   const passed = results.reduce((n, r) => n + r.passed, 0);
@@ -285,8 +302,14 @@ async function main() {
       `${opts.checks ? ' + type check, lint, format' : ''}; ${((Date.now() - started) / 1000).toFixed(1)} s wall, ` +
       `${(cpu / 1000).toFixed(1)} s of jobs on ${opts.jobs} at once\n`,
   );
+  if (flaky.length > 0) {
+    process.stdout.write(`passed when run again alone (failed the first time): ${flaky.map((f) => f.file).join(', ')}\n`);
+    for (const f of flaky) process.stdout.write(digest(f.failures));
+  }
   if (failed.length > 0) {
     process.stdout.write(`failed: ${failed.map((f) => f.job.name).join(', ')}\n`);
+    // Each failed test in a few lines, last: where a log is cut in the middle, its end still says what failed.
+    for (const f of failed) process.stdout.write(digest(failuresOf(f.output)));
     process.exitCode = 1;
   }
   const written = treeChanges(examplesBefore, treeSnapshot(examples));
@@ -294,6 +317,74 @@ async function main() {
     process.stdout.write(`FAILED: the tests wrote into examples/: ${written.join(', ')}\n`);
     process.exitCode = 1;
   }
+}
+
+/** A job that runs one test file alone. */
+function fileJob(file: string): Job {
+  const name = file.slice('test/'.length);
+  return {
+    name: file,
+    cmd: process.execPath,
+    args: ['--import', 'tsx', join(ROOT, 'node_modules', 'uvu/bin.js'), 'test', `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`],
+    weight: 1,
+    files: [file],
+  };
+}
+
+interface Failure {
+  /** test/…, where the output says. */
+  file: string | undefined;
+  title: string;
+  /** The assertion's message and first lines of its diff, and where in a test file it failed. */
+  lines: string[];
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/**
+ * The tests uvu reports as failed in a job's output: a file's name, then its marks (✘ for a failure), and
+ * after all of a file's marks each failure as `FAIL  "title"`, its message, a diff, and its stack.
+ */
+function failuresOf(output: string): Failure[] {
+  const lines = output.replace(ANSI, '').split('\n');
+  const out: Failure[] = [];
+  let file: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (/^[\w./-]+\.test\.ts$/.test(line)) file = `test/${line}`;
+    const m = /^FAIL\s+"(.*)"$/.exec(line);
+    if (!m) continue;
+    const f: Failure = { file, title: m[1]!, lines: [] };
+    let j = i + 1;
+    for (; j < lines.length && !/^\s*(FAIL\s+"|at\s)/.test(lines[j]!) && f.lines.length < 8; j++)
+      if (lines[j]!.trim()) f.lines.push(lines[j]!.trim().slice(0, 300));
+    // The first frame in a test file (the test, or the helper it called), before the next failure.
+    for (; j < lines.length && j < i + 60 && !/^\s*FAIL\s+"/.test(lines[j]!); j++) {
+      const at = /\/(test\/[^:)]+\.ts:\d+:\d+)/.exec(lines[j]!);
+      if (at) {
+        f.lines.push(`at ${at[1]}`);
+        break;
+      }
+    }
+    out.push(f);
+  }
+  return out;
+}
+
+/** The files among `files` whose marks show a failure: each is named on a line of its own before them. */
+function failedFiles(output: string, files: string[]): string[] {
+  if (files.length === 1) return files;
+  const lines = output.replace(ANSI, '').split('\n');
+  const out: string[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const name = `test/${lines[i]!.trim()}`;
+    if (files.includes(name) && lines[i + 1]!.includes('✘')) out.push(name);
+  }
+  return out;
+}
+
+function digest(failures: Failure[]): string {
+  return failures.map((f) => `  ✘ ${f.file ? `${f.file}: ` : ''}${f.title}\n${f.lines.map((l) => `      ${l}\n`).join('')}`).join('');
 }
 
 function indent(text: string): string {
