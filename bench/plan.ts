@@ -17,6 +17,9 @@
  *   read as Terraform-style providers refresh it: ids from one list call, then one GET per dashboard,
  *   through the real observability client with its default concurrency (4) and no rate limit. With the
  *   service's real limit (100 requests a minute) it would take (requests - 1) x 0.6 s: printed too.
+ * - the floor (bench/plan-floor.mjs): what any plan must do, with node:fs and node:http alone: read the
+ *   bytes of every file and GET the list once (node's start-up included, as in every run). Each steward
+ *   row's ratio is over it.
  * For the sizes in `createSizes` (default 1,000) the all-create case runs too: the same files against an
  * empty emulator. Wall time and peak RSS are the child's (bench/lib.ts `timeNode`); requests are counted
  * from the emulator's request log (asked over IPC, so the counting itself is not logged).
@@ -54,9 +57,14 @@ export interface PlanBenchRow {
   at100PerMinute: string;
   /** Wall time over steward's warm-cache run of the same size and case. */
   ratio: number;
+  /** The floor's wall time for the same size and case (bytes read, one round trip). */
+  floorMs: number;
 }
 
 const PEER = fileURLToPath(new URL('./refresh-peer.mjs', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./plan-floor.mjs', import.meta.url));
+/** The name of the floor strategy (its rows are the bound of the others). */
+export const FLOOR_STRATEGY = 'floor: the files read and one GET of the list (node:fs and node:http alone)';
 /** Under tsx a worker cannot load the .ts entry (Node 20): in-process loads use the built one, as the CLI does. */
 const BUILT_WORKER = new URL('../dist/config/parse-worker.js', import.meta.url);
 const REAL_LIMIT_PER_MINUTE = 100;
@@ -161,6 +169,8 @@ interface Strategy {
   before?: () => void;
   /** Only in the first `rounds` rounds. */
   rounds?: number;
+  /** Prints no plan (the floor): its output is not checked for N items. */
+  floor?: boolean;
 }
 
 /** Runs the benchmark and returns its rows (progress goes to `log`). */
@@ -191,6 +201,7 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
               },
             ]
           : []),
+        { name: FLOOR_STRATEGY, args: [FLOOR], floor: true },
       ];
 
       const runCase = async (kase: 'noop' | 'all create', seed: unknown[]) => {
@@ -210,13 +221,16 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
               const requests = await emu.takeCount();
               if (r.code !== 0) throw new Error(`${s.name} (N=${n}) exited ${r.code}: ${r.stderr.slice(0, 2000)}`);
               const summary = summaryOf(r.stdout);
-              const want = kase === 'noop' ? 'noop' : 'create';
-              if (summary[want] !== n) throw new Error(`${s.name} (N=${n}): expected ${n} ${want}, got ${JSON.stringify(summary)}`);
+              const want = s.floor ? 'files' : kase === 'noop' ? 'noop' : 'create';
+              // The floor reads the project file too.
+              const count = s.floor ? n + 1 : n;
+              if (summary[want] !== count) throw new Error(`${s.name} (N=${n}): expected ${count} ${want}, got ${JSON.stringify(summary)}`);
               runs.get(s)!.push({ ms: r.ms, rss: r.peakRssMiB, requests });
               log(`N=${n} ${kase} round ${round + 1}: ${s.name}: ${r.ms.toFixed(0)} ms, ${r.peakRssMiB.toFixed(0)} MiB, ${requests} requests`);
             }
           }
           const warm = median(runs.get(list[2]!)!.map((x) => x.ms));
+          const floor = median(runs.get(list.find((s) => s.floor)!)!.map((x) => x.ms));
           for (const s of list) {
             const rs = runs.get(s)!;
             const ms = median(rs.map((x) => x.ms));
@@ -230,6 +244,7 @@ export async function runPlanBench(options: PlanBenchOptions = {}): Promise<Plan
               requests,
               at100PerMinute: boundAtRealLimit(requests),
               ratio: ms / warm,
+              floorMs: floor,
             });
           }
         } finally {
@@ -405,6 +420,7 @@ export function formatPlanBench(rows: PlanBenchRow[]): string {
       requests: r.requests,
       'at 100 req/min': r.at100PerMinute,
       'ratio vs steward warm': r.ratio,
+      'ratio vs floor': r.ms / r.floorMs,
     })),
   );
 }

@@ -5,9 +5,9 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runPlanBench, runPlanStages } from '../../bench/plan.ts';
+import { FLOOR_STRATEGY, runPlanBench, runPlanStages } from '../../bench/plan.ts';
 
-test('plan benchmark: one request for steward at every size and case, N + 1 for the refresh peer', async () => {
+test('plan benchmark: one request for steward and the floor at every size and case, N + 1 for the refresh peer', async () => {
   const rows = await runPlanBench({ sizes: [20], createSizes: [20], repeats: 1 });
   assert.equal(
     rows.map((r) => `${r.case} | ${r.strategy.split(' (')[0]} | ${r.requests}`),
@@ -15,14 +15,21 @@ test('plan benchmark: one request for steward at every size and case, N + 1 for 
       'all create | steward, --no-cache | 1',
       'all create | steward, first run | 1',
       'all create | steward, warm cache | 1',
+      'all create | floor: the files read and one GET of the list | 1',
       'noop | steward, --no-cache | 1',
       'noop | steward, first run | 1',
       'noop | steward, warm cache | 1',
       'noop | refresh-per-resource | 21',
+      'noop | floor: the files read and one GET of the list | 1',
     ],
   );
-  assert.ok(rows.every((r) => r.ms > 0 && r.peakRssMiB > 0));
-  assert.is(rows.at(-1)!.at100PerMinute, '≥ 12 s');
+  assert.ok(rows.every((r) => r.ms > 0 && r.peakRssMiB > 0 && r.floorMs > 0));
+  // Every row of a case has the same floor: the floor's own figure.
+  for (const kase of ['all create', 'noop']) {
+    const of = rows.filter((r) => r.case === kase);
+    assert.ok(of.every((r) => r.floorMs === of.find((x) => x.strategy === FLOOR_STRATEGY)!.ms));
+  }
+  assert.is(rows.find((r) => r.strategy.startsWith('refresh'))!.at100PerMinute, '≥ 12 s');
 });
 
 test('plan stages run', async () => {
