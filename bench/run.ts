@@ -114,6 +114,9 @@ export function normalizeApply(rows: ApplyBenchRow[]): TableRow[] {
     notes: [
       ...(applyGoal(r) !== undefined ? [`goal efficiency ≥ ${applyGoal(r)}: ${r.efficiency >= applyGoal(r)! ? 'met' : 'NOT met'}`] : []),
       `efficiency ${r.efficiency}`,
+      ...(r.wholeMs !== undefined
+        ? [`whole run ${r.wholeMs.toLocaleString('en-US')} ms with its lists, plans and duplicate check (${round(r.boundMs / r.wholeMs)})`]
+        : []),
       `${r.rejected429} × 429`,
       ...(r.resent ? [`${r.resent} re-sent after 429`] : []),
       ...(r.failed ? [`${r.failed} failed creates, ${r.applies} applies`] : []),
