@@ -1,6 +1,7 @@
 import type { Project } from '../config/project.ts';
 import { relative } from 'node:path';
 import { apiSettingAt, resolveCloud, resolveObservability } from '../config/connection.ts';
+import { secretLookingValues } from '../config/credentials.ts';
 import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
 import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
@@ -114,7 +115,9 @@ export function createDeps(ctx: CommandContext, project: Project, opts: { debug:
       }
       return cloud;
     },
-    secrets: () => [...secrets],
+    // And the values of variables whose names say they are secrets (a prefixed ${DASH_API_KEY}): the live memo
+    // keeps what the service lists only when it holds none of these, and a service lists what it was sent.
+    secrets: () => [...secrets, ...configured, ...secretLookingValues(ctx.env)],
     ...(opts.debug ? { debug: (line: string) => ctx.io.stderr(`[cache] ${line}\n`) } : {}),
   };
 }

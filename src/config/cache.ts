@@ -252,6 +252,12 @@ export function openParseCache(
     now?: () => number;
     /** The project's observability API: dashboards' facts hold its checks. */
     api?: string;
+    /**
+     * Values no entry may hold (credentials, and values of variables whose names say they are secrets): a
+     * file that reads a variable holding one is parsed every time instead. The pack is plain text in the work
+     * tree, and with spec.resourceVariablePrefix a file may read `${DASH_API_KEY}` (red team, round 11).
+     */
+    secrets?: readonly string[];
   } = {},
 ): ParseCache | undefined {
   const home = cacheHome(fs, projectDir, env, opts);
@@ -283,6 +289,14 @@ export function openParseCache(
   /** A stored document's text: as added by this load, or where it is among the pack's texts. */
   const textOf = (r: CachedRow) => ('text' in r ? r.text : utf8Text(texts.subarray(r.at[0], r.at[0] + r.at[1])));
   const stats: CacheStats = { hits: 0, misses: 0, stored: 0 };
+  const secrets = (opts.secrets ?? []).filter((v) => v !== '');
+  /** Keys of files that read a variable holding a secret: never stored. */
+  const unstorable = new Set<string>();
+  const keyOfParts = (parts: KeyParts) => {
+    const k = keyFromParts(parts, env, opts.variables);
+    if (secrets.length > 0 && parts.names.some((n) => holdsSecret(env[n], secrets))) unstorable.add(k);
+    return k;
+  };
 
   return {
     stats,
@@ -292,13 +306,13 @@ export function openParseCache(
         if (parts && at.version.changedMs <= now() - settleMs) seenFiles.set(at.file, [at.version.signature, parts.hash, parts.names]);
         else seenFiles.delete(at.file);
       }
-      return parts && keyFromParts(parts, env, opts.variables);
+      return parts && keyOfParts(parts);
     },
     keyOfUnchanged(file, version) {
       const r = recorded.get(file);
       if (!r || r[0] !== version.signature) return undefined;
       seenFiles.set(file, r);
-      return keyFromParts({ hash: r[1], names: r[2] }, env, opts.variables);
+      return keyOfParts({ hash: r[1], names: r[2] });
     },
     has(key) {
       return rowsOf(key) !== undefined;
@@ -315,12 +329,14 @@ export function openParseCache(
       return rows.map((r) => lazyResource('text' in r ? headOf(r) : r, file, () => textOf(r)));
     },
     set(key, resources, digests) {
+      if (unstorable.has(key)) return;
       // Kept as text: later stages may change the loaded objects, the cache must not follow them. A document
       // whose name is not its resource's is never stored (it could not be told from another).
       const rows = textRowsOf(resources, digests, opts.api ?? 'seed');
       if (rows) this.setRows(key, rows);
     },
     setRows(key, rows) {
+      if (unstorable.has(key)) return;
       used.set(key, rows);
       stats.stored++;
     },
@@ -362,6 +378,11 @@ export function openParseCache(
       }
     },
   };
+}
+
+/** Whether a variable's value holds one of the secrets (the value itself, or a longer text around it). */
+function holdsSecret(value: string | undefined, secrets: readonly string[]): boolean {
+  return value !== undefined && value !== '' && secrets.some((s) => value.includes(s));
 }
 
 /** Writes the cache folder's .gitignore when it has none (the folder's files are never to be committed). */

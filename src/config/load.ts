@@ -5,7 +5,7 @@ import { checkSemantics } from '../schema/semantic.ts';
 import { expandTemplates, originKey, templatePointer } from '../templates/expand.ts';
 import { offsetInScalar } from '../templates/position.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
-import { variablePolicy } from './credentials.ts';
+import { credentialValues, secretLookingValues, variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import type { ParallelOptions } from './parse-pool.ts';
@@ -143,6 +143,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
       ? openParseCache(deps.fs, project.dir, deps.env, {
           variables,
           api: project.spec.observability?.api ?? 'seed',
+          // A file that reads a secret's value is not kept in the pack, which is plain text in the work tree.
+          secrets: [...credentialValues(variables.deny, deps.env), ...secretLookingValues(deps.env)],
           ...(opts.cacheSettleMs !== undefined ? { settleMs: opts.cacheSettleMs } : {}),
         })
       : undefined;

@@ -1,0 +1,48 @@
+/**
+ * The caches in the work tree (`.steward/cache/parse.pack`, `.steward/cache/live.memo`) never hold the value
+ * of a variable whose name says it is a secret. With `spec.resourceVariablePrefix`, a resource may read
+ * `${DASH_API_KEY}`; its value is redacted from every output, and it must not land in clear in a cache file
+ * either (red team, round 11: the parse pack stored the interpolated document, the live memo the list the
+ * service echoed it in).
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+
+const SECRET = 'SuperSecretValue12345';
+
+test('a prefixed variable that says it is a secret: its value is read, redacted, and in no cache file', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    // GIVEN a project with a prefix, and a dashboard that reads a secret-named variable with it
+    const project = join(x.dir, 'steward.yaml');
+    writeFileSync(project, readFileSync(project, 'utf8').replace(/^ {2}state:/m, '  resourceVariablePrefix: DASH_\n  state:'));
+    const dash = join(x.dir, 'dashboards/api-latency.yaml');
+    writeFileSync(dash, readFileSync(dash, 'utf8').replace('name: Public API latency', 'name: "Public API latency ${DASH_API_KEY}"'));
+    const env = { ...x.env, DASH_API_KEY: SECRET };
+    // WHEN applied (the service then lists the dashboard by its name), then planned twice with the caches on
+    const applied = await steward(['apply', '--auto-approve'], { cwd: x.dir, env });
+    assert.is(applied.code, 0, applied.stderr);
+    for (let i = 0; i < 2; i++) {
+      const r = await steward(['plan', '--debug'], { cwd: x.dir, env });
+      assert.is(r.code, 0, r.stderr);
+      assert.not.ok(r.stdout.includes(SECRET) || r.stderr.includes(SECRET), 'the value was printed');
+    }
+    // THEN no file steward keeps in the work tree holds the value
+    const dir = join(x.dir, '.steward/cache');
+    const files = readdirSync(dir);
+    assert.ok(files.includes('parse.pack') && files.includes('live.memo'), files.join(', '));
+    for (const f of files) assert.not.ok(readFileSync(join(dir, f), 'latin1').includes(SECRET), `${f} holds the secret's value`);
+    for (const f of readdirSync(join(x.dir, '.steward'))) {
+      if (f === 'cache') continue;
+      assert.not.ok(readFileSync(join(x.dir, '.steward', f), 'latin1').includes(SECRET), `.steward/${f} holds the secret's value`);
+    }
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test.run();
