@@ -114,14 +114,20 @@ const KEY_KINDS = new Set([
  * letter case. A CI job's environment holds secrets steward is not told of; their names say what they are.
  */
 export function secretWord(name: string): string | undefined {
+  // Digits are words of their own: GITHUB_TOKEN2 and DB_PASSWORD1 are secrets' names too (red team, round 11).
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Za-z])([0-9])/g, '$1_$2')
+    .replace(/([0-9])([A-Za-z])/g, '$1_$2')
     .toUpperCase()
     .split('_');
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (SECRET_WORDS.has(w)) return w;
     if (w === 'KEY' && i > 0 && KEY_KINDS.has(words[i - 1]!)) return `${words[i - 1]}_KEY`;
+    // A KEY run together with what makes it a secret's: SECRETKEY, SESSIONKEY, AWS_ACCESSKEYID (not MONKEY).
+    const joined = keyKindOf(w);
+    if (joined) return joined;
     // MYSQL_PWD, not the shell's PWD or OLDPWD (a name of one word).
     if (w === 'PWD' && i > 0) return w;
     // A word that ends in one: PGPASSWORD (libpq), GHTOKEN.
@@ -129,6 +135,15 @@ export function secretWord(name: string): string | undefined {
     if (suffix) return suffix;
   }
   return undefined;
+}
+
+/** `SECRET_KEY` for SECRETKEY (and SECRETKEYID): a word ending in KEY whose start ends in a KEY_KINDS word or SECRET. */
+function keyKindOf(w: string): string | undefined {
+  const stem = w.endsWith('KEYID') ? w.slice(0, -2) : w;
+  if (!stem.endsWith('KEY') || stem.length === 3) return undefined;
+  const before = stem.slice(0, -3);
+  const kind = before.endsWith('SECRET') ? 'SECRET' : [...KEY_KINDS].find((k) => before.endsWith(k));
+  return kind && `${kind}_KEY`;
 }
 
 /**

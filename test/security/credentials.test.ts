@@ -275,6 +275,26 @@ const SECRET_WORD_CASES: Array<[string, string | undefined]> = [
   ['TOKENIZER', undefined],
   ['PASSAGE', undefined],
   ['AUTHOR', undefined],
+  // A number at a word's end is not a new word (red team, round 11: GITHUB_TOKEN2 was read).
+  ['GITHUB_TOKEN2', 'TOKEN'],
+  ['DB_PASSWORD1', 'PASSWORD'],
+  ['dbPassword2', 'PASSWORD'],
+  ['API_KEY2', 'API_KEY'],
+  ['PRIVATE_KEY1', 'PRIVATE_KEY'],
+  ['SECRET1', 'SECRET'],
+  ['DB_PWD1', 'PWD'],
+  ['V2TOKEN', 'TOKEN'],
+  ['S3_BUCKET', undefined],
+  ['HTTP2_PORT', undefined],
+  // A KEY run together with what makes it a secret's (red team, round 11: SECRETKEY was read).
+  ['SECRETKEY', 'SECRET_KEY'],
+  ['DJANGO_SECRETKEY', 'SECRET_KEY'],
+  ['AWS_ACCESSKEYID', 'ACCESS_KEY'],
+  ['SESSIONKEY', 'SESSION_KEY'],
+  ['XAPIKey', 'API_KEY'],
+  ['MONKEY', undefined],
+  ['HOTKEY', undefined],
+  ['SORTKEY', undefined],
 ];
 
 test('secretWord: which names say they hold a secret', () => {
