@@ -14,26 +14,38 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
  * Hangul fillers, and the Unicode tag characters, which can carry a whole hidden text): anything that makes
  * a terminal or a log show something else than the characters written, or two different names the same.
  * The joiners U+200C and U+200D are left alone: scripts and emoji need them.
+ *
+ * Also the other format characters that show nothing (red team, round 11): the combining grapheme joiner,
+ * the Khmer inherent vowels, the Mongolian free variation selectors, the deprecated format characters
+ * U+206A-206F, the interlinear annotation marks, the shorthand and musical format controls, and the variation
+ * selectors, which carry a byte each after any letter (256 of them: a hidden text as the tag characters do).
+ * An emoji's presentation selector (U+FE0E, U+FE0F) is left alone after anything but another selector.
  */
-const BEYOND_C0 = String.raw`\u007f-\u009f\u00ad\u115f\u1160\u180e\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u200e\u200f\u061c\u3164\ufeff\uffa0\u{e0000}-\u{e007f}`;
-const UNSAFE = new RegExp(String.raw`[\u0000-\u001f${BEYOND_C0}]`, 'gu');
+const BEYOND_C0_CHARS = String.raw`\u007f-\u009f\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u200e\u200f\u061c\u3164\ufe00-\ufe0d\ufeff\uffa0\ufff9-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}`;
+/** A presentation selector right after another selector: only a hidden text repeats them. */
+const REPEATED_SELECTOR = String.raw`(?<=[\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\ufe0e\ufe0f]`;
+const BEYOND_C0 = `[${BEYOND_C0_CHARS}]|${REPEATED_SELECTOR}`;
+const UNSAFE = new RegExp(String.raw`[\u0000-\u001f]|${BEYOND_C0}`, 'gu');
 
 /**
  * The characters of UNSAFE that JSON.stringify and `yaml` write as they are (both escape C0 themselves): DEL,
  * C1 (U+009B is a CSI to some terminals), the separators, the bidirectional overrides and the invisible ones.
  * For jsonText here and yamlText (yaml-text.ts).
  */
-export const UNSAFE_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'u');
+export const UNSAFE_BEYOND_C0 = new RegExp(BEYOND_C0, 'u');
 const UNSAFE_BEYOND_C0_ALL = new RegExp(UNSAFE_BEYOND_C0.source, 'gu');
 
 /** Terminal text (and CI logs): unsafe characters shown as escapes (`\n`, `\e`, `\u2028`, `\u{e0041}`), on one line. */
 export function escapeTerminal(s: string): string {
-  return s.replace(UNSAFE, (c) => {
-    const named = NAMED[c];
-    if (named) return named;
-    const cp = c.codePointAt(0)!;
-    return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
-  });
+  return s.replace(UNSAFE, shownAs);
+}
+
+/** How one character UNSAFE matched is shown (`\e`, `\u202e`); not escapeTerminal(c), which would judge it out of its text. */
+function shownAs(c: string): string {
+  const named = NAMED[c];
+  if (named) return named;
+  const cp = c.codePointAt(0)!;
+  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
 }
 
 /**
@@ -85,7 +97,7 @@ export function escapeHtml(s: string): string {
     s
       // Shown as escapes, as in a terminal (a right-to-left override would reorder a name on the page), but for
       // the line breaks and tabs of steward's own multi-line text (a JSON Patch in a <pre>).
-      .replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : escapeTerminal(c)))
+      .replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : shownAs(c)))
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')

@@ -22,6 +22,7 @@ import {
   escapeMarkdownHtml,
   escapeMarkdownKeepingCode,
   escapeTerminal,
+  jsonText,
 } from '../../src/render/escape.ts';
 
 const MARKER = 'managed-by:steward';
@@ -136,6 +137,18 @@ const INVISIBLE: Array<{ name: string; char: string; shown: string }> = [
   { name: 'Mongolian vowel separator', char: '\u180e', shown: '\\u180e' },
   { name: 'Hangul filler', char: '\u3164', shown: '\\u3164' },
   { name: 'tag letter i (a hidden text)', char: String.fromCodePoint(0xe0069), shown: '\\u{e0069}' },
+  // Red team, round 11: these show nothing either, and the variation selectors carry a byte each (a hidden text).
+  { name: 'variation selector-17 (a hidden text)', char: String.fromCodePoint(0xe0100), shown: '\\u{e0100}' },
+  { name: 'variation selector-256 (a hidden text)', char: String.fromCodePoint(0xe01ef), shown: '\\u{e01ef}' },
+  { name: 'variation selector-1', char: '\ufe00', shown: '\\ufe00' },
+  { name: 'combining grapheme joiner', char: '\u034f', shown: '\\u034f' },
+  { name: 'inhibit symmetric swapping', char: '\u206a', shown: '\\u206a' },
+  { name: 'nominal digit shapes', char: '\u206f', shown: '\\u206f' },
+  { name: 'interlinear annotation anchor', char: '\ufff9', shown: '\\ufff9' },
+  { name: 'Khmer vowel inherent aq', char: '\u17b4', shown: '\\u17b4' },
+  { name: 'Mongolian free variation selector', char: '\u180b', shown: '\\u180b' },
+  { name: 'musical symbol begin beam', char: String.fromCodePoint(0x1d173), shown: '\\u{1d173}' },
+  { name: 'shorthand format letter overlap', char: String.fromCodePoint(0x1bca0), shown: '\\u{1bca0}' },
 ];
 for (const c of INVISIBLE) {
   test(`escape an invisible ${c.name}: shown, in every output kind`, () => {
@@ -146,6 +159,17 @@ for (const c of INVISIBLE) {
     }
   });
 }
+
+test('an emoji keeps its presentation selector; a run of them (a hidden text, a bit each) is shown', () => {
+  assert.is(escapeTerminal('\u2764\ufe0f \u263a\ufe0e'), '\u2764\ufe0f \u263a\ufe0e');
+  assert.is(escapeTerminal('ok\ufe0f\ufe0e\ufe0f'), 'ok\ufe0f\\ufe0e\\ufe0f');
+  assert.is(jsonText('ok\ufe0f\ufe0e'), '"ok\ufe0f\\ufe0e"');
+  for (const out of [escapeHtml('ok\ufe0f\ufe0e'), escapeMarkdown('ok\ufe0f\ufe0e'), escapeGithubMessage('ok\ufe0f\ufe0e')]) {
+    assert.ok(out.endsWith('ufe0e') && !out.includes('\ufe0e'), out);
+  }
+  assert.is(JSON.parse(jsonText('ok\ufe0f\ufe0e')), 'ok\ufe0f\ufe0e');
+  assert.is(jsonText(`x${String.fromCodePoint(0xe0100)}`), '"x\\udb40\\udd00"');
+});
 
 test('the joiners scripts and emoji need are left as they are', () => {
   for (const s of ['\u{1F468}\u200d\u{1F469}', 'می\u200cخواهم']) assert.is(escapeTerminal(s), s);
