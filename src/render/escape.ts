@@ -22,8 +22,8 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
  * An emoji's presentation selector (U+FE0E, U+FE0F) is left alone after anything but another selector.
  */
 const BEYOND_C0_CHARS = String.raw`\u007f-\u009f\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u200e\u200f\u061c\u3164\ufe00-\ufe0d\ufeff\uffa0\ufff9-\ufffb\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}`;
-/** A presentation selector right after another selector: only a hidden text repeats them. */
-const REPEATED_SELECTOR = String.raw`(?<=[\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\ufe0e\ufe0f]`;
+/** A presentation selector right after another selector: only a hidden text repeats them (looked behind only at one). */
+const REPEATED_SELECTOR = String.raw`[\ufe0e\ufe0f](?<=[\ufe00-\ufe0f\u{e0100}-\u{e01ef}][\ufe0e\ufe0f])`;
 const BEYOND_C0 = `[${BEYOND_C0_CHARS}]|${REPEATED_SELECTOR}`;
 const UNSAFE = new RegExp(String.raw`[\u0000-\u001f]|${BEYOND_C0}`, 'gu');
 
