@@ -115,12 +115,21 @@ const KEY_KINDS = new Set([
  */
 export function secretWord(name: string): string | undefined {
   // Digits are words of their own: GITHUB_TOKEN2 and DB_PASSWORD1 are secrets' names too (red team, round 11).
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Za-z])([0-9])/g, '$1_$2')
-    .replace(/([0-9])([A-Za-z])/g, '$1_$2')
-    .toUpperCase()
-    .split('_');
+  const digits = (s: string) => s.replace(/([A-Za-z])([0-9])/g, '$1_$2').replace(/([0-9])([A-Za-z])/g, '$1_$2');
+  return (
+    wordsSay(
+      digits(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2'))
+        .toUpperCase()
+        .split('_'),
+    ) ??
+    // And without its humps: Windows reads environment names ignoring case, so ${GITHUB_ToKeN} reads
+    // GITHUB_TOKEN there, though its humps make the words TO, KE and N (red team, round 11).
+    wordsSay(digits(name).toUpperCase().split('_'))
+  );
+}
+
+/** The word of these (a name's, in upper case) that says the name holds a secret; see secretWord. */
+function wordsSay(words: readonly string[]): string | undefined {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (SECRET_WORDS.has(w)) return w;

@@ -295,6 +295,14 @@ const SECRET_WORD_CASES: Array<[string, string | undefined]> = [
   ['MONKEY', undefined],
   ['HOTKEY', undefined],
   ['SORTKEY', undefined],
+  // Windows reads environment names ignoring case: ${GITHUB_ToKeN} is GITHUB_TOKEN there, whatever its humps
+  // say (red team, round 11).
+  ['GITHUB_ToKeN', 'TOKEN'],
+  ['GiThUb_ToKeN', 'TOKEN'],
+  ['db_PaSsWoRd', 'PASSWORD'],
+  ['aWs_SeCrEt_AcCeSs_KeY', 'SECRET'],
+  ['tokenizerPath', undefined],
+  ['authorName', undefined],
 ];
 
 test('secretWord: which names say they hold a secret', () => {
