@@ -7,6 +7,7 @@ import type { AlertRecord, StateFile } from '../plan/types.ts';
 import { readRegularFile } from '../shared/files.ts';
 import { isObject } from '../shared/object.ts';
 import { jsonText } from '../render/escape.ts';
+import { redactStrings } from '../shared/redact-strings.ts';
 
 export const EMPTY_STATE: StateFile = { formatVersion: 1, alerts: {} };
 
@@ -59,9 +60,12 @@ export function readState(path: string): StateFile {
 
 const MAX_APPLIED_PLANS = 200;
 
-export function writeState(path: string, state: StateFile): void {
+export function writeState(path: string, state: StateFile, redact?: (s: string) => string): void {
   const sorted: StateFile = { formatVersion: 1, alerts: {} };
-  for (const id of Object.keys(state.alerts).sort()) sorted.alerts[id] = state.alerts[id]!;
+  // What was sent holds whatever the files read, a prefixed ${DASH_API_KEY} included, and the state file is
+  // committed after apply: every secret value is written as [redacted], and plan compares an alert with its
+  // record the same way (src/plan/alerts.ts; red team, round 11).
+  for (const id of Object.keys(state.alerts).sort()) sorted.alerts[id] = redact ? redactStrings(state.alerts[id]!, redact) : state.alerts[id]!;
   // The latest saved plans applied: enough to refuse a replay, never growing without bound.
   if (state.appliedPlans?.length) sorted.appliedPlans = state.appliedPlans.slice(-MAX_APPLIED_PLANS);
   writeFileAtomic(path, jsonText(sorted) + '\n');

@@ -12,6 +12,8 @@ import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } 
 import { normalDigest } from './normalize.ts';
 import { tilesLosingAlerts } from './dashboard-body.ts';
 import { addAll } from './patch-ops.ts';
+import { redactStrings } from '../shared/redact-strings.ts';
+import { REDACTED } from '../clients/redact.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -24,6 +26,7 @@ export function planAlert(
   caps: Partial<ObservabilityCapabilities>,
   liveAlerts: readonly LiveAlert[] | undefined,
   markerTag: string,
+  redact?: (s: string) => string,
 ): PlanItem {
   const spec = a.doc.spec;
   const base = { kind: 'Alert' as const, name: a.name, file, ...(a.doc.metadata.id !== undefined ? { id: a.doc.metadata.id } : {}) };
@@ -64,7 +67,11 @@ export function planAlert(
   }
   const id = a.doc.metadata.id!;
   const record = state.alerts[id];
-  const patch = compare((record?.sent ?? {}) as object, body as object);
+  let patch = compare((record?.sent ?? {}) as object, body as object);
+  // The record holds every secret value as [redacted] (writeState): compared so, an alert that reads one is in
+  // sync; a new value alone is sent with --reassert-alerts. Only then: most alerts read no secret.
+  if (patch.length > 0 && redact && record && JSON.stringify(record.sent).includes(REDACTED))
+    patch = compare(record.sent as object, redactStrings(body, redact) as object);
   const common = { ...base, id, before: record?.sent, after: body, body, patch, ...(reference ? { reference } : {}) };
   if (!record) return { ...common, action: 'update', message: 'no record of a previous apply: the full configuration will be sent' };
   // A noop carries a digest, not the bodies (issue 15: apply never reads a noop's body).

@@ -55,6 +55,8 @@ export interface PlanInput {
    * the file's is trusted; anything else is normalized as without it, and the result handed to `set`.
    */
   liveMemo?: LiveDigestMemo;
+  /** Replaces every secret value in a string, as writeState did in the records an alert is compared with. */
+  redact?: (s: string) => string;
 }
 
 /** Remembered results of `normalizeLive` + `normalDigest`, per live dashboard (by object). */
@@ -112,7 +114,7 @@ export function computePlan(input: PlanInput): Plan {
 
   for (const a of alerts) {
     if (!include(a)) continue;
-    const item = planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false, caps, input.liveAlerts, markerTag);
+    const item = planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false, caps, input.liveAlerts, markerTag, input.redact);
     items.push(item);
   }
   // Every live alert a file claims (by pin or name), targeted or not: the rest that carry the marker are orphans.

@@ -11,6 +11,7 @@ import type { Project } from '../config/project.ts';
 import { CliError, UsageError } from '../errors.ts';
 import type { Plan } from '../plan/types.ts';
 import type { WorkflowDeps } from './deps.ts';
+import { createRedactor } from '../clients/redact.ts';
 import { makePlan, type PlanOptions } from './plan.ts';
 
 /** How long requests in flight may take to finish after Ctrl-C before they are abandoned. */
@@ -160,6 +161,8 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
     const settleMs = Math.max(connection.timeoutMs, options.settleMs ?? 0);
     const state = readState(project.statePath);
     checkStateWritable(project.statePath);
+    // Secret values are never written into the state file (writeState), which is committed after apply.
+    const redact = createRedactor(services.secrets(), { patterns: false });
     const journal = openJournal(project.journalPath);
     const concurrency = options.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
     try {
@@ -170,7 +173,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
         {
           client,
           journal,
-          saveState: (s) => writeState(project.statePath, s),
+          saveState: (s) => writeState(project.statePath, s, redact),
           now: () => services.clock.now(),
           signal: outer,
           emit: deps.emit,
@@ -190,10 +193,14 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
         // A saved plan that changed something is never applied again: its digest goes into the state (the
         // lock keeps a second apply of it waiting until then; a plan that changed nothing may be retried).
         try {
-          writeState(project.statePath, {
-            ...result.state,
-            appliedPlans: [...(result.state.appliedPlans ?? []), { digest: saved.digest!, at: services.clock.now().toISOString() }],
-          });
+          writeState(
+            project.statePath,
+            {
+              ...result.state,
+              appliedPlans: [...(result.state.appliedPlans ?? []), { digest: saved.digest!, at: services.clock.now().toISOString() }],
+            },
+            redact,
+          );
         } catch (e) {
           deps.warn(`${e instanceof Error ? e.message : String(e)}; this plan is not recorded as applied`);
         }

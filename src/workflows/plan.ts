@@ -198,6 +198,7 @@ async function planLoaded(
       .update(`${project.file}\u0000${fingerprint}\u0000${JSON.stringify(args.target ?? [])}`)
       .digest('hex')
       .slice(0, 24);
+  const redact = createRedactor(services.secrets(), { patterns: false });
   const plan = computePlan({
     fingerprint,
     newId: seededIds(idSeed),
@@ -215,8 +216,8 @@ async function planLoaded(
     ...(include ? { include } : {}),
     reassertAlerts: args.reassertAlerts,
     ...(liveMemo ? { liveMemo } : {}),
+    redact,
   });
-  const redact = createRedactor(services.secrets(), { patterns: false });
   const saved = side.save({ whole: dashboardsReadWhole(plan.items, resources), safe: (text) => redact(text) === text });
   const memoState = saved !== 'off' ? saved : useCache ? 'none (no machine key, code identity or cache folder inside the project)' : 'off (--no-cache)';
   services.debug?.(`live memo ${CACHE_DIR}/${MEMO_FILE}: ${memoState}`);

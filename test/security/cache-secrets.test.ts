@@ -45,4 +45,32 @@ test('a prefixed variable that says it is a secret: its value is read, redacted,
   }
 });
 
+test('an alert that reads a prefixed secret: the state file (committed after apply) holds no value, and the alert stays in sync', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    // GIVEN a project with a prefix, and an alert whose message reads a secret-named variable with it
+    const project = join(x.dir, 'steward.yaml');
+    writeFileSync(project, readFileSync(project, 'utf8').replace(/^ {2}state:/m, '  resourceVariablePrefix: DASH_\n  state:'));
+    const alert = join(x.dir, 'alerts/api.yaml');
+    writeFileSync(alert, readFileSync(alert, 'utf8').replace(/^ {2}message: .*$/m, '  message: "call ${DASH_API_KEY}"'));
+    const env = { ...x.env, DASH_API_KEY: SECRET };
+    // WHEN applied
+    const applied = await steward(['apply', '--auto-approve'], { cwd: x.dir, env });
+    assert.is(applied.code, 0, applied.stderr);
+    // THEN the service got the value, the state file did not
+    const state = readFileSync(join(x.dir, '.steward/state.json'), 'utf8');
+    assert.not.ok(state.includes(SECRET), 'the state file holds the value');
+    assert.ok(state.includes('call [redacted]'), state);
+    const sent = JSON.stringify(await (await fetch(`${x.emu.url}/__emulator/state`)).json());
+    assert.ok(sent.includes(`call ${SECRET}`), 'the service did not get the value');
+    // AND a plan finds the alert unchanged (its record is compared as written); a new value is still sent with --reassert-alerts
+    const plan = await steward(['plan', '--format', 'json'], { cwd: x.dir, env });
+    assert.is(plan.code, 0, plan.stderr);
+    const items = (JSON.parse(plan.stdout) as { items: Array<{ kind: string; name: string; action: string }> }).items;
+    assert.is(items.find((i) => i.kind === 'Alert' && i.name === 'api-latency-high')?.action, 'noop', plan.stdout);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test.run();
