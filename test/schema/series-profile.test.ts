@@ -1,0 +1,89 @@
+/**
+ * Tiles in the older `series` form on the live profiles (table-driven, no server). HyperDX 2026-08
+ * (`DashboardChartSeries`) and ClickStack (`ClickStackDashboardChartSeries`) take series of type time, table
+ * and number only in the series form (search needs `fields`, markdown `content`, which steward's series do not
+ * have), each with `sourceId`, `aggFn`, `where` and `whereLanguage` (time and table also `groupBy`), and at
+ * least one series. The seed's series (`dataSource: events`, no sourceId) pass `validate` and `plan` today and
+ * the server refuses the create: validate must say so, at the series, before anything is sent.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AnyResource } from '../../src/model/resource.ts';
+import { checkSemantics } from '../../src/schema/semantic.ts';
+
+const SOURCE = '65f5e4a3b9e77c001a0001a1';
+
+function dashboardWith(series: Array<Record<string, unknown>>): AnyResource {
+  return {
+    kind: 'Dashboard',
+    name: 'd',
+    file: '/repo/dashboards/d.yaml',
+    index: 0,
+    doc: {
+      apiVersion: 'steward/v1',
+      kind: 'Dashboard',
+      metadata: { name: 'd' },
+      spec: { name: 'D', tiles: [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series: series as never }] },
+    },
+  };
+}
+
+const full = { sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
+
+const CASES: Array<{ name: string; series: Array<Record<string, unknown>>; problems: string[] }> = [
+  { name: 'a time series with every member the server requires', series: [{ type: 'time', ...full }], problems: [] },
+  { name: 'a number series needs no groupBy', series: [{ type: 'number', ...full, groupBy: undefined }], problems: [] },
+  {
+    name: "the seed's series (dataSource, no sourceId)",
+    series: [{ type: 'time', dataSource: 'events', aggFn: 'count', where: 'level:error', whereLanguage: 'lucene', groupBy: [] }],
+    problems: [
+      '/spec/tiles/0/series/0: series 0 of tile "Errors" lacks sourceId, which the API requires (dataSource is the seed API\'s: give sourceId, or write the tile in the config form with source: <name>)',
+    ],
+  },
+  {
+    name: 'a table series without whereLanguage and groupBy',
+    series: [{ type: 'table', sourceId: SOURCE, aggFn: 'count', where: '' }],
+    problems: ['/spec/tiles/0/series/0: series 0 of tile "Errors" lacks whereLanguage and groupBy, which the API requires'],
+  },
+  {
+    name: 'a series without a type',
+    series: [{ ...full }],
+    problems: ['/spec/tiles/0/series/0: series 0 of tile "Errors" needs a type: time, table or number'],
+  },
+  {
+    name: 'a histogram series',
+    series: [{ type: 'histogram', ...full }],
+    problems: ['/spec/tiles/0/series/0/type: series of type histogram are not taken by the API: write the tile in the config form'],
+  },
+  {
+    name: 'a markdown series (the API wants content, which a series here cannot hold)',
+    series: [{ type: 'markdown' }],
+    problems: ['/spec/tiles/0/series/0/type: series of type markdown are not taken by the API: write the tile in the config form'],
+  },
+  {
+    name: 'an empty series list',
+    series: [],
+    problems: ['/spec/tiles/0/series: tile "Errors" has no series; the API needs at least one'],
+  },
+];
+
+for (const c of CASES) {
+  test(`validate, series form: ${c.name}`, () => {
+    for (const api of ['hyperdx', 'clickstack-cloud']) {
+      const problems = checkSemantics([dashboardWith(c.series)], { api }).filter((p) => p.severity === 'error');
+      assert.equal(
+        problems.map((p) => `${p.pointer}: ${p.message}`),
+        c.problems.map((p) => p.replace('the API', `the ${api} API`)),
+        api,
+      );
+    }
+    // The seed profile takes its own series as they are.
+    if (c.series.length > 0 && c.series.every((s) => s['type'] !== 'histogram'))
+      assert.equal(
+        checkSemantics([dashboardWith(c.series)], { api: 'seed' }).filter((p) => p.pointer.includes('series')),
+        [],
+      );
+  });
+}
+
+test.run();
