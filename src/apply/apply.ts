@@ -285,7 +285,9 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       try {
         await remove(item.id, {});
       } catch (e) {
-        if (!answered2xx(e)) throw e;
+        // A 404 on a retry: an earlier try, whose answer was lost (a 502 from a gateway, a dropped connection),
+        // deleted it. Only a 404 on the first try means someone else did (reported, as before).
+        if (!answered2xx(e) && !(e instanceof NotFoundError && e.attempts > 1)) throw e;
       }
       await deps.journal.append({
         at: deps.now().toISOString(),

@@ -9,6 +9,7 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
+import { startProxy } from '../helpers/proxy.ts';
 import { EXAMPLES } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -179,6 +180,31 @@ test('hyperdx: a dashboard and an alert whose files are gone are listed, and del
     );
     assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: x.env })).code, 0);
   } finally {
+    await x.cleanup();
+  }
+});
+
+test('hyperdx: a prune whose DELETE was made but answered 502 is retried; the 404 then is the dashboard gone, not a failure', async () => {
+  const x = await liveProject('hyperdx');
+  // GIVEN a gateway that loses the answer of the first DELETE the service carried out
+  let lost = 0;
+  const proxy = await startProxy(x.emu.url, {
+    rewrite: (req, _path, status, text) =>
+      req.method === 'DELETE' && status === 200 && lost++ === 0 ? { status: 502, body: '{"message":"Bad Gateway"}' } : text,
+  });
+  const env = { ...x.env, STEWARD_OBS_URL: proxy.url };
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env })).code, 0);
+    rmSync(join(x.dir, 'dashboards/jvm.yaml'));
+    // WHEN the orphan is pruned
+    const a = await steward(['apply', '--prune', '--auto-approve'], { cwd: x.dir, env });
+    // THEN the retry's 404 says it is gone: deleted, exit 0, and the next plan is clean
+    assert.is(lost, 1, 'the first DELETE was carried out and its answer lost');
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    assert.match(a.stdout, '- deleted dashboard JVM runtime (HyperDX)');
+    assert.is((await steward(['plan', '--prune', '--detailed-exitcode'], { cwd: x.dir, env })).code, 0);
+  } finally {
+    await proxy.close();
     await x.cleanup();
   }
 });
