@@ -25,6 +25,9 @@ const GRID_COLUMNS = 24;
 
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAGS = 50;
+/** HyperDX API v2 (2026-08): a dashboard's name is at most 1,024 characters, its tiles at most 500. */
+const MAX_LIVE_NAME_LENGTH = 1024;
+const MAX_LIVE_TILES = 500;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -396,6 +399,15 @@ export function dashboardLocalProblems(spec: DashboardSpec, api: string): [Local
   });
   const tagProblems: LocalProblem[] = [];
   if (api !== 'seed') {
+    if (spec.name.length > MAX_LIVE_NAME_LENGTH)
+      tagProblems.push({
+        pointer: '/spec/name',
+        severity: 'error',
+        message: `the name is ${spec.name.length} characters; the ${api} API takes at most ${MAX_LIVE_NAME_LENGTH}`,
+      });
+    const count = spec.tiles?.length ?? 0;
+    if (count > MAX_LIVE_TILES)
+      tagProblems.push({ pointer: '/spec/tiles', severity: 'error', message: `${count} tiles; the ${api} API takes at most ${MAX_LIVE_TILES}` });
     const tags = spec.tags ?? [];
     tags.forEach((tag, i) => {
       if (tag.length > MAX_LIVE_TAG_LENGTH)
