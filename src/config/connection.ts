@@ -134,8 +134,8 @@ export function resolveObservability(project: Project, env: Env): ObservabilityC
       tokenEnv: `${keyId.name} and ${keySecret.name}`,
       keyId: keyId.value,
       keySecret: keySecret.value,
-      organizationId: resolvePlain(project, 'observability', 'organizationId', 'ClickHouse Cloud organization id', env),
-      serviceId: resolvePlain(project, 'observability', 'serviceId', 'ClickHouse Cloud service id', env),
+      organizationId: resolveUuid(project, 'organizationId', 'ClickHouse Cloud organization id', env),
+      serviceId: resolveUuid(project, 'serviceId', 'ClickHouse Cloud service id', env),
     };
   }
   const token = resolveSecret(project, 'observability', 'token', 'observability API token', env);
@@ -156,6 +156,23 @@ function resolvePlain(project: Project, section: Section, key: string, what: str
   const r = interpolateString(raw, env);
   if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
   return r.value;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An id of the ClickStack path: ClickHouse Cloud's spec types both path parameters as UUIDs and its server
+ * answers anything else with a 400, so a name (as people say an org or service) is refused here, at its line.
+ */
+function resolveUuid(project: Project, key: 'organizationId' | 'serviceId', what: string, env: Env): string {
+  const value = resolvePlain(project, 'observability', key, what, env);
+  if (UUID.test(value)) return value;
+  const ptr = pointerOf(project, 'observability', key);
+  throw new ConfigError(
+    `spec.observability.${key} is ${JSON.stringify(value)}: the ${what} is a UUID (the console shows it), like 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31`,
+    project.locate(ptr),
+    ptr,
+  );
 }
 
 export function resolveCloud(project: Project, env: Env): CloudConnection {

@@ -12,7 +12,7 @@ import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadProject } from '../../src/config/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
-const ENV = { T: 'token', I: 'key-id', S: 'key-secret', ORG: 'org', SVC: 'svc' };
+const ENV = { T: 'token', I: 'key-id', S: 'key-secret', ORG: '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31', SVC: '9a2b7c1d-4e5f-4a6b-8c7d-1e2f3a4b5c6d' };
 
 function connection(obs: string, cloud: string, overlay = ''): { obs: number; cloud: number } {
   const p = tmpProject({
