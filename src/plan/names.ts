@@ -51,7 +51,30 @@ export function usesWebhookNames(resources: readonly AnyResource[]): boolean {
 
 /** Copies with every `webhook: <name>` replaced by `webhookId: <id>`; unknown names are problems. */
 export function resolveWebhookNames(resources: readonly AnyResource[], webhooks: readonly Named[]): { resources: AnyResource[]; problems: NameProblem[] } {
-  return resolveSlots(resources, webhooks, webhookSlots, 'webhook', 'webhookId', 'webhook');
+  const resolved = resolveSlots(resources, webhooks, webhookSlots, 'webhook', 'webhookId', 'webhook');
+  // A name that resolves to an id the list already has: HyperDX refuses duplicate channels (AlertChannels).
+  resources.forEach((r, n) => {
+    const before = r.kind === 'Alert' ? (r.doc.spec.channels as Obj[] | undefined) : undefined;
+    const after = (resolved.resources[n] as AnyResource & { kind: 'Alert' }).doc.spec.channels as Obj[] | undefined;
+    if (!before || !after) return;
+    const first = new Map<unknown, number>();
+    after.forEach((c, j) => {
+      const id = c['webhookId'];
+      if (typeof id !== 'string') return;
+      const i = first.get(id);
+      if (i === undefined) return void first.set(id, j);
+      const name = before[j]?.['webhook'] ?? before[i]?.['webhook'];
+      if (typeof name !== 'string') return; // two ids in the file: validate's
+      const at = typeof before[j]?.['webhook'] === 'string' ? j : i;
+      resolved.problems.push({
+        file: r.file,
+        index: r.index,
+        pointer: `/spec/channels/${at}/webhook`,
+        message: `webhook ${JSON.stringify(name)} is ${id}, which channel ${at === j ? i : j} already lists; the service refuses an alert that lists a webhook twice`,
+      });
+    });
+  });
+  return resolved;
 }
 
 /**

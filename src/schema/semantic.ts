@@ -134,6 +134,20 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
       atKey: true,
       message: `with scheduleStartAt the ${api} API sets scheduleOffsetMinutes to 0: give one of the two`,
     });
+  // HyperDX 2026-08 (AlertChannels): "duplicates are rejected". A name that resolves to a listed id is plan's.
+  if (api !== 'seed' && spec.channels) {
+    const first = new Map<string, number>();
+    spec.channels.forEach((c, j) => {
+      const key = c.webhookId !== undefined ? `id:${c.webhookId}` : c.webhook !== undefined ? `name:${c.webhook}` : undefined;
+      if (key === undefined) return;
+      const i = first.get(key);
+      if (i === undefined) return void first.set(key, j);
+      out.push({
+        pointer: `/spec/channels/${j}`,
+        message: `channel ${j} repeats channel ${i} (webhook ${c.webhookId ?? JSON.stringify(c.webhook)}); the ${api} API refuses an alert that lists a webhook twice`,
+      });
+    });
+  }
   if (api === 'clickstack-cloud' && spec.channels && spec.channels.length > 1)
     out.push({ pointer: '/spec/channels', message: 'the ClickStack API takes one channel per alert' });
   return out;

@@ -109,6 +109,8 @@ export async function bindProject(server: PrismServer, p: LiveProfile, dir: stri
         .replace(/\b(\w+Source: \{[^}]*\bdefault: )(Logs|Traces|Metrics)\b/g, (_, pre: string, n: string) => `${pre}${param(n)}`)
         .replace(/\b(\w+Source: )(Logs|Traces|Metrics)\b/g, (_, pre: string, n: string) => `${pre}${param(n)}`);
       if (Object.values(sm).some((v) => v.startsWith('id:'))) out = out.replace(/\bsource: (\$\(params\.\w+Source\))/g, 'sourceId: $1');
+      // Two names bound to the one webhook a mock lists: the list keeps it once (HyperDX refuses duplicate channels).
+      out = out.replace(/^(\s+- \{ type: webhook, [^\n]*\}\n)\1+/gm, '$1');
       return [f, out];
     }),
   );
