@@ -106,6 +106,11 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
   if (spec.source === 'saved_search' && spec.savedSearchId === undefined) out.push({ pointer: '/spec', message: 'a saved_search alert needs savedSearchId' });
   if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined)
     out.push({ pointer: '/spec', message: `thresholdType ${spec.thresholdType} needs thresholdMax` });
+  else if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax! < spec.threshold)
+    out.push({
+      pointer: '/spec/thresholdMax',
+      message: `thresholdMax ${spec.thresholdMax} is below threshold ${spec.threshold}; the ${api} API takes thresholdMax >= threshold`,
+    });
   if (spec.scheduleStartAt !== undefined && !(RFC3339.test(spec.scheduleStartAt) && !Number.isNaN(Date.parse(spec.scheduleStartAt)))) {
     out.push({
       pointer: '/spec/scheduleStartAt',
