@@ -27,6 +27,11 @@ export interface LockEnv {
    * did not start after the holder took the lock (a reused pid is not the holder).
    */
   isAlive(pid: number, since: string): boolean;
+  /**
+   * Whether git tracks the file at this path. A committed lock is never a live run's (each run makes its own
+   * and removes it): it is a pull request's, or a mistake, and is refused at once rather than waited for.
+   */
+  isTracked(path: string): boolean;
   /** Waits between tries while --lock-timeout lasts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -74,10 +79,24 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
       cause: e,
     });
   }
+  let trackedChecked = false;
   for (;;) {
     if (tryCreate(path, owner)) break;
     const held = readOwner(path);
     if (held.kind === 'gone') continue;
+    if (!trackedChecked) {
+      // Asked once (it runs git), before any wait or takeover: a lock file a commit put here would block
+      // every apply of every checkout until someone noticed (a hostile pull request stops deploys), and a
+      // takeover would delete a tracked file from the checkout. Refused, not ignored: ignoring it would
+      // leave runs in this checkout with no lock at all, since the path stays taken.
+      trackedChecked = true;
+      if (env.isTracked(path)) {
+        throw new LockedError(
+          `the lock ${path} is committed to git, so no steward run holds it: remove it from the repository (git rm --cached ${path}, commit) and add it to .gitignore`,
+          undefined,
+        );
+      }
+    }
     if (held.kind === 'owner' && held.owner.host === env.host && !env.isAlive(held.owner.pid, held.owner.since)) {
       if (takeOver(path, held.text, env)) tookOverFrom = held.owner;
       continue;

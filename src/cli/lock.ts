@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname } from 'node:path';
+import { gitTracks } from '../config/cache-trust.ts';
 import { UsageError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
 import { escapeTerminal } from '../render/escape.ts';
@@ -20,6 +22,7 @@ export async function takeStateLock(ctx: CommandContext, statePath: string, comm
       command,
       now: () => new Date(),
       isAlive,
+      isTracked: (path) => gitTracks(dirname(path), basename(path), process.env),
       sleep: (ms, signal) =>
         new Promise<void>((resolve) => {
           const t = setTimeout(done, ms);

@@ -196,3 +196,29 @@ test('two copies of the project at once on the seed API (which cannot delete): a
 });
 
 test.run();
+
+test('a lock file committed to git (a pull request naming another host) is refused at once in one line, and left as it is', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const { writeFileSync, mkdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { execFileSync } = await import('node:child_process');
+    const git = (...args: string[]) => execFileSync('git', ['-C', x.dir, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { stdio: 'ignore' });
+    const lockPath = join(x.dir, '.steward/state.json.lock');
+    const text = JSON.stringify({ pid: 4242, host: 'ci-runner-elsewhere', since: '2026-11-20T10:00:00.000Z', command: 'steward apply', nonce: 'n' });
+    mkdirSync(join(x.dir, '.steward'), { recursive: true });
+    writeFileSync(lockPath, text);
+    git('init', '-q');
+    git('add', '-f', '.');
+    git('commit', '-q', '-m', 'hostile');
+    const r = await steward(['apply', '--auto-approve', '--lock-timeout', '30s'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 1, r.stderr);
+    assert.match(r.stderr, `the lock ${lockPath} is committed to git`);
+    assert.match(r.stderr, 'git rm --cached');
+    assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.is(readFileSync(lockPath, 'utf8'), text);
+    assert.is(x.emu.state().dashboards.length, 0, 'nothing applied');
+  } finally {
+    await x.cleanup();
+  }
+});

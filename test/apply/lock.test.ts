@@ -14,6 +14,7 @@ function env(over: Partial<LockEnv> = {}): LockEnv {
     command: 'steward apply --auto-approve',
     now: () => new Date(),
     isAlive: () => true,
+    isTracked: () => false,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     ...over,
   };
@@ -157,6 +158,40 @@ test('a lock that is a link or not a regular file (committed to /dev/zero, a fif
       assert.match((e as Error).message, `the lock ${path} ${says}`, name);
       assert.not.match((e as Error).message, '\n');
     }
+  } finally {
+    p.cleanup();
+  }
+});
+
+test('a lock file that git tracks is refused at once in one line saying it is committed, never waited for, taken over or removed', async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, '.steward', 'state.json.lock');
+    const CASES: Array<[string, string]> = [
+      // A hostile pull request's lock naming another host: waited for and refused for ever before.
+      ['another host', JSON.stringify({ pid: 1, host: 'elsewhere', since: '2026-01-01T00:00:00.000Z', command: 'steward apply', nonce: 'x' }) + '\n'],
+      // One of this host naming a dead pid: taken over (the tracked file deleted from the checkout) before.
+      ['a dead pid here', JSON.stringify({ pid: 999999, host: 'runner-a', since: '2026-01-01T00:00:00.000Z', command: 'steward apply', nonce: 'x' }) + '\n'],
+      ['unreadable', 'not json'],
+    ];
+    for (const [name, text] of CASES) {
+      mkdirSync(join(p.dir, '.steward'), { recursive: true });
+      writeFileSync(path, text);
+      const trackedEnv = env({ isAlive: () => false, isTracked: (f) => f === path });
+      const started = Date.now();
+      const e = await acquireLock(path, trackedEnv, { timeoutMs: 10_000 }).catch((x: Error) => x);
+      assert.ok(Date.now() - started < 2_000, `${name}: waited for a committed lock`);
+      assert.instance(e, LockedError, name);
+      const msg = (e as Error).message;
+      assert.not.match(msg, '\n', name);
+      assert.match(msg, `the lock ${path} is committed to git`, name);
+      assert.match(msg, 'git rm --cached', name);
+      assert.is(readFileSync(path, 'utf8'), text, `${name}: the committed file was changed`);
+    }
+    // A lock git does not track is still a lock: refused as held, with the holder named.
+    const held = await acquireLock(path, env({ isTracked: () => false }), { timeoutMs: 0 }).catch((x: Error) => x);
+    assert.instance(held, LockedError);
+    assert.not.match((held as Error).message, 'committed');
   } finally {
     p.cleanup();
   }
