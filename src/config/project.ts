@@ -106,6 +106,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
   const pd = r.projects[0]!;
   const src: SourceDoc = pd.src;
   let spec: ProjectSpec = pd.doc.spec;
+  refuseMarkerVariables(file, src, spec);
   if (envName !== undefined) {
     const envs = spec.environments ?? {};
     const overlay = Object.prototype.hasOwnProperty.call(envs, envName) ? envs[envName] : undefined;
@@ -185,6 +186,28 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     inlineResources: r.resources,
     locate: (pointer) => ({ file, ...locate(src, pointerSegments(pointer)) }),
   };
+}
+
+/**
+ * The marker tag is literal: `${VAR}` in it is refused, in the spec and in every environment (used or not).
+ * The observability section is read before variables are resolved, so the text `${VAR}` itself became the
+ * tag on every dashboard. Not resolved either: the tag decides which dashboards are steward's (plan's
+ * orphans, what --prune deletes), so it must read the same in review and on every runner whatever its
+ * environment, and a tag is sent to the server and printed, so a variable in it would publish a CI secret.
+ */
+function refuseMarkerVariables(file: string, src: SourceDoc, spec: ProjectSpec): void {
+  const places: Array<[readonly string[], string | undefined]> = [[['spec', 'observability', 'markerTag'], spec.observability?.markerTag]];
+  for (const [name, overlay] of Object.entries(spec.environments ?? {})) {
+    places.push([['spec', 'environments', name, 'observability', 'markerTag'], overlay?.observability?.markerTag]);
+  }
+  for (const [at, tag] of places) {
+    if (typeof tag !== 'string' || !tag.includes('${')) continue;
+    throw new ConfigError(
+      `${at.join('.')} is ${JSON.stringify(tag)}: the marker tag is taken as written, \${...} is not resolved there; write the tag itself (like managed-by:steward/team-a)`,
+      { file, ...locate(src, at) },
+      '/' + at.join('/'),
+    );
+  }
 }
 
 /** Objects merge key by key; anything else in the overlay replaces. Prototype keys are never copied. */

@@ -62,4 +62,44 @@ for (const api of ['seed', 'hyperdx'] as const) {
   });
 }
 
+test('a marker tag written as ${VAR} is refused at its file:line:col (it was taken literally), in the spec and in any environment', async () => {
+  const CASES: Array<[string, string, RegExp]> = [
+    [
+      'spec',
+      '  observability:\n    url: http://127.0.0.1:1\n    markerTag: managed-by:${TEAM}\n',
+      /steward\.yaml:9:16 .*spec\.observability\.markerTag is "managed-by:\$\{TEAM\}"/,
+    ],
+    [
+      'an environment not chosen',
+      '  environments:\n    prod:\n      observability:\n        markerTag: ${TAG:-managed-by:steward}\n',
+      /steward\.yaml:10:20 .*spec\.environments\.prod\.observability\.markerTag/,
+    ],
+    ['the $${ escape', '  observability:\n    markerTag: tag-$${x}\n', /steward\.yaml:8:16 .*markerTag is "tag-\$\$\{x\}"/],
+  ];
+  for (const [name, section, where] of CASES) {
+    const p = tmpProject({
+      'steward.yaml': `apiVersion: steward/v1\nkind: Project\nmetadata:\n  name: team-a\nspec:\n  resources: ['dashboards/*.yaml']\n${section}`,
+    });
+    try {
+      const r = await steward(['validate'], { cwd: p.dir, env: { TEAM: 'a', TAG: 'b' } });
+      assert.is(r.code, 1, `${name}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, where, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, 'is not resolved there', name);
+    } finally {
+      p.cleanup();
+    }
+  }
+  // A literal tag with a lone $ is still a tag.
+  const p = tmpProject({
+    'steward.yaml': "apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ['dashboards/*.yaml']\n  observability:\n    markerTag: cost$team\n",
+    'dashboards/a.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: a\nspec:\n  name: A\n  tiles: []\n',
+  });
+  try {
+    const r = await steward(['validate'], { cwd: p.dir });
+    assert.not.match(r.stderr, 'markerTag', r.stderr);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test.run();
