@@ -293,6 +293,30 @@ function planDashboard(
       };
     }
     live = found[0];
+    const theirs = live && otherProjectMarker(live.tags, markerTag);
+    if (live && theirs !== undefined) {
+      // Matched by name only, and another project's steward made it: an update would replace its tags
+      // (that project's marker with this one's), so that project would lose it and this one's --prune
+      // could later delete it. Two teams picking one name, or a pull request naming another team's
+      // dashboard, must not take it over; pinning its id does so on purpose.
+      return {
+        live: undefined,
+        item: {
+          ...base,
+          action: 'blocked',
+          reason: 'other-project',
+          id: live.id,
+          message: `live dashboard "${specName}" (${live.id}) carries ${theirs}, another steward project's marker: matched by name only, it is not this project's to change`,
+          wayOut: [
+            'give this dashboard a name of its own (spec.name)',
+            `or take that one over on purpose: pin it with metadata.id: ${live.id} (apply then gives it ${markerTag})`,
+            `or, if this project was renamed, keep its old marker: set spec.observability.markerTag: ${theirs}`,
+          ],
+          after: desiredOf(),
+          patch: [],
+        },
+      };
+    }
   }
 
   if (!live) {
@@ -404,4 +428,17 @@ function describePatch(patch: Operation[]): string {
 
 function unescape(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The prefix of the markers steward gives by default, one per project (`managed-by:steward/<metadata.name>`). */
+const PROJECT_MARKER_PREFIX = 'managed-by:steward/';
+
+/**
+ * Another project's default marker among a live dashboard's tags, if any. Only the per-project form is
+ * told apart: the old shared `managed-by:steward` (and a custom marker) names no project, and projects
+ * made before the per-project default are matched by name on purpose (docs/projects.md).
+ */
+export function otherProjectMarker(tags: unknown, markerTag: string): string | undefined {
+  if (!Array.isArray(tags) || tags.includes(markerTag)) return undefined;
+  return tags.find((t): t is string => typeof t === 'string' && t.startsWith(PROJECT_MARKER_PREFIX) && t.length > PROJECT_MARKER_PREFIX.length);
 }

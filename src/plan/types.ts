@@ -22,7 +22,7 @@ export interface StateFile {
 }
 
 export type Action = 'create' | 'update' | 'delete' | 'noop' | 'blocked';
-export type BlockedReason = 'no-update-api' | 'ambiguous' | 'orphan' | 'unresolved-reference';
+export type BlockedReason = 'no-update-api' | 'ambiguous' | 'orphan' | 'unresolved-reference' | 'other-project';
 
 /** Placeholder in a planned alert body for an id the service assigns during this apply. */
 export const KNOWN_AFTER_APPLY = '(known after apply)';

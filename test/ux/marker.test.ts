@@ -102,4 +102,57 @@ test('a marker tag written as ${VAR} is refused at its file:line:col (it was tak
   }
 });
 
+test("a file naming another project's dashboard does not take it over: blocked, never updated, never pruned later", async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ seed: 1, api: 'hyperdx' });
+  try {
+    const env = emu.env as Record<string, string>;
+    for (const team of ['team-a', 'team-b']) {
+      const r = await steward(['init', team, '--api', 'hyperdx'], { cwd: p.dir });
+      assert.is(r.code, 0, r.stderr);
+      const sy = join(p.dir, team, 'steward.yaml');
+      writeFileSync(sy, readFileSync(sy, 'utf8').replace('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+    }
+    const a = join(p.dir, 'team-a');
+    const b = join(p.dir, 'team-b');
+    const fa = join(a, 'dashboards/service-errors.yaml');
+    writeFileSync(fa, readFileSync(fa, 'utf8').replace('name: Service errors', 'name: Checkout errors'));
+    const applyA = await steward(['apply', '--auto-approve'], { cwd: a, env });
+    assert.is(applyA.code, 0, applyA.stdout + applyA.stderr);
+    const owned = () => emu.state().dashboards.find((d) => d.name === 'Checkout errors')!;
+    const before = structuredClone(owned());
+    assert.ok(before.tags.includes('managed-by:steward/team-a'));
+
+    // Team B's file (a hostile pull request, or two teams picking one name) names A's dashboard.
+    const fb = join(b, 'dashboards/service-errors.yaml');
+    writeFileSync(
+      fb,
+      readFileSync(fb, 'utf8')
+        .replace('name: Service errors', 'name: Checkout errors')
+        .replace(/\n  tags:.*\n/, '\n  tags: [stolen]\n'),
+    );
+    const planB = await steward(['plan'], { cwd: b, env });
+    assert.match(planB.stdout, 'managed-by:steward/team-a', planB.stdout);
+    assert.match(planB.stdout, /another steward project/, planB.stdout);
+    assert.not.match(planB.stdout, /1 to update/, planB.stdout);
+    const applyB = await steward(['apply', '--auto-approve', '--prune'], { cwd: b, env });
+    assert.equal(owned(), before, applyB.stdout + applyB.stderr);
+    // B drops the file and prunes: A's dashboard never carried B's marker, so it stays.
+    const { rmSync } = await import('node:fs');
+    rmSync(fb);
+    const pruneB = await steward(['apply', '--auto-approve', '--prune'], { cwd: b, env });
+    assert.ok(
+      emu.state().dashboards.some((d) => d.id === before.id),
+      pruneB.stdout + pruneB.stderr,
+    );
+    // Pinned by id, the takeover is on purpose (the plan says update).
+    writeFileSync(fb, readFileSync(fa, 'utf8').replace(/^metadata:\n/m, `metadata:\n  id: ${before.id}\n`));
+    const pinned = await steward(['plan'], { cwd: b, env });
+    assert.not.match(pinned.stdout, /another steward project/, pinned.stdout);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test.run();
