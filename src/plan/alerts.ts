@@ -63,7 +63,7 @@ export function planAlert(
     // Tiles of the alert's dashboard whose alerts the service deletes when it applies this plan's update.
     const m = spec.tile ? dashboards.get(spec.tile.dashboard) : undefined;
     const gone = m?.live && m.item.kind === 'Dashboard' && m.item.action === 'update' ? tilesLosingAlerts(m.live, m.item.body) : undefined;
-    return planLiveAlert(a, base, body, reference, liveAlerts, caps, gone);
+    return planLiveAlert(a, base, body, reference, liveAlerts, caps, markerTag, gone);
   }
   const id = a.doc.metadata.id!;
   const record = state.alerts[id];
@@ -181,6 +181,7 @@ function planLiveAlert(
   reference: TileReference | undefined,
   liveAlerts: readonly LiveAlert[],
   caps: Partial<ObservabilityCapabilities>,
+  markerTag: string,
   goneTiles: ReadonlySet<string> = new Set(),
 ): PlanItem {
   const pin = a.doc.metadata.id;
@@ -213,6 +214,24 @@ function planLiveAlert(
       };
     }
     live = found[0];
+    const theirs = live && otherProjectMarker([live.note], markerTag);
+    if (live && theirs !== undefined) {
+      // As for dashboards (plan.ts): matched by name only, another project's alert; an update would
+      // give it this project's marker, and this project's --prune could later delete it.
+      return {
+        ...base,
+        action: 'blocked',
+        reason: 'other-project',
+        id: live.id,
+        message: `live alert "${a.doc.spec.name}" (${live.id}) carries ${theirs}, another steward project's marker: matched by name only, it is not this project's to change`,
+        wayOut: [
+          'give this alert a name of its own (spec.name)',
+          `or take that one over on purpose: pin it with metadata.id: ${live.id}`,
+          `or, if this project was renamed, keep its old marker: set spec.observability.markerTag: ${theirs}`,
+        ],
+        patch: [],
+      };
+    }
   }
   if (!live) {
     if (!caps.createAlert)
@@ -259,4 +278,17 @@ function planLiveAlert(
   const patch = compare(before as object, comparable as object);
   if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', patch, digest: normalDigest(body), ...ref };
   return { ...base, id: live.id, action: 'update', message: `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
+}
+
+/** The prefix of the markers steward gives by default, one per project (`managed-by:steward/<metadata.name>`). */
+const PROJECT_MARKER_PREFIX = 'managed-by:steward/';
+
+/**
+ * Another project's default marker among a live dashboard's tags, if any. Only the per-project form is
+ * told apart: the old shared `managed-by:steward` (and a custom marker) names no project, and projects
+ * made before the per-project default are matched by name on purpose (docs/projects.md).
+ */
+export function otherProjectMarker(tags: unknown, markerTag: string): string | undefined {
+  if (!Array.isArray(tags) || tags.includes(markerTag)) return undefined;
+  return tags.find((t): t is string => typeof t === 'string' && t.startsWith(PROJECT_MARKER_PREFIX) && t.length > PROJECT_MARKER_PREFIX.length);
 }

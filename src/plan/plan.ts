@@ -6,7 +6,7 @@ import type { Operation } from 'fast-json-patch';
 import { basename, dirname, join, relative } from 'node:path';
 import { listSome } from '../shared/text.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
-import { planAlert } from './alerts.ts';
+import { otherProjectMarker, planAlert } from './alerts.ts';
 import { createBody, tilesLosingAlerts, updateBody } from './dashboard-body.ts';
 import {
   alignConfigs,
@@ -428,17 +428,4 @@ function describePatch(patch: Operation[]): string {
 
 function unescape(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** The prefix of the markers steward gives by default, one per project (`managed-by:steward/<metadata.name>`). */
-const PROJECT_MARKER_PREFIX = 'managed-by:steward/';
-
-/**
- * Another project's default marker among a live dashboard's tags, if any. Only the per-project form is
- * told apart: the old shared `managed-by:steward` (and a custom marker) names no project, and projects
- * made before the per-project default are matched by name on purpose (docs/projects.md).
- */
-export function otherProjectMarker(tags: unknown, markerTag: string): string | undefined {
-  if (!Array.isArray(tags) || tags.includes(markerTag)) return undefined;
-  return tags.find((t): t is string => typeof t === 'string' && t.startsWith(PROJECT_MARKER_PREFIX) && t.length > PROJECT_MARKER_PREFIX.length);
 }

@@ -155,4 +155,46 @@ test("a file naming another project's dashboard does not take it over: blocked, 
   }
 });
 
+test("an alert file naming another project's alert does not take it over either", async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ seed: 1, api: 'hyperdx' });
+  try {
+    const env = emu.env as Record<string, string>;
+    const hook = (emu.state() as unknown as { webhooks: Array<{ id: string }> }).webhooks[0]!.id;
+    const alert = (name: string) =>
+      `apiVersion: steward/v1\nkind: Alert\nmetadata:\n  name: errors-high\nspec:\n  name: ${name}\n  threshold: 10\n  thresholdType: above\n  interval: 5m\n  source: tile\n  tile: { dashboard: service-errors, name: Errors by service }\n  channel: { type: webhook, webhookId: ${hook} }\n`;
+    for (const team of ['team-a', 'team-b']) {
+      const r = await steward(['init', team, '--api', 'hyperdx'], { cwd: p.dir });
+      assert.is(r.code, 0, r.stderr);
+      const sy = join(p.dir, team, 'steward.yaml');
+      writeFileSync(
+        sy,
+        readFileSync(sy, 'utf8')
+          .replace('requestsPerMinute: 100', 'requestsPerMinute: 6000')
+          .replace('- dashboards/**/*.yaml', '- dashboards/**/*.yaml\n    - alerts/*.yaml'),
+      );
+      const fd = join(p.dir, team, 'dashboards/service-errors.yaml');
+      writeFileSync(fd, readFileSync(fd, 'utf8').replace('name: Service errors', `name: Service errors (${team})`));
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(join(p.dir, team, 'alerts'));
+      writeFileSync(join(p.dir, team, 'alerts/errors.yaml'), alert(`Errors high (${team})`));
+    }
+    const a = join(p.dir, 'team-a');
+    const b = join(p.dir, 'team-b');
+    const applyA = await steward(['apply', '--auto-approve'], { cwd: a, env });
+    assert.is(applyA.code, 0, applyA.stdout + applyA.stderr);
+    const owned = () => (emu.state().alerts as unknown as Array<{ name?: string; note?: string }>).find((x) => x.name === 'Errors high (team-a)')!;
+    const before = structuredClone(owned());
+    assert.is(before.note, 'managed-by:steward/team-a');
+    writeFileSync(join(b, 'alerts/errors.yaml'), alert('Errors high (team-a)'));
+    const planB = await steward(['plan'], { cwd: b, env });
+    assert.match(planB.stdout, /another steward project/, planB.stdout);
+    await steward(['apply', '--auto-approve', '--prune'], { cwd: b, env });
+    assert.equal(owned(), before);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test.run();
