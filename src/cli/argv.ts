@@ -106,6 +106,11 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
           i++;
           continue;
         }
+        // `plan --out --detailed-exitcode` (a forgotten file name): yargs would give --out the empty string,
+        // so no plan is saved and the run exits as if one had been. `--name=` stays an explicit empty value.
+        if (next === undefined || next.startsWith('--')) {
+          return { ok: false, message: `--${name} needs a value. See ${command ? `steward ${command} --help` : 'steward --help'}` };
+        }
         expectValue = true;
       }
       out.push(a);
@@ -142,4 +147,34 @@ function unknownOption(written: string, name: string, known: OptionInfo, command
   const guess = closest(name.replace(/^-+/, ''), candidates);
   const where = command ? `steward ${command} --help` : 'steward --help';
   return `unknown option ${written}${guess ? `; did you mean --${guess}?` : '.'} See ${where}`;
+}
+
+/**
+ * yargs' own refusals (a value outside `choices`, a missing positional, a surplus word) as one line that names
+ * the option as it is written: its messages span lines ("Invalid values:\n  Argument: format, ..."), which
+ * the error renderer shows escaped, and name options without their dashes. `usage` is the command's yargs
+ * string (`show <plan>`), when a command was named.
+ */
+export function usageMessage(msg: string, usage: string | undefined): string {
+  const help = usage ? `steward ${usage.split(' ')[0]!} --help` : 'steward --help';
+  const lines = msg
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const parts: string[] = [];
+  for (const line of lines) {
+    const choice = /^Argument: (.+?), Given: (.*?), Choices: (.*)$/.exec(line);
+    if (choice) {
+      const choices = choice[3]!.split(', ').map((c) => c.replace(/^"(.*)"$/, '$1'));
+      parts.push(`--${choice[1]!} must be one of ${choices.join(', ')}; got ${choice[2]!}`);
+    } else if (/^Not enough non-option arguments/.test(line)) {
+      parts.push(usage ? `missing argument: steward ${usage}` : line);
+    } else if (/^Unknown arguments?: /.test(line)) {
+      const words = line.replace(/^Unknown arguments?: /, '').split(', ');
+      parts.push(`unexpected argument${words.length > 1 ? 's' : ''} ${words.map((w) => `"${w}"`).join(', ')}`);
+    } else if (line !== 'Invalid values:') {
+      parts.push(line);
+    }
+  }
+  return `${parts.join('; ')}. See ${help}`;
 }

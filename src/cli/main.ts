@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
 import { CliError, InternalError } from '../errors.ts';
 import { renderError } from '../render/error.ts';
-import { checkArgv, type OptionInfo, type OptionTable } from './argv.ts';
+import { checkArgv, usageMessage, type OptionInfo, type OptionTable } from './argv.ts';
 import { commands } from './commands/index.ts';
 import { releaseLocks } from './lock.ts';
 import type { CommandContext, GlobalArgs } from './context.ts';
@@ -139,7 +139,9 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
     .fail((msg, err) => {
-      throw err ?? new CliError(msg, { code: 'usage' });
+      if (err) throw err;
+      const usage = commands.find((c) => argv.includes(c.command.split(' ')[0]!))?.command;
+      throw new CliError(usageMessage(msg, usage), { code: 'usage' });
     });
   skipHelpCache(parser, argv);
 

@@ -118,6 +118,35 @@ test("the top-level help lists every exit code, report --fail-on's 2 included", 
   assert.match(r.stdout, 'report --fail-on: 2 findings reach that severity');
 });
 
+test('an option that takes a value, written without one, is a usage error, not silently empty', async () => {
+  // GIVEN `plan --out --detailed-exitcode` (a forgotten file name) WHEN checked THEN --out is named, and the
+  // next flag is not swallowed as its value: before, no plan was saved and the run exited as if it had been
+  assert.equal(checkArgv(['plan', '--out', '--detailed-exitcode'], table()), {
+    ok: false,
+    message: '--out needs a value. See steward plan --help',
+  });
+  assert.equal(checkArgv(['validate', '--config'], table()), { ok: false, message: '--config needs a value. See steward validate --help' });
+  assert.equal(checkArgv(['plan', '--env', '--', 'x'], table()), { ok: false, message: '--env needs a value. See steward plan --help' });
+  // a value that starts with one dash is still a value; --name=value is never checked here
+  assert.equal(checkArgv(['plan', '--out', '-'], table()), { ok: true, argv: ['plan', '--out', '-'] });
+  assert.equal(checkArgv(['plan', '--out=', '--detailed-exitcode'], table()).ok, true);
+  const r = await steward(['validate', '--config']);
+  assert.is(r.code, 1);
+  assert.is(r.stderr, 'error: --config needs a value. See steward validate --help\n');
+});
+
+test("yargs' own refusals read as one line naming the option, not a literal \\n", async () => {
+  const bad = await steward(['plan', '--format', 'xml']);
+  assert.is(bad.code, 1);
+  assert.is(bad.stderr, 'error: --format must be one of text, json, markdown, github; got "xml". See steward plan --help\n');
+  const missing = await steward(['show']);
+  assert.is(missing.code, 1);
+  assert.is(missing.stderr, 'error: missing argument: steward show <plan>. See steward show --help\n');
+  const extra = await steward(['apply', 'a.json', 'b.json']);
+  assert.is(extra.code, 1);
+  assert.is(extra.stderr, 'error: unexpected argument "b.json". See steward apply --help\n');
+});
+
 function table() {
   const bool = (names: string[]) => ({ names, booleans: names, takesValue: [] });
   return {
