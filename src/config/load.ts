@@ -285,8 +285,13 @@ async function expandPaths(fs: FileSystem, paths: string[], cwd: string): Promis
   for (const p of paths) {
     const st = fs.stat(p);
     if (!st) throw new ConfigError(`${rel(cwd, p)}: no such file or folder`);
-    if (st.isDirectory) pushAll(out, await fs.glob(['**/*.{yaml,yml}'], p));
-    else out.push(p);
+    if (st.isDirectory) {
+      const found = await fs.glob(['**/*.{yaml,yml}'], p);
+      // A folder named on the command line is something to check: one with nothing in it is a mistyped path
+      // (or a folder named like a file), which would otherwise pass as "valid: 0 files".
+      if (found.length === 0) throw new ConfigError(`${rel(cwd, p)}: a folder with no .yaml or .yml file in it`);
+      pushAll(out, found);
+    } else out.push(p);
   }
   return [...new Set(out)].sort();
 }

@@ -34,6 +34,25 @@ test('a folder holding steward.yaml means that project for plan as for validate;
   }
 });
 
+test('a folder given on the command line that holds no YAML file is an error, not "valid: 0 files"', async () => {
+  // GIVEN a folder named like a file (dashboards/d.yaml/) and an empty folder WHEN validated by path THEN each
+  // is named: before, validate printed "valid: 0 files" and exited 0, so a mistyped path passed CI
+  const dash = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec: { name: D }\n';
+  const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec: {}\n', 'dashboards/ok.yaml': dash, 'dashboards/d.yaml/notes.txt': 'x' });
+  try {
+    const r = await steward(['validate', 'dashboards/d.yaml'], { cwd: p.dir });
+    assert.is(r.code, 1, r.stdout);
+    assert.is(r.stderr, 'error: dashboards/d.yaml: a folder with no .yaml or .yml file in it\n');
+    const json = await steward(['validate', 'dashboards/d.yaml', '--format', 'json'], { cwd: p.dir });
+    assert.is(json.code, 1);
+    // a folder with YAML in it, beside it, is still fine
+    const ok = await steward(['validate', 'dashboards/ok.yaml', 'dashboards'], { cwd: p.dir });
+    assert.is(ok.code, 0, ok.stdout + ok.stderr);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('validate does not warn about default patterns the user never wrote, only about their own', async () => {
   const dash = 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: d }\nspec: { name: D }\n';
   const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nmetadata: { name: p }\nspec: {}\n', 'dashboards/d.yaml': dash });
