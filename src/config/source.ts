@@ -111,6 +111,21 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
       );
       return;
     }
+    const merge = findMergeKey(doc.contents);
+    if (merge) {
+      // Said once, here: kept, the document would read as an unknown key "<<" plus every key it was to
+      // bring in reported missing, none of which names the cause.
+      issues.push(
+        issueAt(
+          file,
+          lineCounter,
+          merge.range?.[0] ?? 0,
+          '',
+          'merge keys (<<) are YAML 1.1, and steward reads YAML 1.2, where << is an ordinary key: write the keys out (a Template repeats tiles and alerts; see docs/templates.md)',
+        ),
+      );
+      return;
+    }
     docs.push({ file, index, doc, lineCounter });
   });
   return { file, docs, issues };
@@ -197,6 +212,23 @@ function findTooDeep(root: unknown): Node | undefined {
       for (const item of node.items as unknown[]) {
         if (isPair(item)) stack.push([item.value, depth + 1]);
         else stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first plain `<<` key (a YAML 1.1 merge key), walking the tree as written (aliases are not followed). */
+function findMergeKey(root: unknown): Node | undefined {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node) || isSeq(node)) {
+      for (const item of [...(node.items as unknown[])].reverse()) {
+        if (isPair(item)) {
+          if (isScalar(item.key) && item.key.value === '<<' && item.key.type === 'PLAIN') return item.key;
+          stack.push(item.value);
+        } else stack.push(item);
       }
     }
   }
