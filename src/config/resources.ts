@@ -77,7 +77,6 @@ export function processFile(
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
     const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny } : rule) : [];
-    pushAll(out.issues, unresolved);
     let value: unknown;
     try {
       value = src.doc.toJS({ maxAliasCount: 100 });
@@ -105,9 +104,12 @@ export function processFile(
     }
     const kind = (value as { kind?: unknown }).kind;
     if (kind === undefined) {
+      // Not a steward document (a CI workflow in a folder given on the command line): its "${{ ... }}" are
+      // not ours to judge, and one problem per expression would bury the one that matters.
       out.issues.push(at('', `missing required key "kind" (one of ${ALL_KINDS.join(', ')})`));
       continue;
     }
+    pushAll(out.issues, unresolved);
     if (typeof kind !== 'string' || !(ALL_KINDS as readonly string[]).includes(kind)) {
       const hint = typeof kind === 'string' ? suggestKind(kind) : undefined;
       out.issues.push(at('/kind', `unknown kind ${JSON.stringify(kind)}: must be one of ${ALL_KINDS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`));
