@@ -18,6 +18,11 @@ import { redact } from '../clients/redact.ts';
 export async function planShapeProblem(value: unknown): Promise<string | undefined> {
   // Checked without recursion before anything walks it (the schema, the digest, the comparison).
   if (depthOf(value) > MAX_PLAN_DEPTH) return `the top level nests deeper than ${MAX_PLAN_DEPTH} levels`;
+  // The version first: a plan from another steward fails the schema somewhere deep, and that is not the news.
+  const version = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { formatVersion?: unknown }).formatVersion : 1;
+  if (version !== undefined && version !== 1) {
+    return `formatVersion is ${shownValue(version)}; this steward reads plans of formatVersion 1 (was it made by another version?)`;
+  }
   // Compiled ahead of time from schemas/plan.schema.json (scripts/generate.ts).
   const validate = (await import('./plan-validator.gen.ts')).Plan as ((v: unknown) => boolean) & { errors?: ErrorObject[] | null };
   if (validate(value)) return undefined;
@@ -29,8 +34,28 @@ export async function planShapeProblem(value: unknown): Promise<string | undefin
       ? `must have ${(e.params as { missingProperty: string }).missingProperty}`
       : e.keyword === 'additionalProperties'
         ? `has an unknown member ${(e.params as { additionalProperty: string }).additionalProperty}`
-        : (e.message ?? 'is invalid');
+        : e.keyword === 'enum'
+          ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map(shownValue).join(', ')}; found ${shownValue(valueAt(value, e.instancePath))}`
+          : e.keyword === 'const'
+            ? `must be ${shownValue((e.params as { allowedValue: unknown }).allowedValue)}; found ${shownValue(valueAt(value, e.instancePath))}`
+            : (e.message ?? 'is invalid');
   return `${where} ${what}`;
+}
+
+/** The value at a JSON Pointer (the plan validator is compiled without ajv's verbose errors, which carry it). */
+function valueAt(root: unknown, pointer: string): unknown {
+  let v = root;
+  for (const seg of pointer.split('/').slice(1)) {
+    const key = seg.replace(/~1/g, '/').replace(/~0/g, '~');
+    v = v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+  }
+  return v;
+}
+
+/** A value from the file, short: the message is one line (the renderer escapes what a terminal would run). */
+function shownValue(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /**

@@ -117,4 +117,17 @@ test('shape problems name where', async () => {
   assert.match((await planShapeProblem({ formatVersion: 1 }))!, 'the top level must have');
 });
 
+test('a plan of another format version, or a value outside a fixed set, says what was expected and found', async () => {
+  // GIVEN a plan written by a newer steward (formatVersion 2) THEN the version is named first, not "must have
+  // createdAt" or ajv's "must be equal to constant"
+  assert.is(await planShapeProblem({ formatVersion: 2 }), 'formatVersion is 2; this steward reads plans of formatVersion 1 (was it made by another version?)');
+  assert.is(
+    await planShapeProblem({ formatVersion: '1' }),
+    'formatVersion is "1"; this steward reads plans of formatVersion 1 (was it made by another version?)',
+  );
+  // GIVEN an item whose action was edited THEN the allowed values and the value found
+  const p = await planShapeProblem({ formatVersion: 1, items: [{ action: 'explode' }] });
+  assert.not.match(p!, 'allowed values');
+});
+
 test.run();

@@ -159,6 +159,13 @@ test('show renders a saved plan in every format, as plan printed it, without rea
       assert.match(t.stderr, 'tampered.json is not a steward plan (summary.create must be integer)');
       assert.not.match(t.stderr, /\u001b|\n::/);
     }
+    // An edited action names the allowed ones and what was found, not ajv's "equal to one of the allowed values"
+    const edited = JSON.parse(readFileSync(join(p.dir, 'plan.json'), 'utf8'));
+    edited.items[0].action = 'explode';
+    writeFileSync(join(p.dir, 'edited.json'), JSON.stringify(edited));
+    const e = await steward(['show', 'edited.json'], { cwd: p.dir });
+    assert.is(e.code, 1, e.stdout);
+    assert.match(e.stderr, /edited\.json is not a steward plan \(items\.0\.action must be one of "create", .*; found "explode"\)/);
   } finally {
     await emu.close().catch(() => {});
     p.cleanup();
