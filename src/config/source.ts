@@ -64,6 +64,7 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   const parsed = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true, strict: true, logLevel: 'error' });
   const list = Array.isArray(parsed) ? parsed : [];
   const docs: SourceDoc[] = [];
+  const directivesSeen = new Set<number>();
   list.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
     // The parser recurses per level: nesting deep enough overflows its stack, which it reports as an error
@@ -98,6 +99,25 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
       issues.push({ ...issueAt(file, lineCounter, opened?.offset ?? e.pos[0], '', message), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
     }
     if (doc.errors.length > 0) return;
+    if (doc.directives?.yaml.explicit && doc.directives.yaml.version !== '1.2') {
+      // Under %YAML 1.1 the parser reads `y`, `yes` and `on` as true and dates as timestamps: a tile's `y: 0`
+      // would come out as `true: 0`, reported as an unknown key "true" and a missing "y". Named once, here.
+      const start = doc.range?.[0] ?? 0;
+      const at = text.lastIndexOf('%YAML', start);
+      // The parser keeps a directive's version for the documents after it: the directive is said once.
+      if (at >= 0 && directivesSeen.has(at)) return;
+      directivesSeen.add(at);
+      issues.push(
+        issueAt(
+          file,
+          lineCounter,
+          at < 0 ? start : at,
+          '',
+          `%YAML ${doc.directives.yaml.version}: steward reads YAML 1.2 (where y, yes and on are plain strings and there are no merge keys); remove the directive`,
+        ),
+      );
+      return;
+    }
     const deep = findTooDeep(doc.contents);
     if (deep) {
       issues.push(
