@@ -109,7 +109,8 @@ function resolveSecret(project: Project, section: Section, key: string, what: st
     );
   const value = env[ref.env];
   if (value === undefined || value === '') {
-    throw new ConfigError(`environment variable ${ref.env} is not set: it holds the ${what}`, project.locate(ptr), ptr);
+    // Empty is named apart from unset: a CI secret the job cannot see (a fork's pull request) arrives empty.
+    throw new ConfigError(`environment variable ${ref.env} is ${value === '' ? 'set but empty' : 'not set'}: it holds the ${what}`, project.locate(ptr), ptr);
   }
   return { value, name: ref.env };
 }

@@ -92,7 +92,11 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
     const value = env[name];
     if (value !== undefined && value !== '') out += value;
     else if (sep !== -1) out += body.slice(sep + 2);
-    else return { ok: false, message: `environment variable ${name} is not set (use \${${name}:-default} for a fallback)` };
+    // An empty value counts as unset (as the shell's :- does), and is named as empty: a CI secret the job cannot
+    // see arrives that way, and "not set" sends people looking for a variable that `env` shows is there.
+    else if (value === '') {
+      return { ok: false, message: `environment variable ${name} is set but empty (an empty value counts as unset; use \${${name}:-default} for a fallback)` };
+    } else return { ok: false, message: `environment variable ${name} is not set (use \${${name}:-default} for a fallback)` };
     i = end + 1;
   }
   return { ok: true, value: out, changed: true };

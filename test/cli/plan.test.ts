@@ -87,6 +87,13 @@ test('an unset connection variable is an error naming file:line; validate still 
     );
     const v = await steward(['validate'], { cwd: x.dir });
     assert.is(v.code, 0);
+    // set but empty (a CI secret the job cannot see): said as such, for the url and for the token
+    const empty = await steward(['plan'], { cwd: x.dir, env: { ...x.env, STEWARD_OBS_URL: '' } });
+    assert.is(empty.code, 1);
+    assert.match(empty.stderr, 'environment variable STEWARD_OBS_URL is set but empty');
+    const token = await steward(['plan'], { cwd: x.dir, env: { ...x.env, STEWARD_OBS_TOKEN: '' } });
+    assert.is(token.code, 1);
+    assert.match(token.stderr, 'environment variable STEWARD_OBS_TOKEN is set but empty: it holds the');
   } finally {
     await x.cleanup();
   }

@@ -16,7 +16,13 @@ const cases: Array<{ name: string; input: string; value?: string; error?: string
   { name: 'escaped', input: 'cost $${N}', value: 'cost ${N}' },
   { name: 'a lone dollar', input: 'price $5', value: 'price $5' },
   { name: 'unset without default', input: '${NOPE}', error: 'environment variable NOPE is not set' },
-  { name: 'empty counts as unset', input: '${EMPTY}', error: 'environment variable EMPTY is not set' },
+  // empty counts as unset, and says so: a CI secret the job cannot see arrives as an empty variable, and "is
+  // not set" sent people looking for a variable that `env` showed them was there
+  {
+    name: 'empty counts as unset',
+    input: '${EMPTY}',
+    error: 'environment variable EMPTY is set but empty (an empty value counts as unset; use ${EMPTY:-default} for a fallback)',
+  },
   { name: 'unterminated', input: 'x ${URL', error: 'unterminated' },
   { name: 'bad name', input: '${1A}', error: 'is not a variable reference' },
   { name: 'empty name', input: '${}', error: 'is not a variable reference' },
