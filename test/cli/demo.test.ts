@@ -8,6 +8,29 @@ import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+test('demo --examples that is not a project folder: a clear error, exit 1, no working copy left behind', async () => {
+  // GIVEN a path that does not exist, and a folder with no steward.yaml WHEN demo runs on it THEN each is named
+  // (before: "internal error: ENOENT ... this is a bug in steward", and an empty steward-demo-* folder left)
+  const { steward } = await import('../helpers/exec.ts');
+  const { readdirSync, mkdirSync } = await import('node:fs');
+  const cwd = mkdtempSync(join(tmpdir(), 'steward-demo-test-'));
+  // the child's own temp folder, so what it leaves there is seen (and nothing else's)
+  const tmp = join(cwd, 'tmp');
+  mkdirSync(tmp);
+  try {
+    const env = { TMPDIR: tmp };
+    const missing = await steward(['demo', '--examples', 'nope'], { cwd, env, spawn: true });
+    assert.is(missing.code, 1);
+    assert.is(missing.stderr, 'error: --examples nope: no such folder\n');
+    const empty = await steward(['demo', '--examples', '.'], { cwd, env, spawn: true });
+    assert.is(empty.code, 1);
+    assert.is(empty.stderr, 'error: --examples .: no steward.yaml in that folder; give a project folder, like examples/\n');
+    assert.equal(readdirSync(tmp), []);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
 test('npm start runs the demo as a user would: exit 0, every step, nothing needed from the environment', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'steward-demo-test-'));
   try {

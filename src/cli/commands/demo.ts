@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { applyCommand } from './apply.ts';
 import { planCommand } from './plan.ts';
 import { reportCommand } from './report.ts';
 import { validateCommand } from './validate.ts';
+import { CliError } from '../../errors.ts';
 import { painter } from '../../shared/colour.ts';
 import { packageFile } from '../../shared/package-root.ts';
 
@@ -110,9 +111,19 @@ export const demoCommand = defineCommand<DemoArgs>({
       .example('npm start', 'The same as steward demo'),
   run: async (args, ctx) => {
     const { startEmulator } = await import('../../emulator/index.ts');
+    const source = args.examples ? resolve(ctx.cwd, args.examples) : EXAMPLES;
+    // Checked before the working copy is made: a wrong path is the user's mistake, named as such, and leaves
+    // no empty steward-demo-* folder behind (cpSync's ENOENT read as "a bug in steward").
+    if (args.examples) {
+      const st = statSync(source, { throwIfNoEntry: false });
+      if (!st?.isDirectory()) throw new CliError(`--examples ${args.examples}: ${st ? 'not a folder' : 'no such folder'}`, { code: 'usage' });
+      if (!existsSync(join(source, 'steward.yaml')) && !existsSync(join(source, 'steward.yml'))) {
+        throw new CliError(`--examples ${args.examples}: no steward.yaml in that folder; give a project folder, like examples/`, { code: 'usage' });
+      }
+    }
     // A working copy, so the state file and journal of this run never meet a later run's fresh emulator.
     const work = mkdtempSync(join(tmpdir(), 'steward-demo-'));
-    cpSync(args.examples ? resolve(ctx.cwd, args.examples) : EXAMPLES, work, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
+    cpSync(source, work, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
     if (!args.examples) unthrottle(work);
     const emu = await startEmulator({ port: 0 });
     const out = resolve(ctx.cwd, args.out);
