@@ -47,6 +47,9 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  // YAML's .nan and .inf, or a literal past a double's range (1e400): JSON has no such number to send.
+  if (typeof v === 'number' && Number.isNaN(v)) return '.nan (not a number)';
+  if (typeof v === 'number' && !Number.isFinite(v)) return `a number too large to hold (${String(v)})`;
   return `${typeof v} ${String(v)}`;
 }
 
@@ -119,7 +122,10 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
         .split(',')
         .map((x) => article(typeWord[x] ?? x))
         .join(' or ');
-      return { pointer: ptr, atKey: false, message: `must be ${t}, found ${describe(actual)}` };
+      // ajv's number and integer types refuse NaN and the infinities: say "finite", or the message reads
+      // "must be a number, found number NaN".
+      const finite = typeof actual === 'number' && !Number.isFinite(actual) ? t.replace(/\b(an?) (number|integer)\b/g, 'a finite $2') : t;
+      return { pointer: ptr, atKey: false, message: `must be ${finite}, found ${describe(actual)}` };
     }
     case 'enum': {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
