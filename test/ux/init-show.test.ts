@@ -97,6 +97,23 @@ test('init writes nothing through a link: a dashboards/ or .gitignore that is a 
   }
 });
 
+test('init into a path that is a file, or under one, is a usage error naming it, not an internal error', async () => {
+  // GIVEN a file where the project folder would be WHEN init runs THEN it is named (before: "internal error:
+  // ENOTDIR ... this is a bug in steward"), and nothing is written
+  const p = tmpProject({ notes: 'x' });
+  try {
+    const r = await steward(['init', 'notes'], { cwd: p.dir });
+    assert.is(r.code, 1);
+    assert.is(r.stderr, 'error: notes is a file, not a folder: init writes a project into a folder\n');
+    const under = await steward(['init', 'notes/new'], { cwd: p.dir });
+    assert.is(under.code, 1);
+    assert.is(under.stderr, 'error: notes is a file, not a folder: init writes a project into a folder\n');
+    assert.equal(readdirSync(p.dir), ['notes']);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('projectNameFrom: a folder name the schema accepts', () => {
   assert.is(projectNameFrom('My Project'), 'my-project');
   assert.is(projectNameFrom('--x--'), 'x');

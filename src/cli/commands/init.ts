@@ -161,6 +161,20 @@ export const initCommand = defineCommand<InitArgs>({
     if (!/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/.test(name)) {
       throw new UsageError(`--name ${name}: use lowercase letters, digits, '.', '_' and '-' (it names the project and its marker tag)`);
     }
+    // The folder, or the nearest part of its path that exists, must be a folder: a file there is the user's
+    // mistake, named, not an ENOTDIR from the first lstat below read as "a bug in steward".
+    for (let at = dir; ; at = dirname(at)) {
+      let st: ReturnType<typeof lstatSync> | undefined;
+      try {
+        st = lstatSync(at, { throwIfNoEntry: false });
+      } catch {
+        st = undefined; // ENOTDIR: a file further up, found on the next turn
+      }
+      if (st && !st.isDirectory() && !st.isSymbolicLink()) {
+        throw new UsageError(`${relative(ctx.cwd, at) || at} is a file, not a folder: init writes a project into a folder`);
+      }
+      if (st || dirname(at) === at) break;
+    }
     const files = initFiles({
       name,
       api: args.api,
