@@ -7,30 +7,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AnyResource } from '../../src/model/resource.ts';
 import { checkSemantics } from '../../src/schema/semantic.ts';
+import { dashboardResource } from '../helpers/resource.ts';
 
 function dashboard(name: string, tiles: number): AnyResource {
-  return {
-    kind: 'Dashboard',
-    name: 'd',
-    file: '/repo/dashboards/d.yaml',
-    index: 0,
-    doc: {
-      apiVersion: 'steward/v1',
-      kind: 'Dashboard',
-      metadata: { name: 'd' },
-      spec: {
-        name,
-        tiles: Array.from({ length: tiles }, (_, i) => ({
-          name: `T${i}`,
-          x: 0,
-          y: i * 2,
-          w: 6,
-          h: 2,
-          config: { displayType: 'markdown', markdown: 'x' },
-        })) as never,
-      },
-    },
-  };
+  const tile = (i: number) => ({ name: `T${i}`, x: 0, y: i * 2, w: 6, h: 2, config: { displayType: 'markdown', markdown: 'x' } });
+  return dashboardResource({ name, tiles: Array.from({ length: tiles }, (_, i) => tile(i)) });
 }
 
 const errors = (r: AnyResource, api: string) =>

@@ -10,22 +10,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AnyResource } from '../../src/model/resource.ts';
 import { checkSemantics } from '../../src/schema/semantic.ts';
+import { dashboardResource } from '../helpers/resource.ts';
 
 const SOURCE = '65f5e4a3b9e77c001a0001a1';
 
 function dashboardWith(series: Array<Record<string, unknown>>): AnyResource {
-  return {
-    kind: 'Dashboard',
-    name: 'd',
-    file: '/repo/dashboards/d.yaml',
-    index: 0,
-    doc: {
-      apiVersion: 'steward/v1',
-      kind: 'Dashboard',
-      metadata: { name: 'd' },
-      spec: { name: 'D', tiles: [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series: series as never }] },
-    },
-  };
+  return dashboardResource({ name: 'D', tiles: [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, series }] });
 }
 
 const full = { sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
