@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from './errors.ts';
+import { makeDirs } from './shared/files.ts';
 
 /**
  * Writes a file atomically: a temp file beside it (a random name, so two runs never share one), flushed to
@@ -38,7 +39,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
   }
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     const fd = openSync(tmp, 'w', 0o644);
     try {
       if (typeof content === 'string' || content instanceof Uint8Array) writeFileSync(fd, content);

@@ -1,7 +1,8 @@
-import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 import { jsonText } from '../render/escape.ts';
+import { makeDirs } from '../shared/files.ts';
 
 /** One confirmed write. Append-only and never rewritten: the record a person (or a script) reads after a crash. Steward itself recovers from the live lists and the state file, not from the journal. */
 export interface JournalEntry {
@@ -38,7 +39,7 @@ export interface Journal {
 export function openJournal(path: string, opts: { onSync?: (entries: number) => void } = {}): Journal {
   let fd: number;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     // Not through a link, never blocking, a regular file only: a committed journal linking to steward.yaml or
     // a fifo would have apply append to the project file or wait forever.
     fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o644);

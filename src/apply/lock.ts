@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
-import { readRegularFile } from '../shared/files.ts';
+import { makeDirs, readRegularFile } from '../shared/files.ts';
 
 /** Who holds the lock: written into the lock file, read by whoever finds it taken. */
 export interface LockOwner {
@@ -72,7 +72,7 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
   const deadline = env.now().getTime() + Math.max(0, opts.timeoutMs);
   let tookOverFrom: LockOwner | undefined;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
   } catch (e) {
     throw new CliError(`cannot create the folder of the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
       code: 'config',

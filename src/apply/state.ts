@@ -1,10 +1,10 @@
-import { accessSync, constants, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { CliError } from '../errors.ts';
 import type { AlertRecord, StateFile } from '../plan/types.ts';
-import { readRegularFile } from '../shared/files.ts';
+import { makeDirs, readRegularFile } from '../shared/files.ts';
 import { isObject } from '../shared/object.ts';
 import { jsonText } from '../render/escape.ts';
 import { redactStrings } from '../shared/redact-strings.ts';
@@ -80,7 +80,7 @@ export function checkStateWritable(path: string): void {
   const dir = dirname(path);
   const probe = join(dir, `.state-probe-${randomBytes(6).toString('hex')}`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     writeFileSync(probe, '');
     unlinkSync(probe);
     try {

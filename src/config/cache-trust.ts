@@ -5,11 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync, constants } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, writeSync, constants } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
+import { makeDirs } from '../shared/files.ts';
 
 /** Where the machine key lives: $XDG_CACHE_HOME/steward, else $HOME/.cache/steward; undefined without either. */
 export function keyDir(env: Env): string | undefined {
@@ -36,7 +37,7 @@ export function machineKey(env: Env): Buffer | undefined {
   if (keys.has(path)) return keys.get(path);
   let key: Buffer | undefined;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     let fd: number;
     try {
       fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);

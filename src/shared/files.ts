@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /**
  * Reads a regular file, at most `maxBytes + 1` bytes of it. Opened without blocking (a fifo swapped in
@@ -28,4 +29,38 @@ export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `mkdirSync(dir, { recursive: true })`, which ends: Node 20's recursive mkdir loops forever where a parent
+ * exists but refuses a child with ENOENT (`/proc/nope/x`: `init /proc/nope/x` spun at 100% CPU; red team,
+ * round 11). Each folder is tried once, parents first when it is missing; the error of the one that cannot be
+ * made is thrown (EEXIST when a file stands where a folder should, ENOTDIR under a file, as Node's).
+ */
+export function makeDirs(dir: string, mode?: number): void {
+  const opts = mode === undefined ? undefined : { mode };
+  try {
+    mkdirSync(dir, opts);
+    return;
+  } catch (e) {
+    if (!missingParent(e, dir, () => statSync(dir).isDirectory())) return;
+  }
+  makeDirs(dirname(dir), mode);
+  try {
+    mkdirSync(dir, opts);
+  } catch (e) {
+    // Made by someone else in between: as good.
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(dir).isDirectory()) throw e;
+  }
+}
+
+/**
+ * After a first mkdir of `dir` failed with `e`: true when its parent must be made first (ENOENT below the
+ * root); false when `dir` is already a folder (EEXIST); any other failure is thrown.
+ */
+function missingParent(e: unknown, dir: string, isFolder: () => boolean): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EEXIST' && isFolder()) return false;
+  if (code === 'ENOENT' && dirname(dir) !== dir) return true;
+  throw e;
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { CliError } from '../errors.ts';
+import { makeDirs } from './files.ts';
 
 /** Whether `path` is `root` or below it, by the names alone (no links resolved). */
 export function isInside(root: string, path: string): boolean {
@@ -47,7 +48,7 @@ export function makeFolderInside(root: string, dir: string, what: string): void 
   if (escape !== undefined)
     throw new CliError(`refusing to write ${what} into ${dir}: a symbolic link takes it outside ${root} (to ${escape})`, { code: 'usage' });
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(

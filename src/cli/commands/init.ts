@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../errors.ts';
@@ -8,6 +8,7 @@ import { MAX_LIVE_TAG_LENGTH } from '../../model/dashboard.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../../clients/settings.ts';
 import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
 import { packageFile } from '../../shared/package-root.ts';
+import { makeDirs } from '../../shared/files.ts';
 
 interface InitArgs {
   dir?: string;
@@ -216,7 +217,14 @@ export const initCommand = defineCommand<InitArgs>({
     const lines: string[] = [];
     for (const f of files) {
       const path = join(dir, f.path);
-      mkdirSync(dirname(path), { recursive: true });
+      try {
+        makeDirs(dirname(path));
+      } catch (e) {
+        throw new CliError(`cannot create ${relative(ctx.cwd, dirname(path)) || dirname(path)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
+          code: 'usage',
+          cause: e,
+        });
+      }
       let text = f.text;
       if (f.path === '.gitignore' && existsSync(path)) {
         const old = readFileSync(path, 'utf8');

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import {} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.ts';
 import type { Project } from '../../config/project.ts';
@@ -15,6 +15,7 @@ import { redactForOutput, type CommandContext, type GlobalArgs } from '../contex
 import { createCloudReader } from './report-deps.ts';
 import type { ReportArgs } from './report.ts';
 import { makeReport } from '../../workflows/report.ts';
+import { makeDirs } from '../../shared/files.ts';
 
 /** What the command needs from outside, so tests can run it in-process against a fake cloud. */
 export interface ReportDeps {
@@ -72,7 +73,7 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
 /** Writes report.md, report.json and report.html under `dir`, each through a temp file and a rename. */
 export function writeReportFiles(dir: string, report: Report, redact: (text: string) => string = (t) => t): string[] {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (e) {
     throw new CliError(`cannot create ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
   }
