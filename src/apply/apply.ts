@@ -7,7 +7,7 @@ import type { AlertBody } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
-import { answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, errorLine, isAbort } from './create.ts';
+import { answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, deletedAnyway, errorLine, isAbort } from './create.ts';
 import { checkAlertDuplicates, checkDuplicates } from './duplicates.ts';
 import { emptyResult, StalePlanError, type ApplyDeps, type ApplyOptions, type ApplyResult } from './types.ts';
 export { applyExitCode, emptyResult, StalePlanError, type ApplyClient, type ApplyDeps, type ApplyEvent, type ApplyOptions, type ApplyResult } from './types.ts';
@@ -285,9 +285,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       try {
         await remove(item.id, {});
       } catch (e) {
-        // A 404 on a retry: an earlier try, whose answer was lost (a 502 from a gateway, a dropped connection),
-        // deleted it. Only a 404 on the first try means someone else did (reported, as before).
-        if (!answered2xx(e) && !(e instanceof NotFoundError && e.attempts > 1)) throw e;
+        if (!deletedAnyway(e)) throw e;
       }
       await deps.journal.append({
         at: deps.now().toISOString(),

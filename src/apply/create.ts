@@ -1,5 +1,5 @@
 /** Creates that are never sent twice blindly: settle windows, listing after unknown outcomes, 429 re-sends. */
-import { ApiError, ApiTransportError, RateLimitedError } from '../clients/errors.ts';
+import { ApiError, ApiTransportError, NotFoundError, RateLimitedError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
@@ -10,6 +10,15 @@ import type { ApplyDeps } from './types.ts';
 /** The service answered 2xx (the write was applied) but the body was not what was expected. */
 export function answered2xx(e: unknown): boolean {
   return e instanceof ApiError && e.status !== undefined && e.status >= 200 && e.status < 300;
+}
+
+/**
+ * A DELETE that failed only in name: the service answered 2xx with a body not as expected, or a retry was
+ * answered 404 because an earlier try, whose answer was lost (a 502 from a gateway, a dropped connection),
+ * deleted it. A 404 on the first try means someone else did: that is still reported.
+ */
+export function deletedAnyway(e: unknown): boolean {
+  return answered2xx(e) || (e instanceof NotFoundError && e.attempts > 1);
 }
 
 export function isAbort(e: unknown): boolean {

@@ -3,7 +3,7 @@ import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
 import type { ItemOf } from '../plan/types.ts';
 import { groupBy } from '../shared/arrays.ts';
-import { errorLine } from './create.ts';
+import { deletedAnyway, errorLine } from './create.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
 /** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
@@ -33,7 +33,10 @@ export async function checkAlertDuplicates(
     let removed: string | undefined;
     if (removeOwn && deps.client.deleteAlert && ids[0] !== id && ids.includes(id)) {
       try {
-        await deps.client.deleteAlert(id, {});
+        await deps.client.deleteAlert(id, {}).catch((e: unknown) => {
+          // Gone all the same (a retry's 404 after a lost answer): the copy is removed.
+          if (!deletedAnyway(e)) throw e;
+        });
         await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'alert.delete', name: item.name, id, confirmedBy: 'response' });
         removed = id;
         result.created = result.created.filter((c) => c.id !== id);
@@ -84,7 +87,10 @@ export async function checkDuplicates(
     let removed: string | undefined;
     if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] !== mine && ids.includes(mine)) {
       try {
-        await deps.client.deleteDashboard(mine, {});
+        await deps.client.deleteDashboard(mine, {}).catch((e: unknown) => {
+          // Gone all the same (a retry's 404 after a lost answer): the copy is removed.
+          if (!deletedAnyway(e)) throw e;
+        });
         await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'dashboard.delete', name: item.name, id: mine, confirmedBy: 'response' });
         removed = mine;
         result.created = result.created.filter((c) => c.id !== mine);
