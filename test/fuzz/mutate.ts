@@ -223,7 +223,9 @@ export function mutateValue(doc: unknown, muts: readonly ValueMutation[]): unkno
         root = setAt(root, p, nest(m.depth, m.asList, cur ?? 'leaf'));
         break;
       case 'unicode': {
-        const s = typeof cur === 'string' ? cur : String(cur);
+        // Object.prototype.toString, not String(): an object the mutations gave a `toString: 0` key cannot be
+        // converted (TypeError, a fault of this harness, not of steward; soak run 2026-11-27).
+        const s = typeof cur === 'string' ? cur : cur !== null && typeof cur === 'object' ? Object.prototype.toString.call(cur) : String(cur);
         const i = m.at % (s.length + 1);
         root = setAt(root, p, s.slice(0, i) + m.chars + s.slice(i));
         break;
