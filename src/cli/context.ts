@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { SecretSink } from './secrets.ts';
-import { setUnique } from '../shared/object.ts';
+import { redactStrings } from '../shared/redact-strings.ts';
 
 /** What the process gives a command: the only place `process` is read is `main.ts`, which builds this. */
 export interface Io {
@@ -66,23 +66,7 @@ export function defineCommand<A>(spec: CommandSpec<A>): CommandSpec<A> {
  */
 export function redactValue<T>(ctx: CommandContext, value: T): T {
   const sink = ctx.secrets;
-  if (!sink || value === undefined) return value;
-  return JSON.parse(JSON.stringify(value), (_k, v: unknown) => {
-    if (typeof v === 'string') return sink.redact(v);
-    // Keys too: a renderer may wrap a key's text over two lines, where the sink of the finished text
-    // would no longer see it (red team, round 3).
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return redactKeys(v as Record<string, unknown>, (k) => sink.redact(k));
-    return v;
-  }) as T;
-}
-
-/** The object itself when no key changes under `redact`; else a copy with redacted keys (setUnique). */
-function redactKeys(o: Record<string, unknown>, redact: (k: string) => string): Record<string, unknown> {
-  const keys = Object.keys(o);
-  if (keys.every((k) => redact(k) === k)) return o;
-  const out: Record<string, unknown> = {};
-  for (const k of keys) setUnique(out, redact(k), o[k]);
-  return out;
+  return sink ? redactStrings(value, (s) => sink.redact(s)) : value;
 }
 
 /**
