@@ -104,6 +104,8 @@ export interface ApplyBenchRow {
   bound: string;
   /** bound / span: 1.0 means nothing but the bound costs time. */
   efficiency: number;
+  /** Without a rate limit: the server's mean time per create, arrival to answer, ms (see serverBound). */
+  serverMeanMs?: number;
   /** Answers 429 the server gave. */
   rejected429: number;
   /** Creates apply reported failed (summed over applies). */
@@ -144,6 +146,8 @@ export interface ServerCheck {
   /** Most POST /api/v2/dashboards in flight at once, and from the first arrival to the last answer, ms. */
   peakPosts: number;
   postSpanMs: number;
+  /** Mean server time of a create, arrival to answer (the injected latency and the emulator's own work). */
+  postMeanMs: number;
 }
 type ChildMessage = { op: 'started'; url: string; token: string } | ({ op: 'checked' } & ServerCheck) | { op: 'stopped' } | { op: 'error'; message: string };
 
@@ -211,8 +215,9 @@ async function serve(): Promise<void> {
 }
 
 /** Peak concurrency and span of a set of requests from their arrival times and server durations. */
-function inFlight(entries: Array<{ time: string; ms: number }>): { peakPosts: number; postSpanMs: number } {
-  if (entries.length === 0) return { peakPosts: 0, postSpanMs: 0 };
+function inFlight(entries: Array<{ time: string; ms: number }>): { peakPosts: number; postSpanMs: number; postMeanMs: number } {
+  if (entries.length === 0) return { peakPosts: 0, postSpanMs: 0, postMeanMs: 0 };
+  let sum = 0;
   const events: Array<[number, number]> = [];
   let first = Infinity;
   let last = -Infinity;
@@ -221,6 +226,7 @@ function inFlight(entries: Array<{ time: string; ms: number }>): { peakPosts: nu
     // Arrival times are whole ms (truncated): end an answer 1 ms early so a request that followed it on the
     // same connection within that ms is not counted as overlapping it.
     events.push([t, 1], [t + Math.max(0, e.ms - 1), -1]);
+    sum += e.ms;
     first = Math.min(first, t);
     last = Math.max(last, t + e.ms);
   }
@@ -229,7 +235,24 @@ function inFlight(entries: Array<{ time: string; ms: number }>): { peakPosts: nu
   let now = 0;
   let peak = 0;
   for (const [, d] of events) peak = Math.max(peak, (now += d));
-  return { peakPosts: peak, postSpanMs: last - first };
+  return { peakPosts: peak, postSpanMs: last - first, postMeanMs: sum / entries.length };
+}
+
+/**
+ * What the server itself took: a create is answered ~0.8 ms after the latency asked for (Node's timers fire
+ * on whole milliseconds, and the emulator parses, checks and stores the body), so not even a client that
+ * costs nothing reaches N × latency / concurrency. The bound with the server's measured time instead: what
+ * is left of the gap is the client's own.
+ */
+export function serverBound(r: Pick<ApplyBenchRow, 'dashboards' | 'concurrency' | 'wallMs' | 'serverMeanMs'>): { ms: number; efficiency: number } | undefined {
+  if (r.serverMeanMs === undefined) return undefined;
+  const ms = (r.dashboards * r.serverMeanMs) / r.concurrency;
+  return { ms: Math.round(ms), efficiency: round2(ms / r.wallMs) };
+}
+
+function serverNote(r: Parameters<typeof serverBound>[0]): string {
+  const b = serverBound(r);
+  return b ? `the server took ${r.serverMeanMs} ms a create (N × that / ${r.concurrency}: ${b.ms} ms, efficiency ${b.efficiency})` : '';
 }
 
 /** The parent's handle on the child. */
@@ -392,12 +415,14 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
     const check = await emu.check(NAME_PREFIX);
     const rejected429 = check.statuses['429'] ?? 0;
     const ok = check.dashboards === n && check.distinct === n;
+    const serverMeanMs = c.serverRpm === 0 ? round2(check.postMeanMs) : undefined;
     const notes = [
       // The figure is the creates alone, as the floor's and the CLI's: the lists, the plans and the duplicate
       // check before and after them are in this whole, not in N × latency / concurrency.
       `whole run ${Math.round(wallMs)} ms (lists, plans, creates, duplicate check; efficiency ${round2(c.bound.ms / wallMs)})`,
       `${check.requests} requests`,
       `peak ${check.peakPosts} creates in flight`,
+      ...(serverMeanMs !== undefined ? [serverNote({ dashboards: n, concurrency: c.concurrency, wallMs: check.postSpanMs, serverMeanMs })] : []),
       `client CPU ${Math.round(cpuMs)} ms (${round2(cpuMs / n)} ms a create)`,
       `journal waits ${Math.round(journalMs)} ms in all (${round2(journalMs / Math.max(1, journalWrites))} ms each, overlapping)`,
       ...(resent > 0 ? [`${resent} creates refused with 429 and sent again after the wait`] : []),
@@ -418,6 +443,7 @@ async function runCase(emu: EmulatorProcess, fx: Fixture, n: number, c: CaseSpec
       boundMs: Math.round(c.bound.ms),
       bound: c.bound.what,
       efficiency: round2(c.bound.ms / check.postSpanMs),
+      ...(serverMeanMs !== undefined ? { serverMeanMs } : {}),
       rejected429,
       failed,
       resent,
@@ -501,6 +527,7 @@ async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: num
       boundMs: Math.round(boundMs),
       bound: `N × latency / ${c}`,
       efficiency: round2(boundMs / wallMs),
+      serverMeanMs: round2(check.postMeanMs),
       rejected429: check.statuses['429'] ?? 0,
       failed: 0,
       resent: 0,
@@ -510,7 +537,7 @@ async function runFloorCase(emu: EmulatorProcess, fx: Fixture, n: number, c: num
       distinct: check.distinct,
       peakInFlight: check.peakPosts,
       ok,
-      detail: `at the client ${Math.round(clientMs)} ms, ${check.requests} requests, peak ${check.peakPosts} creates in flight, client CPU ${Math.round(cpuMs)} ms (${round2(cpuMs / n)} ms a create)${ok ? '' : `, WRONG: ${check.dashboards} dashboards, ${check.distinct} distinct, ${n} expected`}`,
+      detail: `at the client ${Math.round(clientMs)} ms, ${check.requests} requests, peak ${check.peakPosts} creates in flight, ${serverNote({ dashboards: n, concurrency: c, wallMs, serverMeanMs: round2(check.postMeanMs) })}, client CPU ${Math.round(cpuMs)} ms (${round2(cpuMs / n)} ms a create)${ok ? '' : `, WRONG: ${check.dashboards} dashboards, ${check.distinct} distinct, ${n} expected`}`,
     };
   } finally {
     agent.destroy();
@@ -544,6 +571,7 @@ async function runCliCase(emu: EmulatorProcess, fx: Fixture, n: number, latencyM
       boundMs: Math.round(bound),
       bound: `N × latency / ${DEFAULT_APPLY_CONCURRENCY}`,
       efficiency: round2(bound / check.postSpanMs),
+      serverMeanMs: round2(check.postMeanMs),
       rejected429: check.statuses['429'] ?? 0,
       failed: 0,
       resent: 0,
@@ -556,6 +584,7 @@ async function runCliCase(emu: EmulatorProcess, fx: Fixture, n: number, latencyM
       detail: [
         `figure: first create's arrival to last create's answer, server side`,
         `peak ${check.peakPosts} creates in flight`,
+        serverNote({ dashboards: n, concurrency: DEFAULT_APPLY_CONCURRENCY, wallMs: check.postSpanMs, serverMeanMs: round2(check.postMeanMs) }),
         `whole command ${Math.round(run.ms)} ms (load, plan, apply), peak RSS ${Math.round(run.peakRssMiB)} MiB`,
         ...(run.code === 0 ? [] : [`exit ${run.code}`]),
         ...(ok ? [] : [`WRONG: ${check.dashboards} dashboards, ${check.distinct} distinct, ${n} expected`]),

@@ -18,7 +18,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runApplyBench, type ApplyBenchOptions, type ApplyBenchRow } from './apply.ts';
+import { runApplyBench, serverBound, type ApplyBenchOptions, type ApplyBenchRow } from './apply.ts';
 import { FLOOR_STRATEGY, runPlanBench, type PlanBenchRow } from './plan.ts';
 import { runEmulatorBench, type BenchRow } from './emulator.ts';
 import { ROOT } from './lib.ts';
@@ -102,6 +102,14 @@ function applyGoal(r: ApplyBenchRow): number | undefined {
   return r.concurrency === 4 ? 0.9 : r.concurrency === 16 ? 0.8 : undefined;
 }
 
+/** The same span against the server's own time per create (serverBound): the client's share of the gap. */
+function serverShare(r: ApplyBenchRow): string[] {
+  const b = serverBound(r);
+  return b
+    ? [`the server took ${r.serverMeanMs} ms a create: against N × that / ${r.concurrency} (${b.ms.toLocaleString('en-US')} ms) efficiency ${b.efficiency}`]
+    : [];
+}
+
 /** apply: wall time against its bound; the efficiency (bound / wall) and the server's view as notes. */
 export function normalizeApply(rows: ApplyBenchRow[]): TableRow[] {
   return rows.map((r) => ({
@@ -114,6 +122,7 @@ export function normalizeApply(rows: ApplyBenchRow[]): TableRow[] {
     notes: [
       ...(applyGoal(r) !== undefined ? [`goal efficiency ≥ ${applyGoal(r)}: ${r.efficiency >= applyGoal(r)! ? 'met' : 'NOT met'}`] : []),
       `efficiency ${r.efficiency}`,
+      ...serverShare(r),
       ...(r.wholeMs !== undefined
         ? [`whole run ${r.wholeMs.toLocaleString('en-US')} ms with its lists, plans and duplicate check (${round(r.boundMs / r.wholeMs)})`]
         : []),
