@@ -14,6 +14,11 @@ export interface LockOwner {
   command: string;
   /** Random, so a holder only ever removes its own lock. */
   nonce: string;
+  /**
+   * When the holder process started, as its host counts it (Linux: clock ticks since boot, /proc/<pid>/stat):
+   * fixed for the process's life whatever the wall clock does, so a later process given its pid is told apart.
+   */
+  started?: string;
 }
 
 /** What the caller (the CLI, the only code that reads the process) tells the lock about itself. */
@@ -21,12 +26,15 @@ export interface LockEnv {
   pid: number;
   host: string;
   command: string;
+  /** When this process started, where the host says (LockOwner.started); written into the lock. */
+  started?: string | undefined;
   now(): Date;
   /**
-   * Whether the holder still runs on this host: a process with this id exists (`process.kill(pid, 0)`) and
-   * did not start after the holder took the lock (a reused pid is not the holder).
+   * Whether the holder still runs on this host: a process with this id exists (`process.kill(pid, 0)`) and is
+   * the holder, not a later process given its pid: it started when the lock says (`started`), or, for a
+   * lock without it, not after the lock was taken.
    */
-  isAlive(pid: number, since: string): boolean;
+  isAlive(pid: number, since: string, started?: string): boolean;
   /**
    * Whether git tracks the file at this path. A committed lock is never a live run's (each run makes its own
    * and removes it): it is a pull request's, or a mistake, and is refused at once rather than waited for.
@@ -68,7 +76,14 @@ const POLL_MS = 100;
  * (0: refuse at once) and then refuse with one line saying who holds it.
  */
 export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Lock> {
-  const owner: LockOwner = { pid: env.pid, host: env.host, since: env.now().toISOString(), command: env.command, nonce: randomBytes(8).toString('hex') };
+  const owner: LockOwner = {
+    pid: env.pid,
+    host: env.host,
+    since: env.now().toISOString(),
+    command: env.command,
+    nonce: randomBytes(8).toString('hex'),
+    ...(env.started !== undefined ? { started: env.started } : {}),
+  };
   const deadline = env.now().getTime() + Math.max(0, opts.timeoutMs);
   let tookOverFrom: LockOwner | undefined;
   try {
@@ -97,7 +112,7 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
         );
       }
     }
-    if (held.kind === 'owner' && held.owner.host === env.host && !env.isAlive(held.owner.pid, held.owner.since)) {
+    if (held.kind === 'owner' && held.owner.host === env.host && !env.isAlive(held.owner.pid, held.owner.since, held.owner.started)) {
       if (takeOver(path, held.text, env)) tookOverFrom = held.owner;
       continue;
     }
@@ -193,7 +208,8 @@ function readOwner(path: string): Held {
       typeof o.command === 'string' &&
       typeof o.nonce === 'string'
     ) {
-      return { kind: 'owner', owner: o as LockOwner, text };
+      const { started, ...owner } = o as LockOwner;
+      return { kind: 'owner', owner: typeof started === 'string' ? { ...owner, started } : owner, text };
     }
   } catch {
     // being written, or torn by a crash

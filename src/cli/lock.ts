@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { gitTracks } from '../config/cache-trust.ts';
@@ -20,6 +20,7 @@ export async function takeStateLock(ctx: CommandContext, statePath: string, comm
       pid: process.pid,
       host: hostname(),
       command,
+      started: startedTicks(process.pid),
       now: () => new Date(),
       isAlive,
       isTracked: (path) => gitTracks(dirname(path), basename(path), process.env),
@@ -51,23 +52,45 @@ export function releaseLocks(signal: AbortSignal): void {
   held.delete(signal);
 }
 
-function isAlive(pid: number, since: string): boolean {
+function isAlive(pid: number, since: string, started?: string): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {
     // EPERM: it exists, owned by someone else.
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  // Where /proc tells when a process started (Linux), a process that started after the lock was taken
-  // holds a reused pid (a container's steward is often pid 7 run after run): the holder is gone.
+  // The holder wrote when it started (clock ticks since boot): the process with its pid is the holder only
+  // if it started then. Neither the wall clock (stepped back or forward by NTP) nor /proc's file times enter.
+  const now = started === undefined ? undefined : startedTicks(pid);
+  if (now !== undefined) return now === started;
+  // A lock without it (an older steward): where /proc tells when a process started (Linux), a process that
+  // started after the lock was taken holds a reused pid (a container's steward is often pid 7 run after run).
+  // The time of /proc/<pid> is only when the kernel made that entry, which it may make again (after reclaiming
+  // memory) long after the process started: hence `started` above.
   try {
-    const started = statSync(`/proc/${pid}`).ctimeMs;
+    const startedAt = statSync(`/proc/${pid}`).ctimeMs;
     const taken = Date.parse(since);
-    if (Number.isFinite(taken) && started > taken + PID_START_SLACK_MS) return false;
+    if (Number.isFinite(taken) && startedAt > taken + PID_START_SLACK_MS) return false;
   } catch {
     // no /proc: the pid alone decides
   }
   return true;
+}
+
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of /proc/<pid>/stat, Linux): the same for
+ * the whole life of the process, and different for a later process given the same pid. Undefined elsewhere.
+ */
+function startedTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces or parentheses itself:
+    // state (field 3) first, starttime (field 22) twentieth.
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return ticks !== undefined && /^\d+$/.test(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Clock granularity between a process's start and the time it writes in its lock. */
