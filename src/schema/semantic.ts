@@ -311,6 +311,20 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     (id) => `two alerts set alert id ${id}: each live alert must be described once`,
     out,
   );
+  if (api !== 'seed') {
+    // Where alerts are read live, an alert without metadata.id is matched by its name: two alerts of one name
+    // were both created (and the check for another runner's copies removed one) or took turns updating the
+    // same live alert, so no plan ever came out unchanged. Alerts pinned by id may share a name.
+    const loose = new Set(alerts.filter((a) => a.doc.metadata.id === undefined).map((a) => a.doc.spec.name));
+    duplicates(
+      alerts.filter((a) => loose.has(a.doc.spec.name)),
+      (a) => a.doc.spec.name,
+      '/spec/name',
+      (n) =>
+        `two alerts are named "${n}": on this API an alert without metadata.id is matched by its name, so each must be unique (or pin both with metadata.id)`,
+      out,
+    );
+  }
   duplicates(
     services,
     (s) => `${s.doc.spec.organizationId}/${s.doc.spec.serviceId}`,
