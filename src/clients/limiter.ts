@@ -28,6 +28,8 @@ export class RateLimiter {
   /** Theoretical arrival time of the next request at the steady rate. */
   private tat = -Infinity;
   private pausedUntil = -Infinity;
+  /** The clock's latest reading: one below it means the clock was stepped back. */
+  private last = -Infinity;
 
   constructor(opts: RateLimiterOptions) {
     const rpm = opts.requestsPerMinute;
@@ -39,17 +41,38 @@ export class RateLimiter {
 
   /** Waits until this caller may start a request. Returns how long it waited (ms). */
   async acquire(signal?: AbortSignal): Promise<number> {
-    const t = this.now();
+    const t = this.read();
     const start = Math.max(t, this.tat - this.toleranceMs, this.pausedUntil);
     if (this.intervalMs > 0) this.tat = Math.max(this.tat, start) + this.intervalMs;
     const wait = start - t;
-    if (wait > 0) await this.sleep(wait, signal);
+    if (wait > 0) {
+      await this.sleep(wait, signal);
+      // Read again: a step is measured from the latest reading, not from before the wait.
+      this.read();
+    }
     return Math.max(0, wait);
   }
 
   /** Holds every request start until the given time (epoch ms of the injected clock). */
   pauseUntil(time: number): void {
+    this.read();
     if (time > this.pausedUntil) this.pausedUntil = time;
+  }
+
+  /**
+   * The clock (the wall clock, in the CLI). Stepped back (NTP correcting a fast clock, a VM resumed from a
+   * snapshot), the slots already reserved move back with it: else the step itself became a wait, and an hour
+   * back held every request for an hour. Stepped forward, the next start is simply due.
+   */
+  private read(): number {
+    const t = this.now();
+    if (t < this.last) {
+      const back = this.last - t;
+      this.tat -= back;
+      this.pausedUntil -= back;
+    }
+    this.last = t;
+    return t;
   }
 }
 

@@ -125,4 +125,38 @@ test('client: two clients have separate limits', async () => {
   }
 });
 
+test('rate limiter: a clock stepped back an hour does not turn into an hour of waiting', async () => {
+  const clock = fakeClock(0);
+  const rl = new RateLimiter({ requestsPerMinute: 100, now: clock.now, sleep: clock.sleep });
+  await rl.acquire();
+  await rl.acquire();
+  clock.advance(-3_600_000);
+  await rl.acquire();
+  // The spacing holds across the step; before, the third start waited 3,600,600 ms.
+  assert.equal(clock.sleeps, [600, 600]);
+  // A pause the server asked for keeps its length, whichever way the clock is stepped after it was set.
+  rl.pauseUntil(clock.now() + 5_000);
+  clock.advance(-3_600_000);
+  await rl.acquire();
+  clock.advance(7_200_000);
+  await rl.acquire();
+  assert.equal(clock.sleeps, [600, 600, 5_000]);
+});
+
+test("client: requests go on at the limit's pace after the clock is stepped back (injected clock, real server)", async () => {
+  const server = await startServer((_req, res) => json(res, 200, { data: [] }));
+  try {
+    const clock = fakeClock(Date.UTC(2026, 0, 1, 12));
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'bearer', token: TOKEN }, requestsPerMinute: 60, sleep: clock.sleep, now: clock.now });
+    await http.request({ method: 'GET', path: '/a' });
+    clock.advance(-3_600_000);
+    await http.request({ method: 'GET', path: '/b' });
+    await http.request({ method: 'GET', path: '/c' });
+    assert.is(server.requests.length, 3);
+    assert.equal(clock.sleeps, [1000, 1000]);
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
