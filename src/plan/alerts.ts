@@ -8,7 +8,7 @@ import { liveChannels, sentChannelOf, WEBHOOK_CHANNEL_EXTRAS, type AlertBody, ty
 import type { ObservabilityCapabilities } from '../clients/profiles.ts';
 import type { Resource } from '../model/resource.ts';
 import type { DashboardMatch } from './plan.ts';
-import { KNOWN_AFTER_APPLY, type PlanItem, type StateFile, type TileReference } from './types.ts';
+import { KNOWN_AFTER_APPLY, type LiveDashboardInput, type PlanItem, type StateFile, type TileReference } from './types.ts';
 import { normalDigest } from './normalize.ts';
 import { tilesLosingAlerts } from './dashboard-body.ts';
 import { addAll } from './patch-ops.ts';
@@ -27,6 +27,7 @@ export function planAlert(
   liveAlerts: readonly LiveAlert[] | undefined,
   markerTag: string,
   redact?: (s: string) => string,
+  lostTiles: ReadonlySet<string> = new Set(),
 ): PlanItem {
   const spec = a.doc.spec;
   const base = { kind: 'Alert' as const, name: a.name, file, ...(a.doc.metadata.id !== undefined ? { id: a.doc.metadata.id } : {}) };
@@ -60,10 +61,7 @@ export function planAlert(
   // Where alerts are read live, the marker in `note` says steward owns the alert (orphans, prune).
   const body = alertBody(spec, reference, caps, liveAlerts ? markerTag : undefined);
   if (liveAlerts) {
-    // Tiles of the alert's dashboard whose alerts the service deletes when it applies this plan's update.
-    const m = spec.tile ? dashboards.get(spec.tile.dashboard) : undefined;
-    const gone = m?.live && m.item.kind === 'Dashboard' && m.item.action === 'update' ? tilesLosingAlerts(m.live, m.item.body) : undefined;
-    return planLiveAlert(a, base, body, reference, liveAlerts, caps, markerTag, gone);
+    return planLiveAlert(a, base, body, reference, liveAlerts, caps, markerTag, lostTiles);
   }
   const id = a.doc.metadata.id!;
   const record = state.alerts[id];
@@ -182,7 +180,7 @@ function planLiveAlert(
   liveAlerts: readonly LiveAlert[],
   caps: Partial<ObservabilityCapabilities>,
   markerTag: string,
-  goneTiles: ReadonlySet<string> = new Set(),
+  lostTiles: ReadonlySet<string>,
 ): PlanItem {
   const pin = a.doc.metadata.id;
   const ref = reference ? { reference } : {};
@@ -244,10 +242,16 @@ function planLiveAlert(
       };
     return { ...base, action: 'create', message: 'no live alert has this name', after: body, body, patch: addAll(body as object), ...ref };
   }
-  // Its tile goes with this apply's dashboard update, and the service deletes the alert with it: an update
-  // would find nothing (404), so it is created again, on the tile the file names. A pinned alert keeps its
-  // update (a new id would leave metadata.id naming nothing).
-  if (pin === undefined && caps.createAlert && typeof live.tileId === 'string' && goneTiles.has(live.tileId)) {
+  // Its tile goes with one of this apply's dashboard updates (the file's dashboard, or the one the alert is on
+  // now), and the service deletes the alert with it: an update would find nothing (404), so it is created
+  // again, on the tile the file names. A pinned alert keeps its update (a new id would leave metadata.id
+  // naming nothing), and the plan says it will not be found.
+  const lost = lostTiles.has(liveTileKey(live));
+  const lostPinned =
+    lost && pin !== undefined
+      ? `its tile is dropped or renamed by this apply's dashboard update, and the service deletes alert ${live.id} with it, so this update will find nothing: remove metadata.id to have it created again on the tile the file names`
+      : undefined;
+  if (lost && pin === undefined && caps.createAlert) {
     return {
       ...base,
       action: 'create',
@@ -273,11 +277,43 @@ function planLiveAlert(
   const comparable = { ...body };
   if (comparable.dashboardId === KNOWN_AFTER_APPLY || comparable.tileId === KNOWN_AFTER_APPLY) {
     const patch = compare(before as object, body as object);
-    return { ...base, id: live.id, action: 'update', message: 'bound to a tile this apply creates', before, after: body, body, patch, ...ref };
+    return { ...base, id: live.id, action: 'update', message: lostPinned ?? 'bound to a tile this apply creates', before, after: body, body, patch, ...ref };
   }
   const patch = compare(before as object, comparable as object);
   if (patch.length === 0) return { ...base, id: live.id, action: 'noop', message: 'matches the live alert', patch, digest: normalDigest(body), ...ref };
-  return { ...base, id: live.id, action: 'update', message: `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
+  return { ...base, id: live.id, action: 'update', message: lostPinned ?? `live alert ${live.id} differs`, before, after: body, body, patch, ...ref };
+}
+
+/** Where a live alert watches: its dashboard and tile, as `lostTileKeys` names them. */
+function liveTileKey(l: LiveAlert): string {
+  const d = (l as { dashboardId?: unknown }).dashboardId ?? (l as { dashboard?: unknown }).dashboard;
+  return `${String(d)}\u0000${String(l.tileId)}`;
+}
+
+/**
+ * The tiles (dashboard and tile id) whose alerts the service deletes when it applies these items' dashboard
+ * updates: those an update drops or renames, or makes a chart alerts cannot watch.
+ */
+export function lostTileKeys(items: readonly PlanItem[], live: readonly LiveDashboardInput[]): Set<string> {
+  const byId = new Map(live.map((d) => [d.id, d]));
+  const keys = new Set<string>();
+  for (const it of items) {
+    if (it.kind !== 'Dashboard' || it.action !== 'update' || it.id === undefined) continue;
+    const d = byId.get(it.id);
+    if (d) for (const t of tilesLosingAlerts(d, it.body as { tiles?: readonly unknown[] } | undefined)) keys.add(`${d.id}\u0000${t}`);
+  }
+  return keys;
+}
+
+/**
+ * Whether an alert file describes (by metadata.id, else by name) a live alert on one of `lost`'s tiles. A
+ * plan narrowed by --target or paths brings such a file along: the dashboard update it holds deletes that
+ * alert, which the plan must show (and create again) rather than the apply take away unseen.
+ */
+export function describesLostAlert(a: Resource<'Alert'>, liveAlerts: readonly LiveAlert[] | undefined, lost: ReadonlySet<string>): boolean {
+  if (!liveAlerts || lost.size === 0) return false;
+  const pin = a.doc.metadata.id;
+  return liveAlerts.some((l) => (pin !== undefined ? l.id === pin : l.name === a.doc.spec.name) && lost.has(liveTileKey(l)));
 }
 
 /** The prefix of the markers steward gives by default, one per project (`managed-by:steward/<metadata.name>`). */

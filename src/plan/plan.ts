@@ -6,7 +6,7 @@ import type { Operation } from 'fast-json-patch';
 import { basename, dirname, join, relative } from 'node:path';
 import { listSome } from '../shared/text.ts';
 import type { AnyResource, Resource } from '../model/resource.ts';
-import { otherProjectMarker, planAlert } from './alerts.ts';
+import { describesLostAlert, lostTileKeys, otherProjectMarker, planAlert } from './alerts.ts';
 import { createBody, tilesLosingAlerts, updateBody } from './dashboard-body.ts';
 import {
   alignConfigs,
@@ -112,9 +112,12 @@ export function computePlan(input: PlanInput): Plan {
   const items: PlanItem[] = [];
   for (const d of dashboards) if (include(d)) items.push(matches.get(d.name)!.item);
 
+  // The service deletes the alerts on the tiles these dashboard updates drop or rename, whichever file
+  // describes them: those alerts are created again, and a narrowed plan brings their files along.
+  const lostTiles = input.liveAlerts ? lostTileKeys(items, input.live) : new Set<string>();
   for (const a of alerts) {
-    if (!include(a)) continue;
-    const item = planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false, caps, input.liveAlerts, markerTag, input.redact);
+    if (!include(a) && !describesLostAlert(a, input.liveAlerts, lostTiles)) continue;
+    const item = planAlert(a, rel(a.file), matches, input.state, input.reassertAlerts ?? false, caps, input.liveAlerts, markerTag, input.redact, lostTiles);
     items.push(item);
   }
   // Every live alert a file claims (by pin or name), targeted or not: the rest that carry the marker are orphans.
