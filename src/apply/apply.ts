@@ -217,7 +217,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   await mapPool(updates, opts.concurrency, async (item) => {
     if (halted()) return void result.notDone.push({ kind: item.kind, name: item.name });
     deps.emit({ type: 'item-start', item, done, total });
-    const bound = bindAlert(item, createdTiles, createErrors);
+    const bound = replacesKept(item, liveAlerts, dashboardUpdates, result) ?? bindAlert(item, createdTiles, createErrors);
     if (!bound.ok) {
       result.skipped.push({ kind: 'Alert', name: item.name, reason: bound.reason });
       deps.emit({ type: 'skipped', item, reason: bound.reason });
@@ -325,6 +325,28 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
 }
 
 type Bound = { ok: true; body: AlertBody } | { ok: false; reason: string };
+
+/**
+ * An alert created again because a dashboard update of this plan deletes the live one of its name (its tile
+ * goes): when that update was not applied, the live alert is still there, and a create would make a second
+ * of the name (which the check for another runner's copies then removed as theirs). Not sent, and said why.
+ */
+function replacesKept(
+  item: ItemOf<'Alert', 'update' | 'create'>,
+  live: readonly LiveAlert[] | undefined,
+  dashboardUpdates: ReadonlyArray<ItemOf<'Dashboard', 'update'>>,
+  result: ApplyResult,
+): Bound | undefined {
+  if (item.action !== 'create' || !live) return undefined;
+  for (const l of live) {
+    if (l.name !== item.body.name) continue;
+    const on = (l as { dashboardId?: unknown }).dashboardId ?? (l as { dashboard?: unknown }).dashboard;
+    const update = dashboardUpdates.find((u) => u.id === on);
+    if (update && !result.updated.some((u) => u.id === update.id && u.name === update.name))
+      return { ok: false, reason: `the update of dashboard ${update.name}, which deletes alert ${l.id} it replaces, was not applied` };
+  }
+  return undefined;
+}
 
 function bindAlert(
   item: ItemOf<'Alert', 'update' | 'create'>,

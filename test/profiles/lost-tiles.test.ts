@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
 import { copyExample } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const ALERT = 'Checkout errors (HyperDX)';
@@ -21,6 +22,18 @@ async function applied() {
   const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
   const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') };
   const run = (...args: string[]) => steward(args, { cwd: p.dir, env });
+  /** Runs steward through a proxy that refuses every dashboard update with a 400. */
+  const runRefusingUpdates = async (...args: string[]) => {
+    const proxy = await startProxy(emu.url, {
+      intercept: (req, path) =>
+        req.method === 'PUT' && path.startsWith('/api/v2/dashboards/') ? { status: 400, body: JSON.stringify({ message: 'refused by the proxy' }) } : undefined,
+    });
+    try {
+      return await steward(args, { cwd: p.dir, env: { ...env, STEWARD_OBS_URL: proxy.url } });
+    } finally {
+      await proxy.close();
+    }
+  };
   const edit = (file: string, from: string, to: string) => {
     const f = join(p.dir, file);
     const text = readFileSync(f, 'utf8');
@@ -40,7 +53,7 @@ async function applied() {
   const a = await run('apply', '--auto-approve');
   if (a.code !== 0) await cleanup();
   assert.is(a.code, 0, a.stdout + a.stderr);
-  return { run, edit, alert, tileNamed, cleanup };
+  return { emu, run, runRefusingUpdates, edit, alert, tileNamed, cleanup };
 }
 
 test('--target dashboard/X renaming a tile brings the alert on it: created again on the renamed tile, not deleted unseen', async () => {
@@ -92,6 +105,33 @@ test('a pinned alert whose tile the update drops: the plan says the service dele
     const plan = await x.run('plan');
     assert.is(plan.code, 0, plan.stderr);
     assert.match(plan.stdout, `the service deletes alert ${id} with it, so this update will find nothing: remove metadata.id`);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('an alert to create again is not sent when the update that deletes the live one failed: no second alert of its name', async () => {
+  const x = await applied();
+  try {
+    const before = x.alert()!;
+    x.edit('dashboards/checkout.yaml', '- name: Error count', '- name: Errors (moved)');
+    x.edit('alerts/checkout.yaml', 'tile: { dashboard: checkout-overview, name: Error count }', 'tile: { dashboard: jvm-runtime, name: Heap used }');
+    const a = await x.runRefusingUpdates('apply', '--auto-approve');
+    assert.is(a.code, 1, a.stdout + a.stderr);
+    assert.match(a.stdout, 'refused by the proxy');
+    assert.match(a.stdout, `which deletes alert ${before.id} it replaces, was not applied`);
+    assert.not.match(a.stdout, 'another runner');
+    assert.equal(
+      x.emu
+        .state()
+        .alerts.filter((l) => l.name === ALERT)
+        .map((l) => l.id),
+      [before.id],
+    );
+    // Once the update goes through, the alert moves.
+    const b = await x.run('apply', '--auto-approve');
+    assert.is(b.code, 0, b.stdout + b.stderr);
+    assert.is(x.alert()?.['tileId'], x.tileNamed('JVM runtime (HyperDX)', 'Heap used'));
   } finally {
     await x.cleanup();
   }
