@@ -247,6 +247,25 @@ export function alignConfigs(desired: NormalDashboard, before: NormalDashboard, 
   return { desired: d, before: b };
 }
 
+/**
+ * `before` (as alignConfigs left it) with each tile's config whole again, as the live dashboard holds it, where
+ * the file's tile has a config too. An update replaces those configs, so a member only the live side holds (set
+ * in the UI, or left by a newer server) is removed by it: not drift on its own, but the update's patch must
+ * show it going rather than drop it unseen. `before` itself when nothing was left out.
+ */
+export function withWholeConfigs(before: NormalDashboard, live: NormalDashboard, desired: NormalDashboard): NormalDashboard {
+  if (!before.tiles || !live.tiles || !desired.tiles) return before;
+  let tiles: Record<string, NormalTile> | undefined;
+  for (const [name, t] of Object.entries(before.tiles)) {
+    const whole = Object.hasOwn(live.tiles, name) ? live.tiles[name]!.config : undefined;
+    const wanted = Object.hasOwn(desired.tiles, name) ? desired.tiles[name]!.config : undefined;
+    if (!t.config || !whole || !wanted || Object.keys(whole).length === Object.keys(t.config).length) continue;
+    tiles ??= { ...before.tiles };
+    setOwn(tiles, name, { ...t, config: whole });
+  }
+  return tiles ? { ...before, tiles } : before;
+}
+
 export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashboardInput): NormalDashboard {
   const tiles = Array.isArray(live.tiles) ? live.tiles : [];
   const opaque = new Set(tiles.filter((t) => t && t.config !== undefined && !Array.isArray(t.series)).map((t) => t.name));

@@ -16,6 +16,7 @@ import {
   normalDigest,
   normalizeDesired,
   normalizeLive,
+  withWholeConfigs,
   type NormalDashboard,
 } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
@@ -372,16 +373,19 @@ function planDashboard(
     return { live, item: { ...base, action: 'noop', id: live.id, message: 'matches the live dashboard', patch, digest: normalDigest(after), ignoredFields } };
   }
   if (caps.updateDashboard) {
+    // The PUT replaces each tile's config: what a live config holds beyond the file's goes, and the patch says so.
+    const whole = withWholeConfigs(before, displayForm(liveNormal), after);
+    const sent = whole === before ? patch : tagsAsSet(compare(whole as object, after as object), whole.tags ?? [], after.tags ?? []);
     return {
       live,
       item: {
         ...base,
         action: 'update',
         id: live.id,
-        message: `live dashboard ${live.id} differs in ${describePatch(patch)}`,
-        before,
+        message: `live dashboard ${live.id} differs in ${describePatch(sent)}`,
+        before: whole,
         after,
-        patch,
+        patch: sent,
         ignoredFields,
         body: updateBody(d, live, markerTag, newId),
       },

@@ -1,0 +1,59 @@
+/**
+ * A dashboard update (hyperdx) replaces each tile's config. A config member the live tile holds and the file
+ * does not declare (set in the UI) is not drift on its own, but the update removes it: the plan must show it
+ * going. examples/hyperdx against `emulator --api hyperdx` over loopback, through the CLI.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { copyExample } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const DASHBOARD = 'Checkout overview (HyperDX)';
+const TILE = 'Payment latency p95';
+
+test('an update shows the config members set outside the files that it removes, on every tile it replaces', async () => {
+  const p = tmpProject({});
+  copyExample(p.dir, 'hyperdx');
+  const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
+  try {
+    const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const run = (...args: string[]) => steward(args, { cwd: p.dir, env });
+    assert.is((await run('apply', '--auto-approve')).code, 0);
+    // In the UI: a number format on one tile.
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${emu.url}/api/v2${path}`, {
+        method,
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then(async (r) => ((await r.json()) as { data: any }).data);
+    const live = (await api('GET', '/dashboards')).find((d: { name: string }) => d.name === DASHBOARD);
+    live.tiles.find((t: { name: string }) => t.name === TILE).config.numberFormat = { output: 'time', factor: 0.001 };
+    await api('PUT', `/dashboards/${live.id}`, { name: live.name, tiles: live.tiles, tags: live.tags, filters: live.filters });
+    const quiet = await run('plan', '--detailed-exitcode');
+    assert.is(quiet.code, 0, 'a member the file does not declare is not drift: ' + quiet.stdout);
+    // The file changes another tile: the update replaces every tile's config, the number format with it.
+    const f = join(p.dir, 'dashboards/checkout.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('      w: 8\n      h: 3\n', '      w: 8\n      h: 4\n'));
+    const plan = await run('plan', '--format', 'json');
+    const item = JSON.parse(plan.stdout).items.find((i: { kind: string; name: string }) => i.kind === 'Dashboard' && i.name === 'checkout-overview');
+    assert.is(item.action, 'update');
+    const paths = item.patch.map((op: { op: string; path: string }) => `${op.op} ${op.path}`);
+    assert.ok(paths.includes(`remove /tiles/${TILE}/config/numberFormat`), JSON.stringify(paths));
+    assert.ok(paths.includes('replace /tiles/Error count/h'), JSON.stringify(paths));
+    const text = await run('plan');
+    assert.match(text.stdout, 'numberFormat');
+    assert.is((await run('apply', '--auto-approve')).code, 0);
+    const after = (await api('GET', '/dashboards')).find((d: { name: string }) => d.name === DASHBOARD);
+    assert.is(after.tiles.find((t: { name: string }) => t.name === TILE).config.numberFormat, undefined, 'removed, as the plan said');
+    assert.is((await run('plan', '--detailed-exitcode')).code, 0);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
+test.run();
