@@ -5,7 +5,7 @@
  */
 import { sourceSlots as specSourceSlots } from '../model/dashboard.ts';
 import type { AnyResource } from '../model/resource.ts';
-import { didYouMean } from '../schema/did-you-mean.ts';
+import { didYouMean, hintBudget } from '../schema/did-you-mean.ts';
 import { listSome } from '../shared/text.ts';
 
 export interface Named {
@@ -97,6 +97,9 @@ function resolveSlots(
   // The service's spec may leave a source's id (or name) out: such an entry resolves nothing.
   for (const s of named) if (typeof s.name === 'string') byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
   const problems: NameProblem[] = [];
+  const hints = hintBudget();
+  const names = [...byName.keys()];
+  const sortedNames = names.slice().sort();
   const out = resources.map((r) => {
     if (slots(r).length === 0) return r;
     const copy = { ...r, doc: structuredClone(r.doc) } as AnyResource;
@@ -117,7 +120,7 @@ function resolveSlots(
         slot.holder[idKey] = found[0]!.id;
         continue;
       }
-      const hint = didYouMean(name, [...byName.keys()]);
+      const hint = didYouMean(name, names, hints);
       problems.push({
         file: r.file,
         index: r.index,
@@ -125,7 +128,7 @@ function resolveSlots(
         message:
           found.length > 1
             ? `${found.length} ${what}s are named "${name}" (${listSome(found.map((s) => String(s.id)))}): give ${idKey} instead`
-            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${listSome([...byName.keys()].sort())})` : ` (it has no ${what}s)`}`,
+            : `no ${what} named "${name}" on this service${hint ? `; did you mean "${hint}"?` : named.length ? ` (its ${what}s: ${listSome(sortedNames)})` : ` (it has no ${what}s)`}`,
       });
     }
     return copy;

@@ -2,7 +2,7 @@ import { ALERTABLE_CHARTS, lacksValueExpression, MAX_LIVE_TAG_LENGTH, sourceSlot
 import { WEBHOOK_CHANNEL_EXTRAS } from '../model/alert.ts';
 import type { AnyResource, DashboardFacts, LocalProblem, Resource } from '../model/resource.ts';
 import type { DashboardSpec } from './kinds.ts';
-import { didYouMean } from './did-you-mean.ts';
+import { didYouMean, hintBudget } from './did-you-mean.ts';
 import { listSome } from '../shared/text.ts';
 
 /** A cross-document problem, located by document and JSON pointer (positions are resolved by the caller). */
@@ -345,6 +345,9 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
   for (const a of alerts) for (const p of alertProfileProblems(a.doc, api)) out.push({ file: a.file, index: a.index, severity: 'error', ...p });
 
   const byName = new Map(dashboards.map((d) => [d.name, d]));
+  // One budget for the hints of every alert: thousands of unknown references against thousands of names.
+  const hints = hintBudget();
+  const dashboardNames = [...byName.keys()];
   for (const a of alerts) {
     const ref = a.doc.spec.tile;
     if ((a.doc.spec.source === 'search' || a.doc.spec.source === 'saved_search') && ref) {
@@ -354,7 +357,7 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     if (!ref) continue;
     const dash = byName.get(ref.dashboard);
     if (!dash) {
-      const hint = didYouMean(ref.dashboard, [...byName.keys()]);
+      const hint = didYouMean(ref.dashboard, dashboardNames, hints);
       out.push({
         file: a.file,
         index: a.index,
@@ -369,7 +372,7 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     const tiles = tileFacts(dash.doc.spec);
     const names = tiles.map((t) => t[0]);
     if (!names.includes(ref.name)) {
-      const hint = didYouMean(ref.name, names);
+      const hint = didYouMean(ref.name, names, hints);
       out.push({
         file: a.file,
         index: a.index,

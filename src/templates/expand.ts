@@ -8,7 +8,8 @@
  * template node that produced it, with the instance that stamped it as the related place.
  */
 import type { AnyResource, Resource } from '../model/resource.ts';
-import { didYouMean } from '../schema/did-you-mean.ts';
+import { didYouMean, hintBudget, type HintBudget } from '../schema/did-you-mean.ts';
+import { listSome } from '../shared/text.ts';
 import type { StewardTemplate } from '../schema/kinds.ts';
 import type { SemanticProblem } from '../schema/semantic.ts';
 import { validateKind } from '../schema/validator.ts';
@@ -68,7 +69,7 @@ function describe(v: unknown): string {
 }
 
 /** Why a value does not fit a parameter, or undefined. */
-function typeProblem(p: Param, v: unknown): string | undefined {
+function typeProblem(p: Param, v: unknown, hints: HintBudget): string | undefined {
   switch (p.type) {
     case 'string':
       return typeof v === 'string' ? undefined : `must be a string, found ${describe(v)}`;
@@ -79,8 +80,11 @@ function typeProblem(p: Param, v: unknown): string | undefined {
     case 'enum': {
       const values = p.values ?? [];
       if (values.some((x) => x === v)) return undefined;
-      const hint = typeof v === 'string' ? didYouMean(v, values.map(String)) : undefined;
-      return `must be one of ${values.map((x) => JSON.stringify(x)).join(', ')}, found ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''}`;
+      // The values are listed (and compared) per wrong item: a long enum and many items must not multiply.
+      const hint = typeof v === 'string' && hints.cells > 0 ? didYouMean(v, values.map(String), hints) : undefined;
+      const shown = values.slice(0, 10).map((x) => JSON.stringify(x));
+      if (values.length > 10) shown.push(`… and ${values.length - 10} more`);
+      return `must be one of ${shown.join(', ')}, found ${describe(v)}${hint ? `; did you mean "${hint}"?` : ''}`;
     }
   }
 }
@@ -95,7 +99,7 @@ interface CheckedTemplate {
 }
 
 /** Load-time checks of a template on its own: defaults, key, entry names, every reference. */
-function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): CheckedTemplate {
+function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[], hints: HintBudget): CheckedTemplate {
   const before = out.length;
   const err = (pointer: string, message: string, atKey = false, offset?: number) =>
     out.push({ file: t.file, index: t.index, pointer, atKey, message, severity: 'error', ...(offset !== undefined ? { offset } : {}) });
@@ -105,13 +109,13 @@ function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): Checked
     const at = `/spec/parameters/${esc(name)}`;
     if (p.values !== undefined && p.type !== 'enum') err(`${at}/values`, `values are for enum parameters; "${name}" is a ${p.type}`, true);
     if (p.default !== undefined) {
-      const why = typeProblem(p, p.default);
+      const why = typeProblem(p, p.default, hints);
       if (why) err(`${at}/default`, `default of parameter "${name}" ${why}`);
     }
   }
   if (spec.key !== undefined) {
     const k = params[spec.key];
-    if (!k) err('/spec/key', `key names parameter "${spec.key}", which the template does not declare${hintOf(spec.key, Object.keys(params))}`);
+    if (!k) err('/spec/key', `key names parameter "${spec.key}", which the template does not declare${hintOf(spec.key, Object.keys(params), hints)}`);
     else if (k.type !== 'string' && k.type !== 'enum')
       err('/spec/key', `key parameter "${spec.key}" is a ${k.type}; the key names each stamp, so it must be a string or an enum`);
   }
@@ -145,7 +149,7 @@ function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): Checked
           err(pointer, `unknown reference $(self.${tok.name}): self has key and name`, false, tok.start);
         if (tok.ns !== 'params') continue;
         const p = params[tok.name];
-        if (!p) err(pointer, `unknown parameter "${tok.name}" in $(params.${tok.name})${hintOf(tok.name, declared)}`, false, tok.start);
+        if (!p) err(pointer, `unknown parameter "${tok.name}" in $(params.${tok.name})${hintOf(tok.name, declared, hints)}`, false, tok.start);
         else if (p.type === 'list' && !whole)
           err(pointer, `$(params.${tok.name}) is a list: it can only stand alone as a whole value, not inside text`, false, tok.start);
       }
@@ -163,9 +167,9 @@ function checkTemplate(t: Resource<'Template'>, out: SemanticProblem[]): Checked
   return { t, params, tokens, ok: out.length === before, used: false };
 }
 
-function hintOf(word: string, candidates: readonly string[]): string {
-  const h = didYouMean(word, candidates);
-  return h ? `; did you mean "${h}"?` : candidates.length ? ` (parameters: ${candidates.join(', ')})` : ' (it declares no parameters)';
+function hintOf(word: string, candidates: readonly string[], hints: HintBudget): string {
+  const h = didYouMean(word, candidates, hints);
+  return h ? `; did you mean "${h}"?` : candidates.length ? ` (parameters: ${listSome(candidates)})` : ' (it declares no parameters)';
 }
 
 /** Replaces every reference of an entry's value; `tokens` are keyed by the pointer the check walked. */
@@ -198,6 +202,9 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
   const out: AnyResource[] = [];
   const templates = new Map<string, CheckedTemplate>();
   const instances: Array<Resource<'TemplateInstance'>> = [];
+  // One budget for every hint of the expansion, and lists of names cut short: a file of instances naming
+  // unknown templates (or parameters) would otherwise cost names × instances, in time and in message text.
+  const hints = hintBudget();
   for (const r of resources) {
     if (r.kind === 'Template') {
       const first = templates.get(r.name);
@@ -210,7 +217,7 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
           message: `duplicate Template "${r.name}": metadata.name must be unique per kind`,
           related: { file: first.t.file, index: first.t.index, pointer: '/metadata/name' },
         });
-      } else templates.set(r.name, checkTemplate(r, problems));
+      } else templates.set(r.name, checkTemplate(r, problems, hints));
     } else if (r.kind === 'TemplateInstance') instances.push(r);
     else out.push(r);
   }
@@ -218,6 +225,7 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
   let nextIndex = -1;
   const instanceNames = new Map<string, Resource<'TemplateInstance'>>();
   let stamped = 0;
+  const templateNames = [...templates.keys()];
 
   for (const inst of instances) {
     const iErr = (pointer: string, message: string, atKey = false) =>
@@ -238,10 +246,10 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     const spec = inst.doc.spec;
     const ct = templates.get(spec.template);
     if (!ct) {
-      const hint = didYouMean(spec.template, [...templates.keys()]);
+      const hint = didYouMean(spec.template, templateNames, hints);
       iErr(
         '/spec/template',
-        `unknown template "${spec.template}": no Template has that metadata.name${hint ? `; did you mean "${hint}"?` : templates.size ? ` (templates: ${[...templates.keys()].join(', ')})` : ''}`,
+        `unknown template "${spec.template}": no Template has that metadata.name${hint ? `; did you mean "${hint}"?` : templates.size ? ` (templates: ${listSome(templateNames)})` : ''}`,
       );
       continue;
     }
@@ -253,7 +261,7 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     const sharedPtr = (name: string) => `/spec/parameters/${esc(name)}`;
     const unknown = (values: Record<string, unknown>, ptr: (n: string) => string) => {
       for (const name of Object.keys(values)) {
-        if (!ct.params[name]) iErr(ptr(name), `template "${ct.t.name}" has no parameter "${name}"${hintOf(name, declared)}`, true);
+        if (!ct.params[name]) iErr(ptr(name), `template "${ct.t.name}" has no parameter "${name}"${hintOf(name, declared, hints)}`, true);
       }
     };
     unknown(shared, sharedPtr);
@@ -298,7 +306,7 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
           } else values[name] = structuredClone(p.default);
           continue;
         }
-        const why = typeProblem(p, v);
+        const why = typeProblem(p, v, hints);
         if (why) {
           ok = false;
           const at = own ? itemPtr(name) : sharedPtr(name);

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { didYouMean, editDistance } from '../../src/schema/did-you-mean.ts';
+import { didYouMean, editDistance, hintBudget, MAX_HINT_LENGTH } from '../../src/schema/did-you-mean.ts';
+import { checkSemantics } from '../../src/schema/semantic.ts';
+import type { AnyResource } from '../../src/model/resource.ts';
 
 const keys = ['name', 'message', 'threshold', 'thresholdType', 'interval', 'source', 'tile', 'channel'];
 
@@ -30,6 +32,90 @@ test('edit distance counts a swap of neighbours as one', () => {
 
 test('no candidates, no suggestion', () => {
   assert.is(didYouMean('x', []), undefined);
+});
+
+// Red team, round 12: words from files (an alert's tile name, a template's enum) and from servers were compared
+// with a table of |a| × |b| cells: an alert naming a tile of 8,000 characters took 25 s and 5 GB, 70,000 threw
+// "Invalid array length" (an internal error); 2,000 alerts naming unknown dashboards among 2,000 took 230 s.
+const LONG = 70_000;
+
+test('editDistance with a bound stops once the distance must exceed it, in rows of memory', () => {
+  assert.is(editDistance('a'.repeat(LONG), 'b'.repeat(LONG), 3), 4);
+  assert.is(editDistance('abcdef', 'abcxyz', 2), 3);
+  assert.is(editDistance('abcdef', 'abcxyz', 3), 3);
+  assert.is(editDistance('x'.repeat(10), 'x'.repeat(20), 5), 6);
+});
+
+const bounded: Array<{ name: string; word: string; candidates: string[]; expected: string | undefined }> = [
+  { name: 'a long word against a long candidate', word: 'a'.repeat(LONG), candidates: ['a'.repeat(LONG - 1)], expected: undefined },
+  { name: 'a short word against long candidates', word: 'thresold', candidates: ['t'.repeat(LONG), 'threshold'], expected: 'threshold' },
+  {
+    name: 'a word of the longest compared length',
+    word: 'q'.repeat(MAX_HINT_LENGTH - 1) + 'x',
+    candidates: ['q'.repeat(MAX_HINT_LENGTH)],
+    expected: 'q'.repeat(MAX_HINT_LENGTH),
+  },
+  { name: 'the closest of several within reach', word: 'chanel', candidates: ['chan', 'channel', 'chanels'], expected: 'channel' },
+];
+
+for (const c of bounded) {
+  test(`didYouMean is bounded: ${c.name}`, () => {
+    assert.is(didYouMean(c.word, c.candidates), c.expected);
+  });
+}
+
+test('didYouMean spends a shared budget, and gives no hint once it is spent', () => {
+  const budget = hintBudget(1_000);
+  assert.is(didYouMean('thresold', keys, budget), 'threshold');
+  assert.ok(budget.cells < 1_000, `spent nothing: ${budget.cells}`);
+  assert.is(didYouMean('thresold', keys, hintBudget(0)), undefined);
+  const names = Array.from({ length: 5_000 }, (_, i) => `dashboard-${i}`.padEnd(40, 'x'));
+  const shared = hintBudget();
+  const hints = Array.from({ length: 5_000 }, (_, i) => didYouMean(`dashbaord-${i}`.padEnd(40, 'x'), names, shared));
+  assert.ok(shared.cells <= 0);
+  assert.is(hints[0], names[0]);
+  assert.is(hints.at(-1), undefined);
+});
+
+function alertOn(dashboard: string, tile: string): AnyResource {
+  return {
+    kind: 'Alert',
+    name: 'a',
+    file: '/repo/alerts/a.yaml',
+    index: 0,
+    doc: {
+      apiVersion: 'steward/v1',
+      kind: 'Alert',
+      metadata: { name: 'a', id: '65f5e4a3b9e77c001a000004' },
+      spec: {
+        name: 'A',
+        threshold: 1,
+        thresholdType: 'above',
+        interval: '5m',
+        source: 'tile',
+        tile: { dashboard, name: tile },
+        channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a0000aa' },
+      },
+    } as never,
+  };
+}
+
+test('an alert naming a tile of 70,000 characters on a dashboard with one is one problem, without a hint', () => {
+  const dashboard: AnyResource = {
+    kind: 'Dashboard',
+    name: 'd',
+    file: '/repo/dashboards/d.yaml',
+    index: 0,
+    doc: {
+      apiVersion: 'steward/v1',
+      kind: 'Dashboard',
+      metadata: { name: 'd' },
+      spec: { name: 'D', tiles: [{ name: 'a'.repeat(LONG), x: 0, y: 0, w: 1, h: 1, series: [] }] } as never,
+    },
+  };
+  const problems = checkSemantics([dashboard, alertOn('d', 'b'.repeat(LONG))]).filter((p) => p.pointer === '/spec/tile/name');
+  assert.is(problems.length, 1);
+  assert.not.match(problems[0]!.message, /did you mean/);
 });
 
 test.run();
