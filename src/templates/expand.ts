@@ -13,7 +13,8 @@ import { listSome } from '../shared/text.ts';
 import type { StewardTemplate } from '../schema/kinds.ts';
 import type { SemanticProblem } from '../schema/semantic.ts';
 import { validateKind } from '../schema/validator.ts';
-import { quote, scanReferences, substituteString, type Token } from './references.ts';
+import { quote, scanReferences, type Token } from './references.ts';
+import { MAX_STAMPED_SIZE, StampBudgetExceeded, stampValue } from './stamp.ts';
 import { escapeSegment as esc } from '../shared/pointer.ts';
 
 export type StampedKind = 'Dashboard' | 'Alert';
@@ -172,21 +173,6 @@ function hintOf(word: string, candidates: readonly string[], hints: HintBudget):
   return h ? `; did you mean "${h}"?` : candidates.length ? ` (parameters: ${listSome(candidates)})` : ' (it declares no parameters)';
 }
 
-/** Replaces every reference of an entry's value; `tokens` are keyed by the pointer the check walked. */
-function substitute(v: unknown, pointer: string, tokens: Map<string, Token[]>, value: (ns: 'params' | 'self', name: string) => unknown): unknown {
-  if (typeof v === 'string') {
-    const t = tokens.get(pointer);
-    return t ? structuredClone(substituteString(v, t, value)) : v;
-  }
-  if (Array.isArray(v)) return v.map((x, i) => substitute(x, `${pointer}/${i}`, tokens, value));
-  if (v && typeof v === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = substitute(x, `${pointer}/${esc(k)}`, tokens, value);
-    return o;
-  }
-  return v;
-}
-
 /**
  * The most resources all TemplateInstances of a project may stamp: ten times the 10,000 dashboards steward
  * is measured at (bench/), far beyond any real fan-out, and far below what exhausts memory.
@@ -225,6 +211,7 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
   let nextIndex = -1;
   const instanceNames = new Map<string, Resource<'TemplateInstance'>>();
   let stamped = 0;
+  const size = { left: MAX_STAMPED_SIZE };
   const templateNames = [...templates.keys()];
 
   for (const inst of instances) {
@@ -291,81 +278,95 @@ export function expandTemplates(resources: readonly AnyResource[]): Expansion {
     const items = spec.forEach
       ? spec.forEach.map((over, i) => ({ over: over as Record<string, unknown>, pointer: `/spec/forEach/${i}` }))
       : [{ over: {} as Record<string, unknown>, pointer: spec.parameters ? '/spec/parameters' : '/spec' }];
-    for (const item of items) {
-      const itemPtr = (name: string) => `${item.pointer}/${esc(name)}`;
-      if (spec.forEach) unknown(item.over, itemPtr);
-      const values: Record<string, Value> = {};
-      let ok = true;
-      for (const [name, p] of Object.entries(ct.params)) {
-        const own = Object.prototype.hasOwnProperty.call(item.over, name);
-        const v = own ? item.over[name] : shared[name];
-        if (v === undefined) {
-          if (p.default === undefined) {
-            ok = false;
-            iErr(item.pointer, `missing parameter "${name}" of template "${ct.t.name}" (${p.type}${p.description ? `: ${p.description}` : ''})`);
-          } else values[name] = structuredClone(p.default);
-          continue;
-        }
-        const why = typeProblem(p, v, hints);
-        if (why) {
-          ok = false;
-          const at = own ? itemPtr(name) : sharedPtr(name);
-          if (!reported.has(at)) iErr(at, `parameter "${name}" of template "${ct.t.name}" ${why}`);
-          reported.add(at);
-          continue;
-        }
-        values[name] = v as Value;
-      }
-      if (!ok) continue;
-      let key = inst.name;
-      if (tspec.key !== undefined) {
-        key = String(values[tspec.key]);
-        if (!NAME.test(key) || key.length > 100) {
-          const own = Object.prototype.hasOwnProperty.call(item.over, tspec.key);
-          iErr(
-            own ? itemPtr(tspec.key) : Object.prototype.hasOwnProperty.call(shared, tspec.key) ? sharedPtr(tspec.key) : item.pointer,
-            `${JSON.stringify(key)} cannot name a stamp (it is the template's key, ${tspec.key}): use lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit`,
-          );
-          continue;
-        }
-      }
-      const base = `${ct.t.name}/${key}`;
-      const value = (ns: 'params' | 'self', name: string): unknown => (ns === 'params' ? values[name] : name === 'key' ? key : base);
-      for (const [kind, list] of KINDS) {
-        (tspec[list] ?? []).forEach((entry: Entry, i) => {
-          const entryPtr = `/spec/${list}/${i}`;
-          const name = entry.name !== undefined ? `${base}/${entry.name}` : base;
-          const stamped = substitute({ metadata: entry.metadata, spec: entry.spec }, entryPtr, ct.tokens, value) as {
-            metadata?: Record<string, unknown>;
-            spec: unknown;
-          };
-          const doc = { apiVersion: 'steward/v1', kind, metadata: { name, ...(stamped.metadata ?? {}) }, spec: stamped.spec };
-          const index = nextIndex--;
-          const origin: Origin = {
-            kind,
-            name,
-            template: { name: ct.t.name, file: ct.t.file, index: ct.t.index, entry: entryPtr },
-            instance: { name: inst.name, file: inst.file, index: inst.index, item: item.pointer },
-          };
-          // The stamped name holds "/", which a hand-written metadata.name may not: check the rest.
-          const schemaProblems = validateKind(kind, { ...doc, metadata: { ...doc.metadata, name: 'stamp' } });
-          for (const p of schemaProblems) {
-            problems.push({
-              file: ct.t.file,
-              index: ct.t.index,
-              pointer: templatePointer(origin, p.pointer),
-              atKey: p.atKey,
-              severity: 'error',
-              message: `${p.message} (in ${kind} ${name}, a stamp of template ${ct.t.name})`,
-              related: { file: inst.file, index: inst.index, pointer: item.pointer },
-              relatedLabel: 'stamped by',
-            });
+    const first = out.length;
+    const sizeBefore = MAX_STAMPED_SIZE - size.left;
+    try {
+      for (const item of items) {
+        const itemPtr = (name: string) => `${item.pointer}/${esc(name)}`;
+        if (spec.forEach) unknown(item.over, itemPtr);
+        const values: Record<string, Value> = {};
+        let ok = true;
+        for (const [name, p] of Object.entries(ct.params)) {
+          const own = Object.prototype.hasOwnProperty.call(item.over, name);
+          const v = own ? item.over[name] : shared[name];
+          if (v === undefined) {
+            if (p.default === undefined) {
+              ok = false;
+              iErr(item.pointer, `missing parameter "${name}" of template "${ct.t.name}" (${p.type}${p.description ? `: ${p.description}` : ''})`);
+            } else values[name] = structuredClone(p.default);
+            continue;
           }
-          if (schemaProblems.length > 0) return;
-          origins.set(originKey(inst.file, index), origin);
-          out.push({ kind, name, file: inst.file, index, doc } as AnyResource);
-        });
+          const why = typeProblem(p, v, hints);
+          if (why) {
+            ok = false;
+            const at = own ? itemPtr(name) : sharedPtr(name);
+            if (!reported.has(at)) iErr(at, `parameter "${name}" of template "${ct.t.name}" ${why}`);
+            reported.add(at);
+            continue;
+          }
+          values[name] = v as Value;
+        }
+        if (!ok) continue;
+        let key = inst.name;
+        if (tspec.key !== undefined) {
+          key = String(values[tspec.key]);
+          if (!NAME.test(key) || key.length > 100) {
+            const own = Object.prototype.hasOwnProperty.call(item.over, tspec.key);
+            iErr(
+              own ? itemPtr(tspec.key) : Object.prototype.hasOwnProperty.call(shared, tspec.key) ? sharedPtr(tspec.key) : item.pointer,
+              `${JSON.stringify(key)} cannot name a stamp (it is the template's key, ${tspec.key}): use lowercase letters, digits, '.', '_' and '-', starting and ending with a letter or digit`,
+            );
+            continue;
+          }
+        }
+        const base = `${ct.t.name}/${key}`;
+        const value = (ns: 'params' | 'self', name: string): unknown => (ns === 'params' ? values[name] : name === 'key' ? key : base);
+        for (const [kind, list] of KINDS) {
+          (tspec[list] ?? []).forEach((entry: Entry, i) => {
+            const entryPtr = `/spec/${list}/${i}`;
+            const name = entry.name !== undefined ? `${base}/${entry.name}` : base;
+            const stamped = stampValue({ metadata: entry.metadata, spec: entry.spec }, entryPtr, ct.tokens, value, size) as {
+              metadata?: Record<string, unknown>;
+              spec: unknown;
+            };
+            const doc = { apiVersion: 'steward/v1', kind, metadata: { name, ...(stamped.metadata ?? {}) }, spec: stamped.spec };
+            const index = nextIndex--;
+            const origin: Origin = {
+              kind,
+              name,
+              template: { name: ct.t.name, file: ct.t.file, index: ct.t.index, entry: entryPtr },
+              instance: { name: inst.name, file: inst.file, index: inst.index, item: item.pointer },
+            };
+            // The stamped name holds "/", which a hand-written metadata.name may not: check the rest.
+            const schemaProblems = validateKind(kind, { ...doc, metadata: { ...doc.metadata, name: 'stamp' } });
+            for (const p of schemaProblems) {
+              problems.push({
+                file: ct.t.file,
+                index: ct.t.index,
+                pointer: templatePointer(origin, p.pointer),
+                atKey: p.atKey,
+                severity: 'error',
+                message: `${p.message} (in ${kind} ${name}, a stamp of template ${ct.t.name})`,
+                related: { file: inst.file, index: inst.index, pointer: item.pointer },
+                relatedLabel: 'stamped by',
+              });
+            }
+            if (schemaProblems.length > 0) return;
+            origins.set(originKey(inst.file, index), origin);
+            out.push({ kind, name, file: inst.file, index, doc } as AnyResource);
+          });
+        }
       }
+    } catch (e) {
+      if (!(e instanceof StampBudgetExceeded)) throw e;
+      // Nothing of an instance over the budget is kept: one problem, at the instance.
+      for (const r of out.splice(first)) origins.delete(originKey(r.file, r.index));
+      size.left = MAX_STAMPED_SIZE - sizeBefore;
+      iErr(
+        spec.forEach ? '/spec/forEach' : '/spec/template',
+        `this instance would stamp more than ${MAX_STAMPED_SIZE / 1048576} MiB of documents (as JSON text)${sizeBefore > 0 ? `, after ${(sizeBefore / 1048576).toFixed(1)} MiB stamped by other instances` : ''}: templates stamp at most that in a project (a list parameter used in many places, or a large template stamped for many items)`,
+        true,
+      );
     }
   }
   for (const ct of templates.values()) {

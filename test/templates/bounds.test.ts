@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
+import { MAX_STAMPED_SIZE } from '../../src/templates/stamp.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const PROJECT = `apiVersion: steward/v1
@@ -74,5 +75,63 @@ for (const c of lists) {
     }
   });
 }
+
+// What one small pair of files can make instances stamp: the count of stamps stays small, their size does not.
+const list = (items: number, width: number) => `[${Array.from({ length: items }, (_, i) => `${i}`.padEnd(width, 'l')).join(', ')}]`;
+const OVER =
+  /^this instance would stamp more than 64 MiB of documents \(as JSON text\)(, after [\d.]+ MiB stamped by other instances)?: templates stamp at most that in a project/;
+
+const sizes: Array<{ name: string; template: string; instance: string }> = [
+  {
+    // 100 KB of list used 1,000 times: 100 MB stamped from 115 KB of YAML.
+    name: 'a list parameter used in many places',
+    template: `{ parameters: { l: { type: list, default: ${list(100, 1000)} } }, dashboards: [{ spec: { name: x, tags: [${Array(1000).fill('$(params.l)').join(', ')}] } }] }`,
+    instance: '{ template: t }',
+  },
+  {
+    // A text of 6,000 references to a 100 KB string is 600 MB, past what one string can hold in V8 (so the
+    // old code failed with "Invalid string length", an internal error).
+    name: 'a long string written into a text many times',
+    template: `{ parameters: { s: { type: string, default: ${'s'.repeat(100_000)} } }, dashboards: [{ spec: { name: "${Array(6000).fill('$(params.s)').join(' ')}" } }] }`,
+    instance: '{ template: t }',
+  },
+  {
+    // 2,000 tiles of markdown stamped for 300 items: about 120 MB.
+    name: 'a large template stamped for many items',
+    template: `{ key: k, parameters: { k: { type: string } }, dashboards: [{ spec: { name: "d $(params.k)", tiles: [${Array.from(
+      { length: 2000 },
+      (_, i) => `{ name: t${i}, x: 0, y: ${i}, w: 1, h: 1, config: { displayType: markdown, markdown: "${'m'.repeat(150)}" } }`,
+    ).join(', ')}] } }] }`,
+    instance: `{ template: t, forEach: [${Array.from({ length: 300 }, (_, i) => `{ k: k${i} }`).join(', ')}] }`,
+  },
+];
+
+for (const c of sizes) {
+  test(`stamps past ${MAX_STAMPED_SIZE / 1048576} MiB are refused at the instance, nothing stamped: ${c.name}`, async () => {
+    const loaded = await load({ 't.yaml': doc('Template', 't', c.template), 'i.yaml': doc('TemplateInstance', 'i', c.instance) });
+    const errors = loaded.issues.filter((i) => i.severity === 'error');
+    assert.equal(
+      errors.map((e) => [e.file.endsWith('i.yaml'), OVER.test(e.message)]),
+      [[true, true]],
+      errors.map((e) => e.message.slice(0, 200)).join('\n'),
+    );
+    assert.is(loaded.resources.filter((r) => r.kind === 'Dashboard').length, 0);
+  });
+}
+
+test('an instance refused for its size does not count against the next one', async () => {
+  const loaded = await load({
+    't.yaml': doc('Template', 't', sizes[0]!.template) + doc('Template', 'small', '{ dashboards: [{ spec: { name: small } }] }'),
+    'i.yaml': doc('TemplateInstance', 'i', '{ template: t }') + doc('TemplateInstance', 'j', '{ template: small }'),
+  });
+  assert.equal(
+    loaded.issues.filter((i) => i.severity === 'error').map((e) => OVER.test(e.message) && !e.message.includes('after')),
+    [true],
+  );
+  assert.equal(
+    loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name),
+    ['small/j'],
+  );
+});
 
 test.run();
