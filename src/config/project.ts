@@ -9,7 +9,7 @@ import type { AnyResource } from '../model/resource.ts';
 import { MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
 import { processFile } from './resources.ts';
 import { isObject as isPlainObject } from '../shared/object.ts';
-import { isInside, linkEscape } from '../shared/paths.ts';
+import { IN_GIT, inGitFolder, isInside, linkEscape } from '../shared/paths.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
@@ -78,11 +78,37 @@ export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string):
   }
   let dir = resolve(cwd);
   for (;;) {
-    for (const n of PROJECT_FILE_NAMES) if (fs.stat(join(dir, n))?.isFile) return join(dir, n);
+    for (const n of PROJECT_FILE_NAMES) if (fs.stat(join(dir, n))?.isFile) return placeProjectFile(fs, join(dir, n));
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
   }
+}
+
+/**
+ * A project file found by its name (not named with --config) is read only when it really lies in its folder,
+ * outside .git: a pull request can commit steward.yaml as a link, and the file it leads to (.git/config with
+ * the job's token, ~/.git-credentials, a kubeconfig) was parsed and quoted by its YAML and schema errors. As
+ * for resources, the error names the file, never its contents or where it leads (red team, round 12).
+ */
+function placeProjectFile(fs: FileSystem, file: string): string {
+  if (!fs.realpath) return file;
+  let real: string;
+  let dir: string;
+  try {
+    real = fs.realpath(file);
+    dir = fs.realpath(dirname(file));
+  } catch {
+    throw new ConfigError('the project file cannot be resolved (a broken link?); not read', { file, line: 1, col: 1 });
+  }
+  if (!isInside(dir, real))
+    throw new ConfigError('the project file is a link to a file outside its folder; not read (name a project file elsewhere with --config)', {
+      file,
+      line: 1,
+      col: 1,
+    });
+  if (inGitFolder(relative(dir, real))) throw new ConfigError(`the project file ${IN_GIT}`, { file, line: 1, col: 1 });
+  return file;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import { markedDigests, processFiles, type ParallelOptions, type ParseJob, type ParseOutput } from './parse-pool.ts';
 import { headOf, lazyResource } from './rows.ts';
+import { IN_GIT, inGitFolder } from '../shared/paths.ts';
 import { MAX_FILE_BYTES } from './source.ts';
 
 export interface ReadFilesOptions {
@@ -148,8 +149,9 @@ function placeResourceFile(
     } catch {
       return refuse('cannot resolve this path (a broken link?); not read');
     }
-    const inside = roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
-    if (!inside) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
+    const root = roots.find((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
+    if (root === undefined) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
+    if (inGitFolder(real.slice(root.length))) return refuse(IN_GIT);
   }
   st ??= fs.stat(file);
   if (!st) return refuse('no such file');

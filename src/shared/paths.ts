@@ -10,6 +10,18 @@ export function isInside(root: string, path: string): boolean {
 }
 
 /**
+ * Why a file under `.git` is never read as a resource or the project file: git's own folder is no steward
+ * file, and it can hold credentials (actions/checkout keeps the job's token in .git/config unless told not
+ * to), which a YAML error would quote. A pattern or a link in a pull request could name it (red team, round 12).
+ */
+export const IN_GIT = "is inside .git, git's own folder (it can hold credentials); not read";
+
+/** Whether a path (relative to the project folder, or the tail of one) goes through a `.git` folder. */
+export function inGitFolder(rel: string): boolean {
+  return rel.split(/[\\/]/).some((seg) => seg.toLowerCase() === '.git');
+}
+
+/**
  * Where a path really leads: the deepest part of it that exists with every link resolved, and the rest
  * (not created yet) appended as named.
  */

@@ -33,6 +33,13 @@ spec:
     token: { env: STEWARD_OBS_TOKEN }
 `;
 
+/** What actions/checkout leaves in .git/config unless told `persist-credentials: false`. */
+const GIT_CONFIG = `[core]\n\trepositoryformatversion = 0\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${SECRET_TEXT}\n`;
+const gitConfig = (dir: string) => {
+  mkdirSync(join(dir, '.git'));
+  writeFileSync(join(dir, '.git/config'), GIT_CONFIG);
+};
+
 const DASH = `apiVersion: steward/v1
 kind: Dashboard
 metadata: { name: d }
@@ -102,6 +109,44 @@ const CASES: Case[] = [
     },
     where: 'dashboards/huge.yaml:1:1',
     message: /file is 1024\.0 MiB; steward reads files up to 4 MiB/,
+  },
+  // Red team, round 12: files a YAML error quotes (a git config: "Unexpected scalar token in YAML stream:
+  // "basic <token>""), reached by a linked steward.yaml or by a resource under .git.
+  {
+    name: 'steward.yaml as a link to a git config outside the project',
+    setup: (dir, outside) => {
+      writeFileSync(join(outside, 'config'), GIT_CONFIG);
+      rmSync(join(dir, 'steward.yaml'));
+      symlinkSync(join(outside, 'config'), join(dir, 'steward.yaml'));
+    },
+    where: 'steward.yaml:1:1',
+    message: /the project file is a link to a file outside its folder; not read/,
+  },
+  {
+    name: 'steward.yaml as a link to .git/config',
+    setup: (dir) => {
+      gitConfig(dir);
+      rmSync(join(dir, 'steward.yaml'));
+      symlinkSync('.git/config', join(dir, 'steward.yaml'));
+    },
+    where: 'steward.yaml:1:1',
+    message: /the project file is inside \.git, git's own folder \(it can hold credentials\); not read/,
+  },
+  {
+    name: 'a resource that is a link to .git/config',
+    setup: (dir) => {
+      gitConfig(dir);
+      symlinkSync('../.git/config', join(dir, 'dashboards/git.yaml'));
+    },
+    where: 'dashboards/git.yaml:1:1',
+    message: /is inside \.git, git's own folder \(it can hold credentials\); not read/,
+  },
+  {
+    name: 'a pattern naming .git/config',
+    resources: ['dashboards/**/*.yaml', '.git/config'],
+    setup: (dir) => gitConfig(dir),
+    where: '.git/config:1:1',
+    message: /is inside \.git, git's own folder/,
   },
   {
     name: 'a symlink to a file inside the project is fine',
