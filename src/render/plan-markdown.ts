@@ -7,6 +7,17 @@ import { pushAll } from '../shared/arrays.ts';
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 const MARKDOWN_LIMIT = 60_000;
 
+/**
+ * The parts above the items list names that files and servers choose (templates, orphan ids, fields the
+ * server sends): each list shows this many, each name at most NAME_LIMIT characters. Unbounded, 2,000
+ * templates of a pull request made a 117,000-character "plan under 60,000", which GitHub refuses as a
+ * comment: the sticky comment kept the previous commit's plan (red team, round 12).
+ */
+const HEAD_ITEMS = 20;
+const NAME_LIMIT = 200;
+const cut = (s: string, n = NAME_LIMIT) => (s.length > n ? `${s.slice(0, n)}…` : s);
+const more = (n: number, what: string) => `… and ${n} more ${what}`;
+
 const ICON: Record<Action, string> = { create: '🟢 create', update: '🟡 update', delete: '🗑️ delete', noop: '⚪ unchanged', blocked: '🔴 blocked' };
 
 export interface MarkdownOptions {
@@ -42,7 +53,10 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   if (plan.orphans?.length) {
     head.push(
-      `> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${plan.orphans.map((o) => `\`${escapeMarkdownCode(o.id)}\``).join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`,
+      `> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${[
+        ...plan.orphans.slice(0, HEAD_ITEMS).map((o) => `\`${escapeMarkdownCode(cut(o.id))}\``),
+        ...(plan.orphans.length > HEAD_ITEMS ? [more(plan.orphans.length - HEAD_ITEMS, 'orphans')] : []),
+      ].join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`,
     );
     head.push('');
   }
@@ -51,15 +65,22 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('**Templates**', '');
     pushAll(
       head,
-      templates.map((f) => `- ${escapeMarkdownKeepingCode(fanOutLine(f))}`),
+      templates.slice(0, HEAD_ITEMS).map((f) => `- ${escapeMarkdownKeepingCode(cut(fanOutLine(f), 2 * NAME_LIMIT))}`),
     );
+    if (templates.length > HEAD_ITEMS) head.push(`- ${more(templates.length - HEAD_ITEMS, 'templates')}`);
     head.push('');
   }
   head.push(`<sub>live: ${escapeMarkdownHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 
   const sections = plan.items.filter((i) => i.action !== 'noop').map(section);
-  const footer = plan.ignoredFields.length ? `\n<sub>Not compared: ${plan.ignoredFields.map((f) => `\`${escapeMarkdownCode(f)}\``).join(', ')}</sub>\n` : '';
+  const fields = plan.ignoredFields;
+  const footer = fields.length
+    ? `\n<sub>Not compared: ${[
+        ...fields.slice(0, HEAD_ITEMS).map((f) => `\`${escapeMarkdownCode(cut(f))}\``),
+        ...(fields.length > HEAD_ITEMS ? [more(fields.length - HEAD_ITEMS, 'fields')] : []),
+      ].join(', ')}</sub>\n`
+    : '';
   let body = head.join('\n');
   const reserve = 400 + footer.length;
   let shown = 0;

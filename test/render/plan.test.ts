@@ -117,4 +117,46 @@ test('markdown stays under its limit and says what it cut', () => {
   assert.match(md, '| 🟢 create | 2000 | 0 |', 'the summary table counts everything');
 });
 
+// Red team, round 12: the parts above the items (templates, orphan ids, fields the server sends) were not
+// counted against the limit; 2,000 templates made a 117,000-character plan, which GitHub refuses as a comment.
+const heads: Array<{ name: string; change: (p: Plan) => void; says: RegExp }> = [
+  {
+    name: '2,000 templates',
+    change: (p) => {
+      p.items = p.items.map((it, i) => ({ ...it, name: `template-with-a-long-name-number-${i}/k` }));
+    },
+    says: /- … and 1980 more templates\n/,
+  },
+  {
+    name: '5,000 orphans with long ids',
+    change: (p) => {
+      p.orphans = Array.from({ length: 5000 }, (_, i) => ({
+        kind: 'Dashboard' as const,
+        name: `o${i}`,
+        id: `${i}`.padEnd(500, 'x'),
+        action: 'delete' as const,
+      })) as never;
+    },
+    says: /\(`0x{199}…`, .*, … and 4980 more orphans\)/,
+  },
+  {
+    name: '5,000 fields the server sent',
+    change: (p) => {
+      p.ignoredFields = Array.from({ length: 5000 }, (_, i) => `field${i}`.padEnd(300, 'f'));
+    },
+    says: /Not compared: .*, … and 4980 more fields<\/sub>/,
+  },
+];
+
+for (const c of heads) {
+  test(`markdown stays under its limit whatever names the head lists: ${c.name}`, () => {
+    const resources = Array.from({ length: 2000 }, (_, i) => dashboard(`d${i}`, { name: `Dashboard number ${i}` }));
+    const p = computePlan({ resources, live: [], state: { formatVersion: 1, alerts: {} }, markerTag: MARKER, now: NOW, projectDir: DIR });
+    c.change(p);
+    const md = renderPlanMarkdown(p, { artifactHint: 'the plan.json artifact' });
+    assert.ok(md.length < 60_000, `length ${md.length}`);
+    assert.match(md, c.says);
+  });
+}
+
 test.run();
