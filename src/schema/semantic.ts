@@ -29,7 +29,23 @@ const MAX_TAGS = 50;
 const MAX_LIVE_NAME_LENGTH = 1024;
 const MAX_LIVE_TILES = 500;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * A scheduleStartAt as both the contract and the server take it: the spec's `format: date-time` needs the
+ * seconds and a real date (2026-02-30 is none), and HyperDX reads it with zod's `datetime()`, which takes
+ * UTC (`Z`) only and refuses an offset such as +02:00.
+ */
+const TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Why `s` is not a scheduleStartAt the live APIs take, naming the same instant in their form where it has one. */
+function scheduleStartProblem(s: string, api: string): string | undefined {
+  const m = TIME.exec(s);
+  const wall = m && `${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}`;
+  if (!m || !wall || Number.isNaN(Date.parse(`${wall}Z`)) || !new Date(`${wall}Z`).toISOString().startsWith(wall))
+    return `scheduleStartAt "${s}" is not a valid time (no such day or hour, or not a date and time); expected a UTC time with seconds, like 2026-02-08T10:00:00Z`;
+  if (m[4] !== undefined && m[6] === 'Z') return undefined;
+  const utc = new Date(Date.parse(s)).toISOString().replace('.000Z', 'Z');
+  return `scheduleStartAt "${s}": the ${api} API takes a UTC time with seconds (Z, no offset); this instant is ${utc}`;
+}
 
 /** HyperDX 2026-08's alert intervals (AlertInterval). */
 const LIVE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'];
@@ -111,12 +127,8 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
       pointer: '/spec/thresholdMax',
       message: `thresholdMax ${spec.thresholdMax} is below threshold ${spec.threshold}; the ${api} API takes thresholdMax >= threshold`,
     });
-  if (spec.scheduleStartAt !== undefined && !(RFC3339.test(spec.scheduleStartAt) && !Number.isNaN(Date.parse(spec.scheduleStartAt)))) {
-    out.push({
-      pointer: '/spec/scheduleStartAt',
-      message: `scheduleStartAt "${spec.scheduleStartAt}" is not an RFC 3339 time; expected one like 2026-02-08T10:00:00Z`,
-    });
-  }
+  const startProblem = spec.scheduleStartAt === undefined ? undefined : scheduleStartProblem(spec.scheduleStartAt, api);
+  if (startProblem) out.push({ pointer: '/spec/scheduleStartAt', message: startProblem });
   if (spec.channel && spec.channels) out.push({ pointer: '/spec/channel', atKey: true, message: 'give channel or channels, not both' });
   // HyperDX drops these from a tile alert (its tile alert schema has neither): they would show as drift forever.
   if (spec.source === 'tile') {

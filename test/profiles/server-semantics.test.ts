@@ -114,12 +114,12 @@ test('scheduleStartAt: the server answers its own spelling of the instant (.000Z
     const again = await x.run('plan', '--detailed-exitcode');
     assert.is(again.code, 0, again.stdout + again.stderr);
     // Another instant is still a change.
-    x.edit('alerts/checkout.yaml', '2026-02-08T10:00:00Z', '2026-02-08T11:00:00+02:00');
+    x.edit('alerts/checkout.yaml', '2026-02-08T10:00:00Z', '2026-02-08T11:00:00Z');
     const moved = await x.run('plan', '--detailed-exitcode');
     assert.is(moved.code, 2, moved.stdout + moved.stderr);
     assert.match(moved.stdout, 'scheduleStartAt');
     // Removing the anchor from the file is sent (null: the server keeps what an update leaves out) and done.
-    x.edit('alerts/checkout.yaml', '  scheduleStartAt: "2026-02-08T11:00:00+02:00"\n', '');
+    x.edit('alerts/checkout.yaml', '  scheduleStartAt: "2026-02-08T11:00:00Z"\n', '');
     const removed = await x.run('apply', '--auto-approve');
     assert.is(removed.code, 0, removed.stdout + removed.stderr);
     assert.is((await slow()).scheduleStartAt, undefined);

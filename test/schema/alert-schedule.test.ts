@@ -1,0 +1,82 @@
+/**
+ * An alert's schedule as the live APIs (hyperdx, clickstack-cloud) take it. validate passed what the
+ * contract or the server refuses, and apply then failed on it:
+ * - scheduleStartAt without seconds (2026-02-08T10:00Z) or on a day that does not exist: the spec's
+ *   `format: date-time` refuses both (a prism mock of HyperDX 2026-08 answered the PUT with 422);
+ * - scheduleStartAt with an offset (+02:00): the spec allows it, but HyperDX reads the member with zod's
+ *   `datetime()`, which takes UTC (`Z`) only, and answers 400.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { AnyResource } from '../../src/model/resource.ts';
+import { checkSemantics } from '../../src/schema/semantic.ts';
+
+function alert(spec: Record<string, unknown>): AnyResource {
+  return {
+    kind: 'Alert',
+    name: 'a',
+    file: '/repo/alerts/a.yaml',
+    index: 0,
+    doc: {
+      apiVersion: 'steward/v1',
+      kind: 'Alert',
+      metadata: { name: 'a' },
+      spec: {
+        name: 'A',
+        threshold: 1,
+        thresholdType: 'above',
+        interval: '5m',
+        source: 'saved_search',
+        savedSearchId: 's1',
+        channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a0002b1' },
+        ...spec,
+      },
+    },
+  } as AnyResource;
+}
+
+const errors = (r: AnyResource, api: string) =>
+  checkSemantics([r], { api })
+    .filter((p) => p.severity === 'error')
+    .map((p) => `${p.pointer}: ${p.message}`);
+
+/** The contract's own check of the member (`type: string, format: date-time`), as prism runs it. */
+const ajv = new Ajv();
+addFormats.default(ajv);
+const contractDateTime = ajv.compile({ type: 'string', format: 'date-time' });
+
+const NOT_VALID = 'is not a valid time (no such day or hour, or not a date and time); expected a UTC time with seconds, like 2026-02-08T10:00:00Z';
+const CASES: Array<[string, string | undefined]> = [
+  ['2026-02-08T10:00:00Z', undefined],
+  ['2026-02-08T10:00:00.000Z', undefined],
+  ['2026-02-08T10:00:00.5Z', undefined],
+  ['2026-02-08T10:00Z', 'takes a UTC time with seconds (Z, no offset); this instant is 2026-02-08T10:00:00Z'],
+  ['2026-02-08T11:00:00+02:00', 'takes a UTC time with seconds (Z, no offset); this instant is 2026-02-08T09:00:00Z'],
+  ['2026-02-08T10:00:00.5-05:30', 'takes a UTC time with seconds (Z, no offset); this instant is 2026-02-08T15:30:00.500Z'],
+  ['2026-02-30T10:00:00Z', NOT_VALID],
+  ['2026-02-08T24:00:00Z', NOT_VALID],
+  ['2026-02-08T10:60:00Z', NOT_VALID],
+  ['2026-02-08', NOT_VALID],
+  ['2026-02-08 10:00:00Z', NOT_VALID],
+  ['tomorrow', NOT_VALID],
+];
+
+for (const api of ['hyperdx', 'clickstack-cloud']) {
+  test(`${api}: scheduleStartAt is refused unless UTC with seconds, naming the same instant in that form`, () => {
+    for (const [value, why] of CASES) {
+      const got = errors(alert({ scheduleStartAt: value }), api);
+      if (why === undefined) {
+        assert.equal(got, [], value);
+        // What validate lets through is what the contract takes.
+        assert.ok(contractDateTime(value), `${value} breaks the contract's date-time`);
+      } else {
+        const expected = why.startsWith('takes') ? `scheduleStartAt "${value}": the ${api} API ${why}` : `scheduleStartAt "${value}" ${why}`;
+        assert.equal(got, [`/spec/scheduleStartAt: ${expected}`], value);
+      }
+    }
+  });
+}
+
+test.run();
