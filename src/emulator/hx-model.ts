@@ -58,6 +58,22 @@ export const HX_ALERT_IDS = { 'Error spike (saved search)': '65f5e4a3b9e77c001a0
 /** Tiles an alert may be bound to (the spec: "Must be a line, stacked bar, or number type tile"). */
 export const ALERTABLE_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'number']);
 
+const INTERVAL_MINUTES: Readonly<Record<string, number>> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 };
+
+/**
+ * What HyperDX's server refuses in an alert's schedule (validateAlertScheduleOffsetMinutes), though the spec
+ * says only "offset from the interval boundary": an offset not inside the interval, or one beside scheduleStartAt.
+ */
+export function scheduleProblem(body: Record<string, unknown>): BodyProblem | undefined {
+  const offset = typeof body['scheduleOffsetMinutes'] === 'number' ? body['scheduleOffsetMinutes'] : 0;
+  if (offset > 0 && body['scheduleStartAt'] != null)
+    return { path: 'scheduleOffsetMinutes', message: 'scheduleOffsetMinutes must be 0 when scheduleStartAt is provided', rule: true };
+  const minutes = Object.hasOwn(INTERVAL_MINUTES, String(body['interval'])) ? INTERVAL_MINUTES[String(body['interval'])]! : undefined;
+  if (minutes !== undefined && offset >= minutes)
+    return { path: 'scheduleOffsetMinutes', message: `scheduleOffsetMinutes must be less than ${minutes} minute${minutes === 1 ? '' : 's'}`, rule: true };
+  return undefined;
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -26,6 +26,7 @@ import {
   TILE_KEYS,
   ALERT_REQUEST_KEYS,
   orderAlert,
+  scheduleProblem,
 } from './hx-model.ts';
 export interface HxStoreOptions {
   flavor: Flavor;
@@ -259,6 +260,8 @@ export class HxStore {
     if (body['channel'] !== undefined && body['channels'] !== undefined && JSON.stringify(body['channel']) !== JSON.stringify(channels[0])) {
       return [{ path: 'channel', message: 'must equal channels[0] when both are sent', rule: true }];
     }
+    const schedule = scheduleProblem(body);
+    if (schedule) return [schedule];
     const type = body['thresholdType'];
     if (type === 'between' || type === 'not_between') {
       const max = body['thresholdMax'];

@@ -47,8 +47,9 @@ function scheduleStartProblem(s: string, api: string): string | undefined {
   return `scheduleStartAt "${s}": the ${api} API takes a UTC time with seconds (Z, no offset); this instant is ${utc}`;
 }
 
-/** HyperDX 2026-08's alert intervals (AlertInterval). */
-const LIVE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '6h', '12h', '1d'];
+/** HyperDX 2026-08's alert intervals (AlertInterval), in minutes. */
+const INTERVAL_MINUTES: Readonly<Record<string, number>> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 };
+const LIVE_INTERVALS = Object.keys(INTERVAL_MINUTES);
 
 type AlertDoc = Resource<'Alert'>['doc'];
 
@@ -118,6 +119,13 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
       message: `interval ${spec.interval}: the ${api} API takes ${LIVE_INTERVALS.join(', ')}${hint ? `; did you mean "${hint}"?` : ''}`,
     });
   }
+  // HyperDX (validateAlertScheduleOffsetMinutes): the offset is into the interval, so less than it.
+  const minutes = Object.hasOwn(INTERVAL_MINUTES, spec.interval) ? INTERVAL_MINUTES[spec.interval]! : undefined;
+  if (spec.scheduleOffsetMinutes !== undefined && minutes !== undefined && spec.scheduleOffsetMinutes >= minutes)
+    out.push({
+      pointer: '/spec/scheduleOffsetMinutes',
+      message: `scheduleOffsetMinutes ${spec.scheduleOffsetMinutes} is not inside the ${spec.interval} interval; the ${api} API takes 0 to ${minutes - 1} with it`,
+    });
   if (spec.source === 'search') out.push({ pointer: '/spec/source', message: `the ${api} API calls it saved_search; did you mean "saved_search"?` });
   if (spec.source === 'saved_search' && spec.savedSearchId === undefined) out.push({ pointer: '/spec', message: 'a saved_search alert needs savedSearchId' });
   if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined)

@@ -324,6 +324,12 @@ test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhoo
         }),
         /listed twice/,
       ],
+      // HyperDX's server (validateAlertScheduleOffsetMinutes), beyond the spec's minimum 0.
+      [tileAlert(d.id, lineTile.id, { scheduleOffsetMinutes: 5 }), /^scheduleOffsetMinutes: scheduleOffsetMinutes must be less than 5 minutes/],
+      [
+        tileAlert(d.id, lineTile.id, { scheduleOffsetMinutes: 2, scheduleStartAt: '2026-02-08T10:00:00Z' }),
+        /^scheduleOffsetMinutes: scheduleOffsetMinutes must be 0 when scheduleStartAt is provided/,
+      ],
       [tileAlert(d.id, lineTile.id, { channels: [] }), /channels: must NOT have fewer than 1 items/],
       [tileAlert(d.id, lineTile.id, { channels: undefined }), /^channels: Required/],
       [
@@ -339,6 +345,8 @@ test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhoo
     assert.is((await obs(emu, 'GET', '/api/v2/alerts')).body.meta.total, 2, 'nothing was stored');
     const ranged = await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, lineTile.id, { thresholdType: 'between', threshold: 1, thresholdMax: 9 }));
     assert.is(ranged.status, 200, ranged.text);
+    const offset = await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, lineTile.id, { scheduleOffsetMinutes: 4 }));
+    assert.is(offset.status, 200, offset.text);
   }));
 
 test('alerts: a tile a dashboard PUT removes takes its alerts with it, and so does deleting the dashboard', () =>

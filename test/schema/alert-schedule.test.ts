@@ -4,7 +4,9 @@
  * - scheduleStartAt without seconds (2026-02-08T10:00Z) or on a day that does not exist: the spec's
  *   `format: date-time` refuses both (a prism mock of HyperDX 2026-08 answered the PUT with 422);
  * - scheduleStartAt with an offset (+02:00): the spec allows it, but HyperDX reads the member with zod's
- *   `datetime()`, which takes UTC (`Z`) only, and answers 400.
+ *   `datetime()`, which takes UTC (`Z`) only, and answers 400;
+ * - scheduleOffsetMinutes not inside the interval (5 with 5m): the spec says only "offset from the interval
+ *   boundary"; HyperDX's server refuses it ("must be less than 5 minutes", validateAlertScheduleOffsetMinutes).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -76,6 +78,31 @@ for (const api of ['hyperdx', 'clickstack-cloud']) {
         assert.equal(got, [`/spec/scheduleStartAt: ${expected}`], value);
       }
     }
+  });
+
+  test(`${api}: scheduleOffsetMinutes must be inside the interval`, () => {
+    const cases: Array<[string, number, boolean]> = [
+      ['1m', 0, true],
+      ['1m', 1, false],
+      ['5m', 4, true],
+      ['5m', 5, false],
+      ['15m', 14, true],
+      ['1h', 60, false],
+      ['1d', 1439, true],
+      ['1d', 1440, false],
+    ];
+    for (const [interval, offset, ok] of cases) {
+      const got = errors(alert({ interval, scheduleOffsetMinutes: offset }), api);
+      const minutes = { '1m': 1, '5m': 5, '15m': 15, '1h': 60, '1d': 1440 }[interval]!;
+      const expected = ok
+        ? []
+        : [
+            `/spec/scheduleOffsetMinutes: scheduleOffsetMinutes ${offset} is not inside the ${interval} interval; the ${api} API takes 0 to ${minutes - 1} with it`,
+          ];
+      assert.equal(got, expected, `${interval} ${offset}`);
+    }
+    // An interval the API does not take is said once, at interval.
+    assert.equal(errors(alert({ interval: '10m', scheduleOffsetMinutes: 30 }), api).length, 1);
   });
 }
 
