@@ -74,6 +74,22 @@ export function scheduleProblem(body: Record<string, unknown>): BodyProblem | un
   return undefined;
 }
 
+/**
+ * What HyperDX's server refuses in a select item (externalDashboardSelectItemSchema), as the spec's SelectItem
+ * prose says: a valueExpression is required for every aggFn but count and refused with count, and a level is
+ * only for quantile. A heatmap item (no aggFn) needs its valueExpression.
+ */
+export function selectItemProblem(item: Record<string, unknown>, path: string): BodyProblem | undefined {
+  const aggFn = item['aggFn'];
+  if (item['level'] !== undefined && aggFn !== undefined && aggFn !== 'quantile')
+    return { path: `${path}.level`, message: 'Level can only be used with quantile aggregation function', rule: true };
+  if (aggFn === 'count' && item['valueExpression'])
+    return { path: `${path}.valueExpression`, message: 'Value expression cannot be used with count aggregation function', rule: true };
+  if (aggFn !== 'count' && !item['valueExpression'])
+    return { path: `${path}.valueExpression`, message: 'Value expression is required for non-count aggregation functions', rule: true };
+  return undefined;
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

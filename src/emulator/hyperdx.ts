@@ -27,6 +27,7 @@ import {
   ALERT_REQUEST_KEYS,
   orderAlert,
   scheduleProblem,
+  selectItemProblem,
 } from './hx-model.ts';
 export interface HxStoreOptions {
   flavor: Flavor;
@@ -115,14 +116,11 @@ export class HxStore {
     const containers = new Set((Array.isArray(body['containers']) ? body['containers'] : []).map((c) => (isObject(c) ? c['id'] : undefined)));
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
     for (const [i, t] of tiles.entries()) {
-      // HyperDX's schema refines what its OpenAPI file cannot say: a value to aggregate for every aggFn but count.
+      // HyperDX's schema refines what the spec's types cannot say (SelectItem's prose): selectItemProblem.
       const select = isObject(t) && isObject(t['config']) && Array.isArray(t['config']['select']) ? t['config']['select'] : [];
       for (const [j, item] of select.entries()) {
-        if (isObject(item) && item['aggFn'] !== 'count' && !item['valueExpression']) {
-          return [
-            { path: `tiles.${i}.config.select.${j}.valueExpression`, message: 'Value expression is required for non-count aggregation functions', rule: true },
-          ];
-        }
+        const problem = isObject(item) ? selectItemProblem(item, `tiles.${i}.config.select.${j}`) : undefined;
+        if (problem) return [problem];
       }
       if (isObject(t) && typeof t['containerId'] === 'string' && !containers.has(t['containerId'])) {
         return [{ path: `tiles.${i}.containerId`, message: `no container has the id ${t['containerId']}`, rule: true }];

@@ -190,8 +190,10 @@ function withSelectDefaults(config: Record<string, unknown>): Record<string, unk
     if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
     const out = compact(item as Record<string, unknown>);
     if (out['where'] === '') delete out['where'];
-    // A count counts rows: the server keeps no value expression for it.
+    // A count counts rows: the server keeps no value expression for it; a level means something to a
+    // quantile alone, and the server answers none on another aggFn.
     if (out['valueExpression'] === '' || out['aggFn'] === 'count') delete out['valueExpression'];
+    if (out['aggFn'] !== 'quantile' && typeof out['aggFn'] === 'string') delete out['level'];
     if (out['whereLanguage'] === 'lucene') delete out['whereLanguage'];
     return out;
   });

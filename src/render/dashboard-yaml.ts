@@ -222,22 +222,41 @@ export function renderDashboardYaml(
 }
 
 /**
- * A tile made in HyperDX's UI from its metric templates answers `valueExpression: ""` on metric series, which
- * its API refuses on any write (every aggFn but count needs one): written as `Value`, the metric value
- * column, so the file can be applied; the next apply sends it.
+ * Select items as the server means them, so the file can be applied. A tile made in HyperDX's UI from its
+ * metric templates answers `valueExpression: ""` on metric series, which its API refuses on any write (every
+ * aggFn but count needs one): written as `Value`, the metric value column; the next apply sends it. A level on
+ * an aggFn other than quantile, or a valueExpression on a count, is left out: HyperDX ignores both and its API
+ * refuses them, and its own answers leave them out (convertToExternalSelectItem); a mock of its spec may not.
  */
 function withMetricValues(config: Record<string, unknown>, tile: string, warnings: string[]): Record<string, unknown> {
   const select = config['select'];
   if (!Array.isArray(select)) return config;
-  let changed = false;
-  const items = select.map((item: unknown) => {
-    if (!item || typeof item !== 'object' || !metricLacksValue(item)) return item;
-    changed = true;
-    return { ...(item as Record<string, unknown>), valueExpression: METRIC_VALUE_EXPRESSION };
+  let metric = false;
+  const inert: string[] = [];
+  const items = select.map((item: unknown, j) => {
+    if (!item || typeof item !== 'object') return item;
+    let out = item as Record<string, unknown>;
+    if (metricLacksValue(out)) {
+      metric = true;
+      out = { ...out, valueExpression: METRIC_VALUE_EXPRESSION };
+    }
+    for (const k of ['level', 'valueExpression'] as const) {
+      const unused = k === 'level' ? typeof out['aggFn'] === 'string' && out['aggFn'] !== 'quantile' : out['aggFn'] === 'count' && !!out[k];
+      if (out[k] === undefined || !unused) continue;
+      inert.push(`select[${j}].${k}`);
+      const { [k]: _drop, ...rest } = out;
+      out = rest;
+    }
+    return out;
   });
-  if (!changed) return config;
-  warnings.push(
-    `tile "${tile}": a metric series without a value expression is written with valueExpression: Value (the API refuses an empty one); the next apply sends it`,
-  );
+  if (!metric && inert.length === 0) return config;
+  if (metric)
+    warnings.push(
+      `tile "${tile}": a metric series without a value expression is written with valueExpression: Value (the API refuses an empty one); the next apply sends it`,
+    );
+  if (inert.length > 0)
+    warnings.push(
+      `tile "${tile}": left out ${inert.join(', ')}: unused with that aggFn (a level is for quantile, a count takes no valueExpression), and the API refuses them`,
+    );
   return { ...config, select: items };
 }

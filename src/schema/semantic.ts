@@ -256,16 +256,25 @@ function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ point
     out.push({ pointer: `/spec/tiles/${i}`, message: `tile "${t.name}" has neither config nor series: say what it shows` });
   if (t.config !== undefined && t.series !== undefined) out.push({ pointer: at('series'), message: 'a tile takes config or series, not both' });
   if (Array.isArray(t.series)) seriesProfileProblems(t.name, t.series as unknown[], i, api, out);
-  // HyperDX's schema refines what its OpenAPI file cannot say: every aggFn but count aggregates a value.
+  // SelectItem's prose, which HyperDX's server enforces (externalDashboardSelectItemSchema): every aggFn but
+  // count aggregates a value, count takes none, and only quantile takes a level (refused on ClickStack below).
   const items = (t.config as { select?: unknown } | undefined)?.select;
   if (Array.isArray(items)) {
     items.forEach((item: unknown, j) => {
       if (!item || typeof item !== 'object') return;
+      const { aggFn, valueExpression } = item as { aggFn?: unknown; valueExpression?: unknown };
       if (lacksValueExpression(item))
         out.push({
           pointer: at(`config/select/${j}/valueExpression`),
-          message: `aggFn ${String((item as { aggFn: unknown }).aggFn)} needs a valueExpression, the column or expression it aggregates (a metric's is Value); the ${api} API refuses it empty`,
+          message: `aggFn ${String(aggFn)} needs a valueExpression, the column or expression it aggregates (a metric's is Value); the ${api} API refuses it empty`,
         });
+      if (aggFn === 'count' && valueExpression)
+        out.push({
+          pointer: at(`config/select/${j}/valueExpression`),
+          message: `aggFn count counts rows and takes no valueExpression; the ${api} API refuses one: leave it out`,
+        });
+      if ('level' in item && typeof aggFn === 'string' && aggFn !== 'quantile' && api !== 'clickstack-cloud')
+        out.push({ pointer: at(`config/select/${j}/level`), message: `level is for aggFn quantile; the ${api} API refuses it with aggFn ${aggFn}` });
     });
   }
   if (api === 'clickstack-cloud') {

@@ -155,6 +155,18 @@ test('dashboards: bodies the spec refuses are 400 naming the field; unknown sour
         { name: 'x', tiles: [], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: '65f5e4a3b9e77c001a999998' }] },
         /^Could not find the following source IDs: 65f5e4a3b9e77c001a999998$/,
       ],
+      // SelectItem's prose, which HyperDX's server enforces: no valueExpression on a count, a level only on a quantile.
+      [
+        { name: 'x', tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'count', valueExpression: 'Duration' }] } }] },
+        /^tiles\.0\.config\.select\.0\.valueExpression: Value expression cannot be used with count aggregation function$/,
+      ],
+      [
+        {
+          name: 'x',
+          tiles: [{ ...line('t'), config: { displayType: 'line', sourceId: LOGS, select: [{ aggFn: 'avg', valueExpression: 'Duration', level: 0.95 }] } }],
+        },
+        /^tiles\.0\.config\.select\.0\.level: Level can only be used with quantile aggregation function$/,
+      ],
       [{ name: 'x', tiles: [{ ...line('t'), containerId: 'nope' }] }, /^tiles\.0\.containerId: no container/],
       [
         { name: 'x', tiles: [{ ...line('t'), config: { displayType: 'heatmap', sourceId: LOGS, select: [{ valueExpression: 'Duration' }] } }] },
