@@ -126,6 +126,19 @@ function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: stri
       pointer: '/spec/scheduleOffsetMinutes',
       message: `scheduleOffsetMinutes ${spec.scheduleOffsetMinutes} is not inside the ${spec.interval} interval; the ${api} API takes 0 to ${minutes - 1} with it`,
     });
+  // HyperDX's server bounds an alert's texts (its alertSchema: name 1-512, message 1-4,096 characters), which
+  // the spec leaves open: an empty message was sent, refused, and planned again after every apply.
+  for (const [k, max] of [
+    ['name', 512],
+    ['message', 4096],
+  ] as const) {
+    const v = spec[k];
+    if (v !== undefined && (v.length === 0 || v.length > max))
+      out.push({
+        pointer: `/spec/${k}`,
+        message: `${k} is ${v.length === 0 ? 'empty' : `${v.length} characters long`}; the ${api} API takes 1 to ${max.toLocaleString('en-US')} characters${k === 'message' && v.length === 0 ? ': leave message out for none' : ''}`,
+      });
+  }
   if (spec.source === 'search') out.push({ pointer: '/spec/source', message: `the ${api} API calls it saved_search; did you mean "saved_search"?` });
   if (spec.source === 'saved_search' && spec.savedSearchId === undefined) out.push({ pointer: '/spec', message: 'a saved_search alert needs savedSearchId' });
   if ((spec.thresholdType === 'between' || spec.thresholdType === 'not_between') && spec.thresholdMax === undefined)
