@@ -45,6 +45,23 @@ export interface Project {
   locate(pointer: string): SourcePos;
 }
 
+/**
+ * The pattern of `resources` (globs relative to `dir`) that makes `path` a resource file, or undefined when
+ * none does. A `!pattern` takes files out: a path it matches is no resource, whatever else matches it.
+ */
+export function resourcePattern(resources: readonly string[], dir: string, path: string): string | undefined {
+  const rel = relative(dir, path).split(sep).join('/');
+  const matches = (g: string) => {
+    try {
+      return picomatch(g)(rel);
+    } catch {
+      return false; // a bad pattern is reported where the resources are read
+    }
+  };
+  if (resources.some((g) => g.startsWith('!') && matches(g.slice(1)))) return undefined;
+  return resources.find((g) => !g.startsWith('!') && matches(g));
+}
+
 /** steward.yaml in `cwd` or the nearest folder above, or the file `--config` names. */
 /**
  * The marker tag goes on every dashboard, and HyperDX and ClickStack take tags of at most 32 characters: a
@@ -171,18 +188,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     if (path === file) return 'the project file';
     if (key === 'journal' && path === statePath) return 'the state file';
     if (path === `${statePath}.lock`) return "the state's lock file";
-    const rel = relative(dir, path).split(sep).join('/');
-    const matches = (g: string) => {
-      try {
-        return picomatch(g)(rel);
-      } catch {
-        return false; // a bad pattern is reported where the resources are read
-      }
-    };
-    // A `!pattern` takes files out: a path it matches is no resource, whatever else matches it.
-    const patterns = spec.resources ?? DEFAULT_RESOURCES;
-    if (patterns.some((g) => g.startsWith('!') && matches(g.slice(1)))) return undefined;
-    const pattern = patterns.find((g) => !g.startsWith('!') && matches(g));
+    const pattern = resourcePattern(spec.resources ?? DEFAULT_RESOURCES, dir, path);
     return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
   };
   for (const [key, path] of [

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emptyIfMissing } from '../clients/errors.ts';
 import { CliError, UsageError, ValidationError } from '../errors.ts';
-import { markerTagIssue } from '../config/project.ts';
+import { markerTagIssue, resourcePattern } from '../config/project.ts';
 import { escapeTerminal } from '../render/escape.ts';
 import { makeFolderInside } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
@@ -46,6 +46,8 @@ export interface ImportResult {
   alerts: number;
   /** Something chosen was skipped or refused (exit 1). */
   failed: boolean;
+  /** New files (relative to the project, `/`-separated) that no pattern of spec.resources reads. */
+  unread: string[];
 }
 
 const SCHEMA = fileURLToPath(packageFile('schemas/dashboard.schema.json'));
@@ -143,6 +145,8 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
 
   let written = 0;
+  /** The new files written (not those rewritten in place). */
+  const fresh: string[] = [];
   let refusedIds = 0;
   const lines: string[] = [];
   const { declaringResource, rewriteDeclaring } = await import('./import-rewrite.ts');
@@ -257,6 +261,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     }
     writeFileAtomic(file, text);
     claimed.add(claimKey(file));
+    fresh.push(file);
     written++;
     lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
     for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
@@ -375,16 +380,21 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         );
       writeFileAtomic(file, text);
       claimed.add(claimKey(file));
+      fresh.push(file);
       written++;
       lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
       for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
     }
   }
+  // New files the project does not read (init leaves alerts/ out of spec.resources until the first alert):
+  // plan would not see them. Not said for --out, a folder of copies by choice.
+  const unread = options.out === undefined ? fresh.filter((f) => resourcePattern(project.resources, project.dir, f) === undefined) : [];
   return {
     lines,
     written,
     total: chosen.length + chosenAlerts.length,
     alerts: chosenAlerts.length,
     failed: refusedIds > 0 || lines.some((l) => l.includes('skipped')),
+    unread: unread.map((f) => relative(project.dir, f).split(sep).join('/')),
   };
 }

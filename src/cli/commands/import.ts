@@ -67,9 +67,20 @@ export const importCommand = defineCommand<ImportArgs>({
     ctx.io.stdout(
       `Imported ${r.written} of ${r.total} ${r.alerts > 0 ? 'dashboards and alerts' : `dashboard${r.total === 1 ? '' : 's'}`}:\n${r.lines.join('\n')}\n`,
     );
+    if (r.unread.length > 0) {
+      // Escaped as every line above: the names come from the live service.
+      const { escapeTerminal } = await import('../../render/escape.ts');
+      const folders = [...new Set(r.unread.map((f) => (f.includes('/') ? `${f.slice(0, f.lastIndexOf('/'))}/**/*.yaml` : '*.yaml')))];
+      const shown = r.unread.slice(0, 3).join(', ') + (r.unread.length > 3 ? ` (and ${r.unread.length - 3} more)` : '');
+      ctx.io.stdout(
+        escapeTerminal(
+          `warning: the project's spec.resources reads none of ${r.unread.length === 1 ? 'this file' : `these ${r.unread.length} files`}: ${shown}; validate, plan and apply do not see ${r.unread.length === 1 ? 'it' : 'them'} until it does: add ${folders.map((g) => JSON.stringify(g)).join(' and ')} to spec.resources`,
+        ) + '\n',
+      );
+    }
     if (r.written > 0) {
       ctx.io.stdout(
-        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${r.alerts > 0 ? " (an alert steward did not create is updated once, to carry its marker in the note; one without a name also takes its file's)" : ''}.\n`,
+        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${r.unread.length > 0 ? ' once spec.resources reads them' : ''}${r.alerts > 0 ? " (an alert steward did not create is updated once, to carry its marker in the note; one without a name also takes its file's)" : ''}.\n`,
       );
     }
     return r.failed ? 1 : 0;
