@@ -147,6 +147,7 @@ export function codeIdentity(): string | null {
       'schema/kinds',
       // A dashboard's facts: what the checks find in it, and where it names sources.
       'schema/semantic',
+      'schema/filter-checks',
       'model/dashboard',
     ]) {
       h.update(`\u0000${m}\u0000`);

@@ -90,6 +90,41 @@ export function selectItemProblem(item: Record<string, unknown>, path: string): 
   return undefined;
 }
 
+/**
+ * What HyperDX's server refuses in a dashboard's filters (validateDashboardFilterFieldGating, -Modes,
+ * -VariableNames), as FilterInput's prose says: a variableName on a filter that is not a variable, a non-empty
+ * appliesToSourceIds on one that does not broadcast, a filter that does neither, and a variable without a
+ * name (given, or derived from the display name) or with another's. HyperDX's messages.
+ */
+export function filterProblem(filters: unknown): BodyProblem | undefined {
+  const seen = new Set<string>();
+  for (const [i, f] of (Array.isArray(filters) ? filters : []).entries()) {
+    if (!isObject(f)) continue;
+    const name = String(f['name']);
+    const variable = f['isVariableEnabled'] === true;
+    const broadcast = f['isBroadcastEnabled'] !== false;
+    const at = (k: string, message: string): BodyProblem => ({ path: `filters.${i}.${k}`, message, rule: true });
+    if (f['variableName'] !== undefined && !variable)
+      return at('variableName', `Filter "${name}" sets variableName but is not available as a variable; set isVariableEnabled to true or drop variableName`);
+    if (Array.isArray(f['appliesToSourceIds']) && f['appliesToSourceIds'].length > 0 && !broadcast)
+      return at(
+        'appliesToSourceIds',
+        `Filter "${name}" sets appliesToSourceIds but does not broadcast its value; set isBroadcastEnabled to true or drop appliesToSourceIds`,
+      );
+    if (!broadcast && !variable) return at('isBroadcastEnabled', `Filter "${name}" must broadcast its value, be available as a variable, or both`);
+    if (!variable) continue;
+    const derived = name
+      .trim()
+      .replace(/\s+/g, '_')
+      .replace(/[^A-Za-z0-9_]+/g, '');
+    const token = (typeof f['variableName'] === 'string' ? f['variableName'].trim() : '') || (/^[0-9_]/.test(derived) ? `v${derived}` : derived);
+    if (token === '') return at('variableName', `Variable name is required for filter "${name}"`);
+    if (seen.has(token)) return at('variableName', `Variable names must be unique: "${token}"`);
+    seen.add(token);
+  }
+  return undefined;
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

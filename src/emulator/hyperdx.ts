@@ -28,6 +28,7 @@ import {
   orderAlert,
   scheduleProblem,
   selectItemProblem,
+  filterProblem,
 } from './hx-model.ts';
 export interface HxStoreOptions {
   flavor: Flavor;
@@ -113,6 +114,8 @@ export class HxStore {
         },
       ];
     }
+    const filter = filterProblem(body['filters']);
+    if (filter) return [filter];
     const containers = new Set((Array.isArray(body['containers']) ? body['containers'] : []).map((c) => (isObject(c) ? c['id'] : undefined)));
     const tiles = Array.isArray(body['tiles']) ? body['tiles'] : [];
     for (const [i, t] of tiles.entries()) {

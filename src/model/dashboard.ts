@@ -13,6 +13,18 @@ export type LiveTileInput = Omit<LiveTile, 'id'> & { id?: string };
 /** The longest tag HyperDX 2026-08 and ClickStack take (MAX_TAG_LENGTH in HyperDX's common-utils); the marker tag is one. */
 export const MAX_LIVE_TAG_LENGTH = 32;
 
+/**
+ * A filter as HyperDX answers it: without a variableName when it is not a variable, and without
+ * appliesToSourceIds when it does not broadcast (FilterInput: such a member "is omitted from responses";
+ * the server refuses it on a write). A copy; the filter itself is not changed.
+ */
+export function withoutGatedFilterMembers(f: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...f };
+  if (out['isVariableEnabled'] !== true) delete out['variableName'];
+  if (out['isBroadcastEnabled'] === false) delete out['appliesToSourceIds'];
+  return out;
+}
+
 /** The charts HyperDX keeps alerts on (displayTypeSupportsBuilderAlerts): it deletes other tiles' alerts on an update. */
 export const ALERTABLE_CHARTS: ReadonlySet<string> = new Set(['line', 'stacked_bar', 'number']);
 

@@ -3,7 +3,7 @@ import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
 import { canonicalJson, quotedKey, sortedKeysOf } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
 import { setOwn } from '../shared/object.ts';
-import type { LiveTileInput } from '../model/dashboard.ts';
+import { withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
 /** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
@@ -62,7 +62,8 @@ function normalizeFilters(list: readonly unknown[] | undefined, ignored: Set<str
   const out = new Map<string, Record<string, unknown>>();
   for (const f of list) {
     if (!f || typeof f !== 'object') continue;
-    const { id, ...rest } = f as Record<string, unknown>;
+    // As the server answers it: a member it omits for the filter's mode is no drift.
+    const { id, ...rest } = withoutGatedFilterMembers(f as Record<string, unknown>);
     if (id !== undefined) ignored?.add('filters[].id');
     const name = typeof rest['name'] === 'string' ? rest['name'] : '(unnamed)';
     out.set(out.has(name) ? `${name} (${out.size + 1})` : name, compact(rest));

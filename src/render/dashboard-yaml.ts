@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
-import { METRIC_VALUE_EXPRESSION, metricLacksValue } from '../model/dashboard.ts';
+import { METRIC_VALUE_EXPRESSION, metricLacksValue, withoutGatedFilterMembers } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { validateKind } from '../schema/validator.ts';
 import { escapeTerminal } from './escape.ts';
@@ -181,11 +181,12 @@ export function renderDashboardYaml(
   if (tags.length) spec['tags'] = tags;
   const filters = (live as { filters?: unknown }).filters;
   if (opts.configForm && Array.isArray(filters) && filters.length > 0) {
-    // Filter ids are the service's own (plan ignores them); everything else is written.
+    // Filter ids are the service's own (plan ignores them); everything else is written, but for what HyperDX
+    // omits (and refuses) for the filter's mode.
     spec['filters'] = filters
       .filter((f): f is Record<string, unknown> => !!f && typeof f === 'object')
       .map((f) => {
-        const { id: _id, ...rest } = withoutNulls(f) as Record<string, unknown>;
+        const { id: _id, ...rest } = withoutGatedFilterMembers(withoutNulls(f) as Record<string, unknown>);
         return named(rest);
       });
   }

@@ -3,7 +3,9 @@ import { WEBHOOK_CHANNEL_EXTRAS } from '../model/alert.ts';
 import type { AnyResource, DashboardFacts, LocalProblem, Resource } from '../model/resource.ts';
 import type { DashboardSpec } from './kinds.ts';
 import { didYouMean, hintBudget } from './did-you-mean.ts';
+import { filterProblems } from './filter-checks.ts';
 import { listSome } from '../shared/text.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 /** A cross-document problem, located by document and JSON pointer (positions are resolved by the caller). */
 export interface SemanticProblem {
@@ -508,6 +510,7 @@ export function dashboardLocalProblems(spec: DashboardSpec, api: string): [Local
         severity: 'error',
         message: `${tags.length} tags; the ${api} API takes at most ${MAX_TAGS - 1} besides steward's marker tag`,
       });
+    pushAll(tagProblems, filterProblems(spec.filters as unknown[] | undefined, api));
   }
   return [tileProblems, tagProblems];
 }

@@ -167,6 +167,29 @@ test('dashboards: bodies the spec refuses are 400 naming the field; unknown sour
         },
         /^tiles\.0\.config\.select\.0\.level: Level can only be used with quantile aggregation function$/,
       ],
+      // FilterInput's prose, which HyperDX's server enforces, with its messages.
+      ...(
+        [
+          [{ variableName: 'env' }, /^filters\.0\.variableName: Filter "f" sets variableName but is not available as a variable/],
+          [
+            { isVariableEnabled: true, isBroadcastEnabled: false, appliesToSourceIds: [LOGS] },
+            /^filters\.0\.appliesToSourceIds: Filter "f" sets appliesToSourceIds but does not broadcast its value/,
+          ],
+          [{ isBroadcastEnabled: false }, /^filters\.0\.isBroadcastEnabled: Filter "f" must broadcast its value, be available as a variable, or both$/],
+          [{ isVariableEnabled: true, name: '!!!' }, /^filters\.0\.variableName: Variable name is required for filter "!!!"$/],
+        ] as const
+      ).map(([f, message]): [unknown, RegExp] => [
+        { name: 'x', tiles: [], filters: [{ type: 'QUERY_EXPRESSION', name: 'f', expression: 'e', sourceId: LOGS, ...f }] },
+        message,
+      ]),
+      [
+        {
+          name: 'x',
+          tiles: [],
+          filters: ['a', 'b'].map((e) => ({ type: 'QUERY_EXPRESSION', name: 'Env name', expression: e, sourceId: LOGS, isVariableEnabled: true })),
+        },
+        /^filters\.1\.variableName: Variable names must be unique: "Env_name"$/,
+      ],
       [{ name: 'x', tiles: [{ ...line('t'), containerId: 'nope' }] }, /^tiles\.0\.containerId: no container/],
       [
         { name: 'x', tiles: [{ ...line('t'), config: { displayType: 'heatmap', sourceId: LOGS, select: [{ valueExpression: 'Duration' }] } }] },

@@ -1,7 +1,7 @@
 import type { AnyResource } from '../../src/model/resource.ts';
 
 /** A Dashboard resource as loading makes it, named `d` in dashboards/d.yaml, for the checks that take resources. */
-export function dashboardResource(spec: { name: string; tiles: unknown[] }): AnyResource {
+export function dashboardResource(spec: { name: string; tiles: unknown[]; filters?: unknown[] }): AnyResource {
   return {
     kind: 'Dashboard',
     name: 'd',
