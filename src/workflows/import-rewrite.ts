@@ -4,6 +4,7 @@ import { processFile } from '../config/resources.ts';
 import type { Project } from '../config/project.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { computePlan } from '../plan/plan.ts';
+import { resolveSourceNames } from '../plan/names.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { specOf, syncDashboardSpec, undoChange } from '../render/dashboard-sync.ts';
 
@@ -33,6 +34,8 @@ export function rewriteDeclaring(input: {
   env: Readonly<Record<string, string | undefined>>;
   /** The live dashboard as a file would hold it (import's own rendering, config form and source names included). */
   render: (live: LiveDashboardInput, metadataName: string) => { text: string; warnings: string[] };
+  /** Source names by id in this environment (what `render` writes for an id), to read the file as plan does. */
+  sourceNames?: ReadonlyMap<string, string>;
 }): { text: string; changed: number; warnings: string[] } {
   const { resource, live, project } = input;
   const original = readFileSync(resource.file, 'utf8');
@@ -43,8 +46,15 @@ export function rewriteDeclaring(input: {
   const matches = (text: string): boolean => {
     const r = processFile(resource.file, Buffer.from(text), input.env as Record<string, string>, { isProjectFile: resource.file === project.file });
     if (r.issues.some((i) => i.severity === 'error')) return false;
-    const res = r.resources.find((x) => x.kind === 'Dashboard' && x.index === resource.index);
-    if (!res) return false;
+    const found = r.resources.find((x) => x.kind === 'Dashboard' && x.index === resource.index);
+    if (!found) return false;
+    // `source: <name>` as plan reads it, the id of that source here: else every named source differs.
+    const res = input.sourceNames
+      ? resolveSourceNames(
+          [found],
+          [...input.sourceNames].map(([id, name]) => ({ id, name })),
+        ).resources[0]!
+      : found;
     const plan = computePlan({
       resources: [res],
       live: [live],

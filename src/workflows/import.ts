@@ -145,8 +145,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   for (const d of live) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
 
   let written = 0;
-  /** The new files written (not those rewritten in place). */
-  const fresh: string[] = [];
+  const fresh: string[] = []; // the new files written (not those rewritten in place)
   let refusedIds = 0;
   const lines: string[] = [];
   const { declaringResource, rewriteDeclaring } = await import('./import-rewrite.ts');
@@ -201,6 +200,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
             configForm: caps.tileConfig,
             ...(sourceNames ? { sourceNames } : {}),
           }),
+        ...(sourceNames ? { sourceNames } : {}),
       });
       if (r.changed === 0) {
         lines.push(escapeTerminal(`  = ${shown}  already matches "${d.name}" (${d.id})`));

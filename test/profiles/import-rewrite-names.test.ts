@@ -1,0 +1,43 @@
+/**
+ * `steward import` as the way out of drift on hyperdx, for a file whose tiles name their source
+ * (`source: Logs`). The rewrite checks its result by planning it, but planned the file without resolving the
+ * source names, so every named source read as different from the live id: every rewrite said "the file still
+ * differs from the live dashboard after the rewrite", and the server's defaults it had written while syncing
+ * (`valueExpression: ""`, `where: ""`, `whereLanguage: lucene`) were kept in the file instead of undone.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+test('hyperdx: import --name rewrites a drifted file with source names in place, only what differs, without a false warning', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
+  try {
+    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    const f = join(p.dir, 'dashboards', 'checkout.yaml');
+    const original = readFileSync(f, 'utf8');
+    // The file drifts from the live dashboard: the first tile is narrower.
+    writeFileSync(f, original.replace('      w: 8\n', '      w: 7\n'));
+    const imp = await steward(['import', '--name', 'Checkout overview (HyperDX)'], { cwd: p.dir, env });
+    assert.is(imp.code, 0, imp.stdout + imp.stderr);
+    assert.match(imp.stdout, '~ dashboards/checkout.yaml  ← "Checkout overview (HyperDX)"');
+    assert.match(imp.stdout, ': 1 field rewritten in place');
+    assert.not.match(imp.stdout, 'still differs');
+    assert.is(readFileSync(f, 'utf8'), original);
+    const plan = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+    assert.is(plan.code, 0, plan.stdout + plan.stderr);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
+test.run();
