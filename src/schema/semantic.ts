@@ -476,6 +476,13 @@ export function dashboardLocalProblems(spec: DashboardSpec, api: string): [Local
       });
     } else seen.set(t.name, i);
     for (const p of tileProfileProblems(t, i, api)) tileProblems.push({ severity: 'error', ...p });
+    // HyperDX stores a series tile as a config and answers only that: plan has nothing to compare the series with.
+    if (api !== 'seed' && Array.isArray(t.series) && t.config === undefined)
+      tileProblems.push({
+        pointer: `/spec/tiles/${i}/series`,
+        severity: 'warning',
+        message: `tile "${t.name}" is in the series form, which the ${api} API stores and answers in the config form: once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`,
+      });
     if (t.x + t.w > GRID_COLUMNS) {
       tileProblems.push({
         pointer: `/spec/tiles/${i}/w`,

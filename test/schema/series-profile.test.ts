@@ -76,4 +76,31 @@ for (const c of CASES) {
   });
 }
 
+/**
+ * HyperDX 2026-08 (and ClickStack) store a series tile as a config and answer only the config: plan has no
+ * series to compare with, so an edit to a series tile's where, aggFn or source planned as unchanged, silently.
+ * validate says so at the series, on the live profiles only.
+ */
+test('validate, series form on the live profiles: a warning that plan cannot see a change to it once applied', () => {
+  const warning = (api: string) =>
+    `warning /spec/tiles/0/series: tile "Errors" is in the series form, which the ${api} API stores and answers in the config form: once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`;
+  for (const api of ['hyperdx', 'clickstack-cloud']) {
+    const problems = checkSemantics([dashboardWith([{ type: 'time', ...full }])], { api });
+    assert.equal(
+      problems.map((p) => `${p.severity} ${p.pointer}: ${p.message}`),
+      [warning(api)],
+      api,
+    );
+    const config = dashboardResource({
+      name: 'D',
+      tiles: [{ name: 'Errors', x: 0, y: 0, w: 6, h: 3, config: { displayType: 'line', sourceId: SOURCE, select: [{ aggFn: 'count' }] } }],
+    });
+    assert.equal(checkSemantics([config], { api }), [], api);
+  }
+  assert.equal(
+    checkSemantics([dashboardWith([{ type: 'time', ...full }])], { api: 'seed' }).filter((p) => p.severity === 'warning'),
+    [],
+  );
+});
+
 test.run();
