@@ -1,0 +1,121 @@
+/** What a live profile's server (HyperDX 2026-08, ClickStack) refuses in a tile that the schema lets through. */
+import { lacksValueExpression } from '../model/dashboard.ts';
+
+/** The dashboard grid's width, in columns. */
+export const GRID_COLUMNS = 24;
+
+type TileLike = { name: string; x: number; y: number; w: number; h: number; series?: unknown; config?: unknown };
+
+const TILE_BOUNDS: ReadonlyArray<[keyof TileLike, number, number | undefined]> = [
+  ['x', 0, GRID_COLUMNS - 1],
+  ['y', 0, undefined],
+  ['w', 1, GRID_COLUMNS],
+  ['h', 1, undefined],
+];
+
+/**
+ * What HyperDX 2026-08 (`DashboardChartSeries`) and ClickStack require of a series, by type. Search and
+ * markdown series need `fields` and `content`, which steward's series cannot hold: those tiles take `config`.
+ */
+const LIVE_SERIES_NEEDS: Readonly<Record<string, readonly string[]>> = {
+  time: ['sourceId', 'aggFn', 'where', 'whereLanguage', 'groupBy'],
+  table: ['sourceId', 'aggFn', 'where', 'whereLanguage', 'groupBy'],
+  number: ['sourceId', 'aggFn', 'where', 'whereLanguage'],
+};
+
+/** `a, b and c`. */
+function joinLast(items: readonly string[], word: 'and' | 'or'): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${word} ${items[items.length - 1]}`;
+}
+
+/**
+ * The series form on a live profile: what its server refuses. The seed's series (`dataSource`, no sourceId)
+ * are valid files, and without this check only the create's 400 said so.
+ */
+function seriesProfileProblems(name: string, series: readonly unknown[], i: number, api: string, out: Array<{ pointer: string; message: string }>): void {
+  const at = `/spec/tiles/${i}/series`;
+  if (series.length === 0) out.push({ pointer: at, message: `tile "${name}" has no series; the ${api} API needs at least one` });
+  series.forEach((s, j) => {
+    if (!s || typeof s !== 'object') return;
+    const member = s as Record<string, unknown>;
+    const type = member['type'];
+    if (type === undefined) {
+      out.push({ pointer: `${at}/${j}`, message: `series ${j} of tile "${name}" needs a type: ${joinLast(Object.keys(LIVE_SERIES_NEEDS), 'or')}` });
+      return;
+    }
+    const needs = typeof type === 'string' && Object.hasOwn(LIVE_SERIES_NEEDS, type) ? LIVE_SERIES_NEEDS[type]! : undefined;
+    if (!needs) {
+      out.push({ pointer: `${at}/${j}/type`, message: `series of type ${String(type)} are not taken by the ${api} API: write the tile in the config form` });
+      return;
+    }
+    const missing = needs.filter((k) => member[k] === undefined);
+    if (missing.length === 0) return;
+    const seed = member['dataSource'] !== undefined && missing.includes('sourceId');
+    out.push({
+      pointer: `${at}/${j}`,
+      message:
+        `series ${j} of tile "${name}" lacks ${joinLast(missing, 'and')}, which the ${api} API requires` +
+        (seed ? " (dataSource is the seed API's: give sourceId, or write the tile in the config form with source: <name>)" : ''),
+    });
+  });
+}
+
+/**
+ * What the profile's server refuses in a tile. The schema accepts any integer position (the seed's server,
+ * HyperDX 2025-11, returns and takes them); HyperDX 2026-08 and ClickStack take x 0-23, w 1-24, y and h
+ * from 0 and 1. `config` tiles and source names need a profile whose server knows them.
+ */
+export function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ pointer: string; message: string }> {
+  const out: Array<{ pointer: string; message: string }> = [];
+  const at = (k: string) => `/spec/tiles/${i}/${k}`;
+  if (api === 'seed') {
+    if (t.config !== undefined)
+      out.push({ pointer: at('config'), message: 'tiles in the config form need observability.api: hyperdx or clickstack-cloud (the seed API takes series)' });
+    return out;
+  }
+  for (const [k, min, max] of TILE_BOUNDS) {
+    const v = t[k] as number;
+    if (v < min || (max !== undefined && v > max))
+      out.push({ pointer: at(k), message: `${k} is ${v}; the ${api} API takes ${max === undefined ? `${min} or more` : `${min} to ${max}`}` });
+  }
+  if (t.config === undefined && t.series === undefined)
+    out.push({ pointer: `/spec/tiles/${i}`, message: `tile "${t.name}" has neither config nor series: say what it shows` });
+  if (t.config !== undefined && t.series !== undefined) out.push({ pointer: at('series'), message: 'a tile takes config or series, not both' });
+  if (Array.isArray(t.series)) seriesProfileProblems(t.name, t.series as unknown[], i, api, out);
+  // SelectItem's prose, which HyperDX's server enforces (externalDashboardSelectItemSchema): every aggFn but
+  // count aggregates a value, count takes none, and only quantile takes a level (refused on ClickStack below).
+  const items = (t.config as { select?: unknown } | undefined)?.select;
+  if (Array.isArray(items)) {
+    items.forEach((item: unknown, j) => {
+      if (!item || typeof item !== 'object') return;
+      const { aggFn, valueExpression } = item as { aggFn?: unknown; valueExpression?: unknown };
+      if (lacksValueExpression(item))
+        out.push({
+          pointer: at(`config/select/${j}/valueExpression`),
+          message: `aggFn ${String(aggFn)} needs a valueExpression, the column or expression it aggregates (a metric's is Value); the ${api} API refuses it empty`,
+        });
+      if (aggFn === 'count' && valueExpression)
+        out.push({
+          pointer: at(`config/select/${j}/valueExpression`),
+          message: `aggFn count counts rows and takes no valueExpression; the ${api} API refuses one: leave it out`,
+        });
+      if ('level' in item && typeof aggFn === 'string' && aggFn !== 'quantile' && api !== 'clickstack-cloud')
+        out.push({ pointer: at(`config/select/${j}/level`), message: `level is for aggFn quantile; the ${api} API refuses it with aggFn ${aggFn}` });
+    });
+  }
+  if (api === 'clickstack-cloud') {
+    // ClickHouse Cloud's spec (2026-07-31) types ClickStackSelectItem.level as a number whose enum lists only
+    // strings: no value passes, so the server refuses every quantile level there.
+    const select = (t.config as { select?: unknown } | undefined)?.select;
+    if (Array.isArray(select)) {
+      select.forEach((item, j) => {
+        if (item && typeof item === 'object' && 'level' in item)
+          out.push({
+            pointer: at(`config/select/${j}/level`),
+            message: 'the ClickStack API (ClickHouse Cloud spec 2026-07-31) refuses every quantile level: use another aggFn, or observability.api: hyperdx',
+          });
+      });
+    }
+  }
+  return out;
+}
