@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 import { jsonText } from '../render/escape.ts';
 import { makeDirs } from '../shared/files.ts';
+import { redactStrings } from '../shared/redact-strings.ts';
 
 /** One confirmed write. Append-only and never rewritten: the record a person (or a script) reads after a crash. Steward itself recovers from the live lists and the state file, not from the journal. */
 export interface JournalEntry {
@@ -36,7 +37,7 @@ export interface Journal {
  * covers its entry, so nothing is reported recorded before it is on disk. A crash leaves at most a half line
  * at the very end (readers skip it) and loses only entries whose `append` had not resolved.
  */
-export function openJournal(path: string, opts: { onSync?: (entries: number) => void } = {}): Journal {
+export function openJournal(path: string, opts: { onSync?: (entries: number) => void; redact?: (s: string) => string } = {}): Journal {
   let fd: number;
   try {
     makeDirs(dirname(path));
@@ -91,7 +92,8 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
       if (closed || closing) return Promise.reject(new Error('the journal is closed'));
       try {
         // One line whatever the server's names hold: U+2028 is a line break to some readers (Python's splitlines).
-        writeSync(fd, jsonText(entry, 0) + '\n');
+        // No secret's value (a tile named with a prefixed variable): CI keeps the journal as an artifact.
+        writeSync(fd, jsonText(opts.redact ? redactStrings(entry, opts.redact) : entry, 0) + '\n');
       } catch (e) {
         return Promise.reject(e);
       }

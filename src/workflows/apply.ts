@@ -161,9 +161,10 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
     const settleMs = Math.max(connection.timeoutMs, options.settleMs ?? 0);
     const state = readState(project.statePath);
     checkStateWritable(project.statePath);
-    // Secret values are never written into the state file (writeState), which is committed after apply.
+    // Secret values are never written into the state file (writeState), which is committed after apply, nor
+    // into the journal, which CI keeps as an artifact.
     const redact = createRedactor(services.secrets(), { patterns: false });
-    const journal = openJournal(project.journalPath);
+    const journal = openJournal(project.journalPath, { redact });
     const concurrency = options.concurrency ?? project.concurrency ?? DEFAULT_APPLY_CONCURRENCY;
     try {
       const client = services.observability();
