@@ -24,10 +24,15 @@ export interface FileResult {
   issues: Issue[];
 }
 
-/** Connection settings are interpolated when a command connects, so `validate` needs nothing set. */
+/**
+ * Connection settings are interpolated when a command connects, so `validate` needs nothing set. The
+ * project's name is never: it makes the default marker tag, which must read the same on every runner, so
+ * `${...}` there is left as written, and the name's pattern (lowercase, digits, . _ -) refuses it at its line.
+ */
 const isConnectionPath = (path: readonly (string | number)[]) =>
-  path[0] === 'spec' &&
-  (path[1] === 'observability' || path[1] === 'cloud' || (path[1] === 'environments' && (path[3] === 'observability' || path[3] === 'cloud')));
+  (path[0] === 'metadata' && path[1] === 'name') ||
+  (path[0] === 'spec' &&
+    (path[1] === 'observability' || path[1] === 'cloud' || (path[1] === 'environments' && (path[3] === 'observability' || path[3] === 'cloud'))));
 
 /**
  * Reads one file's documents: parse, interpolate, check against the schema of each document's kind.

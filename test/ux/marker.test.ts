@@ -102,6 +102,22 @@ test('a marker tag written as ${VAR} is refused at its file:line:col (it was tak
   }
 });
 
+test("the project's name, which makes the default marker tag, is never resolved: ${VAR} there is refused at its line, set or not", async () => {
+  // Resolved, `team-${TEAM}` made a marker that differs between runners (and published the variable).
+  const p = tmpProject({
+    'steward.yaml': "apiVersion: steward/v1\nkind: Project\nmetadata:\n  name: team-${TEAM:-a}\nspec:\n  resources: ['dashboards/*.yaml']\n",
+    'dashboards/a.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: a\nspec:\n  name: A\n  tiles: []\n',
+  });
+  try {
+    for (const env of [{ TEAM: 'b' }, {}]) {
+      const r = await steward(['validate'], { cwd: p.dir, env });
+      assert.is(r.code, 1, `${JSON.stringify(env)}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /steward\.yaml:4:9 +\/metadata\/name .*"team-\$\{TEAM:-a\}"/, r.stderr);
+    }
+  } finally {
+    p.cleanup();
+  }
+});
 test("a file naming another project's dashboard does not take it over: blocked, never updated, never pruned later", async () => {
   const p = tmpProject({});
   const emu = await startEmulator({ seed: 1, api: 'hyperdx' });
