@@ -95,7 +95,13 @@ function resolveSlots(
 ): { resources: AnyResource[]; problems: NameProblem[] } {
   const byName = new Map<string, Named[]>();
   // The service's spec may leave a source's id (or name) out: such an entry resolves nothing.
-  for (const s of named) if (typeof s.name === 'string') byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
+  for (const s of named) {
+    if (typeof s.name !== 'string') continue;
+    // Pushed in place: a copy per entry was quadratic in a server's many entries of one name.
+    const same = byName.get(s.name);
+    if (same) same.push(s);
+    else byName.set(s.name, [s]);
+  }
   const problems: NameProblem[] = [];
   const hints = hintBudget();
   const names = [...byName.keys()];

@@ -109,7 +109,7 @@ test("the project's name, which makes the default marker tag, is never resolved:
     'dashboards/a.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata:\n  name: a\nspec:\n  name: A\n  tiles: []\n',
   });
   try {
-    for (const env of [{ TEAM: 'b' }, {}]) {
+    for (const env of [{ TEAM: 'b' }, {}] as Array<Record<string, string>>) {
       const r = await steward(['validate'], { cwd: p.dir, env });
       assert.is(r.code, 1, `${JSON.stringify(env)}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, /steward\.yaml:4:9 +\/metadata\/name .*"team-\$\{TEAM:-a\}"/, r.stderr);
