@@ -8,7 +8,7 @@ const LAYERS = 'docs/architecture.md';
 /** Imports no layer below src/cli may use: the process, and requests (only src/clients makes them). */
 const PROCESS_AND_REQUESTS = [
   { name: 'node:process', message: `only src/cli touches process (${LAYERS})` },
-  { name: 'got', message: `only src/clients makes requests (${LAYERS})` },
+  { name: 'undici', message: `only src/clients makes requests (${LAYERS})` },
   { name: 'node:http', message: `only src/clients makes requests (${LAYERS})` },
   { name: 'node:https', message: `only src/clients makes requests (${LAYERS})` },
 ];

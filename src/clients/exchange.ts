@@ -1,31 +1,24 @@
 /**
- * One `Http.request` call and its attempts. got makes the attempts and runs the retry loop; its hooks ask
- * this object what steward's rules (src/clients/retry.ts) say:
+ * One `Http.request` call and its attempts, as one plain loop:
  *
- *   hooks.beforeRequest   gate()    a concurrency slot, then the client's rate limit, before every attempt
- *   (each attempt)        ResponseReader reads the response within its limits; an error status goes to
- *                         got's retry step as an HTTPError, like a failed connection
- *   retry.calculateDelay  decide()  retry or not, how long to wait, the shared pause, the --debug line
- *   hooks.beforeRetry     wait()    the wait itself, through the injected sleep
- *   'retry' event         follow()  the next attempt's stream
+ *   gate     a concurrency slot, then the client's rate limit (and a shared pause), before every attempt
+ *   send     one attempt on the wire, its response read within the limits (attempt.ts); the slot is let go
+ *            as soon as it ends
+ *   decide   a 2xx is parsed and returned; anything else asks retry.ts whether to try again and how long to
+ *            wait (a 429/503 wait pauses the whole client), or ends the request with its ApiError
+ *   wait     through the injected sleep (fake clocks stay instant, Ctrl-C ends it), then again
  *
- * What the caller gets is settled here once: the parsed body, or the ApiError of the last attempt.
- *
- * Why not got's promise API: it buffers a whole body before anything may look at it, so the size limits
- * (abort as soon as one passes, refuse a declared content-length above it, never two copies) could not
- * hold. Why error statuses are handed to got's retry step here (`_beforeError`, declared in got's types)
- * instead of by `throwHttpErrors`: in stream mode got raises the HTTPError before the body is read and then
- * reads the body whole, with no limit; here it is read to MAX_ERROR_BODY_BYTES first and set as rawBody.
+ * Every --debug line of a request is written here, one per attempt.
  */
 import { hash } from 'node:crypto';
-import { HTTPError, type Got, type Request as GotRequest, type RequestError as GotRequestError, type Response as GotResponse } from 'got';
-import type { ApiError, HttpMethod } from './errors.ts';
+import type { Dispatcher } from 'undici';
+import type { HttpMethod } from './errors.ts';
 import type { RateLimiter, Semaphore, Sleep } from './limiter.ts';
-import { parseSuccess, ResponseReader, traceBody, traceText, type ReadResponse, type Validate } from './response.ts';
+import { abortError, sendAttempt } from './attempt.ts';
+import { parseSuccess, traceBody, traceText, type Validate } from './response.ts';
 import { backoffMs, isIdempotent, retryStatus, serverWait, type RetryPolicy } from './retry.ts';
 import {
   abortedError,
-  codeOf,
   isRetryableTransport,
   mayHaveApplied,
   statusError,
@@ -47,6 +40,8 @@ export interface Transport extends ErrorSettings {
   random: () => number;
   limiter: RateLimiter;
   slots: Semaphore;
+  /** The client's connection pool (made on first use). */
+  dispatcher: () => Dispatcher;
   /** The --debug sink, redacting, never throwing. */
   trace: (line: string) => void;
   /** Whether `trace` goes anywhere: a body is written for it (and redacted) only then. */
@@ -62,7 +57,8 @@ export interface ExchangeRequest {
   url: string;
   /** The path without its query (shown in errors). */
   path: string;
-  json: unknown;
+  /** What the dispatcher is given: the path and query below the origin, the headers, the body. */
+  dispatch: Dispatcher.DispatchOptions;
   signal: AbortSignal | undefined;
   validate: Validate | undefined;
   digest: boolean | ((body: Buffer) => string);
@@ -78,40 +74,14 @@ export interface ExchangeResult {
   parse?: () => unknown;
 }
 
-/** The key under got's `context` option where each request's Exchange rides along to the hooks. */
-const CONTEXT_KEY = 'stewardExchange';
-
-/**
- * got takes a delay of 0 from calculateDelay as "do not retry", so a retry is announced with the shortest
- * delay it accepts; the real wait happens in the beforeRetry hook, through the injected sleep, so tests
- * control time and Ctrl-C ends it.
- */
-const GOT_RETRY_DELAY_MS = 1;
-
-/** The Exchange a got hook is running for (undefined for a request this module did not start). */
-export function exchangeOf(options: { context: Record<string, unknown> } | undefined): Exchange | undefined {
-  const e = options?.context[CONTEXT_KEY];
-  return e instanceof Exchange ? e : undefined;
-}
-
 export class Exchange {
-  readonly result: Promise<ExchangeResult>;
   private readonly ctx: RequestContext;
   private readonly maxTries: number;
-  private resolve!: (r: ExchangeResult) => void;
-  private reject!: (e: ApiError) => void;
-  private settled = false;
-  /** The attempt under way (1-based) and where it stands: waiting for its turn, sent, or waiting to retry. */
+  /** The attempt under way (1-based). */
   private attempt = 0;
-  private phase: 'gate' | 'sending' | 'waiting' = 'gate';
-  private stream: GotRequest | undefined;
-  private reader: ResponseReader | undefined;
   private holdsSlot = false;
   private started = 0;
   private waited = 0;
-  /** This attempt's error status, read, for decide(). */
-  private errorResponse: ResponseAttempt | undefined;
-  private nextWait = 0;
 
   constructor(
     private readonly t: Transport,
@@ -120,122 +90,71 @@ export class Exchange {
     this.ctx = { method: req.method, path: req.path, host: t.host };
     // Which statuses are tried again, and for which methods (never a POST): retryStatus.
     this.maxTries = t.policy.limit;
-    this.result = new Promise<ExchangeResult>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
   }
 
-  /** Sends the first attempt through `client`; the result settles when the last one ends. */
-  start(client: Got): void {
-    let stream: GotRequest;
-    try {
-      stream = client.stream(this.req.url, {
-        method: this.req.method,
-        ...(this.req.json === undefined ? {} : { json: this.req.json }),
-        ...(this.req.signal ? { signal: this.req.signal } : {}),
-        context: { [CONTEXT_KEY]: this },
+  /** Makes the attempts; resolves with the parsed answer, or rejects with the ApiError of the last one. */
+  async run(): Promise<ExchangeResult> {
+    const { signal } = this.req;
+    for (;;) {
+      this.attempt++;
+      await this.gate();
+      const outcome = await sendAttempt(this.t.dispatcher(), this.req.dispatch, {
+        maxBytes: this.t.maxBytes,
+        timeoutMs: this.t.timeoutMs,
+        idleTimeoutMs: this.t.idleTimeoutMs,
+        signal,
       });
-    } catch (error) {
-      this.fail(transportError(this.t, this.ctx, { kind: 'transport', error, code: codeOf(error), failure: 'other', sent: false, ms: 0 }, 1, this.req.signal));
-      return;
+      // The attempt is over: its slot goes to the next request while this one parses or waits.
+      this.releaseSlot();
+      const ms = this.elapsed();
+      let wait: number;
+      if (outcome.kind === 'failed') wait = this.decideTransport(transportAttempt(outcome.error, outcome.connected, ms));
+      else if (outcome.status >= 200 && outcome.status < 300) return this.success({ ...outcome, ms });
+      else wait = this.decideStatus({ ...outcome, ms });
+      try {
+        await this.t.sleep(wait, signal);
+      } catch (error) {
+        // Interrupted while waiting to retry: nothing more was sent.
+        throw abortedError(this.ctx, this.attempt, false, abortError(error), signal);
+      }
     }
-    this.follow(stream);
   }
 
-  /** hooks.beforeRequest: the attempt waits for a slot, then for the rate limit; its clock starts after. */
-  async gate(): Promise<void> {
-    await this.t.slots.acquire();
-    this.holdsSlot = true;
-    // Interrupted while queued: got has already reported it; the slot goes to the next request.
-    if (this.settled) {
+  /** A concurrency slot, then the rate limit; the attempt's clock starts after. Interrupted: nothing was sent. */
+  private async gate(): Promise<void> {
+    const { signal } = this.req;
+    try {
+      if (signal?.aborted) throw signal.reason;
+      await (signal ? slotOrAbort(this.t.slots, signal) : this.t.slots.acquire());
+      this.holdsSlot = true;
+      this.waited = await this.t.limiter.acquire(signal);
+    } catch (error) {
       this.releaseSlot();
-      throw new Error('request ended while waiting for a slot');
+      throw abortedError(this.ctx, this.attempt, false, abortError(error), signal);
     }
-    this.waited = await this.t.limiter.acquire(this.req.signal);
-    if (this.settled) throw new Error('request ended while waiting for the rate limit');
-    this.phase = 'sending';
     this.started = performance.now();
   }
 
-  /**
-   * retry.calculateDelay: what retry.ts says about the attempt that just failed. 0: no retry, and the
-   * request is settled here with its ApiError (got then ends the stream with its own error, ignored).
-   */
-  decide(error: GotRequestError): number {
-    // The attempt is over: its slot goes to the next request while this one waits.
-    this.releaseSlot();
-    // A late error of a request already answered (got's stream is destroyed then; this is belt and braces).
-    if (this.settled) return 0;
-    if (this.phase === 'gate') {
-      // Only the rate-limit wait fails before sending, and only when interrupted: nothing was sent.
-      this.fail(abortedError(this.ctx, this.attempt, false, error, this.req.signal));
-      return 0;
+  private success(r: ResponseAttempt): ExchangeResult {
+    this.observeRemaining(r.headers);
+    // Written only for a sink: the line is most of what a success costs here otherwise.
+    if (this.t.tracing) this.t.trace(`http ${this.tag()} → ${r.status} ${r.statusText} (${this.timing(r.ms)}, ${r.bytes} bytes)`);
+    const { ctx, attempt } = this;
+    const checks = { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean };
+    const d = this.req.digest;
+    const digest = !d || r.overLimit ? undefined : d === true ? hash('sha256', r.body, 'base64url') : d(r.body);
+    if (digest !== undefined && this.deferred(digest)) {
+      const tag = this.tag();
+      this.t.trace(`http ${tag}: body known to the caller (sha256 ${digest.slice(0, 12)}…): kept unparsed`);
+      let parsed: { body: unknown } | undefined;
+      const parse = () => {
+        if (!parsed) this.t.trace(`http ${tag}: parsing the kept body (more than the caller knew was read)`);
+        return (parsed ??= { body: parseSuccess(ctx, r, attempt, checks) }).body;
+      };
+      return { status: r.status, headers: r.headers, body: undefined, attempts: attempt, digest, parse };
     }
-    const r = this.errorResponse;
-    if (r && error instanceof HTTPError) return this.decideStatus(r);
-    return this.decideTransport(transportAttempt(error, this.reader?.response !== undefined, this.elapsed()));
-  }
-
-  /** hooks.beforeRetry: the wait decide() chose (rejects when the signal aborts). */
-  async wait(): Promise<void> {
-    await this.t.sleep(this.nextWait, this.req.signal);
-  }
-
-  private follow(stream: GotRequest): void {
-    this.attempt++;
-    this.phase = 'gate';
-    this.stream = stream;
-    this.errorResponse = undefined;
-    this.waited = 0;
-    this.reader = new ResponseReader(stream, this.t.maxBytes, (r) => {
-      if (stream === this.stream) this.onResponse(stream, r);
-    });
-    stream.on('error', (error: unknown) => {
-      if (stream === this.stream) this.onError(error);
-    });
-    stream.once('retry', (_count: number, _error: unknown, next: () => GotRequest) => {
-      if (!this.settled) this.follow(next());
-    });
-  }
-
-  private onResponse(stream: GotRequest, read: ReadResponse): void {
-    const r: ResponseAttempt = { ...read, ms: this.elapsed() };
-    if (r.status >= 200 && r.status < 300) {
-      this.releaseSlot();
-      stream.destroy();
-      this.observeRemaining(r.headers);
-      this.t.trace(`http ${this.tag()} → ${r.status} ${r.statusText} (${this.timing(r.ms)}, ${r.bytes} bytes)`);
-      const { ctx, attempt } = this;
-      const checks = { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean };
-      try {
-        const d = this.req.digest;
-        const digest = !d || r.overLimit ? undefined : d === true ? hash('sha256', r.body, 'base64url') : d(r.body);
-        if (digest !== undefined && this.deferred(digest)) {
-          const tag = this.tag();
-          this.t.trace(`http ${tag}: body known to the caller (sha256 ${digest.slice(0, 12)}…): kept unparsed`);
-          let parsed: { body: unknown } | undefined;
-          const parse = () => {
-            if (!parsed) this.t.trace(`http ${tag}: parsing the kept body (more than the caller knew was read)`);
-            return (parsed ??= { body: parseSuccess(ctx, r, attempt, checks) }).body;
-          };
-          this.succeed({ status: r.status, headers: r.headers, body: undefined, attempts: attempt, digest, parse });
-          return;
-        }
-        const body = parseSuccess(ctx, r, attempt, checks);
-        this.succeed({ status: r.status, headers: r.headers, body, attempts: attempt, ...(digest ? { digest } : {}) });
-      } catch (e) {
-        this.fail(e as ApiError);
-      }
-      return;
-    }
-    // An error status (or an unexpected redirect) goes to got's retry step, as got's own promise API sends
-    // it there after reading the body. The body is read already (to its limit): rawBody tells got not to
-    // read the rest.
-    this.errorResponse = r;
-    const res = stream.response as GotResponse;
-    res.rawBody = r.body;
-    stream._beforeError(new HTTPError(res));
+    const body = parseSuccess(ctx, r, attempt, checks);
+    return { status: r.status, headers: r.headers, body, attempts: attempt, ...(digest ? { digest } : {}) };
   }
 
   /** Whether the caller knows these bytes already (a throwing callback counts as no: the body is parsed now). */
@@ -247,20 +166,7 @@ export class Exchange {
     }
   }
 
-  /**
-   * An error got reports that its retry step never saw (an abort destroys the stream directly). The end of
-   * a request decide() gave up on arrives here too, after it was settled, and is ignored.
-   */
-  private onError(error: unknown): void {
-    if (this.settled) return;
-    this.releaseSlot();
-    // Interrupted (got destroys the stream when the signal aborts) while waiting: nothing was sent.
-    if (this.phase !== 'sending') return this.fail(abortedError(this.ctx, this.attempt, false, error, this.req.signal));
-    const r = transportAttempt(error, this.reader?.response !== undefined, this.elapsed());
-    this.t.trace(`http ${this.tag()} → ${r.code ?? r.failure} (${this.timing(r.ms)})` + (mayHaveApplied(this.req.method, r) ? '; outcome unknown' : ''));
-    this.fail(transportError(this.t, this.ctx, r, this.attempt, this.req.signal));
-  }
-
+  /** The wait before the next try after a failure with no complete response, or (thrown) the ApiError. */
   private decideTransport(r: TransportAttempt): number {
     const { method } = this.req;
     const retry = isIdempotent(method) && this.attempt < this.maxTries && isRetryableTransport(r);
@@ -270,14 +176,12 @@ export class Exchange {
         (retry ? `; retry in ${wait} ms` : '') +
         (!retry && mayHaveApplied(method, r) ? '; outcome unknown' : ''),
     );
-    if (!retry) {
-      this.fail(transportError(this.t, this.ctx, r, this.attempt, this.req.signal));
-      return 0;
-    }
+    if (!retry) throw transportError(this.t, this.ctx, r, this.attempt, this.req.signal);
     this.t.told(wait, `${r.code ?? r.failure}, retrying ${method} ${this.ctx.path}`);
-    return this.retryAfter(wait);
+    return wait;
   }
 
+  /** The wait before the next try after an error status (or a redirect), or (thrown) the ApiError. */
   private decideStatus(r: ResponseAttempt): number {
     const { method } = this.req;
     const { policy, now } = this.t;
@@ -296,10 +200,7 @@ export class Exchange {
       `http ${tag} → ${status} ${r.statusText} (${this.timing(r.ms)})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
     );
     if (this.t.tracing && r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(traceText(r.body.toString('utf8'))))}`);
-    if (!retry) {
-      this.fail(statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined));
-      return 0;
-    }
+    if (!retry) throw statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
     this.t.told(
       wait,
       status === 429
@@ -308,13 +209,7 @@ export class Exchange {
           ? `the server asked to wait (${status}, ${hinted.header})`
           : `${status} ${r.statusText}, retrying ${method} ${this.ctx.path}`,
     );
-    return this.retryAfter(wait);
-  }
-
-  private retryAfter(wait: number): number {
-    this.nextWait = wait;
-    this.phase = 'waiting';
-    return GOT_RETRY_DELAY_MS;
+    return wait;
   }
 
   /** A success with `remaining: 0` and a reset: hold the next requests until the reset. */
@@ -340,17 +235,20 @@ export class Exchange {
     this.holdsSlot = false;
     this.t.slots.release();
   }
+}
 
-  private succeed(r: ExchangeResult): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve(r);
-  }
-
-  private fail(e: ApiError): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.releaseSlot();
-    this.reject(e);
-  }
+/** A slot, or the signal's reason when it aborts first (the slot, granted later, goes straight back). */
+function slotOrAbort(slots: Semaphore, signal: AbortSignal): Promise<void> {
+  const granted = slots.acquire();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      void granted.then(() => slots.release());
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    void granted.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

@@ -1,23 +1,18 @@
 /**
  * The one HTTP layer both API clients are built on (STYLE.md: "one createHttp(...)").
  *
- * got makes the requests and runs the retry loop. createHttp configures it once per client with steward's
- * rules (src/clients/retry.ts), through got's own extension points, each of which hands the work to the
- * request's Exchange (exchange.ts):
- *
- *   hooks.beforeRequest   a concurrency slot, then the client's rate limit, before every attempt
- *   retry.calculateDelay  retry or not (0: not), how long to wait, the shared pause, the --debug line
- *   hooks.beforeRetry     the wait itself, through the injected sleep (so Ctrl-C and fake clocks work)
- *
- * What got cannot do is kept beside it: the body is read from got's stream within the size limits
- * (response.ts), and failures become one-line ApiErrors (transport-errors.ts).
+ * createHttp resolves a client once: its URL, headers, limits, timeouts, redaction, shared pacing, and an
+ * undici Pool to its origin (keep-alive, one connection per concurrency slot, made on first use). Each
+ * request is one Exchange (exchange.ts): a loop of attempts under steward's rules (retry.ts), each attempt
+ * sent and read within the limits by attempt.ts; failures become one-line ApiErrors (transport-errors.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import gotDefault, { type Got, type RequestError as GotRequestError } from 'got';
+import { Pool, type Dispatcher } from 'undici';
 import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
-import { Exchange, exchangeOf, type Transport } from './exchange.ts';
+import { ACCEPT_ENCODING } from './attempt.ts';
+import { Exchange, type Transport } from './exchange.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { createRedactor, redact } from './redact.ts';
 import { traceBody } from './response.ts';
@@ -70,8 +65,6 @@ export interface HttpOptions {
   signal?: AbortSignal | undefined;
   /** Extra request headers (never used for credentials: those go in `auth`). */
   headers?: Record<string, string> | undefined;
-  /** A got instance to extend instead of the default one. */
-  got?: Got | undefined;
 }
 
 export interface HttpRequest {
@@ -153,41 +146,35 @@ const defaultSleep: Sleep = async (ms, signal) => {
  */
 export function createHttp(opts: HttpOptions): Http {
   const t = transport(opts);
-  const client = (opts.got ?? gotDefault).extend({
-    headers: authHeaders(opts),
-    // Every rule lives in calculateDelay (retry.ts): got's own method, status and code lists and its
-    // Retry-After reading are not steward's (no reset headers, no cap that fails at once, POST never).
-    retry: { limit: t.policy.limit - 1, enforceRetryRules: false, calculateDelay: ({ error }) => exchangeOf(error.options)?.decide(error) ?? 0 },
-    hooks: {
-      beforeRequest: [(options) => exchangeOf(options)?.gate()],
-      beforeRetry: [(error: GotRequestError) => exchangeOf(error.options)?.wait()],
-    },
-    // Error statuses reach the Exchange as responses, so their bodies are read within the error-body limit
-    // before got's retry step sees them (got's own HTTPError path would read an endless body whole).
-    throwHttpErrors: false,
-    followRedirect: false,
-    decompress: true,
-    timeout: { request: t.timeoutMs, socket: t.idleTimeoutMs },
-  });
+  const headers = requestHeaders(opts);
+  // A JSON body says so (a caller's own content-type is kept).
+  const jsonHeaders = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type') ? headers : { ...headers, 'content-type': 'application/json' };
 
   async function request<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
     const url = t.prefix + path;
+    const body = req.json === undefined ? undefined : JSON.stringify(req.json);
     // --debug: what is sent (redacted, cut at TRACE_BODY_LIMIT), which is what one needs to read a 400.
     // Written and redacted only for a sink: per request, that was most of the client's CPU in an apply.
-    if (t.tracing && req.json !== undefined) t.trace(`http ${req.method} ${url} request body: ${traceBody(t.clean(JSON.stringify(req.json)))}`);
+    if (t.tracing && body !== undefined) t.trace(`http ${req.method} ${url} request body: ${traceBody(t.clean(body))}`);
+    // Parsed as a URL, so the path reaches the server as a URL parser writes it (spaces and the like escaped).
+    const target = new URL(url);
     const exchange = new Exchange(t, {
       method: req.method,
       url,
       path: path.split('?')[0] ?? path,
-      json: req.json,
+      dispatch: {
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: body === undefined ? headers : jsonHeaders,
+        ...(body === undefined ? {} : { body }),
+      },
       signal: combineSignals(opts.signal, req.signal),
       validate: req.validate,
       digest: req.digest ?? false,
       deferParse: req.deferParse,
     });
-    exchange.start(client);
-    return (await exchange.result) as HttpResponse<T>;
+    return (await exchange.run()) as HttpResponse<T>;
   }
 
   return { request, host: t.host, redact: t.clean };
@@ -206,6 +193,9 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
   const timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const idleTimeoutMs = Math.min(positive(opts.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS), timeoutMs);
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  let pool: Dispatcher | undefined;
   const clean = createRedactor([...(opts.secrets ?? []), ...credentials(opts.auth)]);
   const told = (ms: number, reason: string) => {
     try {
@@ -219,7 +209,7 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
     host: base.host,
     policy: retryPolicy(opts.retry),
     timeoutMs,
-    idleTimeoutMs: Math.min(positive(opts.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS), timeoutMs),
+    idleTimeoutMs,
     maxBytes: positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     credentialHint: opts.credentialHint,
     now,
@@ -234,7 +224,18 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
         return sleep(ms, signal);
       },
     }),
-    slots: new Semaphore(opts.concurrency ?? DEFAULT_CONCURRENCY),
+    slots: new Semaphore(concurrency),
+    // No redirect is followed (a Pool has no redirect interceptor): a 3xx is read as an answer. TLS is
+    // verified (undici's default). Both timeouts are attempt.ts's (undici's headers and body timeouts
+    // tick at half a second or more); its connect timeout is the idle one, so a connect abandoned by a
+    // timed-out attempt does not linger. Idle keep-alive sockets do not hold the process open.
+    dispatcher: () =>
+      (pool ??= new Pool(base.origin, {
+        connections: concurrency > 0 && Number.isFinite(concurrency) ? Math.floor(concurrency) : null,
+        connectTimeout: idleTimeoutMs,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      })),
     clean,
     tracing: opts.trace !== undefined,
     trace: (line) => {
@@ -249,8 +250,9 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
   };
 }
 
-function authHeaders(opts: HttpOptions): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'steward', ...opts.headers };
+/** Every request's headers: JSON wanted, who asks, the encodings it decodes, the credential (only here). */
+function requestHeaders(opts: HttpOptions): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'steward', 'accept-encoding': ACCEPT_ENCODING, ...opts.headers };
   if (opts.auth.type === 'bearer') headers['authorization'] = `Bearer ${opts.auth.token}`;
   else if (opts.auth.type === 'basic') headers['authorization'] = `Basic ${basicCredential(opts.auth)}`;
   return headers;

@@ -1,82 +1,18 @@
 /**
- * Reading a response within its limits, and turning a success body into the value the caller asked for.
- *
- * A success body is read up to `maxResponseBytes` (a declared content-length above it is refused before
- * anything is read); an error body only to MAX_ERROR_BODY_BYTES, since one line of it is shown. Reading
- * stops at the limit instead of buffering a hostile server's endless body.
+ * Turning a success body into the value the caller asked for (JSON, depth, room in the heap, `validate`),
+ * and the bodies of --debug lines. The body itself is read within its limits by attempt.ts: a success up
+ * to `maxResponseBytes` (a declared content-length above it refused before anything is read), an error
+ * body only to MAX_ERROR_BODY_BYTES, since one line of it is shown.
  */
-import { STATUS_CODES } from 'node:http';
 import { getHeapStatistics } from 'node:v8';
-import type { Request as GotRequest, Response as GotResponse } from 'got';
 import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './errors.ts';
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
-import { formatBytes, headerValue, MAX_ERROR_BODY_BYTES, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
+import { formatBytes, headerValue, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
 import { utf8Text } from '../shared/text.ts';
 
-/** The response of one attempt, read; `ms` is filled in by the caller, which knows when it started. */
+/** The response of one attempt, read (attempt.ts); `ms` is filled in by the caller, which knows when it started. */
 export type ReadResponse = Omit<ResponseAttempt, 'ms'>;
-
-/**
- * Reads one attempt's response from a got stream, to its end or to the size limit, and hands it to `done`
- * once. Transport errors are not its business: got reports them to the retry step.
- */
-export class ResponseReader {
-  /** The response headers arrived (a failure after them may have been applied). */
-  response: GotResponse | undefined;
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  private settled = false;
-
-  constructor(
-    stream: GotRequest,
-    private readonly maxBytes: number,
-    private readonly done: (r: ReadResponse) => void,
-  ) {
-    stream.on('response', (res: GotResponse) => {
-      this.response = res;
-      const declared = Number(res.headers['content-length']);
-      if (res.statusCode < 400 && Number.isFinite(declared) && declared > this.limit()) {
-        this.size = declared;
-        this.finish(true);
-      }
-    });
-    stream.on('data', (chunk: Buffer) => {
-      if (this.settled) return;
-      const limit = this.limit();
-      this.size += chunk.length;
-      if (this.size > limit) {
-        const room = limit - (this.size - chunk.length);
-        if (room > 0) this.chunks.push(chunk.subarray(0, room));
-        this.finish(true);
-        return;
-      }
-      this.chunks.push(chunk);
-    });
-    stream.on('end', () => this.finish(false));
-  }
-
-  private limit(): number {
-    return (this.response?.statusCode ?? 0) >= 400 ? MAX_ERROR_BODY_BYTES : this.maxBytes;
-  }
-
-  private finish(overLimit: boolean): void {
-    if (this.settled) return;
-    this.settled = true;
-    const status = this.response?.statusCode ?? 0;
-    this.done({
-      kind: 'response',
-      status,
-      statusText: this.response?.statusMessage || STATUS_CODES[status] || '',
-      headers: this.response?.headers ?? {},
-      // A success over the limit is refused unread: copying what arrived would double the memory held, and
-      // what arrived is let go at once (splice empties the list the stream handlers still reference).
-      body: overLimit && status < 400 ? (this.chunks.splice(0), Buffer.alloc(0)) : Buffer.concat(this.chunks.splice(0)),
-      overLimit,
-      bytes: this.size,
-    });
-  }
-}
 
 /** Checks and narrows a parsed success body; the problems found become an ApiResponseError. */
 export type Validate = (body: unknown) => ResponseProblem[] | undefined;

@@ -148,7 +148,7 @@ export function statusError(
 export function transportError(s: ErrorSettings, ctx: RequestContext, r: TransportAttempt, attempts: number, signal: AbortSignal | undefined): ApiError {
   if (r.failure === 'aborted') return abortedError(ctx, attempts, r.sent, r.error, signal);
   const outcomeUnknown = mayHaveApplied(ctx.method, r);
-  const code = r.code && !r.code.startsWith('ERR_GOT') ? ` (${r.code})` : '';
+  const code = r.code ? ` (${r.code})` : '';
   const detail = s.clean(oneLine(errorMessage(r.error), true));
   let what: string;
   switch (r.failure) {
@@ -216,20 +216,29 @@ export function isRetryableTransport(r: { code: string | undefined; failure: Tra
 
 const PRE_SEND_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
 
-/** What kind of failure, and whether the request may have reached the server. */
-export function classify(error: unknown, gotResponse: boolean): { failure: TransportFailure; sent: boolean } {
+/**
+ * What kind of failure, and whether the request may have reached the server: only once it was put on a
+ * connection (`connected`), and never when the failure itself says nothing left (refused, DNS, a connect
+ * that timed out).
+ */
+export function classify(error: unknown, connected: boolean): { failure: TransportFailure; sent: boolean } {
+  const { failure, reached } = kind(error);
+  return { failure, sent: reached && connected };
+}
+
+function kind(error: unknown): { failure: TransportFailure; reached: boolean } {
   const code = codeOf(error);
   const name = error instanceof Error ? error.name : '';
   const event = (error as { event?: unknown } | null)?.event;
-  if (name === 'AbortError' || code === 'ERR_ABORTED' || code === 'ABORT_ERR') return { failure: 'aborted', sent: true };
+  if (name === 'AbortError' || code === 'ERR_ABORTED' || code === 'ABORT_ERR') return { failure: 'aborted', reached: true };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-    if (event === 'lookup') return { failure: 'dns', sent: false };
-    if (event === 'connect' || event === 'secureConnect') return { failure: 'timeout', sent: false };
-    return { failure: event === 'socket' ? 'stalled' : 'timeout', sent: true };
+    if (event === 'lookup') return { failure: 'dns', reached: false };
+    if (event === 'connect' || event === 'secureConnect') return { failure: 'timeout', reached: false };
+    return { failure: event === 'socket' ? 'stalled' : 'timeout', reached: true };
   }
-  if (code === 'ECONNREFUSED') return { failure: 'refused', sent: false };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { failure: 'dns', sent: false };
-  if (code !== undefined && PRE_SEND_CODES.has(code)) return { failure: 'other', sent: false };
+  if (code === 'ECONNREFUSED') return { failure: 'refused', reached: false };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { failure: 'dns', reached: false };
+  if (code !== undefined && PRE_SEND_CODES.has(code)) return { failure: 'other', reached: false };
   if (
     code !== undefined &&
     (code.startsWith('ERR_TLS') ||
@@ -239,7 +248,7 @@ export function classify(error: unknown, gotResponse: boolean): { failure: Trans
       code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
       code === 'SELF_SIGNED_CERT_IN_CHAIN')
   ) {
-    return { failure: 'tls', sent: gotResponse };
+    return { failure: 'tls', reached: true };
   }
   if (
     code === 'ECONNRESET' ||
@@ -248,14 +257,14 @@ export function classify(error: unknown, gotResponse: boolean): { failure: Trans
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     /socket hang up|premature close|aborted/i.test(errorMessage(error))
   ) {
-    return { failure: 'reset', sent: true };
+    return { failure: 'reset', reached: true };
   }
-  return { failure: 'other', sent: true };
+  return { failure: 'other', reached: true };
 }
 
-/** A failed attempt as a value, from the error got reports. */
-export function transportAttempt(error: unknown, gotResponse: boolean, ms: number): TransportAttempt {
-  return { kind: 'transport', error, code: codeOf(error), ...classify(error, gotResponse), ms };
+/** A failed attempt as a value, from the error attempt.ts reports and whether the request had a connection. */
+export function transportAttempt(error: unknown, connected: boolean, ms: number): TransportAttempt {
+  return { kind: 'transport', error, code: codeOf(error), ...classify(error, connected), ms };
 }
 
 export function codeOf(error: unknown): string | undefined {
