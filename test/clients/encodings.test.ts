@@ -1,0 +1,90 @@
+/**
+ * Compressed answers: the client offers gzip, deflate and br, decodes what comes back, and counts its size
+ * limits on the decoded bytes, so a small compressed body that decodes to gigabytes (a decompression bomb)
+ * is cut off at the limit, and an error body at its 64 KiB.
+ */
+import { brotliCompressSync, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError, ApiResponseError, createHttp } from '../../src/clients/index.ts';
+import { rejects, startServer } from './helpers.ts';
+
+const LIST = { data: [{ id: 'd1', name: 'Checkout – latency' }] };
+const ENCODED: Array<[string, string, (b: Buffer) => Buffer]> = [
+  ['gzip', 'gzip', gzipSync],
+  ['deflate (zlib)', 'deflate', deflateSync],
+  ['deflate (raw)', 'deflate', deflateRawSync],
+  ['br', 'br', brotliCompressSync],
+];
+
+test('gzip, deflate and br are offered and decoded; the caller sees the headers of the decoded body', async () => {
+  const server = await startServer((req, res) => {
+    const [, encoding, compress] = ENCODED[Number(req.url?.slice(1))]!;
+    const body = compress(Buffer.from(JSON.stringify(LIST)));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': body.length });
+    res.end(body);
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' } });
+    for (const [i, [name]] of ENCODED.entries()) {
+      const r = await http.request({ method: 'GET', path: `/${i}` });
+      assert.equal(r.body, LIST, name);
+      assert.is(r.headers['content-encoding'], undefined, name);
+      assert.is(r.headers['content-length'], undefined, name);
+    }
+    for (const r of server.requests) assert.match(String(r.headers['accept-encoding']), /^gzip, deflate, br\b/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a decompression bomb is cut off at the limit, counted decoded: refused, the transfer stopped', async () => {
+  let sent = 0;
+  const server = await startServer((_req, res) => {
+    // Up to 1 GiB of spaces inside a JSON value, gzipped to about a thousandth of that.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const gz = createGzip();
+    gz.pipe(res);
+    const spaces = Buffer.alloc(1 << 20, 0x20);
+    let stopped = false;
+    res.on('close', () => (stopped = true));
+    gz.write('{"data":');
+    const pump = () => {
+      while (!stopped && sent < 1024) {
+        sent++;
+        if (!gz.write(spaces)) return void gz.once('drain', pump);
+      }
+      if (!stopped) gz.end('[]}');
+    };
+    pump();
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, maxResponseBytes: 1 << 20 });
+    const e = (await rejects(() => http.request({ method: 'GET', path: '/api/v2/dashboards' }))) as ApiResponseError;
+    assert.instance(e, ApiResponseError);
+    assert.is(e.message, 'GET /api/v2/dashboards: response larger than 1 MiB (maxResponseBytes; STEWARD_MAX_RESPONSE_MIB raises it); refused');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(sent < 512, `the server got to compress ${sent} MiB of the 1,024`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a compressed error body is decoded and cut at 64 KiB decoded', async () => {
+  const server = await startServer((_req, res) => {
+    const body = gzipSync(Buffer.from(`upstream failed: ${'x'.repeat(300_000)}`));
+    res.writeHead(500, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': body.length });
+    res.end(body);
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, retry: { limit: 1 } });
+    const e = (await rejects(() => http.request({ method: 'GET', path: '/x' }))) as ApiError;
+    assert.instance(e, ApiError);
+    assert.is(e.status, 500);
+    assert.match(e.message, /^GET \/x → 500 Internal Server Error: upstream failed: x+… \(body cut at 64 KiB\)$/);
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();

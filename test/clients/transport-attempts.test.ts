@@ -1,0 +1,167 @@
+/**
+ * The attempt loop (src/clients/exchange.ts) and one attempt on the wire (attempt.ts): a concurrency slot is
+ * held only while an attempt is in flight, never during the backoff wait (the injected sleep); Ctrl-C ends
+ * a request in its backoff wait, in flight or queued for a slot, and only a write that reached the server
+ * is of unknown outcome; TLS is verified.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiTransportError, createHttp } from '../../src/clients/index.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+import { json, rejects, startServer } from './helpers.ts';
+
+test('a request waiting to retry does not hold its concurrency slot', async () => {
+  const server = await startServer((req, res, rec) => {
+    if (req.url === '/a' && rec.n === 1) json(res, 503, { message: 'busy' });
+    else json(res, 200, { ok: req.url });
+  });
+  try {
+    let release!: () => void;
+    const waiting = new Promise<void>((resolve) => (release = resolve));
+    let sleeping!: () => void;
+    const asleep = new Promise<void>((resolve) => (sleeping = resolve));
+    const sleeps: number[] = [];
+    const http = createHttp({
+      prefixUrl: server.url,
+      auth: { type: 'none' },
+      concurrency: 1,
+      random: () => 0.5,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        sleeping();
+        await waiting;
+      },
+    });
+    const a = http.request({ method: 'GET', path: '/a' });
+    await asleep;
+    // /a is in its backoff wait: with one slot, /b can only finish if that slot was let go.
+    const b = await http.request({ method: 'GET', path: '/b' });
+    assert.equal(b.body, { ok: '/b' });
+    release();
+    const done = await a;
+    assert.equal(done.body, { ok: '/a' });
+    assert.is(done.attempts, 2);
+    assert.equal(sleeps, [250]);
+    assert.equal(
+      server.requests.map((r) => r.url),
+      ['/a', '/b', '/a'],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('Ctrl-C during the backoff wait ends the request: exit 130, no further attempt', async () => {
+  const server = await startServer((_req, res) => json(res, 503, { message: 'busy' }));
+  try {
+    const controller = new AbortController();
+    const http = createHttp({
+      prefixUrl: server.url,
+      auth: { type: 'none' },
+      signal: controller.signal,
+      sleep: (_ms, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+          controller.abort();
+        }),
+    });
+    const e = await rejects(() => http.request({ method: 'PUT', path: '/alerts/x', json: { a: 1 } }));
+    assert.instance(e, ApiTransportError);
+    const err = e as ApiTransportError;
+    assert.is(err.failure, 'aborted');
+    assert.is(err.exitCode, 130);
+    assert.is(err.outcomeUnknown, false, 'interrupted while waiting: nothing more was sent');
+    assert.is(err.attempts, 1);
+    assert.is(err.message, `PUT /alerts/x on ${new URL(server.url).host}: interrupted`);
+    assert.is(server.requests.length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('Ctrl-C reaches a request in flight and one queued for its slot: the write that was sent is of unknown outcome, the queued one was never sent', async () => {
+  const server = await startServer(() => {
+    /* never answers */
+  });
+  try {
+    const controller = new AbortController();
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, concurrency: 1, signal: controller.signal });
+    const inFlight = rejects(() => http.request({ method: 'POST', path: '/a', json: { n: 1 } }));
+    const queued = rejects(() => http.request({ method: 'POST', path: '/b', json: { n: 2 } }));
+    while (server.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const [a, b] = (await Promise.all([inFlight, queued])) as ApiTransportError[];
+    const host = new URL(server.url).host;
+    assert.is(a!.failure, 'aborted');
+    assert.is(a!.outcomeUnknown, true);
+    assert.is(a!.message, `POST /a on ${host}: interrupted; outcome unknown: the server may have applied this POST, check before sending it again`);
+    assert.is(b!.failure, 'aborted');
+    assert.is(b!.exitCode, 130);
+    assert.is(b!.outcomeUnknown, false, 'never sent');
+    assert.is(b!.message, `POST /b on ${host}: interrupted`);
+    assert.equal(
+      server.requests.map((r) => r.url),
+      ['/a'],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('TLS is verified: a self-signed certificate fails the request at once, before anything is sent', async () => {
+  const dir = tmpProject({});
+  const key = join(dir.dir, 'key.pem');
+  const cert = join(dir.dir, 'cert.pem');
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.is(made.status, 0, `openssl could not make a certificate: ${made.error?.message ?? made.stderr}`);
+  let served = 0;
+  const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+    served++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const http = createHttp({ prefixUrl: `https://localhost:${port}`, auth: { type: 'bearer', token: 'tok-tls-check-1' }, sleep: async () => {} });
+    for (const method of ['GET', 'POST'] as const) {
+      const e = (await rejects(() => http.request({ method, path: '/api/v2/dashboards', ...(method === 'POST' ? { json: {} } : {}) }))) as ApiTransportError;
+      assert.instance(e, ApiTransportError);
+      assert.is(e.failure, 'tls');
+      assert.is(e.outcomeUnknown, false);
+      assert.is(e.attempts, 1, 'a bad certificate does not heal: not retried');
+      assert.is(e.message, `${method} /api/v2/dashboards on localhost:${port}: TLS failed: self-signed certificate`);
+    }
+    assert.is(served, 0);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    dir.cleanup();
+  }
+});
+
+test.run();
