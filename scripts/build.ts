@@ -36,9 +36,9 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 // What bin/steward.js loads: tsc's output and the dependencies bundled into dist/bundle/ by esbuild, split at
 // the lazy imports so each command still loads only what it needs. Node resolves, reads and links ESM one
-// file at a time, and a plan loaded ~400 of them (got alone is 85 ms that way, 42 ms as one file). The
-// parse workers' entry is bundled beside it, where parse-pool looks for it. Modules find the package's files
-// through src/shared/package-root.ts, which holds in dist/bundle/ as in dist/.
+// file at a time, and a plan loaded ~400 of them (got, the HTTP library then, was 85 ms that way, 42 ms as
+// one file). The parse workers' entry is bundled beside it, where parse-pool looks for it. Modules find the
+// package's files through src/shared/package-root.ts, which holds in dist/bundle/ as in dist/.
 const BUNDLE = join(DIST, 'bundle');
 rmSync(BUNDLE, { recursive: true, force: true });
 await build({

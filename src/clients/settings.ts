@@ -1,7 +1,7 @@
 /**
  * The connection defaults and the API URL rule, in one place: the project file's connection
  * (src/config/connection.ts) and the HTTP layer both read them from here. No imports, so the config layer
- * can use it without loading got.
+ * can use it without loading the HTTP library.
  */
 
 /** Deadline of a whole request, from sending to the last body byte (`timeoutSeconds`, default 30 s). */
