@@ -4,16 +4,17 @@
  * a request in its backoff wait, in flight or queued for a slot, and only a write that reached the server
  * is of unknown outcome; TLS is verified.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiTransportError, createHttp } from '../../src/clients/index.ts';
-import { tmpProject } from '../helpers/tmp.ts';
 import { json, rejects, startServer } from './helpers.ts';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
 test('a request waiting to retry does not hold its concurrency slot', async () => {
   const server = await startServer((req, res, rec) => {
@@ -114,31 +115,10 @@ test('Ctrl-C reaches a request in flight and one queued for its slot: the write 
 });
 
 test('TLS is verified: a self-signed certificate fails the request at once, before anything is sent', async () => {
-  const dir = tmpProject({});
-  const key = join(dir.dir, 'key.pem');
-  const cert = join(dir.dir, 'cert.pem');
-  const made = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-    ],
-    { encoding: 'utf8' },
-  );
-  assert.is(made.status, 0, `openssl could not make a certificate: ${made.error?.message ?? made.stderr}`);
+  // A self-signed certificate for localhost, made once (openssl req -x509 -newkey ec, 100 years) and kept
+  // as a fixture, so the test needs no openssl on the machine. Its key protects nothing.
+  const key = join(FIXTURES, 'self-signed.key.pem');
+  const cert = join(FIXTURES, 'self-signed.cert.pem');
   let served = 0;
   const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
     served++;
@@ -160,7 +140,6 @@ test('TLS is verified: a self-signed certificate fails the request at once, befo
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    dir.cleanup();
   }
 });
 
