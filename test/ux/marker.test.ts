@@ -112,7 +112,7 @@ test("the project's name, which makes the default marker tag, is never resolved:
     for (const env of [{ TEAM: 'b' }, {}] as Array<Record<string, string>>) {
       const r = await steward(['validate'], { cwd: p.dir, env });
       assert.is(r.code, 1, `${JSON.stringify(env)}: ${r.stdout}${r.stderr}`);
-      assert.match(r.stderr, /steward\.yaml:4:9 +\/metadata\/name .*"team-\$\{TEAM:-a\}"/, r.stderr);
+      assert.match(r.stdout, /steward\.yaml:4:9 +\/metadata\/name .*"team-\$\{TEAM:-a\}"/, r.stdout);
     }
   } finally {
     p.cleanup();
