@@ -347,14 +347,15 @@ for (const [name, ref, word] of [
 
 test('a secret-named variable read by the Project document itself is redacted from every output (an error quoting the value)', async () => {
   const p = tmpProject({
-    'steward.yaml': PROJECT().replace('metadata: { name: p }', 'metadata: { name: "p-${GITHUB_TOKEN}" }'),
+    // (not metadata.name, which is never interpolated: it makes the marker tag)
+    'steward.yaml': PROJECT().replace("  resources: ['dashboards/*.yaml']\n", '  resources: [\'dashboards/*.yaml\']\n  concurrency: "p-${GITHUB_TOKEN}"\n'),
     'dashboards/d.yaml': dashboard('"ok"'),
   });
   try {
     for (const format of ['text', 'json', 'github']) {
       const r = await steward(['validate', '--format', format], { cwd: p.dir, env: { GITHUB_TOKEN: CI_SECRET, XDG_CACHE_HOME: join(p.dir, '.xdg') } });
       const all = r.stdout + r.stderr;
-      // The project name must be lower case: the error quotes the interpolated value, redacted.
+      // The concurrency must be an integer: the error quotes the interpolated value, redacted.
       assert.is(r.code, 1, all);
       assert.ok(all.includes('p-[redacted]'), all);
       assert.not.ok(all.includes(CI_SECRET.slice(8)), all);
