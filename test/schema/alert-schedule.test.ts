@@ -12,37 +12,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { AnyResource } from '../../src/model/resource.ts';
-import { checkSemantics } from '../../src/schema/semantic.ts';
+import { alertResource, semanticErrors } from '../helpers/resource.ts';
 
-function alert(spec: Record<string, unknown>): AnyResource {
-  return {
-    kind: 'Alert',
-    name: 'a',
-    file: '/repo/alerts/a.yaml',
-    index: 0,
-    doc: {
-      apiVersion: 'steward/v1',
-      kind: 'Alert',
-      metadata: { name: 'a' },
-      spec: {
-        name: 'A',
-        threshold: 1,
-        thresholdType: 'above',
-        interval: '5m',
-        source: 'saved_search',
-        savedSearchId: 's1',
-        channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a0002b1' },
-        ...spec,
-      },
-    },
-  } as AnyResource;
-}
-
-const errors = (r: AnyResource, api: string) =>
-  checkSemantics([r], { api })
-    .filter((p) => p.severity === 'error')
-    .map((p) => `${p.pointer}: ${p.message}`);
+const alert = alertResource;
+const errors = semanticErrors;
 
 /** The contract's own check of the member (`type: string, format: date-time`), as prism runs it. */
 const ajv = new Ajv();
