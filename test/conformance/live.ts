@@ -322,3 +322,19 @@ export function plannedDashboards(planJson: string): number {
   const items = (JSON.parse(planJson) as { items: Array<{ kind: string; action: string }> }).items;
   return items.filter((i) => i.kind === 'Dashboard' && i.action === 'create').length;
 }
+
+/**
+ * `plan --server-validate`: exit 0 when the service called every body valid, else 1 with one line naming the
+ * dashboards (a mock's generated answers choose `valid` at random, so the code follows what it answered).
+ */
+export function assertServerValidate(s: ConformanceStep): void {
+  const items = (JSON.parse(s.stdout) as { items: Array<{ kind: string; name: string; serverValidation?: { valid: boolean } }> }).items;
+  const invalid = items.filter((i) => i.serverValidation && !i.serverValidation.valid);
+  assert.ok(
+    items.some((i) => i.serverValidation),
+    show(s),
+  );
+  if (invalid.length === 0) return assert.is(s.code, 0, show(s));
+  assert.is(s.code, 1, show(s));
+  assert.match(s.stderr, /the service says .*invalid \(.*dashboard .+\): apply would be refused/, show(s));
+}

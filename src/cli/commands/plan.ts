@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import { CliError, ValidationError, type Issue } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
+import { listSome } from '../../shared/text.ts';
 import { defineCommand, redactForOutput, redactForRender, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -75,7 +76,8 @@ export const planCommand = defineCommand<PlanArgs>({
       .option('server-validate', {
         type: 'boolean',
         default: false,
-        describe: 'Ask the service to validate every dashboard the plan would create or update (reads only; hyperdx, clickstack-cloud)',
+        describe:
+          'Ask the service to validate every dashboard the plan would create or update (reads only; hyperdx, clickstack-cloud); exit 1 when it calls one invalid',
       })
       .option('cache', {
         type: 'boolean',
@@ -113,6 +115,14 @@ export const planCommand = defineCommand<PlanArgs>({
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
     if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
+    // --server-validate is a check: a body the service calls invalid fails it (apply would be refused), as
+    // a file that fails validate does, whatever --detailed-exitcode says.
+    const invalid = plan.items.filter((i) => i.serverValidation && !i.serverValidation.valid).map((i) => `${i.kind.toLowerCase()} ${i.name}`);
+    if (invalid.length > 0)
+      throw new CliError(
+        `the service says ${invalid.length === 1 ? 'this dashboard is' : `${invalid.length} dashboards are`} invalid (${listSome(invalid)}): apply would be refused; see "service validation: INVALID" in the plan`,
+        { code: 'api-response' },
+      );
     return args.detailedExitcode ? detailedExitCode(plan) : 0;
   },
 });
