@@ -206,7 +206,13 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     const decoder = decoderFor(this.encoding, first)!;
     decoder.on('data', (chunk: Buffer) => this.take(chunk));
     decoder.on('end', () => this.finish(false));
-    decoder.on('error', (error: Error) => this.fail(error));
+    decoder.on('error', (error: Error) => {
+      // An error body is only read for its message: one that does not decode (corrupt, cut, mislabelled)
+      // still leaves its status, which says what happened (a 409 was not applied, a 429 asks to wait). What
+      // decoded is kept; the rest is not read (the connection is closed).
+      if (this.status >= 300) this.finish(false, true);
+      else this.fail(error);
+    });
     return decoder;
   }
 
@@ -223,11 +229,11 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     this.chunks.push(chunk);
   }
 
-  private finish(overLimit: boolean): void {
+  private finish(overLimit: boolean, undecodable = false): void {
     if (this.done) return;
     this.settle();
-    // Cut at the limit: the rest is not read (the connection is closed, the decoder stopped).
-    if (overLimit) this.stop(new Error('response body over the size limit'));
+    // Cut at the limit (or undecodable): the rest is not read (the connection is closed, the decoder stopped).
+    if (overLimit || undecodable) this.stop(new Error(overLimit ? 'response body over the size limit' : 'response body not decodable'));
     const status = this.status;
     const chunks = this.chunks.splice(0);
     this.resolve({

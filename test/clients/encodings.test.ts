@@ -87,4 +87,53 @@ test('a compressed error body is decoded and cut at 64 KiB decoded', async () =>
   }
 });
 
+test('an error body that does not decode keeps its status: the error, retry and outcome of that status, and the next request is answered', async () => {
+  // What each request is answered: a status with a body labelled gzip that is not gzip (or is cut short).
+  const cases: Array<{ method: 'GET' | 'POST'; status: number; body: Buffer; then?: number; error: string; outcomeUnknown: boolean }> = [
+    { method: 'POST', status: 409, body: Buffer.from('not gzip at all'), error: 'ConflictError', outcomeUnknown: false },
+    { method: 'POST', status: 400, body: gzipSync('{"message":"name is required"}').subarray(0, 15), error: 'ApiError', outcomeUnknown: false },
+    { method: 'POST', status: 429, body: Buffer.from('xx'), error: 'RateLimitedError', outcomeUnknown: false },
+    { method: 'GET', status: 401, body: Buffer.from('xx'), error: 'UnauthorizedError', outcomeUnknown: false },
+    { method: 'POST', status: 502, body: Buffer.from('xx'), error: 'ApiError', outcomeUnknown: true },
+    // A GET asked to wait is tried again (and the second answer is whole).
+    { method: 'GET', status: 503, body: Buffer.from('xx'), then: 200, error: '', outcomeUnknown: false },
+  ];
+  const seen = new Map<string, number>();
+  const server = await startServer((req, res) => {
+    const url = req.url ?? '';
+    seen.set(url, (seen.get(url) ?? 0) + 1);
+    const c = cases[Number(url.slice(1))];
+    if (!c || (c.then !== undefined && seen.get(url)! > 1)) {
+      res.writeHead(c?.then ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: url }));
+      return;
+    }
+    res.writeHead(c.status, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'retry-after': '0' });
+    // Sent in two writes: the part after the one that fails to decode is not read.
+    res.write(c.body);
+    setImmediate(() => res.end(Buffer.alloc(64, 1)));
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, concurrency: 1, retry: { limit: 2, baseDelayMs: 0 }, sleep: async () => {} });
+    for (const [i, c] of cases.entries()) {
+      const label = `${c.method} ${c.status}`;
+      const request = { method: c.method, path: `/${i}`, ...(c.method === 'POST' ? { json: { name: 'x' } } : {}) };
+      if (c.error === '') {
+        const r = await http.request(request);
+        assert.equal(r.body, { data: `/${i}` }, label);
+        assert.is(r.attempts, 2, label);
+      } else {
+        const e = (await rejects(() => http.request(request))) as ApiError;
+        assert.is(e.constructor.name, c.error, label);
+        assert.is(e.status, c.status, label);
+        assert.is(e.outcomeUnknown, c.outcomeUnknown, label);
+      }
+      // The connection the cut body was on is not reused for a mixed answer.
+      assert.equal((await http.request({ method: 'GET', path: '/next' })).body, { data: '/next' }, label);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
