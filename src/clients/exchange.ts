@@ -22,6 +22,7 @@ import {
   isRetryableTransport,
   mayHaveApplied,
   statusError,
+  statusMayHaveApplied,
   transportAttempt,
   transportError,
   type ErrorSettings,
@@ -80,6 +81,8 @@ export class Exchange {
   /** The attempt under way (1-based). */
   private attempt = 0;
   private holdsSlot = false;
+  /** An attempt before this one may have applied the write (it reached the server, or got a 5xx): whatever comes after, the outcome is unknown. */
+  private reached = false;
   private started = 0;
   private waited = 0;
 
@@ -114,8 +117,8 @@ export class Exchange {
       try {
         await this.t.sleep(wait, signal);
       } catch (error) {
-        // Interrupted while waiting to retry: nothing more was sent.
-        throw abortedError(this.ctx, this.attempt, false, abortError(error), signal);
+        // Interrupted while waiting to retry: nothing more was sent (what was may have been applied).
+        throw abortedError(this.ctx, this.attempt, this.reached, abortError(error), signal);
       }
     }
   }
@@ -130,7 +133,7 @@ export class Exchange {
       this.waited = await this.t.limiter.acquire(signal);
     } catch (error) {
       this.releaseSlot();
-      throw abortedError(this.ctx, this.attempt, false, abortError(error), signal);
+      throw abortedError(this.ctx, this.attempt, this.reached, abortError(error), signal);
     }
     this.started = performance.now();
   }
@@ -167,8 +170,10 @@ export class Exchange {
   }
 
   /** The wait before the next try after a failure with no complete response, or (thrown) the ApiError. */
-  private decideTransport(r: TransportAttempt): number {
+  private decideTransport(attempt: TransportAttempt): number {
     const { method } = this.req;
+    // A write an earlier attempt may have applied stays of unknown outcome, whatever this one did.
+    const r = this.reached ? { ...attempt, sent: true } : attempt;
     const retry = isIdempotent(method) && this.attempt < this.maxTries && isRetryableTransport(r);
     const wait = retry ? backoffMs(this.attempt, this.t.policy, this.t.random) : 0;
     this.t.trace(
@@ -177,6 +182,7 @@ export class Exchange {
         (!retry && mayHaveApplied(method, r) ? '; outcome unknown' : ''),
     );
     if (!retry) throw transportError(this.t, this.ctx, r, this.attempt, this.req.signal);
+    this.reached ||= mayHaveApplied(method, r);
     this.t.told(wait, `${r.code ?? r.failure}, retrying ${method} ${this.ctx.path}`);
     return wait;
   }
@@ -200,7 +206,8 @@ export class Exchange {
       `http ${tag} → ${status} ${r.statusText} (${this.timing(r.ms)})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
     );
     if (this.t.tracing && r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(traceText(r.body.toString('utf8'))))}`);
-    if (!retry) throw statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined);
+    if (!retry) throw statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined, this.reached);
+    this.reached ||= statusMayHaveApplied(method, status);
     this.t.told(
       wait,
       status === 429

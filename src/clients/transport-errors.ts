@@ -107,6 +107,7 @@ export function statusError(
   attempts: number,
   hinted: ServerWait | undefined,
   refusedWaitCap: number | undefined,
+  earlierMayHaveApplied = false,
 ): ApiError {
   // Redacted before it is summarized and each piece again once decoded, before it is cut: a summary cut at 200
   // characters would keep half a secret.
@@ -116,7 +117,7 @@ export function statusError(
   const headerId = headerValue(r.headers, 'x-request-id') ?? headerValue(r.headers, 'request-id');
   const requestId = summary.requestId ?? (headerId === undefined ? undefined : oneLine(s.clean(headerId), true));
   const status = r.status;
-  const outcomeUnknown = ctx.method !== 'GET' && status >= 500 && status !== 501;
+  const outcomeUnknown = earlierMayHaveApplied || statusMayHaveApplied(ctx.method, status);
   const init: ApiErrorInit = {
     ...ctx,
     status,
@@ -200,6 +201,11 @@ export function abortedError(ctx: RequestContext, attempts: number, sent: boolea
     cause: reason,
     exitCode,
   });
+}
+
+/** A write answered with this status may have been applied: a 5xx (not 501) may come after the work was done. */
+export function statusMayHaveApplied(method: HttpMethod, status: number): boolean {
+  return method !== 'GET' && status >= 500 && status !== 501;
 }
 
 /** A write whose request may have reached the server: anything but a failure before connecting. */

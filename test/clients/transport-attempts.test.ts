@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiTransportError, createHttp } from '../../src/clients/index.ts';
+import { ApiError, ApiTransportError, ConflictError, createHttp } from '../../src/clients/index.ts';
+import { outcomeNote } from '../../src/clients/transport-errors.ts';
 import { json, rejects, startServer } from './helpers.ts';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -76,10 +77,50 @@ test('Ctrl-C during the backoff wait ends the request: exit 130, no further atte
     const err = e as ApiTransportError;
     assert.is(err.failure, 'aborted');
     assert.is(err.exitCode, 130);
-    assert.is(err.outcomeUnknown, false, 'interrupted while waiting: nothing more was sent');
+    // Nothing more was sent, but the PUT answered 503 may have been applied (as the 503 alone would say).
+    assert.is(err.outcomeUnknown, true, 'interrupted while waiting after a 503');
     assert.is(err.attempts, 1);
-    assert.is(err.message, `PUT /alerts/x on ${new URL(server.url).host}: interrupted`);
+    assert.is(err.message, `PUT /alerts/x on ${new URL(server.url).host}: interrupted${outcomeNote('PUT')}`);
     assert.is(server.requests.length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a write an earlier attempt may have applied stays of unknown outcome: after a retry answered 409, or Ctrl-C in the backoff wait', async () => {
+  // Each first try of a path is read and its connection dropped (the server may have applied it); the second is a 409.
+  const server = await startServer((req, res, rec) => {
+    if (server.requests.filter((r) => r.url === rec.url).length === 1) return void req.socket.destroy();
+    json(res, 409, { message: 'version moved' });
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, sleep: async () => {} });
+    const conflict = (await rejects(() => http.request({ method: 'PUT', path: '/alerts/a', json: { v: 1 } }))) as ApiError;
+    assert.instance(conflict, ConflictError);
+    assert.is(conflict.attempts, 2);
+    assert.is(conflict.outcomeUnknown, true, 'the first PUT reached the server before its connection dropped');
+    assert.ok(conflict.message.endsWith(outcomeNote('PUT')), conflict.message);
+    // A read is never of unknown outcome.
+    const read = (await rejects(() => http.request({ method: 'GET', path: '/alerts/b' }))) as ApiError;
+    assert.is(read.status, 409);
+    assert.is(read.outcomeUnknown, false);
+
+    const controller = new AbortController();
+    const interrupted = createHttp({
+      prefixUrl: server.url,
+      auth: { type: 'none' },
+      signal: controller.signal,
+      sleep: (_ms, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+          controller.abort();
+        }),
+    });
+    const e = (await rejects(() => interrupted.request({ method: 'PUT', path: '/alerts/c', json: { v: 1 } }))) as ApiTransportError;
+    assert.is(e.failure, 'aborted');
+    assert.is(e.exitCode, 130);
+    assert.is(e.outcomeUnknown, true, 'interrupted after a PUT that reached the server');
+    assert.is(server.requests.filter((r) => r.url === '/alerts/c').length, 1);
   } finally {
     await server.close();
   }
