@@ -159,7 +159,8 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     this.status = statusCode;
     this.statusText = statusMessage || STATUS_CODES[statusCode] || '';
-    this.limit = statusCode >= 400 ? MAX_ERROR_BODY_BYTES : this.limits.maxBytes;
+    // Anything but a success (a redirect too) is an error, and its body is only read for one line of message.
+    this.limit = statusCode >= 300 ? MAX_ERROR_BODY_BYTES : this.limits.maxBytes;
     const encoding = String(headers['content-encoding'] ?? '')
       .trim()
       .toLowerCase();
@@ -173,7 +174,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     this.headers = headers;
     // A success declared larger than the limit is refused before a byte of it is read.
     const declared = Number(headers['content-length']);
-    if (statusCode < 400 && Number.isFinite(declared) && declared > this.limit) {
+    if (statusCode < 300 && Number.isFinite(declared) && declared > this.limit) {
       this.size = declared;
       this.finish(true);
     }
@@ -243,7 +244,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       headers: this.headers,
       // A success over the limit is refused unread: copying what arrived would double the memory held, and
       // what arrived is let go at once (splice emptied the list).
-      body: overLimit && status < 400 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+      body: overLimit && status < 300 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
       overLimit,
       bytes: this.size,
     });

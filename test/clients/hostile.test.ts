@@ -203,6 +203,32 @@ test('a redirect is not followed (the credential stays home): clear error', asyn
   }
 });
 
+test('a redirect with a large body: read to 64 KiB like any error body, not to the success limit', async () => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(302, { location: 'https://elsewhere.example/', 'content-type': 'text/plain' });
+    const chunk = Buffer.alloc(1 << 20, 0x61);
+    let sent = 0;
+    let stopped = false;
+    res.on('close', () => (stopped = true));
+    const pump = () => {
+      while (!stopped && sent++ < 8) if (!res.write(chunk)) return void res.once('drain', pump);
+      if (!stopped) res.end();
+    };
+    pump();
+  });
+  try {
+    const e = (await rejects(() => quick(server.url).listDashboards())) as ApiError;
+    assert.instance(e, ApiError);
+    assert.is(e.status, 302);
+    assert.match(
+      e.message,
+      /^GET \/api\/v2\/dashboards → 302 Found: a+… \(body cut at 64 KiB\); unexpected redirect to https:\/\/elsewhere\.example\/: check the API URL$/,
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 test('an abort signal interrupts a request with exit code 130', async () => {
   const server = await startServer(() => {});
   try {
