@@ -15,6 +15,7 @@ import type { Dispatcher } from 'undici';
 import type { HttpMethod } from './errors.ts';
 import type { RateLimiter, Semaphore, Sleep } from './limiter.ts';
 import { abortError, sendAttempt } from './attempt.ts';
+import { oneLine } from './error-body.ts';
 import { parseSuccess, traceBody, traceText, type Validate } from './response.ts';
 import { backoffMs, isIdempotent, retryStatus, serverWait, type RetryPolicy } from './retry.ts';
 import {
@@ -141,7 +142,7 @@ export class Exchange {
   private success(r: ResponseAttempt): ExchangeResult {
     this.observeRemaining(r.headers);
     // Written only for a sink: the line is most of what a success costs here otherwise.
-    if (this.t.tracing) this.t.trace(`http ${this.tag()} → ${r.status} ${r.statusText} (${this.timing(r.ms)}, ${r.bytes} bytes)`);
+    if (this.t.tracing) this.t.trace(`http ${this.tag()} → ${r.status} ${this.reason(r)} (${this.timing(r.ms)}, ${r.bytes} bytes)`);
     const { ctx, attempt } = this;
     const checks = { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean };
     const d = this.req.digest;
@@ -203,7 +204,7 @@ export class Exchange {
     const wait = retry ? Math.max(hinted?.ms ?? 0, backoffMs(this.attempt, policy, this.t.random)) : 0;
     const tag = this.tag();
     this.t.trace(
-      `http ${tag} → ${status} ${r.statusText} (${this.timing(r.ms)})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
+      `http ${tag} → ${status} ${this.reason(r)} (${this.timing(r.ms)})` + (retry ? `; retry in ${wait} ms${hinted ? ` (${hinted.header})` : ''}` : ''),
     );
     if (this.t.tracing && r.body.length > 0) this.t.trace(`http ${tag} response body: ${traceBody(this.t.clean(traceText(r.body.toString('utf8'))))}`);
     if (!retry) throw statusError(this.t, this.ctx, r, this.attempt, hinted, tooLong && retryableStatus ? policy.maxDelayMs : undefined, this.reached);
@@ -223,6 +224,11 @@ export class Exchange {
   private observeRemaining(h: ResponseAttempt['headers']): void {
     const hinted = serverWait(200, h, this.t.now());
     if (hinted !== undefined && hinted.ms > 0 && hinted.ms <= this.t.policy.maxDelayMs) this.t.limiter.pauseUntil(this.t.now() + hinted.ms);
+  }
+
+  /** The server's reason phrase as a trace line shows it: redacted, one line, no terminal escapes (as in errors). */
+  private reason(r: ResponseAttempt): string {
+    return oneLine(this.t.clean(r.statusText), true);
   }
 
   private tag(): string {

@@ -31,4 +31,28 @@ test('--debug traces the request body and an error response body, redacted, esca
   }
 });
 
+test('--debug shows a reason phrase as errors do: no terminal escapes or control characters from the server, redacted', async () => {
+  // Written to the socket as is: node's own server refuses such a reason phrase.
+  const server = await startServer((req, res) => {
+    const status = req.url === '/ok' ? '200 OK' : '503 Busy';
+    const body = req.url === '/ok' ? '{"data":[]}' : '{"message":"busy"}';
+    res.socket?.write(`HTTP/1.1 ${status} \x1b[2J\x1b[31mred\x07 ${TOKEN}\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+  });
+  try {
+    const lines: string[] = [];
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'bearer', token: TOKEN }, retry: { limit: 1 }, trace: (l) => lines.push(l) });
+    await http.request({ method: 'GET', path: '/ok' });
+    await rejects(() => http.request({ method: 'GET', path: '/busy' }));
+    const status = lines.filter((l) => / → \d{3} /.test(l));
+    assert.is(status.length, 2, lines.join('\n'));
+    for (const l of status) {
+      assert.not.match(l, /[\u0000-\u001f\u007f]/, JSON.stringify(l));
+      assert.not.ok(l.includes(TOKEN), l);
+      assert.match(l, / → (200 OK|503 Busy) red \[redacted\] \(/);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
