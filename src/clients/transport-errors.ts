@@ -131,7 +131,8 @@ export function statusError(
   if (init.requestId) msg += ` (request id ${init.requestId})`;
   if (status >= 300 && status < 400) {
     const location = headerValue(r.headers, 'location');
-    msg += `; unexpected redirect${location ? ` to ${s.clean(oneLine(location, true))}` : ''}: check the API URL`;
+    // Redacted before it is cut, as the server's other words: a cut first can keep half a credential.
+    msg += `; unexpected redirect${location ? ` to ${oneLine(s.clean(location), true)}` : ''}: check the API URL`;
     return new ApiError(msg, init);
   }
   if (refusedWaitCap !== undefined && hinted) {

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError, ApiResponseError, ApiTransportError, createCloudClient, createObservabilityClient } from '../../src/clients/index.ts';
+import { ApiError, ApiResponseError, ApiTransportError, createCloudClient, createHttp, createObservabilityClient } from '../../src/clients/index.ts';
 import { fakeClock, json, raw, rejects, startServer, TOKEN, KEY_ID, KEY_SECRET } from './helpers.ts';
 
 function quick(url: string, extra: Record<string, unknown> = {}) {
@@ -198,6 +198,22 @@ test('a redirect is not followed (the credential stays home): clear error', asyn
       e.message,
       'GET /api/v2/dashboards → 301 Moved Permanently; unexpected redirect to https://elsewhere.example/api/v2/dashboards: check the API URL',
     );
+  } finally {
+    await server.close();
+  }
+});
+
+test('a redirect to a long address holding the credential: redacted before the address is cut (no half a token)', async () => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(302, { location: `https://evil.example/${'a'.repeat(160)}${TOKEN}/x` });
+    res.end();
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'bearer', token: TOKEN }, retry: { limit: 1 } });
+    const e = (await rejects(() => http.request({ method: 'GET', path: '/api/v2/dashboards' }))) as ApiError;
+    assert.is(e.status, 302);
+    assert.match(e.message, /a\[redacted\]\/x: check the API URL$/);
+    assert.not.ok(e.message.includes(TOKEN.slice(0, 6)), e.message);
   } finally {
     await server.close();
   }
