@@ -71,6 +71,36 @@ test('a 100 MB body against the default limit (64 MiB): refused, the transfer cu
   }
 });
 
+test('a body sent one byte per chunk: memory stays near the body size (a view per byte held ~120 bytes per byte)', async () => {
+  const payload = 4 * MiB;
+  const server = await startServer((_req, res) => {
+    // Written to the socket as is: chunked encoding, one byte of body per chunk (6 bytes on the wire).
+    const socket = res.socket!;
+    socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
+    const oneByte = (c: string) => `1\r\n${c}\r\n`;
+    socket.write([...'{"data":['].map(oneByte).join(''));
+    const block = Buffer.from(oneByte(' ').repeat(64 * 1024));
+    let sent = 0;
+    const pump = () => {
+      while (!socket.destroyed && sent < payload) {
+        sent += 64 * 1024;
+        if (!socket.write(block)) return void socket.once('drain', pump);
+      }
+      if (!socket.destroyed) socket.write([...']}'].map(oneByte).join('') + '0\r\n\r\n');
+    };
+    pump();
+  });
+  try {
+    const r = await runChild(server.url, 'observability');
+    assert.is(r.error, undefined, JSON.stringify(r.error));
+    // Before: 4 MiB of body grew the process by ~500 MiB.
+    const growth = r.maxRss - r.rssBefore;
+    assert.ok(growth < 16 * payload, `peak RSS grew by ${(growth / MiB).toFixed(0)} MiB for ${payload / MiB} MiB of body`);
+  } finally {
+    await server.close();
+  }
+});
+
 test('a 100 MB body announced by content-length: refused from the headers, nothing read', async () => {
   const { server, stats } = await bigBodyServer(100 * MiB, { declareLength: true, envelope: 'result' });
   try {
