@@ -218,8 +218,9 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       // An error body is only read for its message: one that does not decode (corrupt, cut, mislabelled)
       // still leaves its status, which says what happened (a 409 was not applied, a 429 asks to wait). What
       // decoded is kept; the rest is not read (the connection is closed).
-      if (this.status >= 300) this.finish(false, true);
-      else this.fail(error);
+      // A success that does not decode is an unreadable answer (ApiResponseError, with its status), as
+      // one that is not JSON: for a write, applied though its answer is lost.
+      this.finish(false, `${this.encoding}: ${error.message}`);
     });
     return decoder;
   }
@@ -260,11 +261,11 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     this.blockUsed = 0;
   }
 
-  private finish(overLimit: boolean, undecodable = false): void {
+  private finish(overLimit: boolean, undecodable?: string): void {
     if (this.done) return;
     this.settle();
     // Cut at the limit (or undecodable): the rest is not read (the connection is closed, the decoder stopped).
-    if (overLimit || undecodable) this.stop(new Error(overLimit ? 'response body over the size limit' : 'response body not decodable'));
+    if (overLimit || undecodable !== undefined) this.stop(new Error(overLimit ? 'response body over the size limit' : 'response body not decodable'));
     const status = this.status;
     this.flushBlock();
     const chunks = this.chunks.splice(0);
@@ -277,6 +278,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       // what arrived is let go at once (splice emptied the list).
       body: overLimit && status < 300 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
       overLimit,
+      ...(undecodable === undefined ? {} : { undecodable }),
       bytes: this.size,
     });
   }

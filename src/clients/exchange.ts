@@ -146,7 +146,7 @@ export class Exchange {
     const { ctx, attempt } = this;
     const checks = { validate: this.req.validate, maxBytes: this.t.maxBytes, clean: this.t.clean };
     const d = this.req.digest;
-    const digest = !d || r.overLimit ? undefined : d === true ? hash('sha256', r.body, 'base64url') : d(r.body);
+    const digest = !d || r.overLimit || r.undecodable !== undefined ? undefined : d === true ? hash('sha256', r.body, 'base64url') : d(r.body);
     if (digest !== undefined && this.deferred(digest)) {
       const tag = this.tag();
       this.t.trace(`http ${tag}: body known to the caller (sha256 ${digest.slice(0, 12)}…): kept unparsed`);

@@ -37,6 +37,12 @@ export function parseSuccess(
       { ...init, problems: [{ field: '', message: 'response too large' }] },
     );
   }
+  if (r.undecodable !== undefined) {
+    throw new ApiResponseError(`${head}: response body could not be decoded (${o.clean(oneLine(r.undecodable, false))})${unknownNote}`, {
+      ...init,
+      problems: [{ field: '', message: 'body not decodable' }],
+    });
+  }
   const free = freeHeap();
   const room = r.body.length * WORST_HEAP_PER_BYTE > free ? parseRoom(r.body, free) : undefined;
   if (room) {

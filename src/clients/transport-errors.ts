@@ -36,6 +36,8 @@ export interface ResponseAttempt {
   body: Buffer;
   /** The body was cut at the size limit (a 2xx: refused; an error status: summarized as is). */
   overLimit: boolean;
+  /** Its content-encoding did not decode (the encoding and the decoder's words): `body` is what did. */
+  undecodable?: string;
   bytes: number;
   ms: number;
 }

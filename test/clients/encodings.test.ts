@@ -136,4 +136,34 @@ test('an error body that does not decode keeps its status: the error, retry and 
   }
 });
 
+test('a success whose body does not decode is an unreadable answer with its status (a write: applied, its answer lost)', async () => {
+  const server = await startServer((req, res) => {
+    if (req.url === '/next') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: 'next' }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    res.end(req.url === '/cut' ? gzipSync(JSON.stringify(LIST)).subarray(0, 20) : Buffer.from('{"data":"not gzip"}'));
+  });
+  try {
+    const http = createHttp({ prefixUrl: server.url, auth: { type: 'none' }, concurrency: 1, sleep: async () => {} });
+    const cases = [
+      { method: 'PUT' as const, path: '/dashboards/d1', outcomeUnknown: true, why: 'incorrect header check' },
+      { method: 'GET' as const, path: '/cut', outcomeUnknown: false, why: 'unexpected end of file' },
+    ];
+    for (const c of cases) {
+      const e = (await rejects(() => http.request({ method: c.method, path: c.path, ...(c.method === 'PUT' ? { json: {} } : {}) }))) as ApiResponseError;
+      assert.instance(e, ApiResponseError, c.path);
+      assert.is(e.status, 200, c.path);
+      assert.is(e.outcomeUnknown, c.outcomeUnknown, c.path);
+      assert.is(e.attempts, 1, c.path);
+      assert.ok(e.message.startsWith(`${c.method} ${c.path}: response body could not be decoded (gzip: ${c.why})`), e.message);
+      assert.equal((await http.request({ method: 'GET', path: '/next' })).body, { data: 'next' });
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();
