@@ -22,14 +22,26 @@ const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
 export function renderReportMarkdown(report: Report, opts: ReportMarkdownOptions = {}): string {
   const max = opts.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
   let limit = Math.max(maxOf(report.services.map((s) => s.findings.length)), 0);
-  let out = render(report, limit, true);
-  while (out.length > max && limit > 5) {
-    limit = Math.max(5, Math.floor(limit / 2));
-    out = render(report, limit, true);
+  let charts = true;
+  let out = render(report, limit, charts);
+  // Fewer findings down to 5 a service, then no charts, then fewer still: never past the limit for a server's text.
+  while (out.length > max && (limit > 0 || charts)) {
+    if (limit > 5) limit = Math.max(5, Math.floor(limit / 2));
+    else if (charts) charts = false;
+    else limit = Math.floor(limit / 2);
+    out = render(report, limit, charts);
   }
-  if (out.length > max) out = render(report, limit, false);
   return out;
 }
+
+/**
+ * The longest text a cell quotes (a finding's message, an object's name), before escaping: findings quote
+ * what the server chose (a pipe's name, a backup's status), and 5 findings of 30,000 characters each made a
+ * "60,000 at most" report.md of 240,000, which GitHub refuses as a comment. report.json keeps the whole.
+ */
+const MESSAGE_LIMIT = 500;
+const NAME_LIMIT = 200;
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, s.charCodeAt(n - 1) >= 0xd800 && s.charCodeAt(n - 1) < 0xdc00 ? n - 1 : n)}…` : s);
 
 function render(report: Report, findingLimit: number, charts: boolean): string {
   const s = report.summary;
@@ -64,14 +76,14 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
   else {
     out.push('| severity | check | object | message |', '|---|---|---|---|');
     for (const f of svc.findings.slice(0, findingLimit)) {
-      out.push(`| ${f.severity} | \`${f.id}\` | ${objectLabel(f, svc)} | ${cell(f.message)} |`);
+      out.push(`| ${f.severity} | \`${f.id}\` | ${objectLabel(f, svc)} | ${cell(cut(f.message, MESSAGE_LIMIT))} |`);
     }
     const rest = svc.findings.length - findingLimit;
     if (rest > 0) out.push(`| | | | …and ${plural(rest, 'more finding')} in report.json |`);
     out.push('');
     for (const f of svc.findings.slice(0, findingLimit)) {
       if (!f.patch?.length) continue;
-      out.push(`<details><summary>Field drift of ${cell(f.object.name)} (JSON Patch from the live pipe to its file)</summary>`, '');
+      out.push(`<details><summary>Field drift of ${cell(cut(f.object.name, NAME_LIMIT))} (JSON Patch from the live pipe to its file)</summary>`, '');
       out.push('```json');
       pushAll(
         out,
@@ -142,9 +154,9 @@ function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
 
 function objectLabel(f: Finding, svc: ServiceReport): string {
   const o = f.object;
-  if (o.kind === 'service') return `service (${cell(o.name)})`;
-  if (o.kind === 'backup') return `backup \`${code(backupLabel(svc.backups, o.id, o.name))}\``;
-  return `${o.kind} \`${code(o.name)}\``;
+  if (o.kind === 'service') return `service (${cell(cut(o.name, NAME_LIMIT))})`;
+  if (o.kind === 'backup') return `backup \`${code(cut(backupLabel(svc.backups, o.id, o.name), NAME_LIMIT))}\``;
+  return `${o.kind} \`${code(cut(o.name, NAME_LIMIT))}\``;
 }
 
 /** Text inside a table cell or a heading: the one Markdown escaping (no line breaks, pipes, HTML, syntax, mentions). */
