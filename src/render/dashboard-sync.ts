@@ -81,13 +81,52 @@ function keepFormatting(before: string, after: string): string {
   let j = 0;
   while (j < m) {
     if (i < n && norm(a[i]!) === norm(b[j]!)) {
-      out.push(a[i]!);
+      out.push(sameLine(a[i]!, b[j]!) ? a[i]! : b[j]!);
       i++;
       j++;
     } else if (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!) i++;
-    else out.push(restyle(b[j++]!));
+    else {
+      const r = restyle(b[j]!);
+      out.push(sameLine(r, b[j]!) ? r : b[j]!);
+      j++;
+    }
   }
-  return out.join('\n');
+  const kept = out.join('\n');
+  // Both steps read whole lines, quoted text included: `"arr[ 1 ]"` kept from the old line for `"arr[1]"`, or
+  // restyled to it, is another value. The text is kept only when it reads as the new one; else the new text as is.
+  return sameValues(kept, after) ? kept : after;
+}
+
+/**
+ * Whether a line may stand for another: the same indentation and list markers, and the rest read alone as
+ * YAML gives the same value (`tags: [a]` for `tags: [ a ]`, not `x: "arr[1]"` for `x: "arr[ 1 ]"`). A line
+ * that does not read alone (part of a longer scalar) stands only for itself.
+ */
+function sameLine(a: string, b: string): boolean {
+  if (a === b) return true;
+  const prefix = (l: string) => /^[ ]*(?:-[ ]+)*/.exec(l)![0];
+  const pa = prefix(a);
+  if (pa !== prefix(b)) return false;
+  const value = (l: string) => {
+    try {
+      const doc = parseDocument(l.slice(pa.length));
+      return doc.errors.length > 0 || doc.warnings.length > 0 ? undefined : JSON.stringify(doc.toJS());
+    } catch {
+      return undefined;
+    }
+  };
+  const va = value(a);
+  return va !== undefined && va === value(b);
+}
+
+/** Whether two YAML streams hold the same documents (values, not comments or style). */
+function sameValues(a: string, b: string): boolean {
+  const read = (t: string) => JSON.stringify(parseAllDocuments(t).map((d) => [d.errors.length, d.toJS()]));
+  try {
+    return read(a) === read(b);
+  } catch {
+    return false;
+  }
 }
 
 function joinDocs(docs: Document[]): string {
