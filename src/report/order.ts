@@ -1,10 +1,34 @@
 import type { ObservedBackup } from '../model/cloud.ts';
 
-/** Milliseconds since the epoch, or undefined for a missing or unparseable timestamp. */
+/** An ISO 8601 date or date-time: `T` or a space between, seconds and fractions optional, `Z` or an offset optional. */
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * Milliseconds since the epoch, or undefined for a missing or unparseable timestamp. Only ISO 8601 is read
+ * (the API's `date-time`), and a time without an offset is UTC, as the API means it: Date.parse read one as
+ * this machine's local time (the same backup 14 hours staler in Kiritimati than in CI), took `1` for 2001 and
+ * `2026-02-30` for March 2nd.
+ */
 export function parseTime(value: unknown): number | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? undefined : t;
+  if (typeof value !== 'string') return undefined;
+  const m = ISO_TIME.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x)));
+  const fraction = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysIn(y!, mo!) || h! > 23 || mi! > 59 || s! > 59) return undefined;
+  const offsetMinutes = m[9] === undefined ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11] ?? 0));
+  if (m[9] !== undefined && (Number(m[10]) > 23 || Number(m[11] ?? 0) > 59)) return undefined;
+  const utc = new Date(0);
+  utc.setUTCFullYear(y!, mo! - 1, d!);
+  utc.setUTCHours(h!, mi!, s!, fraction);
+  return utc.getTime() - offsetMinutes * 60_000;
+}
+
+/** Days in a month (1-12) of a year, any year (Date.UTC reads years 0-99 as 1900-1999). */
+function daysIn(year: number, month: number): number {
+  const last = new Date(0);
+  last.setUTCFullYear(year, month, 0);
+  return last.getUTCDate();
 }
 
 /** The largest time a Date holds, in ms either side of the epoch: beyond it toISOString throws. */
