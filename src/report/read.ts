@@ -42,14 +42,27 @@ export const DEFAULT_REPORT_CONCURRENCY = 4;
 export async function readCloud(deps: ReadDeps, services: readonly CloudServiceTarget[]): Promise<ServiceRead[]> {
   const limit = Math.max(1, Math.floor(deps.concurrency ?? DEFAULT_REPORT_CONCURRENCY));
   deps.signal?.throwIfAborted();
-  return pMap(services, async (target) => ({ ...target, observed: await readService(deps.reader, target.spec) }), {
-    concurrency: limit,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  });
+  const ids = services.map((s) => s.spec.serviceId.toLowerCase());
+  return pMap(
+    services,
+    async (target) => {
+      const others = new Set(ids.filter((id) => id !== target.spec.serviceId.toLowerCase()));
+      return { ...target, observed: await readService(deps.reader, target.spec, others) };
+    },
+    {
+      concurrency: limit,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    },
+  );
 }
 
 /** Reads one service; never rejects. */
-export async function readService(reader: CloudReader, spec: Pick<CloudServiceSpec, 'organizationId' | 'serviceId'>): Promise<ObservedService> {
+export async function readService(
+  reader: CloudReader,
+  spec: Pick<CloudServiceSpec, 'organizationId' | 'serviceId'>,
+  /** The serviceIds of the project's other CloudServices (lowercase): an item of one of them is not this service's. */
+  others: ReadonlySet<string> = new Set(),
+): Promise<ObservedService> {
   const { organizationId: org, serviceId: svc } = spec;
   const failures: ReadFailure[] = [];
   const malformed: MalformedRead[] = [];
@@ -63,9 +76,12 @@ export async function readService(reader: CloudReader, spec: Pick<CloudServiceSp
   };
 
   const [pipes, endpoints, listed] = await Promise.all([
-    attempt('pipes', async () => keyed(await reader.listIngestPipes(org, svc), 'pipes', pipeKey, malformed) as ObservedPipe[]),
-    attempt('endpoints', async () => keyed(await reader.listReversePrivateEndpoints(org, svc), 'endpoints', endpointKey, malformed) as ObservedEndpoint[]),
-    attempt('backups', async () => keyed(await reader.listBackups(org, svc), 'backups', backupKey, malformed, statusKept) as ObservedBackup[]),
+    attempt('pipes', async () => keyed(await reader.listIngestPipes(org, svc), 'pipes', pipeKey, malformed, svc, others) as ObservedPipe[]),
+    attempt(
+      'endpoints',
+      async () => keyed(await reader.listReversePrivateEndpoints(org, svc), 'endpoints', endpointKey, malformed, svc, others) as ObservedEndpoint[],
+    ),
+    attempt('backups', async () => keyed(await reader.listBackups(org, svc), 'backups', backupKey, malformed, svc, others, statusKept) as ObservedBackup[]),
   ]);
 
   let backups = listed;
@@ -80,6 +96,11 @@ export async function readService(reader: CloudReader, spec: Pick<CloudServiceSp
       if (got.malformed)
         malformed.push(malformedRead('newest-backup', { ...got.malformed, item: { ...asObject(got.malformed.item), id: newest.id } }, backupKey));
       if (!isObject(got.item)) return undefined;
+      const foreign = otherService(got.item, svc, others);
+      if (foreign) {
+        malformed.push({ part: 'newest-backup', name: newest.id, id: newest.id, problems: [foreign], kept: false });
+        return undefined;
+      }
       const item = { ...(withoutNulls(got.item) as ObservedBackup), id: newest.id };
       // The GET answers for the id asked, with or without an id in its body.
       return got.malformed ? (statusKept(item, got.malformed, false) as ObservedBackup) : item;
@@ -118,6 +139,8 @@ function keyed(
   part: ReadPart,
   key: KeyOf,
   malformed: MalformedRead[],
+  svc: string,
+  others: ReadonlySet<string>,
   repair?: (item: Record<string, unknown>, m: MalformedItem) => Record<string, unknown>,
 ): Record<string, unknown>[] {
   const what = PART_NOUN[part];
@@ -134,9 +157,29 @@ function keyed(
     const m = keptAt.get(i);
     const item = m && repair ? repair(withoutNulls(raw), m) : withoutNulls(raw);
     const k = key(item, i);
+    const foreign = otherService(item, svc, others);
+    if (foreign) {
+      const id = typeof item['id'] === 'string' ? { id: item['id'] } : {};
+      malformed.push({ part, position: i + 1, name: k.value, ...id, problems: [foreign], kept: false });
+      return;
+    }
     out.push({ ...item, [k.member]: k.value });
   });
   return out;
+}
+
+/**
+ * What is wrong with an item that says it belongs to another CloudService of the project (its `serviceId`),
+ * or undefined. The lists are per service, but a server (or a proxy) that mixed up two services made the
+ * other's pipe, endpoint or fresh backup count for this one: a missing pipe, a missing endpoint or a stale
+ * backup went unreported. Such an item is left out of the checks, and the review is incomplete. Only the
+ * project's own services count: a mock of the spec answers its example id (12345678-1234-…) for every
+ * item, and the spec describes a backup's serviceId as "Name ".
+ */
+function otherService(item: Record<string, unknown>, svc: string, others: ReadonlySet<string>): string | undefined {
+  const sid = item['serviceId'];
+  if (typeof sid !== 'string' || !others.has(sid.toLowerCase())) return undefined;
+  return `serviceId: must be this service's (${svc}), got ${shown(sid)}, another CloudService of this project`;
 }
 
 /**
