@@ -118,32 +118,9 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
       );
       return;
     }
-    const deep = findTooDeep(doc.contents);
-    if (deep) {
-      issues.push(
-        issueAt(
-          file,
-          lineCounter,
-          deep.range?.[0] ?? 0,
-          '',
-          `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake`,
-        ),
-      );
-      return;
-    }
-    const merge = findMergeKey(doc.contents);
-    if (merge) {
-      // Said once, here: kept, the document would read as an unknown key "<<" plus every key it was to
-      // bring in reported missing, none of which names the cause.
-      issues.push(
-        issueAt(
-          file,
-          lineCounter,
-          merge.range?.[0] ?? 0,
-          '',
-          'merge keys (<<) are YAML 1.1, and steward reads YAML 1.2, where << is an ordinary key: write the keys out (a Template repeats tiles and alerts; see docs/templates.md)',
-        ),
-      );
+    const refused = refusedShape(doc.contents);
+    if (refused) {
+      issues.push(issueAt(file, lineCounter, refused.offset, '', refused.message));
       return;
     }
     docs.push({ file, index, doc, lineCounter });
@@ -317,4 +294,23 @@ export function locate(src: SourceDoc, segments: readonly (string | number)[], o
 function rangeStart(node: unknown): number | undefined {
   const r = (node as { range?: [number, number, number] } | null)?.range;
   return r ? r[0] : undefined;
+}
+
+/**
+ * What makes a parsed document unusable as a whole, said once at its place: nesting too deep, or a merge key
+ * (`<<`). Kept, a merge key would read as an unknown key "<<" plus every key it was to bring in reported
+ * missing, none of which names the cause.
+ */
+function refusedShape(contents: unknown): { offset: number; message: string } | undefined {
+  const deep = findTooDeep(contents);
+  if (deep)
+    return { offset: deep.range?.[0] ?? 0, message: `nesting deeper than ${MAX_DEPTH} levels: steward documents are shallow; this looks like a mistake` };
+  const merge = findMergeKey(contents);
+  if (merge)
+    return {
+      offset: merge.range?.[0] ?? 0,
+      message:
+        'merge keys (<<) are YAML 1.1, and steward reads YAML 1.2, where << is an ordinary key: write the keys out (a Template repeats tiles and alerts; see docs/templates.md)',
+    };
+  return undefined;
 }
