@@ -17,6 +17,7 @@ import { steward } from '../helpers/exec.ts';
 import { EXAMPLES } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
+import { applyThenReadThroughProxy } from './through-proxy.ts';
 
 type Item = Record<string, unknown>;
 
@@ -78,14 +79,9 @@ test('hyperdx: a server answering those inert members: the applied project plans
   const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
   const proxy = await inertMembersProxy(emu.url);
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
-    const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
-    const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    const { env, apply: a, plan, imp } = await applyThenReadThroughProxy(p.dir, emu.env as Record<string, string>, proxy.url);
     assert.is(a.code, 0, a.stdout + a.stderr);
-    const viaProxy = { ...env, STEWARD_OBS_URL: proxy.url };
-    const plan = await steward(['plan', '--detailed-exitcode', '--no-cache'], { cwd: p.dir, env: viaProxy });
     assert.is(plan.code, 0, plan.stdout + plan.stderr);
-    const imp = await steward(['import', '--all', '--out', 'imported'], { cwd: p.dir, env: viaProxy });
     assert.is(imp.code, 0, imp.stdout + imp.stderr);
     assert.match(imp.stdout, /left out select\[0\]\.level: unused with that aggFn/);
     assert.match(imp.stdout, /left out select\[0\]\.valueExpression: unused with that aggFn/);
