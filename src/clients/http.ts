@@ -8,7 +8,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
 import { ACCEPT_ENCODING } from './attempt.ts';
