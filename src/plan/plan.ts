@@ -20,6 +20,7 @@ import {
   type NormalDashboard,
 } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
+import { blockPruneToEmpty } from './prune-guard.ts';
 import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
 import { addAll } from './patch-ops.ts';
 
@@ -42,6 +43,8 @@ export interface PlanInput {
   capabilities?: Partial<ObservabilityCapabilities>;
   /** Delete orphans (only where the service can delete). */
   prune?: boolean;
+  /** With prune: delete them even when the files declare none of their kind (src/plan/prune-guard.ts). */
+  allowEmpty?: boolean;
   /** The profile's name, recorded in the plan (never branched on). */
   api?: string;
   /** The service's alerts, where it can list them: alerts are then diffed live (no state file). */
@@ -187,6 +190,7 @@ export function computePlan(input: PlanInput): Plan {
     } else orphans.push({ kind: 'Alert', name, id: l.id });
   }
 
+  if (input.prune && !input.allowEmpty) blockPruneToEmpty(items, { dashboards: dashboards.length, alerts: alerts.length });
   if (input.liveAlerts) tellAlertsGoneWith(items, input.live, input.liveAlerts, claimedAlerts);
 
   items.sort(

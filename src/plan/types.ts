@@ -22,7 +22,7 @@ export interface StateFile {
 }
 
 export type Action = 'create' | 'update' | 'delete' | 'noop' | 'blocked';
-export type BlockedReason = 'no-update-api' | 'ambiguous' | 'orphan' | 'unresolved-reference' | 'other-project';
+export type BlockedReason = 'no-update-api' | 'ambiguous' | 'orphan' | 'unresolved-reference' | 'other-project' | 'prune-to-empty';
 
 /** Placeholder in a planned alert body for an id the service assigns during this apply. */
 export const KNOWN_AFTER_APPLY = '(known after apply)';
@@ -143,5 +143,5 @@ export interface PlanBinding {
   /** Seed of the ids given to new dashboard filters, so that apply recomputes the same items. */
   idSeed: string;
   /** The options that shaped the plan, so that apply recomputes it the same way. */
-  options: { targets: string[]; paths: string[]; prune: boolean; reassertAlerts: boolean };
+  options: { targets: string[]; paths: string[]; prune: boolean; allowEmpty?: true; reassertAlerts: boolean };
 }

@@ -27,6 +27,8 @@ export interface ApplyOptions {
   reassertAlerts: boolean;
   target?: string[] | undefined;
   prune?: boolean | undefined;
+  /** --allow-empty: prune deletes even when no file declares any of the kind. */
+  allowEmpty?: boolean | undefined;
   /** --settle, in ms: the least wait before the lists that decide whether an unknown create is sent again. */
   settleMs?: number | undefined;
 }
@@ -138,6 +140,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
         target: o.targets,
         paths: o.paths.map((p) => resolve(loadedProject.dir, p)),
         prune: o.prune,
+        allowEmpty: o.allowEmpty ?? false,
         reassertAlerts: o.reassertAlerts,
         idSeed: saved.binding!.idSeed,
       });
@@ -149,7 +152,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
       // A plan saved by an earlier version holds under its own formula; the apply checks the current one.
       planned = { ...saved, fingerprint: made.plan.fingerprint };
     } else {
-      made = await plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, paths: [] });
+      made = await plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] });
       planned = made.plan;
       await deps.planned?.(planned);
       if (planned.summary.create + planned.summary.update + (planned.summary.delete ?? 0) === 0)

@@ -31,6 +31,8 @@ export interface PlanOptions {
   concurrency?: number;
   cache?: boolean;
   prune?: boolean;
+  /** With prune: delete even when no file declares any of the kind (src/plan/prune-guard.ts). */
+  allowEmpty?: boolean;
   serverValidate?: boolean;
   /** Set by apply when it recomputes a saved plan: the plan's own seed for new filter ids. */
   idSeed?: string;
@@ -206,6 +208,7 @@ async function planLoaded(
     capabilities: profile.capabilities,
     api: profile.api,
     prune,
+    allowEmpty: args.allowEmpty ?? false,
     resources,
     live,
     state,
@@ -232,6 +235,7 @@ async function planLoaded(
       targets: [...(args.target ?? [])].sort(),
       paths: (args.paths ?? []).map((p) => relative(project.dir, resolve(deps.cwd, p)).split(sep).join('/') || '.').sort(),
       prune,
+      ...(prune && args.allowEmpty ? { allowEmpty: true as const } : {}),
       reassertAlerts: args.reassertAlerts,
     },
   };

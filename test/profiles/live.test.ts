@@ -184,6 +184,39 @@ test('hyperdx: a dashboard and an alert whose files are gone are listed, and del
   }
 });
 
+test('hyperdx: a resources pattern that stops matching does not let --prune empty the service; --allow-empty does', async () => {
+  const x = await liveProject('hyperdx');
+  try {
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env })).code, 0);
+    const managed = async () => ((await api(x, 'GET', '/dashboards')) as any[]).filter((d) => d.tags?.includes('managed-by:steward/acme-hyperdx')).length;
+    const before = await managed();
+    assert.ok(before >= 3, `the example's dashboards were created (${before})`);
+    // GIVEN a project file whose every pattern now misses (the folders were renamed)
+    const f = join(x.dir, 'steward.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace(/- dashboards\/\*\*\/\*\.yaml[\s\S]*?- services\/\*\*\/\*\.yaml/, '- dashboard/**/*.yaml'));
+    // WHEN plan and apply run with --prune
+    const planned = await steward(['plan', '--prune', '--detailed-exitcode'], { cwd: x.dir, env: x.env });
+    // THEN the deletes are blocked (exit 3: a person must look), and apply deletes nothing
+    assert.is(planned.code, 3, planned.stdout + planned.stderr);
+    assert.match(planned.stdout, /prune-to-empty: .*no file declares any dashboard, and --prune would delete all \d+ this project manages/);
+    assert.match(planned.stdout, 'steward apply --prune --allow-empty');
+    // and plan says why, as validate does
+    assert.match(planned.stderr, /steward\.yaml:\d+:\d+  \/spec\/resources  warning: pattern "dashboard\/\*\*\/\*\.yaml" matches no file/);
+    const kept = await steward(['apply', '--prune', '--auto-approve'], { cwd: x.dir, env: x.env });
+    assert.match(kept.stdout, /blocked \(not applied\)/, kept.stdout + kept.stderr);
+    assert.is(await managed(), before);
+    // AND a saved plan made with --allow-empty carries it to apply, which deletes them all
+    const out = join(x.dir, 'empty.plan.json');
+    const saved = await steward(['plan', '--prune', '--allow-empty', '--out', out], { cwd: x.dir, env: x.env });
+    assert.is(saved.code, 0, saved.stdout + saved.stderr);
+    const a = await steward(['apply', out], { cwd: x.dir, env: x.env });
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    assert.is(await managed(), 0);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('hyperdx: a prune whose DELETE was made but answered 502 is retried; the 404 then is the dashboard gone, not a failure', async () => {
   const x = await liveProject('hyperdx');
   // GIVEN a gateway that loses the answer of the first DELETE the service carried out

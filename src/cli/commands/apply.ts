@@ -13,6 +13,7 @@ interface ApplyArgs {
   reassertAlerts: boolean;
   target?: string[];
   prune?: boolean;
+  allowEmpty: boolean;
   lockTimeout?: string;
   settle?: string;
 }
@@ -34,6 +35,11 @@ export const applyCommand = defineCommand<ApplyArgs>({
       .option('concurrency', { type: 'number', describe: `Requests in flight at once (default ${DEFAULT_APPLY_CONCURRENCY}, or spec.concurrency)` })
       .option('reassert-alerts', { type: 'boolean', default: false, describe: 'Send every alert again, even in sync (without a plan file)' })
       .option('prune', { type: 'boolean', describe: 'Delete orphans (without a plan file; hyperdx, clickstack-cloud; default spec.prune)' })
+      .option('allow-empty', {
+        type: 'boolean',
+        default: false,
+        describe: 'With --prune: delete even when no file declares any dashboard (or alert); without it those deletes are blocked (without a plan file)',
+      })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (without a plan file; repeatable)' })
       .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .option('settle', {
@@ -85,6 +91,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
           reassertAlerts: args.reassertAlerts,
           target: args.target,
           prune: args.prune,
+          allowEmpty: args.allowEmpty,
           settleMs,
         },
       );

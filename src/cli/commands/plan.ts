@@ -17,13 +17,16 @@ export interface PlanArgs {
   cache?: boolean;
   /** Delete orphans (profiles that can delete); spec.prune sets the default. */
   prune?: boolean;
+  /** With prune: delete even when no file declares any of the kind. */
+  allowEmpty: boolean;
   /** Ask the service to validate every dashboard the plan creates or updates (reads only). */
   serverValidate?: boolean;
 }
 
 /**
  * The plan workflow with this command's context: the CLI's way to connect (debug trace, wait notices,
- * redaction), and the notice for alerts whose files are gone on stderr.
+ * redaction), and on stderr the files' warnings (a resources pattern that matches no file, as validate says)
+ * and the notice for alerts whose files are gone.
  */
 export async function makePlan(
   args: Omit<PlanArgs, 'format' | 'out' | 'detailedExitcode' | 'showUnchanged'> & GlobalArgs & { idSeed?: string },
@@ -34,8 +37,23 @@ export async function makePlan(
     { cwd: ctx.cwd, env: ctx.env, signal: ctx.signal, connect: (project) => createDeps(ctx, project, { debug: args.debug, concurrency: args.concurrency }) },
     args,
   );
+  const warnings = made.loaded.issues.filter((i) => i.severity === 'warning');
+  if (warnings.length > 0) ctx.io.stderr(await renderWarnings(warnings, ctx));
   if (made.alertsLeft.length > 0) ctx.io.stderr(renderAlertsLeft(made.alertsLeft));
   return made;
+}
+
+/** Shown before a plan as validate shows them, the first few: a tile warning repeated over 10,000 files would bury the plan. */
+const WARNINGS_SHOWN = 10;
+
+async function renderWarnings(warnings: readonly Issue[], ctx: CommandContext): Promise<string> {
+  const { renderIssuesText, sortIssues } = await import('../../render/issues.ts');
+  const shown = sortIssues(warnings.map((i) => ({ ...i, file: i.file.startsWith(ctx.cwd + sep) ? i.file.slice(ctx.cwd.length + 1) : i.file }))).slice(
+    0,
+    WARNINGS_SHOWN,
+  );
+  const more = warnings.length - shown.length;
+  return `${renderIssuesText(shown, { color: ctx.color })}\n${more > 0 ? `… and ${more} more warning${more === 1 ? '' : 's'} (\`steward validate\` lists them all)\n` : ''}`;
 }
 
 /** Terraform's -detailed-exitcode: 0 nothing to do, 2 changes pending, 3 blocked (3 wins over 2). */
@@ -72,6 +90,11 @@ export const planCommand = defineCommand<PlanArgs>({
       .option('prune', {
         type: 'boolean',
         describe: 'Delete orphans: dashboards with the marker tag that no file declares (hyperdx, clickstack-cloud; default spec.prune)',
+      })
+      .option('allow-empty', {
+        type: 'boolean',
+        default: false,
+        describe: 'With --prune: delete even when no file declares any dashboard (or alert); without it those deletes are blocked',
       })
       .option('server-validate', {
         type: 'boolean',
