@@ -18,6 +18,9 @@ const NAME_LIMIT = 200;
 const cut = (s: string, n = NAME_LIMIT) => (s.length > n ? `${s.slice(0, n)}…` : s);
 const more = (n: number, what: string) => `… and ${n} more ${what}`;
 
+/** The order a cut keeps items in: the ones that take something away first. */
+const RISK: Record<Action, number> = { delete: 0, blocked: 1, update: 2, create: 3, noop: 4 };
+
 const ICON: Record<Action, string> = { create: '🟢 create', update: '🟡 update', delete: '🗑️ delete', noop: '⚪ unchanged', blocked: '🔴 blocked' };
 
 export interface MarkdownOptions {
@@ -73,7 +76,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   head.push(`<sub>live: ${escapeMarkdownHtml(liveCounts(plan))} · fingerprint \`${plan.fingerprint.slice(0, 19)}\`</sub>`);
   head.push('');
 
-  const sections = plan.items.filter((i) => i.action !== 'noop').map(section);
+  const changed = plan.items.filter((i) => i.action !== 'noop');
   const fields = plan.ignoredFields;
   const footer = fields.length
     ? `\n<sub>Not compared: ${[
@@ -81,17 +84,38 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
         ...(fields.length > HEAD_ITEMS ? [more(fields.length - HEAD_ITEMS, 'fields')] : []),
       ].join(', ')}</sub>\n`
     : '';
-  let body = head.join('\n');
+  const start = head.join('\n');
+  const sections = changed.map(section);
   const reserve = 400 + footer.length;
+  if (start.length + sections.reduce((n, s) => n + s.length, 0) + reserve <= limit) return start + sections.join('') + footer;
+
+  // Not everything fits. What a reviewer must not miss goes first: deletes, then blocked items, updates,
+  // creates; so a pull request cannot pad its plan with creates to push a delete out of the comment. Each item
+  // without its section still gets a line while they fit, and the rest are counted by action.
+  const order = changed.map((_, i) => i).sort((a, b) => RISK[changed[a]!.action] - RISK[changed[b]!.action] || a - b);
+  let body = start;
   let shown = 0;
-  for (const s of sections) {
-    if (body.length + s.length + reserve > limit) break;
-    body += s;
+  for (const i of order) {
+    if (body.length + sections[i]!.length + reserve > limit) break;
+    body += sections[i]!;
     shown++;
   }
-  if (shown < sections.length) {
-    const cut = sections.length - shown;
-    body += `\n> ${cut} more item${cut === 1 ? '' : 's'} not shown to keep this under ${limit.toLocaleString('en-US')} characters; the full plan is in ${opts.artifactHint ?? 'the plan JSON (`steward plan --out plan.json`)'}.\n`;
+  const rest = order.slice(shown);
+  body += `\n> ${rest.length} more item${rest.length === 1 ? '' : 's'} not shown to keep this under ${limit.toLocaleString('en-US')} characters; the full plan is in ${opts.artifactHint ?? 'the plan JSON (`steward plan --out plan.json`)'}.\n\n`;
+  let listed = 0;
+  for (const i of rest) {
+    const it = changed[i]!;
+    const line = `- ${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(cut(it.name))}</b>${it.reason ? ` · ${it.reason}` : ''}\n`;
+    if (body.length + line.length + reserve > limit) break;
+    body += line;
+    listed++;
+  }
+  const unlisted = rest.slice(listed).map((i) => changed[i]!.action);
+  if (unlisted.length > 0) {
+    const counts = (['delete', 'blocked', 'update', 'create'] as const)
+      .map((a) => [a, unlisted.filter((x) => x === a).length] as const)
+      .filter(([, n]) => n > 0);
+    body += `- ${more(unlisted.length, `items: ${counts.map(([a, n]) => `${n} ${a}`).join(', ')}`)}\n`;
   }
   return body + footer;
 }

@@ -117,6 +117,42 @@ test('markdown stays under its limit and says what it cut', () => {
   assert.match(md, '| 🟢 create | 2000 | 0 |', 'the summary table counts everything');
 });
 
+// A pull request could pad its plan with creates so that the cut pushed a delete (or an update of a live
+// dashboard) out of the comment, leaving only a count. The cut now keeps deletes, blocked items and updates
+// first, names the items it leaves without a section while the names fit, and counts the rest by action.
+const padded = (deletes: number) => {
+  const resources = Array.from({ length: 2000 }, (_, i) => dashboard(`d${i}`, { name: `Dashboard number ${i}` }));
+  const live = Array.from({ length: deletes }, (_, i) => liveOf(`gone${i}`, `65f5e4a3b9e77c0019${String(i).padStart(6, '0')}`));
+  return computePlan({
+    resources,
+    live,
+    state: { formatVersion: 1, alerts: {} },
+    markerTag: MARKER,
+    now: NOW,
+    projectDir: DIR,
+    capabilities: { deleteDashboard: true },
+    prune: true,
+  });
+};
+
+test('markdown cut: a delete among 2,000 padding creates keeps its section; every item cut is named or counted', () => {
+  const md = renderPlanMarkdown(padded(1), { artifactHint: 'the plan.json artifact' });
+  assert.ok(md.length < 60_000, `length ${md.length}`);
+  assert.match(md, /<summary>🗑️ delete dashboard <b>Dash gone0<\/b><\/summary>/);
+  const cut = Number(/> (\d+) more items not shown/.exec(md)?.[1]);
+  assert.ok(cut > 0);
+  const named = md.match(/^- 🟢 create dashboard <b>d\d+<\/b>$/gm) ?? [];
+  const counted = Number(/^- … and (\d+) more items: (\d+) create$/m.exec(md)?.[1] ?? 0);
+  assert.is(named.length + counted, cut, 'each cut item is named or counted');
+});
+
+test('markdown cut: more deletes than fit are counted by action, never lost', () => {
+  const md = renderPlanMarkdown(padded(1500), { artifactHint: 'the plan.json artifact' });
+  assert.ok(md.length < 60_000, `length ${md.length}`);
+  assert.not.match(md, '🟢 create dashboard <b>d0</b>', 'no create is shown before every delete is');
+  assert.match(md, /^- … and \d+ more items: \d+ delete, 2000 create$/m);
+});
+
 // Red team, round 12: the parts above the items (templates, orphan ids, fields the server sends) were not
 // counted against the limit; 2,000 templates made a 117,000-character plan, which GitHub refuses as a comment.
 const heads: Array<{ name: string; change: (p: Plan) => void; says: RegExp }> = [
