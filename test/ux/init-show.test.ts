@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { projectNameFrom } from '../../src/cli/commands/init.ts';
@@ -111,6 +111,32 @@ test('init into a path that is a file, or under one, is a usage error naming it,
     assert.equal(readdirSync(p.dir), ['notes']);
   } finally {
     p.cleanup();
+  }
+});
+
+test('init refuses a .gitignore that is a fifo or a folder, and a file where dashboards/ goes, before writing anything', async () => {
+  // GIVEN what another user (or an old checkout) left in the folder WHEN init runs THEN it is named and nothing
+  // is written. Before: a fifo .gitignore hung init for good (SIGTERM could not stop the read) after
+  // steward.yaml and dashboards/ were written; a folder .gitignore or a file named dashboards was "internal error".
+  for (const [what, make, message] of [
+    ['a fifo .gitignore', (d: string) => execFileSync('mkfifo', [join(d, '.gitignore')]), 'error: .gitignore is not a regular file'],
+    ['a folder .gitignore', (d: string) => mkdirSync(join(d, '.gitignore')), 'error: .gitignore is not a regular file'],
+    ['a file named dashboards', (d: string) => writeFileSync(join(d, 'dashboards'), 'mine\n'), 'error: dashboards is not a folder'],
+  ] as const) {
+    const p = tmpProject({});
+    try {
+      make(p.dir);
+      const before = readdirSync(p.dir);
+      // Spawned, with a kill timer: the old code blocked on the fifo forever.
+      const r = await steward(['init', '--name', 'blocked'], { cwd: p.dir, spawn: true, timeoutMs: 30_000 });
+      assert.is(r.code, 1, `${what}: ${r.stdout}${r.stderr}`);
+      assert.ok(r.stderr.startsWith(message), `${what}: ${r.stderr}`);
+      assert.match(r.stderr, 'nothing was written');
+      assert.not.match(r.stderr, /internal error/);
+      assert.equal(readdirSync(p.dir), before, `${what}: nothing written`);
+    } finally {
+      p.cleanup();
+    }
   }
 });
 

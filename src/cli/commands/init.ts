@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../errors.ts';
@@ -8,7 +8,10 @@ import { MAX_LIVE_TAG_LENGTH } from '../../model/dashboard.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../../clients/settings.ts';
 import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
 import { packageFile } from '../../shared/package-root.ts';
-import { makeDirs } from '../../shared/files.ts';
+import { makeDirs, readRegularFile } from '../../shared/files.ts';
+
+/** A .gitignore init adds to is read whole: a larger one is no .gitignore. */
+const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
 
 interface InitArgs {
   dir?: string;
@@ -190,28 +193,50 @@ export const initCommand = defineCommand<InitArgs>({
       );
     }
     // Nor does it write through a link (a dashboards/ or .gitignore that is a link would put the files, or
-    // copy another file's text, somewhere else than the new project).
-    const linked = [
-      ...new Set(
-        files.flatMap((f) => {
-          let p = dir;
-          for (const part of f.path.split('/')) {
-            p = join(p, part);
-            const st = lstatSync(p, { throwIfNoEntry: false });
-            if (!st) return [];
-            if (st.isSymbolicLink()) return [relative(ctx.cwd, p) || p];
-          }
-          return [];
-        }),
-      ),
-    ];
-    if (linked.length > 0) {
+    // copy another file's text, somewhere else than the new project), nor begin a project it cannot finish: a
+    // file where a folder goes, or a .gitignore that is a folder or a fifo (read, it hung init for good after
+    // steward.yaml was written), is named before anything is written.
+    const linked = new Set<string>();
+    const blocked: string[] = [];
+    for (const f of files) {
+      let p = dir;
+      const parts = f.path.split('/');
+      for (const [i, part] of parts.entries()) {
+        p = join(p, part);
+        const st = lstatSync(p, { throwIfNoEntry: false });
+        if (!st) break;
+        if (st.isSymbolicLink()) linked.add(relative(ctx.cwd, p) || p);
+        else if (i < parts.length - 1 ? !st.isDirectory() : !st.isFile())
+          blocked.push(`${relative(ctx.cwd, p) || p} is ${i < parts.length - 1 ? 'not a folder' : 'not a regular file'}`);
+        else continue;
+        break;
+      }
+    }
+    if (linked.size > 0) {
       throw new CliError(
-        `${linked.join(', ')} ${linked.length === 1 ? 'is a link' : 'are links'}; init writes its files inside the folder, never through a link`,
+        `${[...linked].join(', ')} ${linked.size === 1 ? 'is a link' : 'are links'}; init writes its files inside the folder, never through a link`,
         {
           code: 'usage',
         },
       );
+    }
+    if (blocked.length > 0) {
+      throw new CliError(`${[...new Set(blocked)].join(', ')}: init writes a project only where nothing is in its way; nothing was written`, { code: 'usage' });
+    }
+    let oldIgnore: string | undefined;
+    try {
+      const bytes = readRegularFile(join(dir, '.gitignore'), MAX_GITIGNORE_BYTES, { noFollow: true });
+      if (bytes.length > MAX_GITIGNORE_BYTES) throw new Error(`larger than ${MAX_GITIGNORE_BYTES / 1048576} MiB`);
+      oldIgnore = bytes.toString('utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new CliError(
+          `cannot read ${relative(ctx.cwd, join(dir, '.gitignore')) || '.gitignore'}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; nothing was written`,
+          {
+            code: 'usage',
+            cause: e,
+          },
+        );
     }
     const { writeFileAtomic } = await import('../../atomic-write.ts');
     const lines: string[] = [];
@@ -226,8 +251,8 @@ export const initCommand = defineCommand<InitArgs>({
         });
       }
       let text = f.text;
-      if (f.path === '.gitignore' && existsSync(path)) {
-        const old = readFileSync(path, 'utf8');
+      if (f.path === '.gitignore' && oldIgnore !== undefined) {
+        const old = oldIgnore;
         if (old.includes('.steward/*')) continue;
         text = `${old}${old.endsWith('\n') || old === '' ? '' : '\n'}\n${f.text}`;
       }
