@@ -3,12 +3,13 @@
  * hand-edited files the tree holds (an outside review found each of these; docs/security.md).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkArgv } from '../../src/cli/argv.ts';
+import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -163,6 +164,38 @@ test(
     assert.throws(() => makeFolderInside(dir, join(dir, 'reports', 'sub'), 'dashboards'), /a symbolic link takes it outside/);
     makeFolderInside(dir, join(outside, 'chosen'), 'dashboards'); // outside by name: the user's explicit choice
     assert.ok(existsSync(join(outside, 'chosen')));
+  }),
+);
+
+test(
+  'plan --out and import --template into a folder linked outside the project are refused, nothing is written there',
+  withProject('', async (dir, outside) => {
+    // GIVEN a pull request that commits out/ and templates/ as links out of the work tree WHEN plan --out
+    // out/plan.json and import --template run THEN both are refused, as report's folder is. Before, both
+    // followed the link and wrote plan.json / tpl.yaml outside the project.
+    const emu = await startEmulator({ seed: 1 });
+    try {
+      writeFileSync(join(dir, 'steward.yaml'), readFileSync(join(dir, 'steward.yaml'), 'utf8').replace('http://127.0.0.1:9', emu.url));
+      const env = { ...ENV(dir), ...(emu.env as Record<string, string>) };
+      symlinkSync(outside, join(dir, 'out'));
+      let r = await steward(['plan', '--out', 'out/plan.json'], { cwd: dir, env });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /refusing to write the plan into .*out: a symbolic link takes it outside/);
+      r = await steward(['plan', '--out', 'out/deeper/plan.json'], { cwd: dir, env });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      // A folder of the work tree that is no link is made as before.
+      r = await steward(['plan', '--out', 'plans/plan.json'], { cwd: dir, env });
+      assert.is(r.code, 0, r.stdout + r.stderr);
+      assert.ok(existsSync(join(dir, 'plans/plan.json')));
+      writeFileSync(join(dir, 'tpl.json'), '{"name":"My Tpl","tiles":[]}');
+      symlinkSync(outside, join(dir, 'templates'));
+      r = await steward(['import', '--template', 'tpl.json'], { cwd: dir, env });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /refusing to write the template into .*templates: a symbolic link takes it outside/);
+      assert.equal(readdirSync(outside), ['secret.txt']);
+    } finally {
+      await emu.close();
+    }
   }),
 );
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { readRegularFile } from '../../shared/files.ts';
+import { makeFolderInside } from '../../shared/paths.ts';
 import type { CommandContext } from '../context.ts';
 import { packageFile } from '../../shared/package-root.ts';
 
@@ -76,6 +77,8 @@ export async function importTemplate(args: { template: string; templateName?: st
       `the template made from ${args.template} does not stamp a valid dashboard (a bug in the import; please report it): ${errors[0]!.pointer} ${errors[0]!.message}`,
     );
   const shown = relative(ctx.cwd, file) || file;
+  // As import's folders: never through a link in the work tree that leads outside it.
+  makeFolderInside(ctx.cwd, outDir, 'the template');
   if (existsSync(file) && !args.force) {
     ctx.io.stdout(`skipped ${shown}: it exists (use --force to overwrite)\n`);
     return 1;

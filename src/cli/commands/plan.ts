@@ -1,4 +1,4 @@
-import { resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { CliError, ValidationError, type Issue } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
 import { listSome } from '../../shared/text.ts';
@@ -123,7 +123,11 @@ export const planCommand = defineCommand<PlanArgs>({
     }
     const { plan } = made;
     if (args.out) {
-      const [{ writeFileAtomic }, { jsonText }] = await Promise.all([import('../../atomic-write.ts'), import('../../render/escape.ts')]);
+      const [{ writeFileAtomic }, { jsonText }, { makeFolderInside }] = await Promise.all([
+        import('../../atomic-write.ts'),
+        import('../../render/escape.ts'),
+        import('../../shared/paths.ts'),
+      ]);
       const text = jsonText(plan) + '\n';
       // A saved plan is applied as written: a credential replaced by [redacted] would be sent as such (and
       // would break the plan's digest), and one kept would be written into an artifact. Neither: refuse.
@@ -134,7 +138,11 @@ export const planCommand = defineCommand<PlanArgs>({
           { code: 'config' },
         );
       }
-      writeFileAtomic(resolve(ctx.cwd, args.out), text);
+      // As report's folder: a folder that a link in the work tree takes outside (a pull request can commit
+      // one) is refused; one named outside on the command line is the user's choice.
+      const out = resolve(ctx.cwd, args.out);
+      makeFolderInside(ctx.cwd, dirname(out), 'the plan');
+      writeFileAtomic(out, text);
     }
     ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
     if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
