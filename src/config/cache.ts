@@ -30,7 +30,7 @@ import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
 import type { AnyResource, DashboardFacts } from '../model/resource.ts';
 import { headOf, lazyResource, textRowsOf, type RowHead, type TextRow } from './rows.ts';
-import { linkEscape } from '../shared/paths.ts';
+import { realPathOf } from '../shared/paths.ts';
 import { authenticatedChunks, gitTracks, machineKey, readAuthenticated } from './cache-trust.ts';
 import { mayHideReference } from './reference-scan.ts';
 import { utf8Text } from '../shared/text.ts';
@@ -219,8 +219,9 @@ export function cacheKey(bytes: Uint8Array, env: Env, variables?: VariablePolicy
 /**
  * What a cache file of the project needs (the parse pack, the live memo): the code identity, a way to write
  * atomically, this machine's key and the cache folder. Undefined when any is missing, or when .steward or
- * .steward/cache links out of the project: steward would write (and trust) a file elsewhere, so there is
- * no cache then, which only costs a parse.
+ * .steward/cache is a link, out of the project or into another folder of it: steward would write (and trust)
+ * a file elsewhere, and its `*` .gitignore there (a committed .steward/cache -> ../dashboards made git
+ * ignore every new dashboard file), so there is no cache then, which only costs a parse.
  */
 export function cacheHome(
   fs: FileSystem,
@@ -233,7 +234,7 @@ export function cacheHome(
   const key = opts.key ?? machineKey(env);
   if (!id || !write || !key) return undefined;
   const dir = join(projectDir, CACHE_DIR);
-  if (fs.realpath && linkEscape(projectDir, dir) !== undefined) return undefined;
+  if (fs.realpath && realPathOf(dir) !== join(realPathOf(projectDir), CACHE_DIR)) return undefined;
   return { id, write, key, dir };
 }
 

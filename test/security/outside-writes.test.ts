@@ -108,6 +108,24 @@ test(
 );
 
 test(
+  'a .steward/cache linked into another folder of the project: no cache, nothing written there (its * .gitignore hid new files from git)',
+  withProject('', async (dir) => {
+    // GIVEN a pull request that commits .steward/cache as a link to ../dashboards WHEN validate (or plan) runs
+    // THEN the cache is off. Before, parse.pack and a .gitignore of "*" landed in dashboards/, so git
+    // ignored every dashboard file made there afterwards.
+    mkdirSync(join(dir, '.steward'));
+    symlinkSync('../dashboards', join(dir, '.steward/cache'));
+    const r = await steward(['validate'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.equal(readdirSync(join(dir, 'dashboards')), ['d.yaml']);
+    // A cache folder that is really there still is one.
+    rmSync(join(dir, '.steward/cache'));
+    assert.is((await steward(['validate'], { cwd: dir, env: ENV(dir) })).code, 0);
+    assert.ok(existsSync(join(dir, '.steward/cache/parse.pack')));
+  }),
+);
+
+test(
   'a state file that is a fifo is refused at once (a read would hang), and a hand-edited one gives a message, not a crash',
   withProject('', async (dir) => {
     mkdirSync(join(dir, '.steward'));
