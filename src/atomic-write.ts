@@ -13,6 +13,38 @@ import { makeDirs } from './shared/files.ts';
  * @throws CliError naming the file when it cannot be written.
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string>, opts: { flush?: boolean } = {}): void {
+  const existing = assertReplaceable(path);
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    makeDirs(dirname(path));
+    // A file replaced keeps its permissions: a plan.json or state file the user made 0600 must not come back
+    // readable by every local user after the next write.
+    const fd = openSync(tmp, 'w', existing?.isFile() ? existing.mode & 0o777 : 0o644);
+    try {
+      if (typeof content === 'string' || content instanceof Uint8Array) writeFileSync(fd, content);
+      else for (const chunk of content) writeSync(fd, chunk);
+      if (opts.flush !== false) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never created, or already renamed
+    }
+    throw new CliError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+  }
+}
+
+/**
+ * Throws unless `path` is nothing, a regular file, or a link to one (or to nothing): what writeFileAtomic
+ * may replace. Callers that write several files as one set (the report) ask it of each before writing any.
+ * Returns what the name holds now (not followed), undefined for nothing.
+ * @throws CliError naming the file
+ */
+export function assertReplaceable(path: string): Stats | undefined {
   // The rename would replace whatever the name holds: run as root, `--out /dev/null` turned the device into
   // a file. Only a regular file (or nothing) is replaced.
   let existing: Stats | undefined;
@@ -37,24 +69,5 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     if (target && !target.isFile())
       throw new CliError(`refusing to write ${path}: it links to something that is not a regular file; name a file`, { code: 'usage' });
   }
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    makeDirs(dirname(path));
-    const fd = openSync(tmp, 'w', 0o644);
-    try {
-      if (typeof content === 'string' || content instanceof Uint8Array) writeFileSync(fd, content);
-      else for (const chunk of content) writeSync(fd, chunk);
-      if (opts.flush !== false) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never created, or already renamed
-    }
-    throw new CliError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
-  }
+  return existing;
 }

@@ -3,7 +3,7 @@
  * hand-edited files the tree holds (an outside review found each of these; docs/security.md).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { checkArgv } from '../../src/cli/argv.ts';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const project = (extra = '') => `apiVersion: steward/v1
@@ -214,6 +215,39 @@ test(
     } finally {
       await emu.close();
     }
+  }),
+);
+
+test('report replaces none of its three files when one cannot be written (a folder where report.html goes)', async () => {
+  // GIVEN reports/ from an earlier run and a folder where report.html goes WHEN report runs THEN it is refused
+  // and report.md and report.json are the earlier run's. Before, both were replaced and report.html was not:
+  // a report set of two runs.
+  const x = await examplesWithEmulator();
+  try {
+    const env = { ...x.env, XDG_CACHE_HOME: join(x.dir, '.xdg') };
+    mkdirSync(join(x.dir, 'reports/report.html'), { recursive: true });
+    writeFileSync(join(x.dir, 'reports/report.md'), 'earlier\n');
+    writeFileSync(join(x.dir, 'reports/report.json'), '{"earlier":true}\n');
+    const r = await steward(['report'], { cwd: x.dir, env });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /refusing to write .*report\.html: it is a folder/);
+    assert.is(readFileSync(join(x.dir, 'reports/report.md'), 'utf8'), 'earlier\n');
+    assert.is(readFileSync(join(x.dir, 'reports/report.json'), 'utf8'), '{"earlier":true}\n');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test(
+  'a file replaced keeps its permissions (a 0600 plan or state file does not come back readable by everyone)',
+  withProject('', async (dir) => {
+    const { writeFileAtomic } = await import('../../src/atomic-write.ts');
+    const file = join(dir, 'plan.json');
+    writeFileSync(file, 'old', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    writeFileAtomic(file, 'new');
+    assert.is(readFileSync(file, 'utf8'), 'new');
+    assert.is(statSync(file).mode & 0o777, 0o600);
   }),
 );
 

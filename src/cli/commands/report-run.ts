@@ -1,6 +1,6 @@
 import {} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.ts';
+import { assertReplaceable, writeFileAtomic } from '../../atomic-write.ts';
 import type { Project } from '../../config/project.ts';
 import { CliError } from '../../errors.ts';
 import { renderIssuesText } from '../../render/issues.ts';
@@ -77,6 +77,9 @@ export function writeReportFiles(dir: string, report: Report, redact: (text: str
   } catch (e) {
     throw new CliError(`cannot create ${dir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
   }
+  // The three files are one report: none is replaced when one of them cannot be (a folder or a fifo where
+  // report.html goes left a new report.md beside an old report.json).
+  for (const name of REPORT_FILES) assertReplaceable(join(dir, name));
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'report.md': renderReportMarkdown(report),
     'report.json': renderReportJson(report),
