@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { EmulatorError } from './seed.ts';
+import { EmulatorError, readRegularText } from './seed.ts';
 
 /** The marker at the top of a persisted state file. */
 export const PERSIST_FORMAT = 'steward-emulator-state/1';
@@ -24,9 +24,15 @@ export class Persister {
   /** The persisted state, or undefined when the file does not exist yet. It is seed-format data. */
   load(): Record<string, unknown> | undefined {
     if (!existsSync(this.path)) return undefined;
+    let text: string;
+    try {
+      text = readRegularText(this.path);
+    } catch (err) {
+      throw new EmulatorError(`cannot read persisted state ${this.path}: ${(err as Error).message}`, { cause: err });
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(this.path, 'utf8'));
+      parsed = JSON.parse(text);
     } catch (err) {
       throw new EmulatorError(`persisted state ${this.path} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }

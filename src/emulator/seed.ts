@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { Alert, Dashboard, EmulatorState, JsonObject, OrganizationState, ServiceState, Tile } from './types.ts';
 import { BadRequest, OBJECT_ID_PATTERN, parseChannel, parseDashboardInput, parseInterval, parseSource, parseThresholdType } from './validate.ts';
 
@@ -39,12 +39,26 @@ export function resolveTime(value: unknown, anchor: Date, where: string): string
   return new Date(t).toISOString();
 }
 
+/**
+ * The text of a regular file: a fifo (which hung the emulator at start, unkillable by Ctrl-C) or a device
+ * named by --data or --persist is refused, opened without blocking and checked on the open descriptor.
+ */
+export function readRegularText(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads seed data given as an object or as the path of a JSON file. */
 export function readSeed(data: object | string): unknown {
   if (typeof data !== 'string') return data;
   let text: string;
   try {
-    text = readFileSync(data, 'utf8');
+    text = readRegularText(data);
   } catch (err) {
     throw new EmulatorError(`cannot read seed data ${data}: ${(err as Error).message}`, { cause: err });
   }

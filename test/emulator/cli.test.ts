@@ -1,7 +1,10 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BIN, steward } from '../helpers/exec.ts';
+import { BIN, steward, stewardSpawned } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
 import { basic, cloud, obs } from './http.ts';
 
 interface Running {
@@ -185,6 +188,26 @@ test('bad flags are a clear error with exit 1', async () => {
     assert.is(r.code, 1, args.join(' '));
     assert.match(r.stderr, message);
     assert.not.match(r.stderr, /internal error|\n\s+at /);
+  }
+});
+
+test('--persist and --data naming a fifo or a folder are refused at start with exit 1, not waited on', async () => {
+  // Before: the emulator blocked reading the fifo for good (Ctrl-C could not stop it).
+  const tmp = tmpProject({});
+  try {
+    execFileSync('mkfifo', [join(tmp.dir, 'state.fifo')]);
+    mkdirSync(join(tmp.dir, 'folder'));
+    for (const [args, message] of [
+      [['--persist', join(tmp.dir, 'state.fifo')], /cannot read persisted state .*state\.fifo: not a regular file/],
+      [['--data', join(tmp.dir, 'state.fifo')], /cannot read seed data .*state\.fifo: not a regular file/],
+      [['--persist', join(tmp.dir, 'folder')], /cannot read persisted state .*folder: not a regular file/],
+    ] as const) {
+      const r = await stewardSpawned(['emulator', '--port', '0', ...args], { timeoutMs: 30_000 });
+      assert.is(r.code, 1, args.join(' ') + r.stderr);
+      assert.match(r.stderr, message);
+    }
+  } finally {
+    tmp.cleanup();
   }
 });
 
