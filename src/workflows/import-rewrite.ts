@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { CliError } from '../errors.ts';
+import { inGitFolder, isInside, realPathOf } from '../shared/paths.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { processFile } from '../config/resources.ts';
 import type { Project } from '../config/project.ts';
@@ -36,9 +39,15 @@ export function rewriteDeclaring(input: {
   render: (live: LiveDashboardInput, metadataName: string) => { text: string; warnings: string[] };
   /** Source names by id in this environment (what `render` writes for an id), to read the file as plan does. */
   sourceNames?: ReadonlyMap<string, string>;
-}): { text: string; changed: number; warnings: string[] } {
+}): { text: string; changed: number; warnings: string[]; file: string } {
   const { resource, live, project } = input;
-  const original = readFileSync(resource.file, 'utf8');
+  // A file that is a link is rewritten where it leads, as an editor does: writing the name replaced the link
+  // with a copy and left the file it pointed at as it was. Loading refused links out of the project or into
+  // .git; checked again, as this is a write.
+  const file = realPathOf(resource.file);
+  const root = realPathOf(project.dir);
+  if (!isInside(root, file) || inGitFolder(relative(root, file))) throw new CliError(`refusing to rewrite ${resource.file}: it leads outside the project`);
+  const original = readFileSync(file, 'utf8');
   const rendered = input.render(live, resource.name);
   const warnings = [...rendered.warnings];
   const synced = syncDashboardSpec(original, resource.index, specOf(rendered.text));
@@ -68,7 +77,7 @@ export function rewriteDeclaring(input: {
   };
   let text = synced.text;
   let changed = synced.changes.length;
-  if (changed === 0) return { text: original, changed: 0, warnings };
+  if (changed === 0) return { text: original, changed: 0, warnings, file };
   if (matches(text)) {
     for (const c of [...synced.changes].reverse()) {
       if (!c.undoable) continue;
@@ -81,5 +90,5 @@ export function rewriteDeclaring(input: {
   } else {
     warnings.push('the file still differs from the live dashboard after the rewrite (fields steward cannot express); `steward plan` shows what is left');
   }
-  return { text, changed, warnings };
+  return { text, changed, warnings, file };
 }

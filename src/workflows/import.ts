@@ -206,7 +206,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         lines.push(escapeTerminal(`  = ${shown}  already matches "${d.name}" (${d.id})`));
         continue;
       }
-      writeFileAtomic(declaring.file, deps.redactText(r.text));
+      writeFileAtomic(r.file, deps.redactText(r.text));
       written++;
       lines.push(
         escapeTerminal(`  ~ ${shown}  ← "${d.name}" (${d.id}): ${r.changed} field${r.changed === 1 ? '' : 's'} rewritten in place, metadata and comments kept`),

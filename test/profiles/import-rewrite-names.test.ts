@@ -5,7 +5,7 @@
  * differs from the live dashboard after the rewrite", and the server's defaults it had written while syncing
  * (`valueExpression: ""`, `where: ""`, `whereLanguage: lucene`) were kept in the file instead of undone.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -34,6 +34,35 @@ test('hyperdx: import --name rewrites a drifted file with source names in place,
     assert.is(readFileSync(f, 'utf8'), original);
     const plan = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
     assert.is(plan.code, 0, plan.stdout + plan.stderr);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
+test('import rewrites a resource file that is a link where it leads, and keeps the link', async () => {
+  // GIVEN dashboards/checkout.yaml is a link to shared/checkout.yaml (inside the project) and the file drifts
+  // WHEN import rewrites it THEN shared/checkout.yaml gets the change and the link stays. Before, the link was
+  // replaced by a rewritten copy and shared/checkout.yaml kept the drift, while import said "in place".
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
+  try {
+    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
+    assert.is((await steward(['apply', '--auto-approve'], { cwd: p.dir, env })).code, 0);
+    const link = join(p.dir, 'dashboards', 'checkout.yaml');
+    const shared = join(p.dir, 'shared', 'checkout.yaml');
+    const original = readFileSync(link, 'utf8');
+    mkdirSync(join(p.dir, 'shared'));
+    writeFileSync(shared, original.replace('      w: 8\n', '      w: 7\n'));
+    rmSync(link);
+    symlinkSync('../shared/checkout.yaml', link);
+    const imp = await steward(['import', '--name', 'Checkout overview (HyperDX)'], { cwd: p.dir, env });
+    assert.is(imp.code, 0, imp.stdout + imp.stderr);
+    assert.match(imp.stdout, ': 1 field rewritten in place');
+    assert.ok(lstatSync(link).isSymbolicLink(), 'the link is kept');
+    assert.is(readFileSync(shared, 'utf8'), original);
+    assert.is((await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env })).code, 0);
   } finally {
     await emu.close();
     p.cleanup();
