@@ -14,7 +14,10 @@ import { makeDirs } from './shared/files.ts';
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array | Iterable<string>, opts: { flush?: boolean } = {}): void {
   const existing = assertReplaceable(path);
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // The temp name adds 19 bytes: a long name (file names end at 255 bytes) is cut in it, so every name that
+  // can be written can be written atomically (a 240-byte plan name failed with ENAMETOOLONG).
+  const name = basename(path);
+  const tmp = join(dirname(path), `.${Buffer.byteLength(name) <= 100 ? name : name.slice(0, 25)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     makeDirs(dirname(path));
     // A file replaced keeps its permissions: a plan.json or state file the user made 0600 must not come back

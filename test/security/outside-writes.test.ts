@@ -170,6 +170,18 @@ test(
 );
 
 test(
+  'a file whose name is near the 255-byte limit is written (the temp name beside it was too long: ENAMETOOLONG)',
+  withProject('', async (dir) => {
+    const { writeFileAtomic } = await import('../../src/atomic-write.ts');
+    // A name near the 255-byte limit: the temp file beside it must not pass the limit (it did: ENAMETOOLONG).
+    for (const long of ['p'.repeat(250) + '.json', 'é'.repeat(120) + '.json']) {
+      writeFileAtomic(join(dir, long), 'ok');
+      assert.ok(existsSync(join(dir, long)));
+    }
+  }),
+);
+
+test(
   'report into a reports folder linked outside the project is refused; import --out naming a file says so',
   withProject('', async (dir, outside) => {
     symlinkSync(outside, join(dir, 'reports'));
