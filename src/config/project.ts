@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, ValidationError, type Issue, type SourcePos } from '../errors.ts';
@@ -93,12 +94,34 @@ export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string):
     if (!st.isFile) throw new ConfigError(`--config ${explicit}: not a regular file (a device, fifo or socket); not read`);
     return p;
   }
-  let dir = resolve(cwd);
+  const start = resolve(cwd);
+  let dir = start;
   for (;;) {
-    for (const n of PROJECT_FILE_NAMES) if (fs.stat(join(dir, n))?.isFile) return placeProjectFile(fs, join(dir, n));
+    for (const n of PROJECT_FILE_NAMES) {
+      const st = fs.stat(join(dir, n));
+      if (!st?.isFile) continue;
+      // Found above the working folder, in a file another user owns: another local user can put a steward.yaml
+      // in /tmp (or any shared folder above this one) that sends this user's token to a server of theirs, as
+      // git refuses such a repository. Named with --config, it is the user's choice.
+      if (dir !== start && st.uid !== undefined && isForeign(st.uid))
+        throw new ConfigError(
+          `${join(dir, n)} was found above this folder and belongs to another user (uid ${st.uid}); not read: run steward in the project's folder, or name the file with --config if you trust it`,
+        );
+      return placeProjectFile(fs, join(dir, n));
+    }
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
+  }
+}
+
+/** Whether a file of owner `uid` belongs to another user than this process's (never where there are no user ids: Windows). */
+function isForeign(uid: number): boolean {
+  try {
+    const own = userInfo().uid;
+    return own >= 0 && uid !== own;
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadWorkspace } from '../../src/config/load.ts';
@@ -167,6 +168,38 @@ for (const c of CONFIG_PATHS) {
       () => findProjectFile(nodeFileSystem, '/', c.path),
       (e: unknown) => e instanceof ConfigError && e.message === c.says,
     );
+  });
+}
+
+// A steward.yaml found above the working folder that another user owns (another local user's /tmp/steward.yaml
+// sending this user's token to a server of theirs) is refused; the user's own, or one in the working folder
+// (a checkout mounted into a container as root), or one named with --config, is read as before.
+const ME = userInfo().uid;
+const OWNERS: Array<{ case: string; owner: number; at: 'here' | 'above'; config?: boolean; refused: boolean }> = [
+  { case: 'found above, another user', owner: ME + 1, at: 'above', refused: true },
+  { case: 'found above, mine', owner: ME, at: 'above', refused: false },
+  { case: 'in the working folder, another user', owner: ME + 1, at: 'here', refused: false },
+  { case: 'above, another user, named with --config', owner: ME + 1, at: 'above', config: true, refused: false },
+];
+for (const c of OWNERS) {
+  test(`project file owner: ${c.case}`, () => {
+    const p = tmpProject({ 'steward.yaml': PROJECT, 'sub/x': '' });
+    try {
+      const own = {
+        ...nodeFileSystem,
+        stat: (f: string) => {
+          const st = nodeFileSystem.stat(f);
+          return st && { ...st, uid: c.owner };
+        },
+      };
+      const cwd = c.at === 'here' ? p.dir : join(p.dir, 'sub');
+      const find = () => findProjectFile(own, cwd, c.config ? '../steward.yaml' : undefined);
+      if (c.refused)
+        assert.throws(find, (e: unknown) => e instanceof ConfigError && /was found above this folder and belongs to another user .*--config/.test(e.message));
+      else assert.ok(find()?.endsWith('steward.yaml'));
+    } finally {
+      p.cleanup();
+    }
   });
 }
 
