@@ -15,7 +15,7 @@ export interface FileSystem {
   /** The path with every symbolic link resolved (absent: links are not resolved, nothing is refused). */
   realpath?(path: string): string;
   /** undefined when the path does not exist. */
-  stat(path: string): { isFile: boolean; isDirectory: boolean; size: number; uid?: number } | undefined;
+  stat(path: string): { isFile: boolean; isDirectory: boolean; size: number; uid?: number; mode?: number } | undefined;
   /**
    * The path itself, a link not followed; undefined when it does not exist. With `realpath`, lets loading
    * resolve each folder once instead of every file (a file that is no link is where its folder really is).
@@ -38,7 +38,7 @@ export const nodeFileSystem: FileSystem = {
   stat: (p) => {
     try {
       const s = statSync(p);
-      return { isFile: s.isFile(), isDirectory: s.isDirectory(), size: s.size, uid: s.uid };
+      return { isFile: s.isFile(), isDirectory: s.isDirectory(), size: s.size, uid: s.uid, mode: s.mode };
     } catch {
       return undefined;
     }

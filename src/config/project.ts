@@ -100,12 +100,13 @@ export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string):
     for (const n of PROJECT_FILE_NAMES) {
       const st = fs.stat(join(dir, n));
       if (!st?.isFile) continue;
-      // Found above the working folder, in a file another user owns: another local user can put a steward.yaml
-      // in /tmp (or any shared folder above this one) that sends this user's token to a server of theirs, as
-      // git refuses such a repository. Named with --config, it is the user's choice.
-      if (dir !== start && st.uid !== undefined && isForeign(st.uid))
+      // Found above the working folder, in a shared folder (/tmp: others may write there), in a file another
+      // user owns: another local user's /tmp/steward.yaml would send this user's token to a server of theirs.
+      // A project folder of another owner that only its owner writes (a checkout mounted into a container run
+      // as root) is read, and so is a file named with --config: git's blanket refusal broke exactly those.
+      if (dir !== start && st.uid !== undefined && isForeign(st.uid) && sharedFolder(fs.stat(dir)?.mode))
         throw new ConfigError(
-          `${join(dir, n)} was found above this folder and belongs to another user (uid ${st.uid}); not read: run steward in the project's folder, or name the file with --config if you trust it`,
+          `${join(dir, n)} was found above this folder, in a folder others may write to, and belongs to another user (uid ${st.uid}); not read: run steward in the project's folder, or name the file with --config if you trust it`,
         );
       return placeProjectFile(fs, join(dir, n));
     }
@@ -113,6 +114,11 @@ export function findProjectFile(fs: FileSystem, cwd: string, explicit?: string):
     if (up === dir) return undefined;
     dir = up;
   }
+}
+
+/** A folder others than its owner may write to (group or world), or with the sticky bit /tmp has. */
+function sharedFolder(mode: number | undefined): boolean {
+  return mode !== undefined && (mode & 0o1022) !== 0;
 }
 
 /** Whether a file of owner `uid` belongs to another user than this process's (never where there are no user ids: Windows). */

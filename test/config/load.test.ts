@@ -171,15 +171,18 @@ for (const c of CONFIG_PATHS) {
   });
 }
 
-// A steward.yaml found above the working folder that another user owns (another local user's /tmp/steward.yaml
-// sending this user's token to a server of theirs) is refused; the user's own, or one in the working folder
-// (a checkout mounted into a container as root), or one named with --config, is read as before.
+// A steward.yaml found above the working folder, in a folder others may write to, that another user owns
+// (another local user's /tmp/steward.yaml sending this user's token to a server of theirs) is refused. The
+// user's own, one in a folder only its owner writes (a checkout of another uid mounted into a container run as
+// root), one in the working folder, or one named with --config, is read as before.
 const ME = userInfo().uid;
-const OWNERS: Array<{ case: string; owner: number; at: 'here' | 'above'; config?: boolean; refused: boolean }> = [
-  { case: 'found above, another user', owner: ME + 1, at: 'above', refused: true },
-  { case: 'found above, mine', owner: ME, at: 'above', refused: false },
-  { case: 'in the working folder, another user', owner: ME + 1, at: 'here', refused: false },
-  { case: 'above, another user, named with --config', owner: ME + 1, at: 'above', config: true, refused: false },
+const OWNERS: Array<{ case: string; owner: number; folder: number; at: 'here' | 'above'; config?: boolean; refused: boolean }> = [
+  { case: 'found above, another user, in /tmp (1777)', owner: ME + 1, folder: 0o41777, at: 'above', refused: true },
+  { case: 'found above, another user, in a group-writable folder', owner: ME + 1, folder: 0o40775, at: 'above', refused: true },
+  { case: 'found above, another user, in a folder only they write (a container as root)', owner: ME + 1, folder: 0o40755, at: 'above', refused: false },
+  { case: 'found above, mine, in /tmp', owner: ME, folder: 0o41777, at: 'above', refused: false },
+  { case: 'in the working folder, another user, in /tmp', owner: ME + 1, folder: 0o41777, at: 'here', refused: false },
+  { case: 'above, another user, in /tmp, named with --config', owner: ME + 1, folder: 0o41777, at: 'above', config: true, refused: false },
 ];
 for (const c of OWNERS) {
   test(`project file owner: ${c.case}`, () => {
@@ -189,13 +192,17 @@ for (const c of OWNERS) {
         ...nodeFileSystem,
         stat: (f: string) => {
           const st = nodeFileSystem.stat(f);
-          return st && { ...st, uid: c.owner };
+          return st && (st.isDirectory ? { ...st, mode: c.folder } : { ...st, uid: c.owner });
         },
       };
       const cwd = c.at === 'here' ? p.dir : join(p.dir, 'sub');
       const find = () => findProjectFile(own, cwd, c.config ? '../steward.yaml' : undefined);
       if (c.refused)
-        assert.throws(find, (e: unknown) => e instanceof ConfigError && /was found above this folder and belongs to another user .*--config/.test(e.message));
+        assert.throws(
+          find,
+          (e: unknown) =>
+            e instanceof ConfigError && /was found above this folder, in a folder others may write to, and belongs to another user .*--config/.test(e.message),
+        );
       else assert.ok(find()?.endsWith('steward.yaml'));
     } finally {
       p.cleanup();
