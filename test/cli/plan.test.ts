@@ -62,6 +62,26 @@ test('plan formats: json, markdown, github; --target narrows', async () => {
   }
 });
 
+// A typo (`--out steward.yaml`, or a resource file's name) replaced the project's own file with the plan.
+test('plan --out refuses to replace a file of the project (the project file, the state, a resource file): nothing written', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    for (const [out, says] of [
+      ['steward.yaml', 'names the project file'],
+      ['.steward/state.json', 'names the state file'],
+      ['dashboards/checkout.yaml', 'names a resource file (it matches "dashboards/**/*.yaml")'],
+    ] as const) {
+      const before = existsSync(join(x.dir, out)) ? readFileSync(join(x.dir, out), 'utf8') : undefined;
+      const r = await steward(['plan', '--out', out], { cwd: x.dir, env: x.env });
+      assert.is(r.code, 1, `${out}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, `--out ${out} ${says}, which the plan would replace; save the plan under a name of its own (plan.json)`);
+      assert.is(existsSync(join(x.dir, out)) ? readFileSync(join(x.dir, out), 'utf8') : undefined, before, `${out} unchanged`);
+    }
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('a wrong token: one clear line naming the variable, exit 1, the token never printed', async () => {
   const x = await examplesWithEmulator();
   try {
