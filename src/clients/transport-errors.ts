@@ -153,7 +153,9 @@ export function transportError(s: ErrorSettings, ctx: RequestContext, r: Transpo
   if (r.failure === 'aborted') return abortedError(ctx, attempts, r.sent, r.error, signal);
   const outcomeUnknown = mayHaveApplied(ctx.method, r);
   const code = r.code ? ` (${r.code})` : '';
-  const detail = s.clean(oneLine(errorMessage(r.error), true));
+  // Redacted before it is cut to one line: cut first, a secret at the cut kept its first half (a TLS altname
+  // or a proxy's reason can carry server text). Bounded first: what is past 64 KiB is never shown.
+  const detail = oneLine(s.clean(errorMessage(r.error).slice(0, MAX_ERROR_BODY_BYTES)), true);
   let what: string;
   switch (r.failure) {
     case 'timeout':
