@@ -93,7 +93,7 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   if (!ok && !r.interrupted && r.failed.length + r.duplicates.length + r.notRecorded.length + r.skipped.length > 0)
     lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
   if (r.interrupted) lines.push('What was confirmed is recorded; run `steward apply` again to finish.');
-  if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? '' : 's'} need a person: run \`steward plan\` to see them and the way out.`);
+  if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? ' needs' : 's need'} a person: run \`steward plan\` to see them and the way out.`);
   return lines.join('\n') + '\n';
 }
 

@@ -111,4 +111,27 @@ test('exit codes: 0 all done, 3 blocked items left, 1 anything failed or unknown
   assert.is(applyExitCode({ ...base, interrupted: true }), 130);
 });
 
+test('the blocked line agrees in number with its count, as the plan says it', () => {
+  const base = {
+    created: [],
+    updated: [],
+    deleted: [],
+    failed: [],
+    skipped: [],
+    unknown: [],
+    duplicates: [],
+    notRecorded: [],
+    notDone: [],
+    interrupted: false,
+    unchanged: 0,
+    state: { formatVersion: 1 as const, alerts: {} },
+  };
+  for (const [blocked, line] of [
+    [1, '1 blocked item needs a person'],
+    [2, '2 blocked items need a person'],
+  ] as const) {
+    assert.match(renderApplySummary({ ...base, blocked }, { color: false }), line);
+  }
+});
+
 test.run();
