@@ -69,3 +69,15 @@ export function makeFolderInside(root: string, dir: string, what: string): void 
     );
   }
 }
+
+/**
+ * The `$schema` path a modeline in a file of `fileDir` gives for `schemaFile`: relative when the schema is
+ * inside the project (steward installed there with `npm install -D`, so the line holds in every clone), else
+ * the installation's absolute path. init, import and import --template write the same line for one project.
+ */
+export function schemaModelinePath(schemaFile: string, fileDir: string, projectDir: string): string {
+  const target = schemaFile.replace(/[\\/]$/, '');
+  const r = relative(projectDir, target);
+  const inside = r !== '' && !r.startsWith('..') && !isAbsolute(r);
+  return (inside ? relative(fileDir, target) : target).split(/[\\/]/).join('/');
+}

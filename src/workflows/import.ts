@@ -10,7 +10,7 @@ import { emptyIfMissing } from '../clients/errors.ts';
 import { CliError, UsageError, ValidationError } from '../errors.ts';
 import { markerTagIssue, resourcePattern } from '../config/project.ts';
 import { escapeTerminal } from '../render/escape.ts';
-import { makeFolderInside } from '../shared/paths.ts';
+import { makeFolderInside, schemaModelinePath } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
 import { pushAll } from '../shared/arrays.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
@@ -122,7 +122,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   // Files are written under the lock apply takes (released by main however the command ends).
   await deps.lock(project.statePath);
   makeFolderInside(options.out ? deps.cwd : project.dir, outDir, 'dashboards');
-  const schemaPath = relative(outDir, SCHEMA).split(sep).join('/');
+  const schemaPath = schemaModelinePath(SCHEMA, outDir, project.dir);
   // Keep the names files already use: a dashboard declared in a file keeps its metadata.name. A template's
   // stamp (negative index, named <template>/<key>) is no file's: it is written under a name of its own.
   const declared = new Map(
@@ -276,7 +276,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     const webhookNames = new Map(webhooks.filter((w) => count.get(w.name) === 1).map((w) => [w.id, w.name]));
     const alertDir = options.out ? outDir : resolve(project.dir, 'alerts');
     makeFolderInside(options.out ? deps.cwd : project.dir, alertDir, 'alerts');
-    const alertSchema = relative(alertDir, ALERT_SCHEMA).split(sep).join('/');
+    const alertSchema = schemaModelinePath(ALERT_SCHEMA, alertDir, project.dir);
     const declaredAlerts = new Map(
       loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.name]),
     );

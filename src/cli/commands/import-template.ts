@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, UsageError, ValidationError } from '../../errors.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { readRegularFile } from '../../shared/files.ts';
-import { makeFolderInside } from '../../shared/paths.ts';
+import { makeFolderInside, schemaModelinePath } from '../../shared/paths.ts';
 import type { CommandContext } from '../context.ts';
 import { packageFile } from '../../shared/package-root.ts';
 
@@ -50,7 +50,7 @@ export async function importTemplate(args: { template: string; templateName?: st
   const file = join(outDir, `${name}.yaml`);
   let imported;
   try {
-    imported = importHyperdxTemplate(json, { name, schemaPath: relative(outDir, SCHEMA).split(sep).join('/'), sourceFile: basename(from) });
+    imported = importHyperdxTemplate(json, { name, schemaPath: schemaModelinePath(SCHEMA, outDir, ctx.cwd), sourceFile: basename(from) });
   } catch (e) {
     throw new CliError(`${args.template}: ${e instanceof Error ? e.message : String(e)}`, { code: 'config' });
   }

@@ -9,6 +9,7 @@ import { DEFAULT_REQUESTS_PER_MINUTE } from '../../clients/settings.ts';
 import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
 import { packageFile } from '../../shared/package-root.ts';
 import { makeDirs, readRegularFile } from '../../shared/files.ts';
+import { schemaModelinePath } from '../../shared/paths.ts';
 
 /** A .gitignore init adds to is read whole: a larger one is no .gitignore. */
 const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
@@ -136,11 +137,7 @@ const inside = (path: string, dir: string) => {
 };
 
 /** The schemas folder as a modeline reaches it: relative when steward is installed inside the project, else absolute. */
-function schemaRef(fileDir: string, projectDir: string): string {
-  const target = SCHEMAS.replace(/[\\/]$/, '');
-  if (!inside(target, projectDir)) return target.split(sep).join('/');
-  return relative(fileDir, target).split(sep).join('/');
-}
+const schemaRef = (fileDir: string, projectDir: string): string => schemaModelinePath(SCHEMAS, fileDir, projectDir);
 
 export const initCommand = defineCommand<InitArgs>({
   command: 'init [dir]',
