@@ -58,8 +58,18 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   if (options.concurrency !== undefined && (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > 64)) {
     throw new UsageError('--concurrency must be a whole number from 1 to 64');
   }
-  if (options.planFile && (options.reassertAlerts || options.target))
-    throw new UsageError('--reassert-alerts and --target shape a new plan; with a saved plan, pass them to `steward plan`');
+  // A saved plan runs as it was made: these would change it, and were ignored (--prune, --allow-empty) or
+  // named together whichever was given.
+  const shaping = [
+    options.reassertAlerts && '--reassert-alerts',
+    options.target !== undefined && options.target.length > 0 && '--target',
+    options.prune !== undefined && (options.prune ? '--prune' : '--no-prune'),
+    options.allowEmpty && '--allow-empty',
+  ].filter((f): f is string => typeof f === 'string');
+  if (options.planFile && shaping.length > 0) {
+    const these = shaping.length === 1 ? `${shaping[0]} shapes` : `${shaping.join(', ')} shape`;
+    throw new UsageError(`${these} a new plan; with a saved plan, pass ${shaping.length === 1 ? 'it' : 'them'} to \`steward plan\``);
+  }
   const saved = options.planFile
     ? await (await import('../apply/plan-file.ts')).readPlanFile(resolve(deps.cwd, options.planFile), options.planFile)
     : undefined;

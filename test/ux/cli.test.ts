@@ -147,6 +147,23 @@ test("yargs' own refusals read as one line naming the option, not a literal \\n"
   assert.is(extra.stderr, 'error: unexpected argument "b.json". See steward apply --help\n');
 });
 
+test('apply with a saved plan refuses each flag that would shape a new plan, naming only the ones given', async () => {
+  // --prune and --allow-empty were taken and ignored (the plan's own deletes ran, or none), and --target alone
+  // was reported as "--reassert-alerts and --target".
+  const cases: [string[], string][] = [
+    [['--target', 'dashboard/x'], '--target shapes a new plan; with a saved plan, pass it to `steward plan`'],
+    [['--prune'], '--prune shapes a new plan; with a saved plan, pass it to `steward plan`'],
+    [['--no-prune'], '--no-prune shapes a new plan; with a saved plan, pass it to `steward plan`'],
+    [['--allow-empty'], '--allow-empty shapes a new plan; with a saved plan, pass it to `steward plan`'],
+    [['--reassert-alerts', '--prune'], '--reassert-alerts, --prune shape a new plan; with a saved plan, pass them to `steward plan`'],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await steward(['apply', 'plan.json', ...flags]);
+    assert.is(r.code, 1, flags.join(' '));
+    assert.is(r.stderr, `error: ${message}\n`, flags.join(' '));
+  }
+});
+
 function table() {
   const bool = (names: string[]) => ({ names, booleans: names, takesValue: [] });
   return {
