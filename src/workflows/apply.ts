@@ -29,6 +29,8 @@ export interface ApplyOptions {
   prune?: boolean | undefined;
   /** --allow-empty: prune deletes even when no file declares any of the kind. */
   allowEmpty?: boolean | undefined;
+  /** --no-cache: parse every file and read the live list whole, as plan --no-cache does. */
+  cache?: boolean | undefined;
   /** --settle, in ms: the least wait before the lists that decide whether an unknown create is sent again. */
   settleMs?: number | undefined;
 }
@@ -132,7 +134,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
     if (made.alertsLeft.length > 0) deps.alertsLeft?.(made.alertsLeft);
     return made;
   };
-  const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts };
+  const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts, cache: options.cache };
 
   try {
     let planned: Plan;

@@ -1,5 +1,5 @@
 /**
- * The parse cache through the built CLI: on by default for validate and plan, off with --no-cache or
+ * The parse cache through the built CLI: on by default for validate, plan and apply, off with --no-cache or
  * STEWARD_NO_CACHE=1, and documented in --help.
  */
 import { test } from 'uvu';
@@ -57,8 +57,23 @@ test('plan: the same plan cold, warm and with --no-cache', async () => {
   }
 });
 
-test('--help of validate and plan documents --no-cache', async () => {
-  for (const cmd of ['validate', 'plan']) {
+test('apply --no-cache plans afresh without the cache, as plan --no-cache does (it was an unknown option)', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    rmSync(join(x.dir, '.steward'), { recursive: true, force: true });
+    const r = await steward(['apply', '--auto-approve', '--no-cache'], { cwd: x.dir, env: x.env });
+    assert.is(r.code, 0, r.stderr);
+    assert.not.ok(existsSync(join(x.dir, PACK)));
+    const again = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+    assert.is(again.code, 0, again.stderr);
+    assert.ok(existsSync(join(x.dir, PACK)));
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('--help of validate, plan and apply documents --no-cache', async () => {
+  for (const cmd of ['validate', 'plan', 'apply']) {
     const r = await steward([cmd, '--help']);
     assert.is(r.code, 0);
     assert.match(r.stdout, '--cache');

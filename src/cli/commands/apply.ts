@@ -14,6 +14,7 @@ interface ApplyArgs {
   target?: string[];
   prune?: boolean;
   allowEmpty: boolean;
+  cache: boolean;
   lockTimeout?: string;
   settle?: string;
 }
@@ -41,6 +42,12 @@ export const applyCommand = defineCommand<ApplyArgs>({
         describe: 'With --prune: delete even when no file declares any dashboard (or alert); without it those deletes are blocked (without a plan file)',
       })
       .option('target', { type: 'string', array: true, describe: 'Only this resource, as kind/name (without a plan file; repeatable)' })
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'Reuse unchanged files, and what the last plan learned of the live list, from .steward/cache (--no-cache, or STEWARD_NO_CACHE=1, parses every file and reads the list whole)',
+      })
       .option('lock-timeout', LOCK_TIMEOUT_OPTION)
       .option('settle', {
         type: 'string',
@@ -92,6 +99,7 @@ export const applyCommand = defineCommand<ApplyArgs>({
           target: args.target,
           prune: args.prune,
           allowEmpty: args.allowEmpty,
+          cache: args.cache,
           settleMs,
         },
       );
