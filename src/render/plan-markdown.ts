@@ -59,7 +59,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
       `> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${[
         ...plan.orphans.slice(0, HEAD_ITEMS).map((o) => `\`${escapeMarkdownCode(cut(o.id))}\``),
         ...(plan.orphans.length > HEAD_ITEMS ? [more(plan.orphans.length - HEAD_ITEMS, 'orphans')] : []),
-      ].join(', ')}): they carry the marker tag but no file declares them; \`steward plan --prune\` deletes them.`,
+      ].join(', ')}): they carry the marker tag but no file declares them; \`steward apply --prune\` deletes them (\`plan --prune\` shows it first).`,
     );
     head.push('');
   }

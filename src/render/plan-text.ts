@@ -94,7 +94,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     for (const o of plan.orphans) out.push(`  ${paint('gray', '? orphan ')} ${o.kind === 'Alert' ? 'alert ' : ''}${bold(t(o.name))}${dim(`  ${t(o.id)}`)}`);
     out.push(
       dim(
-        `  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward plan --prune\` (or spec.prune: true) deletes them, or write their files (\`steward import --id ID\`)`,
+        `  they carry ${t(plan.markerTag)} (dashboards as a tag, alerts in their note) but no file declares them; \`steward apply --prune\` (or spec.prune: true) deletes them (\`plan --prune\` shows it first), or write their files (\`steward import --id ID\`)`,
       ),
     );
   }

@@ -144,4 +144,13 @@ test('the live counts add up and agree in number ("1 dashboard", "1 blocked item
   assert.match(renderPlanText(one, { color: false }), '1 blocked item needs a person');
 });
 
+test('kept orphans name the command that deletes them: apply --prune (plan only shows the deletes)', () => {
+  const p: Plan = { ...longPlan(false), orphans: [{ kind: 'Dashboard', name: 'Old', id: '65f5e4a3b9e77c001a999999' }] };
+  for (const text of [renderPlanText(p, { color: false }), renderPlanMarkdown(p)]) {
+    assert.match(text, '`steward apply --prune`');
+    assert.not.match(text, '`steward plan --prune` deletes');
+    assert.not.match(text, '`steward plan --prune` (or spec.prune: true) deletes');
+  }
+});
+
 test.run();
