@@ -316,6 +316,9 @@ function narrow(resources: readonly AnyResource[], targets: string[], paths: str
     wanted.add(`${kind}/${m[2]}`);
   }
   const inPaths = (f: string) => paths.some((p) => f === p || f.startsWith(p.endsWith(sep) ? p : p + sep));
+  // As validate says it: a mistyped path is not "no resources under" it.
+  const missing = paths.find((p) => !nodeFileSystem.stat(p));
+  if (missing !== undefined) throw new UsageError(`${relative(cwd, missing) || missing}: no such file or folder`);
   if (paths.length > 0 && !resources.some((r) => inPaths(r.file))) {
     throw new UsageError(`no resources under ${paths.map((p) => relative(cwd, p) || '.').join(', ')}`);
   }

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { steward } from '../helpers/exec.ts';
 import { EXAMPLES, examplesWithEmulator } from '../helpers/project.ts';
@@ -77,6 +77,22 @@ test('plan --out refuses to replace a file of the project (the project file, the
       assert.match(r.stderr, `--out ${out} ${says}, which the plan would replace; save the plan under a name of its own (plan.json)`);
       assert.is(existsSync(join(x.dir, out)) ? readFileSync(join(x.dir, out), 'utf8') : undefined, before, `${out} unchanged`);
     }
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('plan of a path that does not exist says so, as validate does; one without resources says that', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const missing = await steward(['plan', 'dashboards/nope.yaml'], { cwd: x.dir, env: x.env });
+    assert.is(missing.code, 1, missing.stdout + missing.stderr);
+    assert.match(missing.stderr, 'dashboards/nope.yaml: no such file or folder');
+    mkdirSync(join(x.dir, 'notes'));
+    writeFileSync(join(x.dir, 'notes/readme.txt'), 'no resources here');
+    const empty = await steward(['plan', 'notes'], { cwd: x.dir, env: x.env });
+    assert.is(empty.code, 1, empty.stdout + empty.stderr);
+    assert.match(empty.stderr, 'no resources under notes');
   } finally {
     await x.cleanup();
   }
