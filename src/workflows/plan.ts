@@ -147,6 +147,7 @@ async function planLoaded(
   );
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   const prune = args.prune ?? project.spec.prune ?? false;
+  if (args.allowEmpty && !prune) throw new UsageError('--allow-empty says what --prune may delete: give --prune too (or set spec.prune: true)');
   const problem = flagProblem(profile, args);
   if (problem) throw problem;
   const services = early?.services ?? deps.connect(project);

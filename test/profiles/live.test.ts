@@ -205,6 +205,10 @@ test('hyperdx: a resources pattern that stops matching does not let --prune empt
     const kept = await steward(['apply', '--prune', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.match(kept.stdout, /blocked \(not applied\)/, kept.stdout + kept.stderr);
     assert.is(await managed(), before);
+    // AND --allow-empty alone says it needs --prune
+    const alone = await steward(['plan', '--allow-empty'], { cwd: x.dir, env: x.env });
+    assert.is(alone.code, 1, alone.stdout + alone.stderr);
+    assert.match(alone.stderr, '--allow-empty says what --prune may delete: give --prune too (or set spec.prune: true)');
     // AND a saved plan made with --allow-empty carries it to apply, which deletes them all
     const out = join(x.dir, 'empty.plan.json');
     const saved = await steward(['plan', '--prune', '--allow-empty', '--out', out], { cwd: x.dir, env: x.env });
