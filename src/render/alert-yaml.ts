@@ -1,6 +1,7 @@
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
 import { liveChannels, sentChannelOf, type LiveAlert } from '../model/alert.ts';
+import type { LiveDashboard } from '../model/dashboard.ts';
 import { yamlText } from './yaml-text.ts';
 
 /**
@@ -14,8 +15,11 @@ export function renderAlertYaml(
   opts: {
     metadataName: string;
     schemaPath: string;
-    /** The dashboard metadata.name and tile name of a live tile id, for the project's (and this import's) dashboards. */
-    tileOf: (dashboardId: string, tileId: string) => { dashboard: string; tile: string } | undefined;
+    /**
+     * The dashboard metadata.name and tile name of a live tile id, for the project's (and this import's)
+     * dashboards; else why the alert cannot name it (`liveTileLookup`).
+     */
+    tileOf: (dashboardId: string, tileId: string) => { dashboard: string; tile: string } | string;
     webhookNames: ReadonlyMap<string, string>;
     /** The service keeps a `channels` list (hyperdx) rather than one `channel` (ClickStack). */
     channelsList: boolean;
@@ -50,12 +54,9 @@ export function renderAlertYaml(
   if (l['source'] === 'tile') {
     const dashboardId = str(l['dashboardId']) ?? str(l['dashboard']);
     const tileId = str(l['tileId']);
-    const where = dashboardId && tileId ? opts.tileOf(dashboardId, tileId) : undefined;
-    if (!where)
-      return {
-        skipped: `it watches a tile of dashboard ${dashboardId ?? '(none)'}, which no file of this project declares: import that dashboard too (--all imports both)`,
-        warnings,
-      };
+    const where =
+      dashboardId && tileId ? opts.tileOf(dashboardId, tileId) : `it watches a tile, but the service sent no ${dashboardId ? 'tileId' : 'dashboardId'} for it`;
+    if (typeof where === 'string') return { skipped: where, warnings };
     spec['tile'] = { dashboard: where.dashboard, name: where.tile };
   }
   const savedSearchId = str(l['savedSearchId']) ?? str(l['savedSearch']);
@@ -97,4 +98,31 @@ export function renderAlertYaml(
   if (isSeq(list)) for (const c of list.items) if (isMap(c)) c.flow = true;
   const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live alert ${live.id} by steward import; matched by ${opts.pinId ? 'metadata.id' : 'spec.name'} from now on.\n`;
   return { text: header + yamlText(doc), warnings };
+}
+
+/**
+ * `tileOf` for `renderAlertYaml` over the live dashboards: the metadata.name `keys` gives a dashboard (a project
+ * file's, or the file this import wrote) and the tile's name; else why not, as it happened. A dashboard the
+ * service does not list, or one this import chose and skipped (its line says why), is not one "to import too"
+ * (red team, seed sweep: under `import --all`, every such alert said "import that dashboard too (--all
+ * imports both)").
+ */
+export function liveTileLookup(
+  live: readonly LiveDashboard[],
+  keys: ReadonlyMap<string, string>,
+  chosen: ReadonlySet<string>,
+): (dashboardId: string, tileId: string) => { dashboard: string; tile: string } | string {
+  return (dashboardId, tileId) => {
+    const d = live.find((x) => x.id === dashboardId);
+    if (!d) return `it watches a tile of dashboard ${dashboardId}, which the service does not list`;
+    const of = `dashboard "${d.name}" (${dashboardId})`;
+    const key = keys.get(dashboardId);
+    if (key === undefined)
+      return chosen.has(dashboardId)
+        ? `it watches a tile of ${of}, which this import did not write (see its line)`
+        : `it watches a tile of ${of}, which no file of this project declares: import that dashboard too (--all imports both)`;
+    const tile = d.tiles?.find((t) => t && t.id === tileId);
+    if (!tile) return `it watches tile ${tileId} of ${of}, which has no tile with that id`;
+    return typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : `it watches tile ${tileId} of ${of}, which has no name`;
+  };
 }

@@ -219,7 +219,6 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     const base = key;
     for (let i = 2; (!ownName && taken.has(key)) || !freeFile(outDir, key, ownName); i++) key = `${base}-${i}`;
     taken.add(key);
-    dashboardKey.set(d.id, key);
     const file = join(outDir, `${key}.yaml`);
     // The key is [a-z0-9-] only, so this cannot leave the folder; checked anyway.
     if (dirname(file) !== outDir) throw new CliError(`refusing to write outside ${outDir}: ${file}`);
@@ -246,6 +245,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       lines.push(escapeTerminal(`  - skipped "${d.name}" (${d.id}): ${refused}`));
       continue;
     }
+    dashboardKey.set(d.id, key); // only now: an alert on a skipped dashboard says so, not "unknown dashboard <key>"
     // The file must read back as exactly the one Dashboard meant, nothing more (no injected document).
     const back = check.resources;
     if (back.length !== 1 || back[0]!.kind !== 'Dashboard' || canonicalJson(back[0]!.doc) !== canonicalJson(rendered.value)) {
@@ -267,7 +267,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
   }
   if (chosenAlerts.length > 0) {
-    const { renderAlertYaml } = await import('../render/alert-yaml.ts');
+    const { liveTileLookup, renderAlertYaml } = await import('../render/alert-yaml.ts');
     const webhooks = (await emptyIfMissing(client.listWebhooks({ signal: deps.signal }))).filter(
       (w): w is typeof w & { id: string; name: string } => typeof w.id === 'string' && typeof w.name === 'string',
     );
@@ -284,11 +284,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       loaded.resources.filter((r) => r.kind === 'Alert' && r.index >= 0).map((r) => [r.kind === 'Alert' ? r.doc.spec.name : '', r.file]),
     );
     const takenAlerts = new Set(loaded.resources.filter((r) => r.kind === 'Alert').map((r) => r.name));
-    const tileOf = (dashboardId: string, tileId: string) => {
-      const key = dashboardKey.get(dashboardId);
-      const tile = live.find((d) => d.id === dashboardId)?.tiles?.find((t) => t && t.id === tileId);
-      return key && tile && typeof tile.name === 'string' ? { dashboard: key, tile: tile.name } : undefined;
-    };
+    const tileOf = liveTileLookup(live, dashboardKey, new Set(chosen.map((d) => d.id)));
     // Plan matches an alert by spec.name unless metadata.id pins it: a name two live alerts share is pinned.
     const alertNameCount = new Map<string, number>();
     for (const a of liveAlerts) if (typeof a.name === 'string') alertNameCount.set(a.name, (alertNameCount.get(a.name) ?? 0) + 1);

@@ -82,4 +82,54 @@ test('import --all skips, one line each, a dashboard with no room for the marker
   }
 });
 
+test('import --all: an alert whose dashboard it cannot name says why as it is (not listed, skipped above, no such tile, no dashboardId), never "import that dashboard too"', async () => {
+  // Found by a seed sweep against generated HyperDX answers: every such alert said "it watches a tile of
+  // dashboard X, which no file of this project declares: import that dashboard too (--all imports both)",
+  // under --all, for a dashboard the service does not list, one --all had just skipped, and none at all.
+  const tileAlert = (id: string, name: string, where: Record<string, string>) => ({
+    id,
+    name,
+    source: 'tile',
+    ...where,
+    threshold: 1,
+    thresholdType: 'above',
+    interval: '5m',
+    channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a789012' },
+  });
+  const TILED = { ...TAGGED, tiles: [{ ...GOOD.tiles[0]!, id: '65f5e4a3b9e77c001a901299' }] };
+  const alerts = [
+    tileAlert('65f5e4a3b9e77c001a123461', 'Gone', { dashboardId: '65f5e4a3b9e77c001a5678ff', tileId: GOOD.tiles[0]!.id }),
+    tileAlert('65f5e4a3b9e77c001a123462', 'On skipped', { dashboardId: TILED.id, tileId: TILED.tiles[0]!.id }),
+    tileAlert('65f5e4a3b9e77c001a123463', 'No such tile', { dashboardId: GOOD.id, tileId: '65f5e4a3b9e77c001a9012ff' }),
+    tileAlert('65f5e4a3b9e77c001a123464', 'No dashboard', { tileId: GOOD.tiles[0]!.id }),
+    ALERTS[1]!,
+  ];
+  const server = await startServer((req, res) => {
+    const path = (req.url ?? '').replace(/\?.*/, '');
+    if (path === '/api/v2/dashboards') return json(res, 200, { data: [GOOD, TILED] });
+    if (path === '/api/v2/alerts') return json(res, 200, { data: alerts, meta: { total: alerts.length, limit: 100, offset: 0 } });
+    if (path === '/api/v2/sources' || path === '/api/v2/webhooks') return json(res, 200, { data: [], meta: { total: 0, limit: 100, offset: 0 } });
+    json(res, 404, { message: 'no' });
+  });
+  const p = tmpProject({
+    'steward.yaml': `apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["dashboards/**/*.yaml", "alerts/**/*.yaml"]\n  observability: { api: hyperdx, url: "\${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN } }\n`,
+  });
+  try {
+    const r = await steward(['import', '--all', '--out', 'imported'], { cwd: p.dir, env: { STEWARD_OBS_URL: server.url, STEWARD_OBS_TOKEN: 'tok' } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    const not = r.stdout.split('\n').filter((l) => l.startsWith('  ! not imported'));
+    assert.equal(not, [
+      `  ! not imported: alert "Gone" (${alerts[0]!.id}): it watches a tile of dashboard 65f5e4a3b9e77c001a5678ff, which the service does not list`,
+      `  ! not imported: alert "On skipped" (${alerts[1]!.id}): it watches a tile of dashboard "Fifty tags" (${TILED.id}), which this import did not write (see its line)`,
+      `  ! not imported: alert "No such tile" (${alerts[2]!.id}): it watches tile 65f5e4a3b9e77c001a9012ff of dashboard "Good" (${GOOD.id}), which has no tile with that id`,
+      `  ! not imported: alert "No dashboard" (${alerts[3]!.id}): it watches a tile, but the service sent no dashboardId for it`,
+    ]);
+    assert.match(r.stdout, `  - skipped "Fifty tags" (${TILED.id}): 50 tags`);
+    assert.equal(readdirSync(join(p.dir, 'imported')).sort(), ['fine.yaml', 'good.yaml']);
+  } finally {
+    p.cleanup();
+    await server.close();
+  }
+});
+
 test.run();
