@@ -63,6 +63,8 @@ function fromJson(parsed: unknown, line: (t: string) => string): ErrorBodySummar
 
 /** The message of the common JSON error shapes; undefined when none applies. */
 function messageOf(o: Record<string, unknown>): string | undefined {
+  const listed = listedProblems(o);
+  if (listed !== undefined) return listed;
   for (const key of ['message', 'error', 'detail', 'title', 'error_description', 'msg']) {
     const v = o[key];
     if (typeof v === 'string' && v.trim() !== '') {
@@ -78,6 +80,29 @@ function messageOf(o: Record<string, unknown>): string | undefined {
   if (Array.isArray(errors) && errors.length > 0) {
     const parts = errors.slice(0, 3).map((e) => (typeof e === 'string' ? e : isObject(e) ? (messageOf(e) ?? JSON.stringify(e)) : String(e)));
     return parts.join('; ') + (errors.length > 3 ? ` (and ${errors.length - 3} more)` : '');
+  }
+  return undefined;
+}
+
+/**
+ * A problem+json answer that lists what was wrong: Prism's `validation` (`{location, message}`), RFC 7807's
+ * `invalid-params` (`{name, reason}`). The list says what was expected; its `detail` ("Your request is not
+ * valid and no HTTP validation response was found in the spec...") does not, and was all a refused create
+ * said (red team, seed sweep). The title, then the first item and how many more (the line is cut at 200).
+ */
+function listedProblems(o: Record<string, unknown>): string | undefined {
+  for (const key of ['validation', 'invalid-params']) {
+    const list = o[key];
+    if (!Array.isArray(list)) continue;
+    const items = list.flatMap((e) => {
+      if (!isObject(e)) return [];
+      const text = pickString(e, ['message', 'reason']);
+      const name = pickString(e, ['name']);
+      return text === undefined || text.trim() === '' ? [] : [name !== undefined && !text.includes(name) ? `${name}: ${text}` : text];
+    });
+    if (items.length === 0) continue;
+    const title = pickString(o, ['title']);
+    return `${title ? `${title.replace(/[.:]\s*$/, '')}: ` : ''}${items[0]}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`;
   }
   return undefined;
 }

@@ -40,6 +40,43 @@ const CASES: Array<{ name: string; status: number; body: string; type: string; m
     expect: 'PUT /api/v2/alerts/abc → 400 Bad Request: name is required; tiles[0].w must be >= 1',
   },
   {
+    // Prism's answer to a body the spec refuses: the detail is boilerplate, the list says what was wrong.
+    name: 'problem+json with a validation list (Prism)',
+    status: 422,
+    body: JSON.stringify({
+      type: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY',
+      title: 'Invalid request',
+      status: 422,
+      detail: 'Your request is not valid and no HTTP validation response was found in the spec, so Prism is generating this error for you.',
+      validation: [
+        {
+          location: ['body', 'tiles', '0', 'series', '0'],
+          severity: 'Error',
+          code: 'required',
+          message: "Request body property tiles.0.series.0 must have required property 'sourceId'",
+        },
+        {
+          location: ['body', 'tiles', '0', 'series', '0'],
+          severity: 'Error',
+          code: 'required',
+          message: "Request body property tiles.0.series.0 must have required property 'where'",
+        },
+      ],
+    }),
+    type: 'application/problem+json',
+    method: 'PUT',
+    expect:
+      "PUT /api/v2/alerts/abc → 422 Unprocessable Entity: Invalid request: Request body property tiles.0.series.0 must have required property 'sourceId' (and 1 more)",
+  },
+  {
+    name: 'problem+json with invalid-params (RFC 7807)',
+    status: 400,
+    body: JSON.stringify({ title: "Your request parameters didn't validate.", 'invalid-params': [{ name: 'threshold', reason: 'must be a number' }] }),
+    type: 'application/problem+json',
+    method: 'PUT',
+    expect: "PUT /api/v2/alerts/abc → 400 Bad Request: Your request parameters didn't validate: threshold: must be a number",
+  },
+  {
     name: 'plain text',
     status: 400,
     body: 'threshold must be a number\n',

@@ -57,6 +57,11 @@ function assertExamplesRun(run: ConformanceRun, label: string): void {
     const other = p.violations.filter((v) => !SOURCE_ID.test(v.message) && !PRISM_REFUSAL.test(v.message));
     assert.equal(other, [], `only sourceId is refused under 2025-11-21:\n${formatViolations(other)}`);
   }
+  // And apply says what was refused (prism's list of violations), not only prism's boilerplate detail.
+  const failed = (JSON.parse(apply.stdout) as { failed: Array<{ error: string }> }).failed;
+  assert.is(failed.length, 3, apply.stdout);
+  for (const f of failed)
+    assert.match(f.error, /→ 422 Unprocessable Entity: Invalid request: Request body property tiles\.\d+\.series\.\d+ must have required property 'sourceId'/);
   const notPost = apply.requests.filter((r) => r.method !== 'POST');
   assert.equal(
     notPost.flatMap((r) => r.violations),
