@@ -40,7 +40,7 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
 const COLORS: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
 /** "3 errors, 2 warnings, 1 info". */
-function countsText(c: { error: number; warning: number; info: number }): string {
+export function countsText(c: { error: number; warning: number; info: number }): string {
   return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${c.info} info`;
 }
 

@@ -60,8 +60,9 @@ test('credentials never leave: the seed connection strings and the configured se
   try {
     const env = { ...x.env, STEWARD_CLOUD_KEY_SECRET: 'canary-secret-7f3a9c' };
     const outs: string[] = [];
-    for (const format of ['text', 'json', 'markdown']) {
+    for (const format of ['text', 'json', 'markdown', 'github']) {
       const r = await steward(['report', '--out', 'out', '--format', format, '--debug'], { cwd: x.dir, env });
+      if (format === 'github') assert.match(r.stdout, /^::(error|warning|notice) title=steward report /m);
       assert.is(r.code, 0, r.stderr);
       outs.push(r.stdout, r.stderr);
     }

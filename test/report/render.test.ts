@@ -4,6 +4,7 @@ import { renderReportHtml } from '../../src/render/report-html.ts';
 import { renderReportJson } from '../../src/render/report-json.ts';
 import { renderReportMarkdown } from '../../src/render/report-markdown.ts';
 import { renderReportText } from '../../src/render/report-text.ts';
+import { renderReportGithub } from '../../src/render/report-github.ts';
 import { axisLabels, chartOfFinding, durationSeries, sparkline } from '../../src/render/report-chart.ts';
 import { buildReport } from '../../src/report/report.ts';
 import type { Report } from '../../src/report/types.ts';
@@ -21,6 +22,23 @@ test('text golden', () => assertGolden(renderReportText(report, { color: false }
 test('markdown golden', () => assertGolden(renderReportMarkdown(report), 'report/report.md'));
 test('json golden', () => assertGolden(renderReportJson(report), 'report/report.json'));
 test('html golden', () => assertGolden(renderReportHtml(report), 'report/report.html'));
+test('github golden', () => assertGolden(renderReportGithub(report), 'report/report.github.txt'));
+
+test('github: one annotation per finding at its severity, then the totals; names the server sends cannot start a workflow command', () => {
+  const hostile = structuredClone(report);
+  const f = hostile.services[0]!.findings[0]!;
+  f.object.name = 'pipe\n::set-env name=NODE_OPTIONS::--require /tmp/x.js';
+  f.message = 'gone\r\n::add-mask::x';
+  const out = renderReportGithub(hostile);
+  const lines = out.trimEnd().split('\n');
+  const findings = hostile.services.reduce((n, s) => n + s.findings.length, 0);
+  assert.is(lines.length, findings + 1);
+  for (const l of lines) assert.match(l, /^::(error|warning|notice) title=/);
+  assert.not.match(out, /\n::(set-env|add-mask)/);
+  assert.match(lines.at(-1)!, /^::notice title=steward report::\d+ services?, \d+ errors?, \d+ warnings?, \d+ info$/);
+  const levels = new Set(lines.slice(0, -1).map((l) => /^::(\w+)/.exec(l)![1]));
+  for (const sev of new Set(hostile.services.flatMap((s) => s.findings.map((x) => x.severity)))) assert.ok(levels.has(sev === 'info' ? 'notice' : sev), sev);
+});
 
 test('the Report value: versioned, counted, services sorted, the expected findings for the seed', () => {
   assert.is(report.formatVersion, 1);

@@ -56,6 +56,10 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
   } else if (args.format === 'markdown') {
     ctx.io.stdout(renderReportMarkdown(report));
     ctx.io.stderr(`wrote ${where}\n`);
+  } else if (args.format === 'github') {
+    const { renderReportGithub } = await import('../../render/report-github.ts');
+    ctx.io.stdout(renderReportGithub(report));
+    ctx.io.stderr(`wrote ${where}\n`);
   } else {
     ctx.io.stdout(renderReportText(report, { color: ctx.color }) + `\nwrote ${where}\n`);
   }

@@ -1,7 +1,7 @@
 import { DEFAULT_REPORT_CONCURRENCY } from '../../report/read.ts';
 import { defineCommand } from '../context.ts';
 
-export type ReportFormat = 'text' | 'json' | 'markdown';
+export type ReportFormat = 'text' | 'json' | 'markdown' | 'github';
 
 export interface ReportArgs {
   out: string;
@@ -17,7 +17,11 @@ export const reportCommand = defineCommand<ReportArgs>({
     y
       .option('out', { type: 'string', default: 'reports', describe: 'Folder for report.md, report.json and report.html (relative to the current folder)' })
       .option('fail-on', { choices: ['error', 'warning'] as const, describe: 'Exit 2 when a finding reaches this severity' })
-      .option('format', { choices: ['text', 'json', 'markdown'] as const, default: 'text' as const, describe: 'What to print on stdout' })
+      .option('format', {
+        choices: ['text', 'json', 'markdown', 'github'] as const,
+        default: 'text' as const,
+        describe: 'What to print on stdout: text, json (report.json), markdown (report.md), github (annotations)',
+      })
       .option('concurrency', { type: 'number', describe: `Services read at once (default: the project's concurrency, else ${DEFAULT_REPORT_CONCURRENCY})` })
       .example('steward report', 'Review every CloudService; write reports/report.{md,json,html}')
       .example('steward report --fail-on error', 'Nightly job: exit 2 when a finding is an error')
