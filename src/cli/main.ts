@@ -50,6 +50,9 @@ export function processHost(): Host {
  * Runs steward with the given arguments and returns the exit code. Everything below receives what it
  * needs from `host` (argv, env, cwd, TTY and signals); nothing else reads the process.
  */
+/** Commands that read no project file: --config and --env mean nothing to them. */
+const NO_PROJECT = new Set(['init', 'show', 'emulator', 'demo']);
+
 export async function main(rawArgv: string[], host: Host = processHost()): Promise<number> {
   const env = host.env;
   const checked = checkArgv(rawArgv, optionTable());
@@ -146,7 +149,18 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
   skipHelpCache(parser, argv);
 
   for (const spec of commands) {
+    const name = spec.command.split(' ')[0]!;
     parser.command(spec.command, spec.describe, spec.builder as never, async (args) => {
+      // Global options a command that reads no project would take and ignore: `show plan.json --env prod`
+      // printed the plan as if nothing were asked.
+      const ignored = NO_PROJECT.has(name) ? (['config', 'env'] as const).filter((o) => (args as Record<string, unknown>)[o] !== undefined) : [];
+      if (ignored.length > 0)
+        throw new CliError(
+          `${ignored.map((o) => `--${o}`).join(' and ')}: steward ${name} reads no project file, so ${ignored.length === 1 ? 'it has' : 'they have'} no effect here; remove ${ignored.length === 1 ? 'it' : 'them'}`,
+          {
+            code: 'usage',
+          },
+        );
       exitCode = await spec.run(args as never, ctx);
     });
   }

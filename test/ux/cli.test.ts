@@ -9,6 +9,27 @@ import { tmpProject } from '../helpers/tmp.ts';
 
 // Issue 14, point 3: Terraform habits and typos get a did-you-mean, not "Unknown arguments: a, u, t, o".
 
+// --config and --env are global, but init, show, emulator and demo read no project: they took them and
+// did nothing (`show plan.json --env prod` printed the plan as if nothing were asked).
+for (const [args, says] of [
+  [['show', 'plan.json', '--env', 'prod'], '--env: steward show reads no project file, so it has no effect here; remove it'],
+  [['init', 'x', '--config', 'a.yaml'], '--config: steward init reads no project file'],
+  [['emulator', '--config', 'a.yaml', '--env', 'prod'], '--config and --env: steward emulator reads no project file, so they have no effect here; remove them'],
+  [['demo', '--env', 'prod'], '--env: steward demo reads no project file'],
+] as const) {
+  test(`steward ${args.join(' ')}: refused in one line, nothing done`, async () => {
+    const p = tmpProject({});
+    try {
+      const r = await steward([...args], { cwd: p.dir });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, says);
+      assert.is(r.stdout, '');
+    } finally {
+      p.cleanup();
+    }
+  });
+}
+
 test('a mistyped command: did you mean', async () => {
   const r = await steward(['paln']);
   assert.is(r.code, 1);
