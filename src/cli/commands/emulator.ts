@@ -148,7 +148,7 @@ export const emulatorCommand = defineCommand<EmulatorArgs>({
         choices: ['merge', 'replace'],
         default: 'merge',
         describe:
-          'PUT /api/v2/alerts/{id}: merge changes only the fields sent; replace requires threshold, interval, thresholdType, source, channel and clears the rest',
+          'Seed profile only (the others always replace, as their spec says): how PUT /api/v2/alerts/{id} treats members left out; merge changes only the fields sent, replace requires threshold, interval, thresholdType, source, channel and clears the rest',
       })
       .option('latency', { type: 'number', describe: 'Delay every API request by this many milliseconds' })
       .option('rate-limit', { type: 'number', describe: 'Allow N API requests per minute per credential; beyond: 429 with Retry-After' })
