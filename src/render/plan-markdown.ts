@@ -1,6 +1,6 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
 import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
-import { itemDetail, liveCounts, summaryLine } from './plan-text.ts';
+import { itemDetail, liveCounts, renameHint, summaryLine } from './plan-text.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 import { pushAll } from '../shared/arrays.ts';
 
@@ -63,6 +63,8 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     );
     head.push('');
   }
+  const rename = renameHint(plan);
+  if (rename) head.push(`> [!TIP]\n> ${escapeMarkdownKeepingCode(rename)}`, '');
   const templates = fanOut(plan);
   if (templates.length > 0) {
     head.push('**Templates**', '');

@@ -98,6 +98,8 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
       ),
     );
   }
+  const rename = renameHint(plan);
+  if (rename) out.push('', dim(rename));
   if (plan.ignoredFields.length > 0) {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));
   }
@@ -163,4 +165,16 @@ function rawDetail(it: PlanItem, width: number): string[] {
     for (const w of it.wayOut) lines.push(`  - ${w}`);
   }
   return lines;
+}
+
+/**
+ * Dashboards match their live twin by spec.name (or a pinned metadata.id): one renamed in its file plans as a
+ * create beside an orphan (or a delete, with --prune), which Terraform users do not expect. Said when a plan
+ * has both, with the way to rename in place.
+ */
+export function renameHint(plan: Plan): string | undefined {
+  const creates = plan.items.some((i) => i.kind === 'Dashboard' && i.action === 'create');
+  const gone = plan.orphans?.some((o) => o.kind === 'Dashboard') || plan.items.some((i) => i.kind === 'Dashboard' && i.action === 'delete');
+  if (!creates || !gone) return undefined;
+  return 'A dashboard renamed in its file (spec.name) plans as a create and an orphan: to rename it in place, keeping its id and its alerts, set metadata.id in its file to the live id (shown beside the orphan) before the rename is applied.';
 }

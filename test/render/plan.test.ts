@@ -117,6 +117,29 @@ test('markdown stays under its limit and says what it cut', () => {
   assert.match(md, '| 🟢 create | 2000 | 0 |', 'the summary table counts everything');
 });
 
+test('a create beside a dashboard orphan says how to rename in place (text and markdown); creates alone say nothing of it', () => {
+  const renamed = computePlan({
+    resources: [dashboard('d1', { name: 'New title' })],
+    live: [liveOf('d1', '65f5e4a3b9e77c0019000001')],
+    state: { formatVersion: 1, alerts: {} },
+    markerTag: MARKER,
+    now: NOW,
+    projectDir: DIR,
+    capabilities: { deleteDashboard: true },
+  });
+  assert.equal(
+    renamed.items.map((i) => i.action),
+    ['create'],
+  );
+  assert.is(renamed.orphans?.length, 1);
+  const hint = 'set metadata.id in its file to the live id (shown beside the orphan)';
+  assert.match(renderPlanText(renamed, { color: false }), hint);
+  assert.match(renderPlanMarkdown(renamed), /> \[!TIP\]\n> A dashboard renamed in its file/);
+  const fresh = computePlan({ resources: [dashboard('d1')], live: [], state: { formatVersion: 1, alerts: {} }, markerTag: MARKER, now: NOW, projectDir: DIR });
+  assert.not.match(renderPlanText(fresh, { color: false }), hint);
+  assert.not.match(renderPlanMarkdown(fresh), hint);
+});
+
 // A pull request could pad its plan with creates so that the cut pushed a delete (or an update of a live
 // dashboard) out of the comment, leaving only a count. The cut now keeps deletes, blocked items and updates
 // first, names the items it leaves without a section while the names fit, and counts the rest by action.
