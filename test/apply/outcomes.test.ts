@@ -88,22 +88,24 @@ test('a journal that cannot be written does not cut the run short: every write i
   }
 });
 
+/** An apply result with nothing done (each test sets what it is about). */
+const NOTHING_DONE = {
+  created: [],
+  updated: [],
+  deleted: [],
+  failed: [],
+  skipped: [],
+  unknown: [],
+  duplicates: [],
+  notRecorded: [],
+  notDone: [],
+  interrupted: false,
+  unchanged: 0,
+  state: { formatVersion: 1 as const, alerts: {} },
+};
+
 test('exit codes: 0 all done, 3 blocked items left, 1 anything failed or unknown, 130 interrupted', () => {
-  const base = {
-    created: [],
-    updated: [],
-    deleted: [],
-    failed: [],
-    skipped: [],
-    unknown: [],
-    duplicates: [],
-    notRecorded: [],
-    notDone: [],
-    interrupted: false,
-    unchanged: 1,
-    blocked: 0,
-    state: { formatVersion: 1 as const, alerts: {} },
-  };
+  const base = { ...NOTHING_DONE, unchanged: 1, blocked: 0 };
   assert.is(applyExitCode(base), 0);
   assert.is(applyExitCode({ ...base, blocked: 2 }), 3);
   assert.is(applyExitCode({ ...base, blocked: 2, unknown: [{ kind: 'Dashboard', name: 'x', error: 'e' }] }), 1);
@@ -112,20 +114,7 @@ test('exit codes: 0 all done, 3 blocked items left, 1 anything failed or unknown
 });
 
 test('the blocked line agrees in number with its count, as the plan says it', () => {
-  const base = {
-    created: [],
-    updated: [],
-    deleted: [],
-    failed: [],
-    skipped: [],
-    unknown: [],
-    duplicates: [],
-    notRecorded: [],
-    notDone: [],
-    interrupted: false,
-    unchanged: 0,
-    state: { formatVersion: 1 as const, alerts: {} },
-  };
+  const base = NOTHING_DONE;
   for (const [blocked, line] of [
     [1, '1 blocked item needs a person'],
     [2, '2 blocked items need a person'],

@@ -52,17 +52,23 @@ const ALERTS = [
   },
 ];
 
-test('import --all skips, one line each, a dashboard with no room for the marker tag and alerts steward cannot say; writes the rest', async () => {
+/** A HyperDX server listing these dashboards and alerts (no sources or webhooks), and a project reading it. */
+async function hyperdxWith(dashboards: unknown[], alerts: unknown[]) {
   const server = await startServer((req, res) => {
     const path = (req.url ?? '').replace(/\?.*/, '');
-    if (path === '/api/v2/dashboards') return json(res, 200, { data: [GOOD, TAGGED] });
-    if (path === '/api/v2/alerts') return json(res, 200, { data: ALERTS, meta: { total: ALERTS.length, limit: 100, offset: 0 } });
+    if (path === '/api/v2/dashboards') return json(res, 200, { data: dashboards });
+    if (path === '/api/v2/alerts') return json(res, 200, { data: alerts, meta: { total: alerts.length, limit: 100, offset: 0 } });
     if (path === '/api/v2/sources' || path === '/api/v2/webhooks') return json(res, 200, { data: [], meta: { total: 0, limit: 100, offset: 0 } });
     json(res, 404, { message: 'no' });
   });
   const p = tmpProject({
     'steward.yaml': `apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["dashboards/**/*.yaml", "alerts/**/*.yaml"]\n  observability: { api: hyperdx, url: "\${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN } }\n`,
   });
+  return { server, p };
+}
+
+test('import --all skips, one line each, a dashboard with no room for the marker tag and alerts steward cannot say; writes the rest', async () => {
+  const { server, p } = await hyperdxWith([GOOD, TAGGED], ALERTS);
   try {
     const r = await steward(['import', '--all', '--out', 'imported'], { cwd: p.dir, env: { STEWARD_OBS_URL: server.url, STEWARD_OBS_TOKEN: 'tok' } });
     assert.is(r.code, 1, r.stdout + r.stderr);
@@ -104,16 +110,7 @@ test('import --all: an alert whose dashboard it cannot name says why as it is (n
     tileAlert('65f5e4a3b9e77c001a123464', 'No dashboard', { tileId: GOOD.tiles[0]!.id }),
     ALERTS[1]!,
   ];
-  const server = await startServer((req, res) => {
-    const path = (req.url ?? '').replace(/\?.*/, '');
-    if (path === '/api/v2/dashboards') return json(res, 200, { data: [GOOD, TILED] });
-    if (path === '/api/v2/alerts') return json(res, 200, { data: alerts, meta: { total: alerts.length, limit: 100, offset: 0 } });
-    if (path === '/api/v2/sources' || path === '/api/v2/webhooks') return json(res, 200, { data: [], meta: { total: 0, limit: 100, offset: 0 } });
-    json(res, 404, { message: 'no' });
-  });
-  const p = tmpProject({
-    'steward.yaml': `apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["dashboards/**/*.yaml", "alerts/**/*.yaml"]\n  observability: { api: hyperdx, url: "\${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN } }\n`,
-  });
+  const { server, p } = await hyperdxWith([GOOD, TILED], alerts);
   try {
     const r = await steward(['import', '--all', '--out', 'imported'], { cwd: p.dir, env: { STEWARD_OBS_URL: server.url, STEWARD_OBS_TOKEN: 'tok' } });
     assert.is(r.code, 1, r.stdout + r.stderr);
