@@ -192,8 +192,19 @@ async function afterAlertCreateFailed(
   const applied = answered2xx(e) || (e instanceof CliError && !(e instanceof ApiError));
   if (!applied && (!(e instanceof ApiError) || !e.outcomeUnknown)) throw e;
   if (!deps.client.listAlerts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; this service cannot list alerts)` };
-  if (!applied && !deps.signal?.aborted) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
-  const adopted = await adoptAlertNamed(deps, body.name, errorLine(e));
+  // Ctrl-C: no new request starts, not even the list that would check it (it was "not done", red team: drops).
+  if (deps.signal?.aborted) return { kind: 'unknown', why: `${errorLine(e)}; interrupted before it could be checked, not re-sent` };
+  if (!applied) await (deps.sleep ?? timerSleep)(settleMs, deps.signal);
+  if (deps.signal?.aborted) return { kind: 'unknown', why: `${errorLine(e)}; interrupted while waiting for it to settle, not re-sent` };
+  let adopted: LiveAlert | undefined;
+  try {
+    adopted = await adoptAlertNamed(deps, body.name, errorLine(e));
+  } catch (le) {
+    // More than one of the name is steward's own error (it says what to do); a failed list leaves the
+    // create unknown, as for a dashboard: it was "failed" with the list's error though it may exist.
+    if (le instanceof CliError && !(le instanceof ApiError)) throw le;
+    return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; listing to check failed: ${errorLine(le)})` };
+  }
   if (adopted) return { kind: 'created', alert: adopted, recovered: true };
   return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
 }

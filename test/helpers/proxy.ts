@@ -17,8 +17,11 @@ export async function startProxy(
   target: string,
   opts: {
     intercept?: (req: IncomingMessage, path: string) => ProxyAnswer | undefined;
-    /** A new text for a forwarded answer, or a whole answer instead of it (the request was still forwarded). */
-    rewrite?: (req: IncomingMessage, path: string, status: number, text: string) => string | ProxyAnswer;
+    /**
+     * A new text for a forwarded answer, or a whole answer instead of it (the request was still forwarded);
+     * `'drop'` cuts the connection without an answer (the server has committed it). May be awaited first.
+     */
+    rewrite?: (req: IncomingMessage, path: string, status: number, text: string) => string | ProxyAnswer | 'drop' | Promise<string | ProxyAnswer | 'drop'>;
   },
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -37,8 +40,9 @@ export async function startProxy(
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const r = await fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) });
         const text = await r.text();
-        const out = opts.rewrite ? opts.rewrite(req, path, r.status, text) : text;
-        if (typeof out === 'string') res.writeHead(r.status, { 'content-type': 'application/json' }).end(out);
+        const out = opts.rewrite ? await opts.rewrite(req, path, r.status, text) : text;
+        if (out === 'drop') res.destroy();
+        else if (typeof out === 'string') res.writeHead(r.status, { 'content-type': 'application/json' }).end(out);
         else res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers }).end(out.body);
       })().catch(() => res.destroy());
     });
