@@ -148,7 +148,9 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   const notApplied = (item: PlanItem, e: unknown) => {
     holdOff(askedWait(e).heldOffMs);
     const msg = domainLine(item, e);
-    if (stopped() && e instanceof ApiError && e.outcomeUnknown) {
+    // An update or delete given up on after its answers were lost (cut, timeout, 5xx after sending) may have
+    // been applied: unknown, as a create is, not "failed" (red team: drops).
+    if (e instanceof ApiError && e.outcomeUnknown) {
       result.unknown.push({ kind: item.kind, name: item.name, error: msg });
       deps.emit({ type: 'unknown', item, why: msg });
     } else if (stopped() && isAbort(e)) {
