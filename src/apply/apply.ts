@@ -86,6 +86,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   };
   // Never two creates of one name in one run: a second item with a name already being created waits out.
   const creating = new Set<string>();
+  /** Creates whose answer was lost, adopted by listing (item names; see checkDuplicates). */
+  const adopted = { dashboards: new Set<string>(), alerts: new Set<string>() };
   /** Creates confirmed by the service whose journal entries are being synced. */
   const recording: Array<Promise<void>> = [];
   await mapPool(creates, opts.concurrency, async (item) => {
@@ -107,6 +109,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         (dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
       );
       createdTiles.set(item.name, { id: dashboard.id, tiles });
+      if (recovered) adopted.dashboards.add(item.name);
       // The slot goes to the next create while the journal syncs (group commit); the create is reported only
       // once its entry is on disk, and every one is before this stage ends.
       recording.push(
@@ -142,7 +145,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   // Two runners with two folders share no lock: list once more, and say so loudly when a name now has more
   // than one dashboard. Where the service can delete, the copy this run made goes unless it is the first
   // listed (the list is in creation order, so of two runners only the later one removes its copy).
-  if (creates.length > 0 && !halted()) await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles);
+  if (creates.length > 0 && !halted())
+    await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles, adopted.dashboards);
 
   /** A write that did not end in a confirmed success: failed, unknown (may have applied), or not done. */
   const notApplied = (item: PlanItem, e: unknown) => {
@@ -238,6 +242,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
         }
         const { alert, recovered } = made;
         alertsCreated.set(item.name, alert.id);
+        if (recovered) adopted.alerts.add(item.name);
         await deps.journal.append({
           at: deps.now().toISOString(),
           run: opts.runId,
@@ -276,7 +281,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   // Alerts too: two runners that created one alert each are told so, and where the service can delete,
   // the later copy goes.
   if (alertsCreated.size > 0 && deps.client.listAlerts && !halted())
-    await checkAlertDuplicates(deps, updates, alertsCreated, result, opts.removeOwnDuplicates ?? false, opts.runId);
+    await checkAlertDuplicates(deps, updates, alertsCreated, result, opts.removeOwnDuplicates ?? false, opts.runId, adopted.alerts);
   // Deletes last (prune): nothing in this plan depends on them.
   await mapPool(deletes, opts.concurrency, async (item) => {
     if (halted()) return void result.notDone.push({ kind: item.kind, name: item.name });

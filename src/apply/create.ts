@@ -92,13 +92,9 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
         await sleep(o.settleMs, deps.signal);
         if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted while waiting for it to settle, not re-sent` };
         const found = await listNamed(deps, body.name);
-        if (found.length === 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
-        if (found.length > 1) {
-          return {
-            kind: 'failed',
-            error: `after an unknown outcome, ${found.length} dashboards are named "${body.name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
-          };
-        }
+        // More than one (another runner's, or a late commit of this run's): the first listed is the one that
+        // stays; the check after the creates removes the later ones (this run may have made one of them).
+        if (found.length >= 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
         absent++;
       }
       if (absent < 2 || attempt >= o.maxAttempts) return { kind: 'unknown', why: `outcome unknown, not re-sent (${why})` };
@@ -113,15 +109,11 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
 async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, answered: string): Promise<CreateOutcome | undefined> {
   const name = item.body.name;
   const found = await listNamed(deps, name);
-  if (found.length === 1) {
+  // More than one: the first listed stays (as after an unknown outcome); the check after the creates removes the rest.
+  if (found.length >= 1) {
     deps.emit({ type: 'id-by-listing', item, id: found[0]!.id, ...(answered.includes('429') ? { after: 'rate-limited' as const } : {}) });
     return { kind: 'created', dashboard: found[0]!, recovered: true };
   }
-  if (found.length > 1)
-    return {
-      kind: 'failed',
-      error: `${answered}, and ${found.length} dashboards are named "${name}" (${found.map((d) => d.id).join(', ')}); delete the extra ones by hand`,
-    };
   return undefined;
 }
 
@@ -164,7 +156,7 @@ export async function createAlertOnce(
       // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
       const adopt = async () => {
         if (!deps.client.listAlerts) return undefined;
-        const alert = await adoptAlertNamed(deps, body.name, 'answered 429');
+        const alert = await adoptAlertNamed(deps, body.name);
         return alert && { kind: 'created' as const, alert, recovered: true };
       };
       if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
@@ -198,10 +190,10 @@ async function afterAlertCreateFailed(
   if (deps.signal?.aborted) return { kind: 'unknown', why: `${errorLine(e)}; interrupted while waiting for it to settle, not re-sent` };
   let adopted: LiveAlert | undefined;
   try {
-    adopted = await adoptAlertNamed(deps, body.name, errorLine(e));
+    adopted = await adoptAlertNamed(deps, body.name);
   } catch (le) {
-    // More than one of the name is steward's own error (it says what to do); a failed list leaves the
-    // create unknown, as for a dashboard: it was "failed" with the list's error though it may exist.
+    // A failed list leaves the create unknown, as for a dashboard: it was "failed" with the list's error
+    // though it may exist.
     if (le instanceof CliError && !(le instanceof ApiError)) throw le;
     return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; listing to check failed: ${errorLine(le)})` };
   }
@@ -209,12 +201,12 @@ async function afterAlertCreateFailed(
   return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
 }
 
-/** The one alert of this name, to adopt; undefined when none has it; an error naming them when more do. */
-async function adoptAlertNamed(deps: ApplyDeps, name: string, answered: string): Promise<LiveAlert | undefined> {
-  const found = (await deps.client.listAlerts!({})).filter((a) => a.name === name);
-  if (found.length > 1)
-    throw new CliError(`${answered}; ${found.length} alerts are now named "${name}" (${found.map((a) => a.id).join(', ')}): delete the extra ones by hand`);
-  return found[0];
+/**
+ * The alert of this name to adopt: the first listed, which stays when there are more (another runner's, or a
+ * late commit of this run's: the check after the creates removes the later ones); undefined when none has it.
+ */
+async function adoptAlertNamed(deps: ApplyDeps, name: string): Promise<LiveAlert | undefined> {
+  return (await deps.client.listAlerts!({})).find((a) => a.name === name);
 }
 
 /** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */

@@ -2,9 +2,40 @@
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
 import type { ItemOf } from '../plan/types.ts';
+import { NotFoundError } from '../clients/errors.ts';
 import { groupBy } from '../shared/arrays.ts';
 import { deletedAnyway, errorLine } from './create.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
+
+/**
+ * This run's copy is the first listed, but it was adopted by listing (the create's answer was lost): a later
+ * copy may be its own (made, never answered), which no other runner removes. The later copies that carry
+ * what this run sent (the marker) are removed; another runner's later copy is removed by that runner too, so
+ * a 404 means it is gone already. The ids removed; a failure is reported.
+ */
+async function removeLater(deps: ApplyDeps, kind: 'Alert' | 'Dashboard', name: string, later: string[], runId: string, result: ApplyResult): Promise<string[]> {
+  const remove = kind === 'Alert' ? deps.client.deleteAlert : deps.client.deleteDashboard;
+  const removed: string[] = [];
+  for (const id of later) {
+    try {
+      await remove!(id, {}).catch((e: unknown) => {
+        if (!(deletedAnyway(e) || e instanceof NotFoundError)) throw e;
+      });
+      await deps.journal.append({
+        at: deps.now().toISOString(),
+        run: runId,
+        op: kind === 'Alert' ? 'alert.delete' : 'dashboard.delete',
+        name,
+        id,
+        confirmedBy: 'response',
+      });
+      removed.push(id);
+    } catch (e) {
+      result.failed.push({ kind, name, error: `could not remove the later copy ${id}: ${errorLine(e)}` });
+    }
+  }
+  return removed;
+}
 
 /** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
 export async function checkAlertDuplicates(
@@ -14,6 +45,7 @@ export async function checkAlertDuplicates(
   result: ApplyResult,
   removeOwn: boolean,
   runId: string,
+  recovered: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   let live: LiveAlert[];
   try {
@@ -30,6 +62,21 @@ export async function checkAlertDuplicates(
     const name = item.body.name;
     const ids = (byName.get(name) ?? []).map((a) => a.id);
     if (ids.length < 2) continue;
+    if (removeOwn && deps.client.deleteAlert && ids[0] === id && recovered.has(item.name)) {
+      const note = item.body.note;
+      const later = (byName.get(name) ?? []).slice(1).filter((a) => (a as { note?: unknown }).note === note);
+      const cleared = await removeLater(
+        deps,
+        'Alert',
+        item.name,
+        later.map((a) => a.id),
+        runId,
+        result,
+      );
+      result.duplicates.push({ kind: 'Alert', name, ids, kept: id, cleared });
+      deps.emit({ type: 'duplicate', kind: 'Alert', name, ids });
+      continue;
+    }
     let removed: string | undefined;
     if (removeOwn && deps.client.deleteAlert && ids[0] !== id && ids.includes(id)) {
       try {
@@ -58,6 +105,7 @@ export async function checkDuplicates(
   removeOwn: boolean,
   runId: string,
   createdTiles: Map<string, { id: string; tiles: Map<string, string> }>,
+  recovered: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   let live: LiveDashboard[];
   try {
@@ -81,9 +129,29 @@ export async function checkDuplicates(
   for (const item of creates) {
     const name = item.body.name;
     const same = byName.get(name) ?? [];
+    const own = createdId.get(item.name);
+    if (same.length === 1 && own !== undefined && same[0]!.id !== own) {
+      // This run's copy was a later one, removed by a runner whose answer was lost: bind to the one listed.
+      createdTiles.set(item.name, { id: same[0]!.id, tiles: tileIds(same[0]!) });
+    }
     if (same.length < 2) continue;
     const ids = same.map((d) => d.id);
     const mine = createdId.get(item.name);
+    if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine && recovered.has(item.name)) {
+      const tags = item.body.tags ?? [];
+      const later = same.slice(1).filter((d) => tags.every((t) => (d.tags ?? []).includes(t)));
+      const cleared = await removeLater(
+        deps,
+        'Dashboard',
+        item.name,
+        later.map((d) => d.id),
+        runId,
+        result,
+      );
+      result.duplicates.push({ name, ids, kept: mine, cleared });
+      deps.emit({ type: 'duplicate', name, ids });
+      continue;
+    }
     let removed: string | undefined;
     if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] !== mine && ids.includes(mine)) {
       try {
@@ -96,12 +164,7 @@ export async function checkDuplicates(
         result.created = result.created.filter((c) => c.id !== mine);
         // Alerts of this plan bind to the copy that stays.
         const kept = same[0]!;
-        createdTiles.set(item.name, {
-          id: kept.id,
-          tiles: new Map(
-            (kept.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
-          ),
-        });
+        createdTiles.set(item.name, { id: kept.id, tiles: tileIds(kept) });
       } catch (e) {
         result.failed.push({ kind: 'Dashboard', name: item.name, error: `could not remove this run's copy ${mine}: ${errorLine(e)}` });
       }
@@ -111,3 +174,6 @@ export async function checkDuplicates(
     deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
   }
 }
+
+const tileIds = (d: LiveDashboard) =>
+  new Map((d.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));

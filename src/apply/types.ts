@@ -108,7 +108,7 @@ export interface ApplyResult {
   /** Writes whose outcome stayed unknown (not sent again): they may or may not have been applied. */
   unknown: Array<{ kind: string; name: string; error: string }>;
   /** Names with more than one dashboard after the creates; `removed` is this run's copy where deleted. */
-  duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string }>;
+  duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string; cleared?: string[] }>;
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
   /** Items not started because the run was interrupted, or the service asked to wait (heldOff). */

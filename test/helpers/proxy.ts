@@ -16,7 +16,8 @@ export interface ProxyAnswer {
 export async function startProxy(
   target: string,
   opts: {
-    intercept?: (req: IncomingMessage, path: string) => ProxyAnswer | undefined;
+    /** May be awaited; `body` is the request's text (a hook may act on the server first, then forward it). */
+    intercept?: (req: IncomingMessage, path: string, body: string) => ProxyAnswer | undefined | Promise<ProxyAnswer | undefined>;
     /**
      * A new text for a forwarded answer, or a whole answer instead of it (the request was still forwarded);
      * `'drop'` cuts the connection without an answer (the server has committed it). May be awaited first.
@@ -30,7 +31,7 @@ export async function startProxy(
     req.on('end', () => {
       void (async () => {
         const path = (req.url ?? '').split('?')[0]!;
-        const own = opts.intercept?.(req, path);
+        const own = await opts.intercept?.(req, path, Buffer.concat(chunks).toString('utf8'));
         if (own) {
           res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers }).end(own.body);
           return;

@@ -1,0 +1,79 @@
+/**
+ * Two runners at once (no shared lock), and the answer to one runner's create is lost: the other runner's copy
+ * is listed first, this run's own (made, never answered) after it. The other runner keeps its copy (it is the
+ * first) and leaves the later one to its maker, who never learned its id: two of the name stayed, and every
+ * later plan was blocked ("ambiguous"). Now the run whose answer was lost adopts the first listed and removes
+ * the later copies that carry its marker. The other runner is played by the proxy, which makes a copy of the
+ * same body just before it forwards this run's create, then cuts that create's answer. hyperdx, real HTTP.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { EXAMPLES } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+for (const kind of ['dashboards', 'alerts'] as const) {
+  test(`${kind}: a create whose answer was lost while another runner made the same one first ends with one of the name`, async () => {
+    const p = tmpProject({});
+    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    const f = join(p.dir, 'steward.yaml');
+    // A 1 s request timeout keeps the settle window short.
+    writeFileSync(
+      f,
+      readFileSync(f, 'utf8')
+        .replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000')
+        .replace(/( {2}observability:\n)/, '$1    timeoutSeconds: 1\n'),
+    );
+    const emu = await startEmulator({ api: 'hyperdx', seed: 17 });
+    let raced: string | undefined;
+    let cut = false;
+    const proxy = await startProxy(emu.url, {
+      intercept: async (req, path, body) => {
+        if (raced !== undefined || req.method !== 'POST' || !path.endsWith(`/${kind}`)) return undefined;
+        raced = (JSON.parse(body) as { name: string }).name;
+        // The other runner's copy, made first.
+        const r = await fetch(emu.url + path, {
+          method: 'POST',
+          headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' },
+          body,
+        });
+        assert.is(r.status, 200, await r.text());
+        return undefined;
+      },
+      rewrite: (req, path, _status, text) => {
+        if (cut || req.method !== 'POST' || !path.endsWith(`/${kind}`)) return text;
+        cut = true;
+        return 'drop';
+      },
+    });
+    const count = () => {
+      const all = (emu.state() as unknown as Record<string, Array<{ name: string }>>)[kind]!;
+      return all.filter((x) => x.name === raced).length;
+    };
+    try {
+      const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') };
+      const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env: { ...env, STEWARD_OBS_URL: proxy.url } });
+      assert.ok(raced !== undefined && cut, 'the race was played');
+      // Reported (another runner applied at the same time), and settled: one of the name.
+      assert.is(a.code, 1, a.stdout + a.stderr);
+      assert.match(a.stdout, `are named "${raced}"`);
+      assert.match(a.stdout, "this run's answer was lost, so it kept the first listed");
+      assert.is(count(), 1, a.stdout);
+      const again = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+      assert.is(again.code, 0, again.stdout + again.stderr);
+      const plan = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+      assert.is(plan.code, 0, plan.stdout + plan.stderr);
+      assert.is(count(), 1);
+    } finally {
+      await proxy.close();
+      await emu.close();
+      p.cleanup();
+    }
+  });
+}
+
+test.run();
