@@ -20,9 +20,11 @@ import {
   type NormalDashboard,
 } from './normalize.ts';
 import { fingerprintLive } from './fingerprint.ts';
+import { liveLeftovers } from './orphans.ts';
 import { blockPruneToEmpty } from './prune-guard.ts';
-import { type Action, type Orphan, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
+import { type Action, type LiveDashboardInput, type Plan, type PlanItem, type StateFile } from './types.ts';
 import { addAll } from './patch-ops.ts';
+import { pushAll } from '../shared/arrays.ts';
 
 const { compare } = fastJsonPatch;
 
@@ -134,61 +136,8 @@ export function computePlan(input: PlanInput): Plan {
   }
 
   const targeted = input.include !== undefined;
-  let unmanaged = 0;
-  let managed = 0;
-  const orphans: Orphan[] = [];
-  for (const d of input.live) {
-    const marked = Array.isArray(d.tags) && d.tags.includes(markerTag);
-    if (marked) managed++;
-    if (claimed.has(d.id)) continue;
-    if (!marked) {
-      unmanaged++;
-      continue;
-    }
-    if (targeted) continue;
-    if (caps.deleteDashboard) {
-      if (input.prune) {
-        items.push({
-          kind: 'Dashboard',
-          name: d.name,
-          action: 'delete',
-          id: d.id,
-          message: `live dashboard "${d.name}" (${d.id}) carries ${markerTag} but no file declares it: deleted (prune)`,
-          patch: [],
-        });
-      } else orphans.push({ kind: 'Dashboard', name: d.name, id: d.id });
-      continue;
-    }
-    items.push({
-      kind: 'Dashboard',
-      name: d.name,
-      action: 'blocked',
-      reason: 'orphan',
-      id: d.id,
-      message: `live dashboard "${d.name}" (${d.id}) carries ${markerTag} but no file declares it`,
-      wayOut: [
-        `delete dashboard ${d.id} by hand in the observability UI (the API cannot delete dashboards)`,
-        `or keep it: run \`steward import --id ${d.id}\` to write its file`,
-      ],
-      patch: [],
-    });
-  }
-
-  // Alerts steward created carry the marker in `note`; one no file declares any more is an orphan.
-  for (const l of input.liveAlerts ?? []) {
-    if (targeted || claimedAlerts.has(l.id) || (l as { note?: unknown }).note !== markerTag) continue;
-    const name = typeof l.name === 'string' ? l.name : l.id;
-    if (caps.deleteAlert && input.prune) {
-      items.push({
-        kind: 'Alert',
-        name,
-        action: 'delete',
-        id: l.id,
-        message: `live alert "${name}" (${l.id}) carries ${markerTag} but no file declares it: deleted (prune)`,
-        patch: [],
-      });
-    } else orphans.push({ kind: 'Alert', name, id: l.id });
-  }
+  const { items: leftover, orphans, managed, unmanaged } = liveLeftovers(input, caps, { claimed, claimedAlerts, targeted });
+  pushAll(items, leftover);
 
   if (input.prune && !input.allowEmpty) blockPruneToEmpty(items, { dashboards: dashboards.length, alerts: alerts.length });
   if (input.liveAlerts) tellAlertsGoneWith(items, input.live, input.liveAlerts, claimedAlerts);
