@@ -7,11 +7,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../src/emulator/index.ts';
 import { BIN, steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -20,14 +19,7 @@ const MARKER = 'managed-by:steward/acme-hyperdx';
 /** examples/hyperdx against a fresh emulator; a short request timeout keeps the settle window short. */
 async function setUp(timeoutSeconds: number): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const p = tmpProject({});
-  cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
-  const f = join(p.dir, 'steward.yaml');
-  writeFileSync(
-    f,
-    readFileSync(f, 'utf8')
-      .replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000')
-      .replace(/( {2}observability:\n)/, `$1    timeoutSeconds: ${timeoutSeconds}\n`),
-  );
+  copyExample(p.dir, 'hyperdx', { timeoutSeconds });
   const emu = await startEmulator({ api: 'hyperdx', seed: 11 });
   return {
     dir: p.dir,

@@ -8,26 +8,17 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 for (const kind of ['dashboards', 'alerts'] as const) {
   test(`${kind}: a create whose answer was lost while another runner made the same one first ends with one of the name`, async () => {
     const p = tmpProject({});
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
-    const f = join(p.dir, 'steward.yaml');
-    // A 1 s request timeout keeps the settle window short.
-    writeFileSync(
-      f,
-      readFileSync(f, 'utf8')
-        .replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000')
-        .replace(/( {2}observability:\n)/, '$1    timeoutSeconds: 1\n'),
-    );
+    copyExample(p.dir, 'hyperdx', { timeoutSeconds: 1 });
     const emu = await startEmulator({ api: 'hyperdx', seed: 17 });
     let raced: string | undefined;
     let cut = false;

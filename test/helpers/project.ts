@@ -11,10 +11,13 @@ export const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url)
  * services' (100 a minute; 50 through ClickHouse Cloud), so tests do not wait on it (the limiter and the
  * waits have their own tests).
  */
-export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud'): void {
+export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud', opts: { timeoutSeconds?: number } = {}): void {
   cpSync(sub ? join(EXAMPLES, sub) : EXAMPLES, dest, { recursive: true });
   const f = join(dest, 'steward.yaml');
-  writeFileSync(f, readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
+  let text = readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000');
+  // A short request timeout keeps the settle window after an unknown outcome short.
+  if (opts.timeoutSeconds !== undefined) text = text.replace(/( {2}observability:\n)/, `$1    timeoutSeconds: ${opts.timeoutSeconds}\n`);
+  writeFileSync(f, text);
 }
 
 /**
