@@ -47,6 +47,23 @@ export interface Project {
 }
 
 /**
+ * What of a project `path` is, for a file steward is asked to write there: the project file, the state file,
+ * the state's lock, the journal or a resource file (a path a resources pattern reads); undefined when none.
+ * `self` is the file being checked, which is not its own rival (the state file named as the state).
+ */
+export function projectFileRole(
+  p: { file: string; dir: string; resources: readonly string[]; statePath: string; journalPath?: string; self?: string },
+  path: string,
+): string | undefined {
+  if (path === p.file) return 'the project file';
+  if (path === p.statePath && path !== p.self) return 'the state file';
+  if (path === `${p.statePath}.lock`) return "the state's lock file";
+  if (p.journalPath !== undefined && path === p.journalPath) return 'the journal';
+  const pattern = resourcePattern(p.resources, p.dir, path);
+  return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
+}
+
+/**
  * The pattern of `resources` (globs relative to `dir`) that makes `path` a resource file, or undefined when
  * none does. A `!pattern` takes files out: a path it matches is no resource, whatever else matches it.
  */
@@ -213,18 +230,12 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     );
   }
   // apply appends to the journal and replaces the state: neither may be a file the project reads as its own.
-  const taken = (key: 'state' | 'journal', path: string): string | undefined => {
-    if (path === file) return 'the project file';
-    if (key === 'journal' && path === statePath) return 'the state file';
-    if (path === `${statePath}.lock`) return "the state's lock file";
-    const pattern = resourcePattern(spec.resources ?? DEFAULT_RESOURCES, dir, path);
-    return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
-  };
+  const resources = spec.resources ?? DEFAULT_RESOURCES;
   for (const [key, path] of [
     ['state', statePath],
     ['journal', journalPath],
   ] as const) {
-    const what = taken(key, path);
+    const what = projectFileRole({ file, dir, resources, statePath, ...(key === 'journal' ? {} : { self: statePath }) }, path);
     if (what === undefined) continue;
     const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
     throw new ConfigError(
@@ -239,7 +250,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     dir,
     envName,
     spec,
-    resources: spec.resources ?? DEFAULT_RESOURCES,
+    resources,
     statePath,
     journalPath,
     markerTag,

@@ -43,20 +43,6 @@ export async function makePlan(
   return made;
 }
 
-/** What of the project a path is (the project file, the state, the journal or its lock, a resource file), if anything. */
-async function takenByProject(
-  project: { file: string; statePath: string; journalPath: string; dir: string; resources: string[] },
-  path: string,
-): Promise<string | undefined> {
-  if (path === project.file) return 'the project file';
-  if (path === project.statePath) return 'the state file';
-  if (path === `${project.statePath}.lock`) return "the state's lock file";
-  if (path === project.journalPath) return 'the journal';
-  const { resourcePattern } = await import('../../config/project.ts');
-  const pattern = resourcePattern(project.resources, project.dir, path);
-  return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
-}
-
 /** Shown before a plan as validate shows them, the first few: a tile warning repeated over 10,000 files would bury the plan. */
 const WARNINGS_SHOWN = 10;
 
@@ -155,7 +141,8 @@ export const planCommand = defineCommand<PlanArgs>({
       // As report's folder: a folder that a link in the work tree takes outside (a pull request can commit
       // one) is refused; one named outside on the command line is the user's choice.
       const out = resolve(ctx.cwd, args.out);
-      const taken = await takenByProject(made.project, out);
+      const { projectFileRole } = await import('../../config/project.ts');
+      const taken = projectFileRole(made.project, out);
       if (taken)
         throw new CliError(`--out ${args.out} names ${taken}, which the plan would replace; save the plan under a name of its own (plan.json)`, {
           code: 'usage',
