@@ -6,10 +6,9 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../src/emulator/index.ts';
-import { BIN, steward } from '../helpers/exec.ts';
+import { steward, stewardSpawned } from '../helpers/exec.ts';
 import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
@@ -37,20 +36,10 @@ const managedAlerts = (emu: Emulator) => ((emu.state() as { alerts: Alert[] }).a
 
 /** apply --format json, spawned; `onChild` gets the process to signal. */
 function spawnApply(dir: string, env: Record<string, string>, onChild: (kill: (s: NodeJS.Signals) => void, exited: Promise<void>) => void) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'apply', '--auto-approve', '--concurrency', '1', '--format', 'json'], {
-      cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((r) => child.once('close', () => r()));
-    onChild((s) => child.kill(s), exited);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return stewardSpawned(['apply', '--auto-approve', '--concurrency', '1', '--format', 'json'], {
+    cwd: dir,
+    env,
+    onChild: (child) => onChild((s) => child.kill(s), new Promise<void>((r) => child.once('close', () => r()))),
   });
 }
 

@@ -58,20 +58,25 @@ test('a request waiting to retry does not hold its concurrency slot', async () =
   }
 });
 
+/** A client whose first backoff wait is where Ctrl-C comes: the wait aborts its own signal. */
+function ctrlCInBackoff(url: string) {
+  const controller = new AbortController();
+  return createHttp({
+    prefixUrl: url,
+    auth: { type: 'none' },
+    signal: controller.signal,
+    sleep: (_ms, signal) =>
+      new Promise<void>((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        controller.abort();
+      }),
+  });
+}
+
 test('Ctrl-C during the backoff wait ends the request: exit 130, no further attempt', async () => {
   const server = await startServer((_req, res) => json(res, 503, { message: 'busy' }));
   try {
-    const controller = new AbortController();
-    const http = createHttp({
-      prefixUrl: server.url,
-      auth: { type: 'none' },
-      signal: controller.signal,
-      sleep: (_ms, signal) =>
-        new Promise<void>((_resolve, reject) => {
-          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-          controller.abort();
-        }),
-    });
+    const http = ctrlCInBackoff(server.url);
     const e = await rejects(() => http.request({ method: 'PUT', path: '/alerts/x', json: { a: 1 } }));
     assert.instance(e, ApiTransportError);
     const err = e as ApiTransportError;
@@ -105,17 +110,7 @@ test('a write an earlier attempt may have applied stays of unknown outcome: afte
     assert.is(read.status, 409);
     assert.is(read.outcomeUnknown, false);
 
-    const controller = new AbortController();
-    const interrupted = createHttp({
-      prefixUrl: server.url,
-      auth: { type: 'none' },
-      signal: controller.signal,
-      sleep: (_ms, signal) =>
-        new Promise<void>((_resolve, reject) => {
-          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-          controller.abort();
-        }),
-    });
+    const interrupted = ctrlCInBackoff(server.url);
     const e = (await rejects(() => interrupted.request({ method: 'PUT', path: '/alerts/c', json: { v: 1 } }))) as ApiTransportError;
     assert.is(e.failure, 'aborted');
     assert.is(e.exitCode, 130);

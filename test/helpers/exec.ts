@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,8 @@ export interface ExecOptions {
   timeoutMs?: number;
   /** Run the built binary in a child process (signals, exit codes of the process, the launcher itself). */
   spawn?: boolean;
+  /** Spawned runs only: the child, as soon as it is started (to signal it). */
+  onChild?: (child: ChildProcess) => void;
 }
 
 /**
@@ -65,6 +67,7 @@ export function stewardSpawned(args: string[], opts: ExecOptions = {}): Promise<
       env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', XDG_CACHE_HOME: testCacheHome(), ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    opts.onChild?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

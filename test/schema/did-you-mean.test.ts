@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { didYouMean, editDistance, hintBudget, MAX_HINT_LENGTH } from '../../src/schema/did-you-mean.ts';
 import { checkSemantics } from '../../src/schema/semantic.ts';
-import type { AnyResource } from '../../src/model/resource.ts';
+import { alertResource, dashboardResource } from '../helpers/resource.ts';
 
 const keys = ['name', 'message', 'threshold', 'thresholdType', 'interval', 'source', 'tile', 'channel'];
 
@@ -77,43 +77,12 @@ test('didYouMean spends a shared budget, and gives no hint once it is spent', ()
   assert.is(hints.at(-1), undefined);
 });
 
-function alertOn(dashboard: string, tile: string): AnyResource {
-  return {
-    kind: 'Alert',
-    name: 'a',
-    file: '/repo/alerts/a.yaml',
-    index: 0,
-    doc: {
-      apiVersion: 'steward/v1',
-      kind: 'Alert',
-      metadata: { name: 'a', id: '65f5e4a3b9e77c001a000004' },
-      spec: {
-        name: 'A',
-        threshold: 1,
-        thresholdType: 'above',
-        interval: '5m',
-        source: 'tile',
-        tile: { dashboard, name: tile },
-        channel: { type: 'webhook', webhookId: '65f5e4a3b9e77c001a0000aa' },
-      },
-    } as never,
-  };
-}
-
 test('an alert naming a tile of 70,000 characters on a dashboard with one is one problem, without a hint', () => {
-  const dashboard: AnyResource = {
-    kind: 'Dashboard',
-    name: 'd',
-    file: '/repo/dashboards/d.yaml',
-    index: 0,
-    doc: {
-      apiVersion: 'steward/v1',
-      kind: 'Dashboard',
-      metadata: { name: 'd' },
-      spec: { name: 'D', tiles: [{ name: 'a'.repeat(LONG), x: 0, y: 0, w: 1, h: 1, series: [] }] } as never,
-    },
-  };
-  const problems = checkSemantics([dashboard, alertOn('d', 'b'.repeat(LONG))]).filter((p) => p.pointer === '/spec/tile/name');
+  const dashboard = dashboardResource({ name: 'D', tiles: [{ name: 'a'.repeat(LONG), x: 0, y: 0, w: 1, h: 1, series: [] }] });
+  const problems = checkSemantics([
+    dashboard,
+    alertResource({ source: 'tile', savedSearchId: undefined, tile: { dashboard: 'd', name: 'b'.repeat(LONG) } }),
+  ]).filter((p) => p.pointer === '/spec/tile/name');
   assert.is(problems.length, 1);
   assert.not.match(problems[0]!.message, /did you mean/);
 });
