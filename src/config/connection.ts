@@ -1,6 +1,7 @@
 import { CLOUD_PROFILES, OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
-import { ConfigError, type SourcePos } from '../errors.ts';
+import { CliError, ConfigError, type SourcePos } from '../errors.ts';
+import { ALLOWED_HOSTS_VAR, hostAllowed, listed, parseAllowedHosts } from './allowed-hosts.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
@@ -79,6 +80,16 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allow) {
     throw new ConfigError(
       `${section} url uses plain http to ${url.hostname}: the ${section === 'cloud' ? 'API key' : 'token or key'} would cross the network unencrypted; use https, or set spec.${section}.allowInsecureHttp: true if this network is trusted`,
+      project.locate(ptr),
+      ptr,
+    );
+  }
+  // The job's owner may pin where credentials go; steward.yaml (a pull request can change it) cannot widen it.
+  const allowed = parseAllowedHosts(env[ALLOWED_HOSTS_VAR]);
+  if (!allowed.ok) throw new CliError(allowed.message);
+  if (allowed.rules && !hostAllowed(allowed.rules, url)) {
+    throw new ConfigError(
+      `${section} url names ${url.host}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules)}): steward sends the ${section === 'cloud' ? 'API key' : 'token or key'} only to the hosts that variable lists; nothing was sent`,
       project.locate(ptr),
       ptr,
     );

@@ -36,7 +36,9 @@ test('npm start runs the demo as a user would: exit 0, every step, nothing neede
   try {
     const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
       // npm start is `node bin/steward.js demo`; run it from another folder so reports land there.
-      const child = spawn(process.execPath, [join(root, 'bin/steward.js'), 'demo'], { cwd, env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } });
+      // A user's STEWARD_ALLOWED_HOSTS, set for their real service, does not stop the demo's own emulators.
+      const env = { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', STEWARD_ALLOWED_HOSTS: 'api.hyperdx.io' };
+      const child = spawn(process.execPath, [join(root, 'bin/steward.js'), 'demo'], { cwd, env });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));

@@ -200,7 +200,8 @@ test('secrets appear only as whole env values, under the variable names the exam
           asEnv++;
         }
         const u = /^\$\{\{\s*vars\.(\w+)\s*\}\}$/.exec(String(v));
-        if (u) assert.ok(u[1] === k && urlVars.has(k), `${where}: ${k} from vars.${u[1]}`);
+        // vars.*: the urls steward.yaml reads, and the hosts credentials may go to (docs/ci.md, step 8).
+        if (u) assert.ok(u[1] === k && (urlVars.has(k) || k === 'STEWARD_ALLOWED_HOSTS'), `${where}: ${k} from vars.${u[1]}`);
       }
     };
     visit(f.doc['env'], f.path);
@@ -213,7 +214,13 @@ test('secrets appear only as whole env values, under the variable names the exam
 });
 
 test('each steward step gets only the credentials its command uses', () => {
-  const needs: Record<string, RegExp> = { validate: /^$/, plan: /^STEWARD_OBS_/, apply: /^STEWARD_OBS_/, report: /^STEWARD_CLOUD_/ };
+  // STEWARD_ALLOWED_HOSTS is no credential: it limits where the step's credentials may go.
+  const needs: Record<string, RegExp> = {
+    validate: /^$/,
+    plan: /^STEWARD_OBS_|^STEWARD_ALLOWED_HOSTS$/,
+    apply: /^STEWARD_OBS_|^STEWARD_ALLOWED_HOSTS$/,
+    report: /^STEWARD_CLOUD_|^STEWARD_ALLOWED_HOSTS$/,
+  };
   for (const f of workflows.filter((w) => w.path.startsWith('examples/'))) {
     for (const { where, step } of steps(f)) {
       if (!isStewardAction(step['uses'])) continue;
@@ -390,6 +397,19 @@ test('action.yml: a composite action with the inputs and outputs docs/ci.md desc
   for (const name of used) assert.ok(name! in actionInputs, `inputs.${name} is not declared`);
   const ci = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
   for (const name of [...Object.keys(actionInputs), ...Object.keys(action.doc['outputs'])]) assert.match(ci, `\`${name}\``, `docs/ci.md names ${name}`);
+});
+
+test('every example step that connects is held to STEWARD_ALLOWED_HOSTS (docs/ci.md, step 8)', () => {
+  let connecting = 0;
+  for (const f of workflows.filter((w) => w.path.startsWith('examples/'))) {
+    for (const { where, step } of steps(f)) {
+      const env = (step['env'] ?? {}) as Record<string, unknown>;
+      if (!Object.keys(env).some((k) => /^STEWARD_(OBS|CLOUD)_URL$/.test(k))) continue;
+      connecting++;
+      assert.is(env['STEWARD_ALLOWED_HOSTS'], '${{ vars.STEWARD_ALLOWED_HOSTS }}', where);
+    }
+  }
+  assert.ok(connecting >= 5, `the examples have steps that connect (${connecting})`);
 });
 
 test.run();

@@ -7,6 +7,7 @@ import { applyCommand } from './apply.ts';
 import { planCommand } from './plan.ts';
 import { reportCommand } from './report.ts';
 import { validateCommand } from './validate.ts';
+import { ALLOWED_HOSTS_VAR } from '../../config/allowed-hosts.ts';
 import { CliError } from '../../errors.ts';
 import { painter } from '../../shared/colour.ts';
 import { packageFile } from '../../shared/package-root.ts';
@@ -131,7 +132,7 @@ export const demoCommand = defineCommand<DemoArgs>({
     const bold = (s: string) => painter(ctx.color)('bold', s);
     say(`${bold('steward demo')}: the emulator serves both APIs at ${emu.url} (token dev-token, key dev-key/dev-secret);\n`);
     say(`working copy of the examples: ${work}${args.examples ? '' : ` (${UNTHROTTLED})`}\n`);
-    const sub: CommandContext = { ...ctx, cwd: work, env: { ...ctx.env, ...emu.env } };
+    const sub: CommandContext = { ...ctx, cwd: work, env: demoEnv(ctx.env, emu.env) };
     const steps = demoSteps;
     try {
       for (const [i, step] of steps.entries()) {
@@ -151,7 +152,7 @@ export const demoCommand = defineCommand<DemoArgs>({
           say(
             `\n${bold('Part 2: the hyperdx profile')} (examples/hyperdx): an emulator speaking HyperDX's API v2 at ${hx.url}, where dashboards can be updated and deleted and alerts read.\n`,
           );
-          const hxSub: CommandContext = { ...ctx, cwd: hxWork, env: { ...ctx.env, ...hx.env } };
+          const hxSub: CommandContext = { ...ctx, cwd: hxWork, env: demoEnv(ctx.env, hx.env) };
           for (const [i, step] of hyperdxSteps.entries()) {
             say(`\n${bold(`── ${i + 1}/${hyperdxSteps.length}  ${step.title} ${'─'.repeat(Math.max(0, 60 - step.title.length))}`)}\n\n`);
             const code = await step.command.run({ debug: args.debug, color: args.color, ...step.args() } as never, hxSub);
@@ -177,3 +178,13 @@ export const demoCommand = defineCommand<DemoArgs>({
     }
   },
 });
+
+/**
+ * The demo's steps talk to its own emulators on this machine only: the user's STEWARD_ALLOWED_HOSTS (set for
+ * their real service) would refuse them, so it is left out of the steps' environment.
+ */
+function demoEnv(base: CommandContext['env'], emulator: Record<string, string>): CommandContext['env'] {
+  const env = { ...base, ...emulator };
+  delete env[ALLOWED_HOSTS_VAR];
+  return env;
+}

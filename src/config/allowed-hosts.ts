@@ -1,0 +1,58 @@
+/**
+ * `STEWARD_ALLOWED_HOSTS`: the hosts the job's owner lets steward send credentials to. steward.yaml says where
+ * to connect, and a pull request may change it; on a CI job that holds the token, a PR naming its own server
+ * would receive the token with the first request. The variable lives in the job's environment, which the PR
+ * does not set (docs/security.md, docs/ci.md), so when it is set the url must name a host it lists.
+ */
+
+export const ALLOWED_HOSTS_VAR = 'STEWARD_ALLOWED_HOSTS';
+
+/** One entry: a host name or IP (`*.` for any name below a domain), and a port when the entry gives one. */
+interface HostRule {
+  text: string;
+  host: string;
+  wildcard: boolean;
+  port?: string;
+}
+
+export type AllowedHosts = { ok: true; rules: HostRule[] | undefined } | { ok: false; message: string };
+
+/** A lower-case host without a trailing dot; IPv6 keeps its brackets, as `URL.hostname` gives it. */
+function canonicalHost(h: string): string {
+  return h.toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * Parses the variable: entries separated by commas or white space, each `host`, `host:port`, `*.domain`,
+ * `[v6]` or `[v6]:port`. Unset or without entries (a CI variable that is not defined arrives empty): no
+ * restriction (`rules` undefined). Anything else in an entry (a
+ * scheme, a path, a `*` elsewhere) is an error, not a silent non-match, so a typo cannot lock everything out
+ * without saying why.
+ */
+export function parseAllowedHosts(raw: string | undefined): AllowedHosts {
+  const rules: HostRule[] = [];
+  for (const text of (raw ?? '').split(/[\s,]+/).filter((t) => t !== '')) {
+    const m = /^(\*\.)?(\[[0-9a-fA-F:.]+\]|[^\s:/?#@[\]*]+)(?::(\d{1,5}))?$/.exec(text);
+    if (!m || (m[1] !== undefined && m[2]!.startsWith('['))) {
+      return {
+        ok: false,
+        message: `${ALLOWED_HOSTS_VAR} entry "${text.slice(0, 80)}" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path)`,
+      };
+    }
+    rules.push({ text, host: canonicalHost(m[2]!), wildcard: m[1] !== undefined, ...(m[3] !== undefined ? { port: String(Number(m[3])) } : {}) });
+  }
+  return { ok: true, rules: rules.length > 0 ? rules : undefined };
+}
+
+/** Whether a URL's host and port are listed. `*.example.com` takes any name below example.com, not itself. */
+export function hostAllowed(rules: readonly HostRule[], url: URL): boolean {
+  const host = canonicalHost(url.hostname);
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return rules.some((r) => (r.wildcard ? host.endsWith(`.${r.host}`) : host === r.host) && (r.port === undefined || r.port === port));
+}
+
+/** The entries as the variable gave them, for an error message. */
+export function listed(rules: readonly HostRule[]): string {
+  const shown = rules.slice(0, 5).map((r) => r.text);
+  return rules.length > 5 ? `${shown.join(', ')} and ${rules.length - 5} more` : shown.join(', ');
+}

@@ -1,0 +1,123 @@
+/**
+ * STEWARD_ALLOWED_HOSTS: where the job's owner lets credentials go. A pull request that points steward.yaml
+ * at its own server gets nothing: the url is refused at its line before any client exists (docs/security.md).
+ */
+import { writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { hostAllowed, parseAllowedHosts } from '../../src/config/allowed-hosts.ts';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+
+const MATCHES: Array<[hosts: string, url: string, allowed: boolean]> = [
+  ['api.hyperdx.io', 'https://api.hyperdx.io', true],
+  ['api.hyperdx.io', 'https://API.HyperDX.io./v2', true],
+  ['api.hyperdx.io', 'https://api.hyperdx.io:8443', true],
+  ['api.hyperdx.io', 'https://api.hyperdx.io.evil.example', false],
+  ['api.hyperdx.io', 'https://evil.example/api.hyperdx.io', false],
+  ['api.hyperdx.io', 'https://api.hyperdx.io@evil.example', false],
+  ['api.hyperdx.io', 'https://xapi.hyperdx.io', false],
+  ['api.hyperdx.io:443', 'https://api.hyperdx.io', true],
+  ['api.hyperdx.io:443', 'https://api.hyperdx.io:8443', false],
+  ['api.hyperdx.io:443', 'http://api.hyperdx.io', false],
+  ['*.clickhouse.cloud', 'https://api.clickhouse.cloud', true],
+  ['*.clickhouse.cloud', 'https://a.b.clickhouse.cloud', true],
+  ['*.clickhouse.cloud', 'https://clickhouse.cloud', false],
+  ['*.clickhouse.cloud', 'https://evilclickhouse.cloud', false],
+  ['127.0.0.1', 'http://127.0.0.1:4318', true],
+  ['127.0.0.1:4318', 'http://127.0.0.1:4319', false],
+  ['[::1]:8080', 'http://[::1]:8080', true],
+  ['[::1]', 'http://[0:0:0:0:0:0:0:1]:9', true],
+  ['localhost', 'http://127.0.0.1', false],
+  ['a.example, b.example  c.example', 'https://c.example', true],
+  ['a.example,,b.example', 'https://d.example', false],
+];
+
+for (const [hosts, url, allowed] of MATCHES) {
+  test(`STEWARD_ALLOWED_HOSTS="${hosts}": ${url} is ${allowed ? 'allowed' : 'refused'}`, () => {
+    const p = parseAllowedHosts(hosts);
+    assert.ok(p.ok);
+    if (!p.ok || !p.rules) throw new Error('no rules');
+    assert.is(hostAllowed(p.rules, new URL(url)), allowed);
+  });
+}
+
+test('unset or blank: no restriction; an entry that is not a host is an error naming it', () => {
+  for (const blank of [undefined, '', '  , ']) {
+    const p = parseAllowedHosts(blank);
+    assert.ok(p.ok && p.rules === undefined, String(blank));
+  }
+  for (const bad of ['https://api.hyperdx.io', 'api.hyperdx.io/v2', 'api.*.io', '*', 'user@host', '*.[::1]', 'host:99999999']) {
+    const p = parseAllowedHosts(`ok.example, ${bad}`);
+    assert.not.ok(p.ok, bad);
+    if (!p.ok) assert.match(p.message, `STEWARD_ALLOWED_HOSTS entry "${bad}" is not a host`);
+  }
+});
+
+test('plan and apply send nothing to a host the variable does not list, and name the url line; a listed host works', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const before = x.emu.requests().length;
+    for (const cmd of [['plan'], ['apply', '--auto-approve']]) {
+      const r = await steward(cmd, { cwd: x.dir, env: { ...x.env, STEWARD_ALLOWED_HOSTS: 'api.hyperdx.io, *.clickhouse.cloud' } });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        /^steward\.yaml:\d+:\d+ {2}\/spec\/observability\/url {2}observability url names 127\.0\.0\.1:\d+, which STEWARD_ALLOWED_HOSTS does not list \(api\.hyperdx\.io, \*\.clickhouse\.cloud\): steward sends the token or key only to the hosts that variable lists; nothing was sent\n$/,
+      );
+      assert.not.match(r.stderr + r.stdout, x.env['STEWARD_OBS_TOKEN']!);
+    }
+    assert.is(x.emu.requests().length, before, 'no request reached the server');
+    const ok = await steward(['plan'], { cwd: x.dir, env: { ...x.env, STEWARD_ALLOWED_HOSTS: `api.hyperdx.io,${new URL(x.env['STEWARD_OBS_URL']!).host}` } });
+    assert.is(ok.code, 0, ok.stdout + ok.stderr);
+    assert.ok(x.emu.requests().length > before);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('report: the cloud url is held to the same list', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const r = await steward(['report', '--out', join(x.dir, 'out')], { cwd: x.dir, env: { ...x.env, STEWARD_ALLOWED_HOSTS: 'api.clickhouse.cloud' } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /\/spec\/cloud\/url {2}cloud url names 127\.0\.0\.1:\d+, which STEWARD_ALLOWED_HOSTS does not list \(api\.clickhouse\.cloud\): steward sends the API key only/,
+    );
+    assert.is(x.emu.requests().length, 0);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('a pull request writing its own url into steward.yaml is refused, though the job’s STEWARD_OBS_URL is listed', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    // What is checked is the url steward would send to, wherever steward.yaml took it from.
+    const f = join(x.dir, 'steward.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('url: ${STEWARD_OBS_URL}', 'url: https://api.hyperdx.io'));
+    const r = await steward(['plan'], { cwd: x.dir, env: { ...x.env, STEWARD_ALLOWED_HOSTS: new URL(x.env['STEWARD_OBS_URL']!).host } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, 'observability url names api.hyperdx.io, which STEWARD_ALLOWED_HOSTS does not list');
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('a malformed variable is one line naming the entry, exit 1', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const r = await steward(['plan'], { cwd: x.dir, env: { ...x.env, STEWARD_ALLOWED_HOSTS: 'https://api.hyperdx.io' } });
+    assert.is(r.code, 1);
+    assert.is(
+      r.stderr,
+      'error: STEWARD_ALLOWED_HOSTS entry "https://api.hyperdx.io" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path)\n',
+    );
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test.run();
