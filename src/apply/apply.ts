@@ -143,8 +143,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   await Promise.all(recording);
 
   // Two runners with two folders share no lock: list once more, and say so loudly when a name now has more
-  // than one dashboard. Where the service can delete, the copy this run made goes unless it is the first
-  // listed (the list is in creation order, so of two runners only the later one removes its copy).
+  // than one dashboard. Where the service can delete, the copy this run made goes unless it is the oldest
+  // (src/apply/oldest.ts: of two runners only the later one removes its copy).
   if (creates.length > 0 && !halted())
     await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles, adopted.dashboards);
 

@@ -1,4 +1,5 @@
 /** Creates that are never sent twice blindly: settle windows, listing after unknown outcomes, 429 re-sends. */
+import { oldestFirst } from './oldest.ts';
 import { ApiError, ApiTransportError, NotFoundError, RateLimitedError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
@@ -92,8 +93,8 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
         await sleep(o.settleMs, deps.signal);
         if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted while waiting for it to settle, not re-sent` };
         const found = await listNamed(deps, body.name);
-        // More than one (another runner's, or a late commit of this run's): the first listed is the one that
-        // stays; the check after the creates removes the later ones (this run may have made one of them).
+        // More than one (another runner's, or a late commit of this run's): the oldest is the one that stays;
+        // the check after the creates removes the later ones (this run may have made one of them).
         if (found.length >= 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
         absent++;
       }
@@ -109,7 +110,7 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
 async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, answered: string): Promise<CreateOutcome | undefined> {
   const name = item.body.name;
   const found = await listNamed(deps, name);
-  // More than one: the first listed stays (as after an unknown outcome); the check after the creates removes the rest.
+  // More than one: the oldest stays (as after an unknown outcome); the check after the creates removes the rest.
   if (found.length >= 1) {
     deps.emit({ type: 'id-by-listing', item, id: found[0]!.id, ...(answered.includes('429') ? { after: 'rate-limited' as const } : {}) });
     return { kind: 'created', dashboard: found[0]!, recovered: true };
@@ -118,7 +119,7 @@ async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, 
 }
 
 export async function listNamed(deps: ApplyDeps, name: string): Promise<LiveDashboard[]> {
-  return (await deps.client.listDashboards({})).filter((d) => d.name === name);
+  return oldestFirst((await deps.client.listDashboards({})).filter((d) => d.name === name));
 }
 
 export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -202,11 +203,11 @@ async function afterAlertCreateFailed(
 }
 
 /**
- * The alert of this name to adopt: the first listed, which stays when there are more (another runner's, or a
+ * The alert of this name to adopt: the oldest (src/apply/oldest.ts), which stays when there are more (another runner's, or a
  * late commit of this run's: the check after the creates removes the later ones); undefined when none has it.
  */
 async function adoptAlertNamed(deps: ApplyDeps, name: string): Promise<LiveAlert | undefined> {
-  return (await deps.client.listAlerts!({})).find((a) => a.name === name);
+  return oldestFirst((await deps.client.listAlerts!({})).filter((a) => a.name === name))[0];
 }
 
 /** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */

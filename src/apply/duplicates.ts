@@ -4,11 +4,12 @@ import type { LiveDashboard } from '../model/dashboard.ts';
 import type { ItemOf } from '../plan/types.ts';
 import { NotFoundError } from '../clients/errors.ts';
 import { groupBy } from '../shared/arrays.ts';
+import { oldestFirst } from './oldest.ts';
 import { deletedAnyway, errorLine } from './create.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
 /**
- * This run's copy is the first listed, but it was adopted by listing (the create's answer was lost): a later
+ * This run's copy is the oldest (src/apply/oldest.ts), but it was adopted by listing (the create's answer was lost): a later
  * copy may be its own (made, never answered), which no other runner removes. The later copies that carry
  * what this run sent (the marker) are removed; another runner's later copy is removed by that runner too, so
  * a 404 means it is gone already. The ids removed; a failure is reported.
@@ -60,11 +61,12 @@ export async function checkAlertDuplicates(
     const id = mine.get(item.name);
     if (item.action !== 'create' || id === undefined) continue;
     const name = item.body.name;
-    const ids = (byName.get(name) ?? []).map((a) => a.id);
+    const copies = oldestFirst(byName.get(name) ?? []);
+    const ids = copies.map((a) => a.id);
     if (ids.length < 2) continue;
     if (removeOwn && deps.client.deleteAlert && ids[0] === id && recovered.has(item.name)) {
       const note = item.body.note;
-      const later = (byName.get(name) ?? []).slice(1).filter((a) => (a as { note?: unknown }).note === note);
+      const later = copies.slice(1).filter((a) => (a as { note?: unknown }).note === note);
       const cleared = await removeLater(
         deps,
         'Alert',
@@ -128,7 +130,7 @@ export async function checkDuplicates(
   for (const c of result.created) if (!createdId.has(c.name)) createdId.set(c.name, c.id);
   for (const item of creates) {
     const name = item.body.name;
-    const same = byName.get(name) ?? [];
+    const same = oldestFirst(byName.get(name) ?? []);
     const own = createdId.get(item.name);
     if (same.length === 1 && own !== undefined && same[0]!.id !== own) {
       // This run's copy was a later one, removed by a runner whose answer was lost: bind to the one listed.

@@ -74,9 +74,9 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
     const after = d.removed
       ? `; this run removed its copy ${d.removed}`
       : d.cleared
-        ? `; this run's answer was lost, so it kept the first listed, ${d.kept}, and removed the later ${d.cleared.length === 1 ? 'copy' : 'copies'} ${d.cleared.join(', ') || '(none carried its marker: delete the extra ones by hand)'}`
+        ? `; this run's answer was lost, so it kept the oldest, ${d.kept}, and removed the later ${d.cleared.length === 1 ? 'copy' : 'copies'} ${d.cleared.join(', ') || '(none carried its marker: delete the extra ones by hand)'}`
         : d.kept
-          ? `; this run's copy ${d.kept} is the first: the other runner removes its own (else delete the extra ones by hand)`
+          ? `; this run's copy ${d.kept} is the oldest: the other runner removes its own (else delete the extra ones by hand)`
           : '; delete the extra ones by hand';
     lines.push(
       paint('red', escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),

@@ -5,6 +5,11 @@
  * later plan was blocked ("ambiguous"). Now the run whose answer was lost adopts the first listed and removes
  * the later copies that carry its marker. The other runner is played by the proxy, which makes a copy of the
  * same body just before it forwards this run's create, then cuts that create's answer. hyperdx, real HTTP.
+ *
+ * "First" is the oldest, not the first listed: neither API promises a list in creation order, and a runner that
+ * took the first listed of a list in another order kept its own copy and removed the other runner's, which
+ * that runner had kept and bound its alerts to. The reversed variant lists newest first, with the emulator's
+ * clock a second further at each reading, so the two copies' ObjectIds carry different seconds.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,12 +20,19 @@ import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
-for (const kind of ['dashboards', 'alerts'] as const) {
-  test(`${kind}: a create whose answer was lost while another runner made the same one first ends with one of the name`, async () => {
+for (const [kind, reversed] of [
+  ['dashboards', false],
+  ['alerts', false],
+  ['dashboards', true],
+  ['alerts', true],
+] as const) {
+  test(`${kind}: a create whose answer was lost while another runner made the same one first ends with one of the name, the other's${reversed ? ' (the list newest first)' : ''}`, async () => {
     const p = tmpProject({});
     copyExample(p.dir, 'hyperdx', { timeoutSeconds: 1 });
-    const emu = await startEmulator({ api: 'hyperdx', seed: 17 });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const emu = await startEmulator({ api: 'hyperdx', seed: 17, ...(reversed ? { now: () => new Date((clock += 1000)) } : {}) });
     let raced: string | undefined;
+    let othersId: string | undefined;
     let cut = false;
     const proxy = await startProxy(emu.url, {
       intercept: async (req, path, body) => {
@@ -32,19 +44,23 @@ for (const kind of ['dashboards', 'alerts'] as const) {
           headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' },
           body,
         });
-        assert.is(r.status, 200, await r.text());
+        const answer = (await r.json()) as { data?: { id?: string }; id?: string };
+        assert.is(r.status, 200, JSON.stringify(answer));
+        othersId = answer.data?.id ?? answer.id;
         return undefined;
       },
       rewrite: (req, path, _status, text) => {
+        if (reversed && req.method === 'GET' && path.endsWith(`/${kind}`)) {
+          const list = JSON.parse(text) as { data: unknown[] };
+          return JSON.stringify({ ...list, data: [...list.data].reverse() });
+        }
         if (cut || req.method !== 'POST' || !path.endsWith(`/${kind}`)) return text;
         cut = true;
         return 'drop';
       },
     });
-    const count = () => {
-      const all = (emu.state() as unknown as Record<string, Array<{ name: string }>>)[kind]!;
-      return all.filter((x) => x.name === raced).length;
-    };
+    const named = () => (emu.state() as unknown as Record<string, Array<{ name: string; id: string }>>)[kind]!.filter((x) => x.name === raced);
+    const count = () => named().length;
     try {
       const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') };
       const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env: { ...env, STEWARD_OBS_URL: proxy.url } });
@@ -52,8 +68,9 @@ for (const kind of ['dashboards', 'alerts'] as const) {
       // Reported (another runner applied at the same time), and settled: one of the name.
       assert.is(a.code, 1, a.stdout + a.stderr);
       assert.match(a.stdout, `are named "${raced}"`);
-      assert.match(a.stdout, "this run's answer was lost, so it kept the first listed");
+      assert.match(a.stdout, "this run's answer was lost, so it kept the oldest");
       assert.is(count(), 1, a.stdout);
+      assert.is(named()[0]!.id, othersId, "the other runner's copy stays");
       const again = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
       assert.is(again.code, 0, again.stdout + again.stderr);
       const plan = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
