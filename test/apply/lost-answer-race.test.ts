@@ -55,6 +55,9 @@ for (const [kind, reversed] of [
           return JSON.stringify({ ...list, data: [...list.data].reverse() });
         }
         if (cut || req.method !== 'POST' || !path.endsWith(`/${kind}`)) return text;
+        // The raced create's own answer: apply sends several creates at once, and another may answer first.
+        const made = JSON.parse(text) as { data?: { name?: string }; name?: string };
+        if ((made.data?.name ?? made.name) !== raced) return text;
         cut = true;
         return 'drop';
       },
