@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EmulatorError, readRegularText } from './seed.ts';
 
@@ -72,13 +72,57 @@ export class Persister {
   private async write(): Promise<void> {
     const body = JSON.stringify({ $format: PERSIST_FORMAT, ...this.read() }, null, 2) + '\n';
     const tmp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
+    const dir = dirname(this.path);
     try {
-      await mkdir(dirname(this.path), { recursive: true });
+      await makeFolders(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new EmulatorError(
+        `cannot write persisted state ${this.path}: its folder ${dir} cannot be made (${code === 'EEXIST' || code === 'ENOTDIR' ? 'a file stands on its path' : (code ?? (err as Error).message)}); name a file in a folder this user can write`,
+        { cause: err },
+      );
+    }
+    try {
       await writeFile(tmp, body);
       await rename(tmp, this.path);
     } catch (err) {
-      await rm(tmp, { force: true });
+      // Under a file (ENOTDIR) or a folder that could not be made, the temp file's name cannot even be
+      // looked at: rm's own error would hide the one to report.
+      await rm(tmp, { force: true }).catch(() => undefined);
       throw new EmulatorError(`cannot write persisted state ${this.path}: ${(err as Error).message}`, { cause: err });
     }
+  }
+}
+
+/**
+ * `mkdir(dir, { recursive: true })`, which ends: Node 20's recursive mkdir loops forever where a parent
+ * exists and refuses the child with ENOENT, so `steward emulator --persist /proc/x/y.json` spun at 100% CPU
+ * at start, and SIGTERM could not stop it. Each folder is tried once, parents first when it is missing; the
+ * error of the one that cannot be made is thrown. (src/shared/files.ts has the same for the CLI; the
+ * emulator imports nothing from the rest.)
+ */
+export async function makeFolders(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await isFolder(dir))) return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw err;
+  }
+  await makeFolders(dirname(dir));
+  try {
+    await mkdir(dir);
+  } catch (err) {
+    // Made by someone else in between: as good.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !(await isFolder(dir))) throw err;
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -1,5 +1,5 @@
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -205,6 +205,41 @@ test('--persist and --data naming a fifo or a folder are refused at start with e
       const r = await stewardSpawned(['emulator', '--port', '0', ...args], { timeoutMs: 30_000 });
       assert.is(r.code, 1, args.join(' ') + r.stderr);
       assert.match(r.stderr, message);
+    }
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+test('--persist (and --data) under /proc, or under a file, end at start with one error line and exit 1, not a loop', async () => {
+  // Before: Node 20's recursive mkdir looped for good on /proc/<nope>/ (100% CPU, SIGTERM did not stop it),
+  // and under a file the clean-up's own error came out as "internal error". A child process: a loop in
+  // this process would hang the run; the child gets a generous time and must have exited by itself.
+  if (!existsSync('/proc/self')) return;
+  const tmp = tmpProject({ file: '' });
+  try {
+    for (const [args, message] of [
+      [
+        ['--persist', '/proc/steward-nope/state.json'],
+        /^error: cannot write persisted state \/proc\/steward-nope\/state\.json: its folder \/proc\/steward-nope cannot be made \(ENOENT\)/,
+      ],
+      [
+        ['--persist', join(tmp.dir, 'file', 'state.json')],
+        /^error: cannot write persisted state .*file\/state\.json: its folder .*file cannot be made \(a file stands on its path\)/,
+      ],
+      [['--data', '/proc/steward-nope/seed.json'], /^error: cannot read seed data \/proc\/steward-nope\/seed\.json: ENOENT/],
+    ] as const) {
+      let child: ChildProcess | undefined;
+      try {
+        const r = await stewardSpawned(['emulator', '--port', '0', ...args], { timeoutMs: 60_000, onChild: (c) => (child = c) });
+        assert.is(child?.signalCode, null, `${args.join(' ')}: killed after 60 s, it did not end by itself`);
+        assert.is(r.code, 1, args.join(' ') + r.stderr);
+        assert.match(r.stderr, message);
+        assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.not.match(r.stdout, /listening/);
+      } finally {
+        if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+      }
     }
   } finally {
     tmp.cleanup();
