@@ -3,6 +3,7 @@ import { escapeInterpolation } from '../config/interpolate.ts';
 import { METRIC_VALUE_EXPRESSION, metricLacksValue, withoutGatedFilterMembers } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { validateKind } from '../schema/validator.ts';
+import { isPortableFileName } from '../shared/paths.ts';
 import { escapeTerminal } from './escape.ts';
 import { yamlText } from './yaml-text.ts';
 
@@ -69,11 +70,22 @@ function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): v
 }
 
 /**
- * Names a file may not have on Windows whatever its extension (`con.yaml` is the console there), and
- * `steward`: a `steward.yaml` among the dashboards would be taken for the project file by a command run in
- * that folder.
+ * Whether `<key>.yaml` is a name import may not give a file: one Windows cannot check out (`con.yaml` is the
+ * console there, `nul.alert.yaml` the null device), or `steward.yaml`, which a command run in that folder
+ * would take for the project file.
  */
-const RESERVED_KEYS = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9]|steward)$/;
+export function isReservedKey(key: string): boolean {
+  return !isPortableFileName(`${key}.yaml`) || key.toLowerCase() === 'steward';
+}
+
+/**
+ * The key import names a new file and its metadata.name with: the name a project file already declares the
+ * live object under (kept, so alerts that name it still do), unless that makes a reserved file name
+ * (metadata.name allows `con` and `nul.alert`): then, as a live name, the slug of it.
+ */
+export function fileKey(declared: string | undefined, liveName: string): string {
+  return declared !== undefined && !isReservedKey(declared) ? declared : slugify(declared ?? liveName);
+}
 
 /** A key for metadata.name and the file name: only [a-z0-9-], never empty, never a path, never a reserved file name. */
 export function slugify(name: string): string {
@@ -86,7 +98,7 @@ export function slugify(name: string): string {
     .slice(0, 80)
     .replace(/-+$/, '');
   if (!s) return 'dashboard';
-  return RESERVED_KEYS.test(s) ? `${s}-dashboard` : s;
+  return isReservedKey(s) ? `${s}-dashboard` : s;
 }
 
 /**

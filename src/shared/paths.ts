@@ -21,6 +21,19 @@ export function inGitFolder(rel: string): boolean {
   return rel.split(/[\\/]/).some((seg) => seg.toLowerCase() === '.git');
 }
 
+/** Windows device names (COM¹-³ and LPT¹-³ too): a file named so, whatever its extension, is the device there. */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)$/i;
+
+/**
+ * Whether a file of this name can be checked out on Windows: not a device name, with or without an
+ * extension (`con.yaml`, `Nul.yaml`, `aux.tar.gz`: what comes before the first dot names the device), and
+ * not ending in a dot or a space (Windows drops them, so `a.` is `a`). git on Windows refuses such a file.
+ */
+export function isPortableFileName(name: string): boolean {
+  if (/[. ]$/.test(name)) return false;
+  return !WINDOWS_DEVICE.test(name.split('.')[0]!.replace(/ +$/, ''));
+}
+
 /**
  * Where a path really leads: the deepest part of it that exists with every link resolved, and the rest
  * (not created yet) appended as named.

@@ -59,7 +59,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   const [
     { nodeFileSystem },
     { loadWorkspace },
-    { renderDashboardYaml, slugify, SAFE_ID, tileNameProblem },
+    { renderDashboardYaml, fileKey, SAFE_ID, tileNameProblem },
     { writeFileAtomic },
     { processFile },
     { checkSemantics },
@@ -214,8 +214,8 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
       continue;
     }
-    let key = declared.get(d.name) ?? slugify(d.name);
-    const ownName = declared.has(d.name) && (nameCount.get(d.name) ?? 0) <= 1;
+    let key = fileKey(declared.get(d.name), d.name);
+    const ownName = key === declared.get(d.name) && (nameCount.get(d.name) ?? 0) <= 1;
     const base = key;
     for (let i = 2; (!ownName && taken.has(key)) || !freeFile(outDir, key, ownName); i++) key = `${base}-${i}`;
     taken.add(key);
@@ -311,9 +311,9 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         );
         continue;
       }
-      let key = declaredAlerts.get(name) ?? slugify(name);
+      let key = fileKey(declaredAlerts.get(name), name);
       const base = key;
-      const ownAlert = declaredAlerts.has(name);
+      const ownAlert = key === declaredAlerts.get(name);
       for (let i = 2; (!ownAlert && takenAlerts.has(key)) || !freeFile(alertDir, key, ownAlert); i++) key = `${base}-${i}`;
       takenAlerts.add(key);
       const file = join(alertDir, `${key}.yaml`);

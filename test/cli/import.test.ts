@@ -143,6 +143,60 @@ test('import --out writes a dashboard and an alert of one name to two files (hyp
   }
 });
 
+test('import names no file Windows cannot check out: device names (any case, any extension), trailing dots and spaces, a declared con', async () => {
+  // Checked here by its own rule, not by the code under test: what comes before the first dot is no device
+  // name, and the name does not end in a dot or a space.
+  const windowsSafe = (n: string) => !/^(con|prn|aux|nul|com\d|lpt\d)$/i.test(n.split('.')[0]!.trim()) && !/[. ]$/.test(n);
+  const p = tmpProject({});
+  cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+  // GIVEN the project declares its dashboard as metadata.name con, an alert as nul.alert, another as steward
+  // (metadata.name allows them; the files declaring them have names of their own)
+  const edit = (rel: string, f: (t: string) => string) => writeFileSync(join(p.dir, rel), f(readFileSync(join(p.dir, rel), 'utf8')));
+  edit('steward.yaml', (t) => t.replaceAll('requestsPerMinute: 100', 'requestsPerMinute: 6000'));
+  edit('dashboards/checkout.yaml', (t) => t.replace('name: checkout-overview', 'name: con'));
+  edit('alerts/checkout.yaml', (t) =>
+    t
+      .replaceAll('dashboard: checkout-overview', 'dashboard: con')
+      .replace('name: checkout-errors', 'name: nul.alert')
+      .replace('name: slow-payments', 'name: steward'),
+  );
+  const emu = await startEmulator({ seed: 1, api: 'hyperdx' });
+  try {
+    const env = { ...emu.env } as Record<string, string>;
+    const applied = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    assert.is(applied.code, 0, applied.stdout + applied.stderr);
+    // AND dashboards on the server named as devices or ending in a dot or a space
+    for (const name of ['con.yaml', 'Nul.yaml', 'CON', 'aux.', 'x.', 'y ']) assert.is((await post(emu.url, { name, tags: [], tiles: [] })).status, 200);
+    // WHEN everything is imported, new files in the project and copies in --out
+    const r = await steward(['import', '--all'], { cwd: p.dir, env });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    const out = await steward(['import', '--all', '--out', 'copies'], { cwd: p.dir, env });
+    assert.is(out.code, 0, out.stdout + out.stderr);
+    // THEN every file name is one Windows can check out
+    for (const dir of ['dashboards', 'alerts', 'copies']) {
+      const names = readdirSync(join(p.dir, dir));
+      assert.equal(
+        names.filter((n) => !windowsSafe(n)),
+        [],
+        `${dir}: ${names.join(', ')}`,
+      );
+    }
+    assert.match(r.stdout, '+ dashboards/con-yaml.yaml  ← "con.yaml"');
+    assert.match(r.stdout, '+ dashboards/nul-yaml.yaml  ← "Nul.yaml"');
+    // AND the copy of the dashboard declared as con is con-dashboard (-2: the first import gave that name to
+    // "CON"), and the copied alert on it names that key
+    const key = /\+ copies\/(\S+)\.yaml {2}← "Checkout overview \(HyperDX\)"/.exec(out.stdout)?.[1];
+    assert.is(key, 'con-dashboard-2', out.stdout);
+    assert.match(out.stdout, '+ copies/nul-alert.yaml  ← alert "Checkout errors (HyperDX)"');
+    assert.match(out.stdout, '+ copies/steward-dashboard.yaml  ← alert "Slow payments (HyperDX)"');
+    assert.match(readFileSync(join(p.dir, 'copies/nul-alert.yaml'), 'utf8'), `dashboard: ${key},`);
+    assert.not.ok(existsSync(join(p.dir, 'copies/steward.yaml')));
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test('a live name with ${...} is imported literally and plans as unchanged', async () => {
   const x = await examplesWithEmulator();
   try {

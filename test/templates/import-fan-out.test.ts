@@ -113,6 +113,13 @@ test('steward import --template writes the file (no project needed), refuses to 
     const again = await steward(['import', '--template', file, '--out', 'tpl'], { cwd: p.dir });
     assert.is(again.code, 1);
     assert.match(again.stdout, 'it exists (use --force to overwrite)');
+    // A name whose file Windows cannot check out (or steward.yaml) is refused, not changed: instances name it.
+    for (const name of ['con', 'nul.v2', 'steward']) {
+      const reserved = await steward(['import', '--template', file, '--out', 'tpl', '--template-name', name], { cwd: p.dir });
+      assert.is(reserved.code, 1, reserved.stdout);
+      assert.match(reserved.stderr, `--template-name ${name}: ${name}.yaml is a file name Windows or steward reserves`);
+      assert.not.ok(existsSync(join(p.dir, `tpl/${name}.yaml`)));
+    }
     const bad = await steward(['import', '--template', join(p.dir, 'nope.json')], { cwd: p.dir });
     assert.is(bad.code, 1);
     assert.match(bad.stderr, 'no such file');

@@ -19,7 +19,7 @@ const SCHEMA = fileURLToPath(packageFile('schemas/template.schema.json'));
  * before it is written: it must load, and stamp a valid dashboard for an example service.
  */
 export async function importTemplate(args: { template: string; templateName?: string; out?: string; force: boolean }, ctx: CommandContext): Promise<number> {
-  const [{ importHyperdxTemplate }, { processFile }, { expandTemplates }, { slugify }, { writeFileAtomic }] = await Promise.all([
+  const [{ importHyperdxTemplate }, { processFile }, { expandTemplates }, { slugify, isReservedKey }, { writeFileAtomic }] = await Promise.all([
     import('../../templates/import-hyperdx.ts'),
     import('../../config/resources.ts'),
     import('../../templates/expand.ts'),
@@ -46,6 +46,9 @@ export async function importTemplate(args: { template: string; templateName?: st
   }
   const name = args.templateName ?? slugify(basename(from).replace(/\.json$/i, ''));
   if (!/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/.test(name)) throw new UsageError(`--template-name ${name}: use lowercase letters, digits, '.', '_' and '-'`);
+  // Instances name the template by it, so it is refused rather than changed (the default, a slug, never is).
+  if (isReservedKey(name))
+    throw new UsageError(`--template-name ${name}: ${name}.yaml is a file name Windows or steward reserves (con, nul, aux.x, steward); choose another`);
   const outDir = resolve(ctx.cwd, args.out ?? 'templates');
   const file = join(outDir, `${name}.yaml`);
   let imported;
