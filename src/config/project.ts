@@ -216,11 +216,12 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     ['state', statePath],
     ['journal', journalPath],
   ] as const) {
+    const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
+    refuseLinkedFolder(fs, dir, path, key, spec[key] === undefined ? { file, line: 1, col: 1, unset: true } : { file, ...locate(src, at) });
     // The project file may not make steward read or write outside the project (docs/security.md): the
     // state is read back and committed, the journal and the lock beside the state are written.
     const escape = isInside(dir, path) ? linkEscape(dir, path) : path;
     if (escape === undefined) continue;
-    const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
     throw new ConfigError(
       isInside(dir, path)
         ? `spec.${key} leads outside the project folder through a symbolic link (to ${escape}); keep it inside the project`
@@ -258,6 +259,45 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     inlineResources: r.resources,
     locate: (pointer) => ({ file, ...locate(src, pointerSegments(pointer)) }),
   };
+}
+
+/**
+ * Refuses a symbolic link among the folders from the project folder to the state or journal file (`.steward`
+ * by default): apply, import and plan wrote the state, journal, lock and caches through it, into another
+ * folder of the project (where a resource pattern or git could take them) or outside it. A link that leads
+ * out was refused as leaving the project; one that stays in was followed. Folders not made yet end the walk,
+ * so a project without .steward loads as before. Only where links can be seen (a FileSystem with lstat).
+ * @throws ConfigError at spec.state / spec.journal when written, else naming the folder
+ */
+function refuseLinkedFolder(fs: FileSystem, dir: string, path: string, key: 'state' | 'journal', at: SourcePos & { unset?: boolean }): void {
+  if (!fs.lstat || !fs.realpath || !isInside(dir, path)) return;
+  let cur = dir;
+  for (const seg of relative(dir, dirname(path)).split(sep).filter(Boolean)) {
+    cur = join(cur, seg);
+    let link: boolean | undefined;
+    try {
+      link = fs.lstat(cur)?.isLink;
+    } catch {
+      return; // under a file: what uses the path says so
+    }
+    if (link === undefined) return;
+    if (!link) continue;
+    let to = '';
+    try {
+      const real = fs.realpath(cur);
+      const root = fs.realpath(dir);
+      to = ` (to ${isInside(root, real) ? relative(root, real).split(sep).join('/') || '.' : real})`;
+    } catch {
+      to = ' (to nothing)';
+    }
+    const rel = relative(dir, cur).split(sep).join('/');
+    const shown = at.unset ? cur : rel;
+    const message =
+      rel === '.steward'
+        ? `${shown} is a symbolic link${to}: steward keeps its state, journal, lock and caches in .steward and follows no link there; remove the link (steward makes .steward itself)`
+        : `spec.${key} goes through ${shown}, a symbolic link${to}: steward follows no link to its state, journal and lock; remove the link, or name a folder that is no link`;
+    throw new ConfigError(message, at.unset ? undefined : { file: at.file, line: at.line, col: at.col }, at.unset ? '' : `/spec/${key}`);
+  }
 }
 
 /**

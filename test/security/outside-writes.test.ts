@@ -3,7 +3,20 @@
  * hand-edited files the tree holds (an outside review found each of these; docs/security.md).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -91,9 +104,78 @@ test(
     for (const args of [['validate'], ['plan'], ['apply', '--auto-approve']]) {
       const r = await steward(args, { cwd: dir, env: ENV(dir) });
       assert.is(r.code, 1, r.stdout + r.stderr);
-      assert.match(r.stderr, /spec\.state leads outside the project folder through a symbolic link/);
+      // spec.state is not written: the line names the folder itself
+      assert.is(
+        r.stderr,
+        `error: ${join(dir, '.steward')} is a symbolic link (to ${realpathSync(outside)}): steward keeps its state, journal, lock and caches in .steward and follows no link there; remove the link (steward makes .steward itself)\n`,
+      );
     }
     assert.equal(readdirSync(outside).sort(), ['secret.txt'], 'apply wrote no state, journal or lock outside');
+  }),
+);
+
+// Every command that loads the project, against a live emulator: before, a .steward linked to another folder
+// of the project was followed (apply wrote state.json and journal.jsonl into it, import and apply took the
+// lock there), and one linked outside was refused as "spec.state leads outside", which says nothing of the link.
+for (const where of ['inside', 'outside'] as const) {
+  test(`a .steward folder linked ${where} the project: validate, plan, apply, import and report refuse it in one line, nothing written or sent`, async () => {
+    const x = await examplesWithEmulator();
+    const outside = mkdtempSync(join(tmpdir(), 'steward-outside-'));
+    try {
+      const target = where === 'inside' ? join(x.dir, 'var') : outside;
+      if (where === 'inside') mkdirSync(target);
+      symlinkSync(where === 'inside' ? 'var' : outside, join(x.dir, '.steward'));
+      const shown = where === 'inside' ? 'var' : realpathSync(outside);
+      for (const args of [['validate'], ['plan'], ['apply', '--auto-approve'], ['import', '--all', '--out', 'imported'], ['report']]) {
+        const r = await steward(args, { cwd: x.dir, env: x.env });
+        assert.is(r.code, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+        // examples/steward.yaml writes spec.state: the line points at it
+        assert.is(
+          r.stderr,
+          `steward.yaml:23:10  /spec/state  .steward is a symbolic link (to ${shown}): steward keeps its state, journal, lock and caches in .steward and follows no link there; remove the link (steward makes .steward itself)\n`,
+          args.join(' '),
+        );
+        assert.is(r.stdout, '', args.join(' '));
+      }
+      assert.equal(readdirSync(target), [], 'no state, journal, lock or cache written through the link');
+      assert.not.ok(existsSync(join(x.dir, 'imported')));
+      assert.equal(x.emu.requests(), [], 'nothing read or sent');
+      // THEN with the link gone, steward makes .steward itself, a real folder
+      rmSync(join(x.dir, '.steward'));
+      const applied = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
+      assert.is(applied.code, 0, applied.stdout + applied.stderr);
+      assert.ok(lstatSync(join(x.dir, '.steward')).isDirectory());
+      assert.ok(existsSync(join(x.dir, '.steward/state.json')));
+    } finally {
+      await x.cleanup();
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+}
+
+test(
+  'spec.state or spec.journal through a linked folder inside the project is refused at its line; folders not made yet are no links',
+  withProject('  state: var/state.json\n  journal: .steward/logs/journal.jsonl\n', async (dir) => {
+    mkdirSync(join(dir, 'data'));
+    symlinkSync('data', join(dir, 'var'));
+    let r = await steward(['plan'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.is(
+      r.stderr,
+      'steward.yaml:9:10  /spec/state  spec.state goes through var, a symbolic link (to data): steward follows no link to its state, journal and lock; remove the link, or name a folder that is no link\n',
+    );
+    // A link further down, under a real .steward
+    rmSync(join(dir, 'var'));
+    mkdirSync(join(dir, '.steward'));
+    symlinkSync('../data', join(dir, '.steward/logs'));
+    r = await steward(['validate'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /^steward\.yaml:10:12 {2}\/spec\/journal {2}spec\.journal goes through \.steward\/logs, a symbolic link \(to data\)/);
+    // Folders not made yet are no links: validate loads as before
+    rmSync(join(dir, '.steward'), { recursive: true });
+    r = await steward(['validate'], { cwd: dir, env: ENV(dir) });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.equal(readdirSync(join(dir, 'data')), []);
   }),
 );
 
