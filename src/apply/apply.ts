@@ -1,6 +1,5 @@
 import { ApiError, NotFoundError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
-import type { LiveDashboard } from '../model/dashboard.ts';
 import { CliError } from '../errors.ts';
 import { fingerprintOf, liveFingerprint } from '../plan/fingerprint.ts';
 import type { AlertBody } from '../model/alert.ts';
@@ -9,6 +8,7 @@ import type { JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
 import { answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, deletedAnyway, errorLine, isAbort } from './create.ts';
 import { checkAlertDuplicates, checkDuplicates } from './duplicates.ts';
+import { tileIds, updateDashboard, type MadeDashboard } from './dashboard-update.ts';
 import { emptyResult, StalePlanError, type ApplyDeps, type ApplyOptions, type ApplyResult } from './types.ts';
 export { applyExitCode, emptyResult, StalePlanError, type ApplyClient, type ApplyDeps, type ApplyEvent, type ApplyOptions, type ApplyResult } from './types.ts';
 export { DEFAULT_SETTLE_MS } from './create.ts';
@@ -71,7 +71,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   deps.emit({ type: 'start', total });
 
   // 1. Dashboards. The tile ids they get are what the alerts below are bound to.
-  const createdTiles = new Map<string, { id: string; tiles: Map<string, string> }>();
+  const createdTiles = new Map<string, MadeDashboard>();
   const createErrors = new Map<string, string>();
   const stopped = () => deps.signal?.aborted === true;
   /** Once the service asks for a wait steward does not follow (429, over a minute), no new write starts. */
@@ -105,9 +105,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     const outcome = await createOnce(deps, item, { maxAttempts: opts.maxCreateAttempts ?? 2, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
     if (outcome.kind === 'created') {
       const { dashboard, recovered } = outcome;
-      const tiles = new Map(
-        (dashboard.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
-      );
+      const tiles = tileIds(dashboard);
       createdTiles.set(item.name, { id: dashboard.id, tiles });
       if (recovered) adopted.dashboards.add(item.name);
       // The slot goes to the next create while the journal syncs (group commit); the create is reported only
@@ -171,19 +169,8 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     if (halted()) return notStarted(item);
     deps.emit({ type: 'item-start', item, done, total });
     try {
-      if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
-      let dashboard: LiveDashboard | undefined;
-      try {
-        dashboard = await deps.client.updateDashboard(item.id, item.body, {});
-      } catch (e) {
-        // A 2xx is applied whatever its body; the tiles' ids are read back from the list.
-        if (!answered2xx(e)) throw e;
-        dashboard = (await deps.client.listDashboards({})).find((d) => d.id === item.id);
-      }
-      const tiles = new Map(
-        (dashboard?.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]),
-      );
-      createdTiles.set(item.name, { id: item.id, tiles });
+      // Applied once answered 2xx, even when the tile ids could not be read back (bindAlert then says so).
+      createdTiles.set(item.name, await updateDashboard(deps, item));
       await deps.journal.append({
         at: deps.now().toISOString(),
         run: opts.runId,
@@ -355,11 +342,7 @@ function replacesKept(
   return undefined;
 }
 
-function bindAlert(
-  item: ItemOf<'Alert', 'update' | 'create'>,
-  created: Map<string, { id: string; tiles: Map<string, string> }>,
-  createErrors: Map<string, string>,
-): Bound {
+function bindAlert(item: ItemOf<'Alert', 'update' | 'create'>, created: Map<string, MadeDashboard>, createErrors: Map<string, string>): Bound {
   const body = structuredClone(item.body);
   const ref = item.reference;
   if (ref && (body.dashboardId === KNOWN_AFTER_APPLY || body.tileId === KNOWN_AFTER_APPLY)) {
@@ -368,6 +351,11 @@ function bindAlert(
       return { ok: false, reason: `dashboard ${ref.dashboard} was not ${body.dashboardId === KNOWN_AFTER_APPLY ? 'created' : 'updated'} (${err})` };
     const c = created.get(ref.dashboard);
     if (!c) return { ok: false, reason: `dashboard ${ref.dashboard} is not in this plan's creates or updates` };
+    if (c.tilesUnknown !== undefined)
+      return {
+        ok: false,
+        reason: `dashboard ${ref.dashboard} was updated, but its tile ids are not known: ${c.tilesUnknown}; not bound to a guess, run steward apply again`,
+      };
     const tileId = c.tiles.get(ref.tile);
     if (!tileId) return { ok: false, reason: `the service returned dashboard ${c.id} without a tile named "${ref.tile}"` };
     body.dashboardId = c.id;

@@ -6,6 +6,7 @@ import { NotFoundError } from '../clients/errors.ts';
 import { groupBy } from '../shared/arrays.ts';
 import { oldestFirst } from './oldest.ts';
 import { deletedAnyway, errorLine } from './create.ts';
+import { tileIds, type MadeDashboard } from './dashboard-update.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
 /**
@@ -106,7 +107,7 @@ export async function checkDuplicates(
   result: ApplyResult,
   removeOwn: boolean,
   runId: string,
-  createdTiles: Map<string, { id: string; tiles: Map<string, string> }>,
+  createdTiles: Map<string, MadeDashboard>,
   recovered: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   let live: LiveDashboard[];
@@ -176,6 +177,3 @@ export async function checkDuplicates(
     deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
   }
 }
-
-const tileIds = (d: LiveDashboard) =>
-  new Map((d.tiles ?? []).filter((t) => typeof t.name === 'string' && typeof t.id === 'string').map((t) => [t.name as string, t.id as string]));
