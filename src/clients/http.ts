@@ -9,11 +9,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import buildConnector from 'undici/lib/core/connect.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
 import { ACCEPT_ENCODING } from './attempt.ts';
 import { Exchange, type Transport } from './exchange.ts';
+import { skipInterimContinue } from './interim.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { createRedactor, redact } from './redact.ts';
 import { traceBody } from './response.ts';
@@ -229,14 +231,22 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
     // No redirect is followed (a Pool has no redirect interceptor): a 3xx is read as an answer. TLS is
     // verified (undici's default). Both timeouts are attempt.ts's (undici's headers and body timeouts
     // tick at half a second or more); its connect timeout is the idle one, so a connect abandoned by a
-    // timed-out attempt does not linger. Idle keep-alive sockets do not hold the process open.
-    dispatcher: () =>
-      (pool ??= new Pool(base.origin, {
+    // timed-out attempt does not linger. Idle keep-alive sockets do not hold the process open. Each
+    // connection's incoming bytes go through interim.ts first: a 100 Continue nobody asked for is skipped.
+    dispatcher: () => {
+      if (pool) return pool;
+      const connect = buildConnector({ timeout: idleTimeoutMs });
+      return (pool = new Pool(base.origin, {
         connections: concurrency > 0 && Number.isFinite(concurrency) ? Math.floor(concurrency) : null,
-        connectTimeout: idleTimeoutMs,
+        connect: (options, done) =>
+          connect(options, (...made) => {
+            if (made[1]) skipInterimContinue(made[1]);
+            done(...made);
+          }),
         headersTimeout: 0,
         bodyTimeout: 0,
-      })),
+      }));
+    },
     clean,
     tracing: opts.trace !== undefined,
     trace: (line) => {

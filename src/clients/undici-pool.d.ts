@@ -5,3 +5,10 @@ declare module 'undici/lib/dispatcher/pool.js' {
   import { Pool } from 'undici';
   export default Pool;
 }
+
+// Its connector by its own file too (the Pool loads it already): the Pool's sockets are made through it, and
+// interim.ts reads what comes in first.
+declare module 'undici/lib/core/connect.js' {
+  import { buildConnector } from 'undici';
+  export default buildConnector;
+}
