@@ -102,7 +102,11 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
     creating.add(name);
     deps.emit({ type: 'item-start', item, done: done, total });
-    const outcome = await createOnce(deps, item, { maxAttempts: opts.maxCreateAttempts ?? 2, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
+    const outcome = await createOnce(deps, item, {
+      maxAttempts: opts.maxCreateAttempts ?? 2,
+      settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS,
+      marker: plan.markerTag,
+    });
     if (outcome.kind === 'created') {
       const { dashboard, recovered } = outcome;
       const tiles = tileIds(dashboard);
@@ -144,7 +148,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   // than one dashboard. Where the service can delete, the copy this run made goes unless it is the oldest
   // (src/apply/oldest.ts: of two runners only the later one removes its copy).
   if (creates.length > 0 && !halted())
-    await checkDuplicates(deps, creates, result, opts.removeOwnDuplicates ?? false, opts.runId, createdTiles, adopted.dashboards);
+    await checkDuplicates(
+      deps,
+      creates,
+      result,
+      { removeOwn: opts.removeOwnDuplicates ?? false, runId: opts.runId, marker: plan.markerTag },
+      createdTiles,
+      adopted.dashboards,
+    );
 
   /** A write that did not end in a confirmed success: failed, unknown (may have applied), or not done. */
   const notApplied = (item: PlanItem, e: unknown) => {

@@ -38,7 +38,11 @@ export type CreateOutcome =
  * server may still be committing, so steward waits a settle window (at least the request timeout) before
  * each of two lists, and sends again only when both lack the name; otherwise the outcome stays unknown.
  */
-export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, o: { maxAttempts: number; settleMs: number }): Promise<CreateOutcome> {
+export async function createOnce(
+  deps: ApplyDeps,
+  item: ItemOf<'Dashboard', 'create'>,
+  o: { maxAttempts: number; settleMs: number; marker: string },
+): Promise<CreateOutcome> {
   const body = item.body;
   const sleep = deps.sleep ?? timerSleep;
   let refusals = 0;
@@ -58,7 +62,7 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       // A 429 says the server refused it unprocessed, but a gateway that limits on the way back says 429
       // for a create that was made: after the wait, a list by name decides before anything is sent again.
       attempt--;
-      const settled = await waitThenList(deps, item, e, refusals++, () => adoptNamed(deps, item, 'answered 429'));
+      const settled = await waitThenList(deps, item, e, refusals++, () => adoptNamed(deps, item, o.marker, 'answered 429'));
       if (settled) return settled;
       if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
       continue;
@@ -66,17 +70,17 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
     if (e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && !deps.signal?.aborted) {
       // A 429 steward does not follow (the sixth, or a wait over a minute) is not "failed": a gateway may
       // have refused it after the service made it (red team round 9, F8). Where a list may be sent, it says.
-      const settled = waitable(e) ? await waitThenList(deps, item, e, refusals, () => adoptNamed(deps, item, 'answered 429')) : undefined;
+      const settled = waitable(e) ? await waitThenList(deps, item, e, refusals, () => adoptNamed(deps, item, o.marker, 'answered 429')) : undefined;
       return settled ?? { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
     }
     if (applied) {
       // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
       try {
-        const adopted = await adoptNamed(deps, item, 'answered 2xx without its id');
+        const adopted = await adoptNamed(deps, item, o.marker, 'answered 2xx without its id');
         if (adopted) return adopted;
         return {
           kind: 'unknown',
-          why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" is listed; not re-sent`,
+          why: `answered 2xx (applied) without its id (${errorLine(e)}), and no dashboard named "${body.name}" with this project's marker is listed; not re-sent`,
         };
       } catch (le) {
         return { kind: 'unknown', why: `answered 2xx (applied) without its id, and listing failed: ${errorLine(le)}; not re-sent` };
@@ -92,7 +96,7 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
       for (let read = 0; read < 2; read++) {
         await sleep(o.settleMs, deps.signal);
         if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted while waiting for it to settle, not re-sent` };
-        const found = await listNamed(deps, body.name);
+        const found = await listNamed(deps, body.name, o.marker);
         // More than one (another runner's, or a late commit of this run's): the oldest is the one that stays;
         // the check after the creates removes the later ones (this run may have made one of them).
         if (found.length >= 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
@@ -106,10 +110,9 @@ export async function createOnce(deps: ApplyDeps, item: ItemOf<'Dashboard', 'cre
   }
 }
 
-/** The one dashboard named as the item is, adopted; a failure when more have the name; undefined when none has. */
-async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, answered: string): Promise<CreateOutcome | undefined> {
-  const name = item.body.name;
-  const found = await listNamed(deps, name);
+/** The dashboard named as the item is that may be this create, adopted (the oldest when more are); undefined when none is. */
+async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, marker: string, answered: string): Promise<CreateOutcome | undefined> {
+  const found = await listNamed(deps, item.body.name, marker);
   // More than one: the oldest stays (as after an unknown outcome); the check after the creates removes the rest.
   if (found.length >= 1) {
     deps.emit({ type: 'id-by-listing', item, id: found[0]!.id, ...(answered.includes('429') ? { after: 'rate-limited' as const } : {}) });
@@ -118,8 +121,18 @@ async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, 
   return undefined;
 }
 
-export async function listNamed(deps: ApplyDeps, name: string): Promise<LiveDashboard[]> {
-  return oldestFirst((await deps.client.listDashboards({})).filter((d) => d.name === name));
+/**
+ * The listed dashboards of `name` that may be this run's (or, made at the same time, another runner's of this
+ * project): those that carry the marker, or whose tags are not listed. One whose tags lack it was made by
+ * someone else (a person, another tool) since the plan: never taken for this create (it was adopted, and its
+ * alerts bound to it).
+ */
+export async function listNamed(deps: ApplyDeps, name: string, marker: string): Promise<LiveDashboard[]> {
+  return oldestFirst((await deps.client.listDashboards({})).filter((d) => d.name === name && mayBeOurs(d, marker)));
+}
+
+export function mayBeOurs(d: LiveDashboard, marker: string): boolean {
+  return !Array.isArray(d.tags) || d.tags.includes(marker);
 }
 
 export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -5,7 +5,7 @@ import type { ItemOf } from '../plan/types.ts';
 import { NotFoundError } from '../clients/errors.ts';
 import { groupBy } from '../shared/arrays.ts';
 import { oldestFirst } from './oldest.ts';
-import { deletedAnyway, errorLine } from './create.ts';
+import { deletedAnyway, errorLine, mayBeOurs } from './create.ts';
 import { tileIds, type MadeDashboard } from './dashboard-update.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
@@ -100,16 +100,20 @@ export async function checkAlertDuplicates(
   }
 }
 
-/** After the creates: one list; names of this plan's creates with more than one dashboard. */
+/**
+ * After the creates: one list; names of this plan's creates with more than one dashboard. Only those that may
+ * be this project's (the marker, see mayBeOurs) count as copies to keep or remove; one without the marker was
+ * made by someone else since the plan: never removed nor bound to, reported beside this run's (`unmanaged`).
+ */
 export async function checkDuplicates(
   deps: ApplyDeps,
   creates: ItemOf<'Dashboard', 'create'>[],
   result: ApplyResult,
-  removeOwn: boolean,
-  runId: string,
+  o: { removeOwn: boolean; runId: string; marker: string },
   createdTiles: Map<string, MadeDashboard>,
   recovered: ReadonlySet<string> = new Set(),
 ): Promise<void> {
+  const { removeOwn, runId } = o;
   let live: LiveDashboard[];
   try {
     live = await deps.client.listDashboards({});
@@ -131,15 +135,25 @@ export async function checkDuplicates(
   for (const c of result.created) if (!createdId.has(c.name)) createdId.set(c.name, c.id);
   for (const item of creates) {
     const name = item.body.name;
-    const same = oldestFirst(byName.get(name) ?? []);
-    const own = createdId.get(item.name);
-    if (same.length === 1 && own !== undefined && same[0]!.id !== own) {
+    const listed = oldestFirst(byName.get(name) ?? []);
+    const same = listed.filter((d) => mayBeOurs(d, o.marker));
+    const mine = createdId.get(item.name);
+    const others = mine === undefined ? [] : listed.filter((d) => !mayBeOurs(d, o.marker)).map((d) => d.id);
+    /** What is reported of the name: every dashboard listed, and which were made by someone else. */
+    const report = (entry: ApplyResult['duplicates'][number]) => {
+      const e = others.length > 0 ? { ...entry, ids: listed.map((d) => d.id), unmanaged: others } : entry;
+      result.duplicates.push(e);
+      deps.emit({ type: 'duplicate', name, ids: e.ids, ...(e.removed ? { removed: e.removed } : {}), ...(e.unmanaged ? { unmanaged: e.unmanaged } : {}) });
+    };
+    if (same.length === 1 && mine !== undefined && same[0]!.id !== mine) {
       // This run's copy was a later one, removed by a runner whose answer was lost: bind to the one listed.
       createdTiles.set(item.name, { id: same[0]!.id, tiles: tileIds(same[0]!) });
     }
-    if (same.length < 2) continue;
+    if (same.length < 2) {
+      if (others.length > 0) report({ name, ids: [] });
+      continue;
+    }
     const ids = same.map((d) => d.id);
-    const mine = createdId.get(item.name);
     if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine && recovered.has(item.name)) {
       const tags = item.body.tags ?? [];
       const later = same.slice(1).filter((d) => tags.every((t) => (d.tags ?? []).includes(t)));
@@ -151,8 +165,7 @@ export async function checkDuplicates(
         runId,
         result,
       );
-      result.duplicates.push({ name, ids, kept: mine, cleared });
-      deps.emit({ type: 'duplicate', name, ids });
+      report({ name, ids, kept: mine, cleared });
       continue;
     }
     let removed: string | undefined;
@@ -173,7 +186,6 @@ export async function checkDuplicates(
       }
     }
     const kept = removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine ? mine : undefined;
-    result.duplicates.push({ name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
-    deps.emit({ type: 'duplicate', name, ids, ...(removed ? { removed } : {}) });
+    report({ name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
   }
 }

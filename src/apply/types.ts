@@ -54,8 +54,11 @@ export type ApplyEvent =
   | { type: 'id-by-listing'; item: PlanItem; id: string; after?: 'rate-limited' }
   /** Outcome unknown and not sent again (the create may exist): the run ends with exit 1. */
   | { type: 'unknown'; item: PlanItem; why: string }
-  /** After the creates a name has more than one dashboard (another runner created it too). */
-  | { type: 'duplicate'; kind?: 'Alert'; name: string; ids: string[]; removed?: string }
+  /**
+   * After the creates a name has more than one dashboard: another runner created it too, or someone made one
+   * without this project's marker since the plan (`unmanaged`: never removed nor bound to).
+   */
+  | { type: 'duplicate'; kind?: 'Alert'; name: string; ids: string[]; removed?: string; unmanaged?: string[] }
   /** Applied on the service, but the state file could not be written. */
   | { type: 'not-recorded'; item: PlanItem; error: string }
   /** A create refused with 429 and a wait: nothing was created; it is sent again once the wait is over. */
@@ -107,8 +110,11 @@ export interface ApplyResult {
   skipped: Array<{ kind: string; name: string; reason: string }>;
   /** Writes whose outcome stayed unknown (not sent again): they may or may not have been applied. */
   unknown: Array<{ kind: string; name: string; error: string }>;
-  /** Names with more than one dashboard after the creates; `removed` is this run's copy where deleted. */
-  duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string; cleared?: string[] }>;
+  /**
+   * Names with more than one dashboard after the creates; `removed` is this run's copy where deleted;
+   * `unmanaged` the ones without this project's marker (made by someone else since the plan, left alone).
+   */
+  duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string; cleared?: string[]; unmanaged?: string[] }>;
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
   /** Items not started because the run was interrupted, or the service asked to wait (heldOff). */

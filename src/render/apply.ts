@@ -35,7 +35,9 @@ function rawEventLine(e: ApplyEvent): string | undefined {
     case 'unknown':
       return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.why}`;
     case 'duplicate':
-      return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.join(', ')}): another runner applied at the same time${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
+      return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.join(', ')}): ${
+        e.unmanaged ? unmanagedLine(e.unmanaged, e.kind) : 'another runner applied at the same time'
+      }${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
     case 'not-recorded':
       return `  ! applied ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id}), not recorded: ${e.error}`;
     default:
@@ -71,13 +73,15 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   for (const f of r.failed) lines.push(paint('red', escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
   for (const u of r.unknown) lines.push(paint('red', escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
   for (const d of r.duplicates) {
-    const after = d.removed
-      ? `; this run removed its copy ${d.removed}`
-      : d.cleared
-        ? `; this run's answer was lost, so it kept the oldest, ${d.kept}, and removed the later ${d.cleared.length === 1 ? 'copy' : 'copies'} ${d.cleared.join(', ') || '(none carried its marker: delete the extra ones by hand)'}`
-        : d.kept
-          ? `; this run's copy ${d.kept} is the oldest: the other runner removes its own (else delete the extra ones by hand)`
-          : '; delete the extra ones by hand';
+    const after = d.unmanaged
+      ? `: ${unmanagedLine(d.unmanaged, d.kind)}; this run kept its own${d.kind === 'Alert' ? '' : ' (its alerts are bound to it)'} and removed neither`
+      : d.removed
+        ? `; this run removed its copy ${d.removed}`
+        : d.cleared
+          ? `; this run's answer was lost, so it kept the oldest, ${d.kept}, and removed the later ${d.cleared.length === 1 ? 'copy' : 'copies'} ${d.cleared.join(', ') || '(none carried its marker: delete the extra ones by hand)'}`
+          : d.kept
+            ? `; this run's copy ${d.kept} is the oldest: the other runner removes its own (else delete the extra ones by hand)`
+            : '; delete the extra ones by hand';
     lines.push(
       paint('red', escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),
     );
@@ -86,17 +90,29 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   for (const s of r.skipped) lines.push(paint('yellow', escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
   for (const n of r.notDone) lines.push(paint('yellow', escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
-  if (r.duplicates.length)
+  if (r.duplicates.some((d) => !d.unmanaged))
     lines.push('Another steward applied to this service at the same time: run one apply at a time (one state folder, or one CI concurrency group).');
+  if (r.duplicates.some((d) => d.unmanaged))
+    lines.push(
+      'Someone made one of the names this plan creates since the plan was made: the next plan blocks it as ambiguous. Delete one of the two, or give the file its own spec.name, or pin it with metadata.id.',
+    );
   if (r.heldOff)
     lines.push(
       `The service asked to wait ${Math.ceil(r.heldOff.waitMs / 1000)} s (429), longer than steward waits: nothing more was sent. Run \`steward apply\` again after that.`,
     );
-  if (!ok && !r.interrupted && r.failed.length + r.duplicates.length + r.notRecorded.length + r.skipped.length > 0)
+  // Two of a name because someone made one since the plan is for a person (the line above), not a re-run.
+  const rerun = r.duplicates.filter((d) => !d.unmanaged).length;
+  if (!ok && !r.interrupted && r.failed.length + rerun + r.notRecorded.length + r.skipped.length > 0)
     lines.push('Fix what failed and run `steward apply` again: what succeeded is recorded and will not be repeated.');
   if (r.interrupted) lines.push('What was confirmed is recorded; run `steward apply` again to finish.');
   if (r.blocked) lines.push(`${r.blocked} blocked item${r.blocked === 1 ? ' needs' : 's need'} a person: run \`steward plan\` to see them and the way out.`);
   return lines.join('\n') + '\n';
+}
+
+/** Of a name this run created: the ones without the project's marker, made by someone else since the plan. */
+function unmanagedLine(ids: readonly string[], kind: 'Alert' | undefined): string {
+  const what = kind === 'Alert' ? "this project's marker in its note" : "this project's marker";
+  return `${ids.join(', ')}, without ${what}, ${ids.length === 1 ? 'was' : 'were'} made by someone else since the plan`;
 }
 
 function applyOk(r: ApplyResult): boolean {

@@ -50,7 +50,7 @@ test('Ctrl-C while waiting out a 429: neither the list nor the create is sent ag
   try {
     const stop = new AbortController();
     const client = createObservabilityClient({ url: proxy.url, token: emu.env.STEWARD_OBS_TOKEN });
-    const item = { kind: 'Dashboard', name: 'd', action: 'create', file: 'd.yaml', body: { name: 'D', tiles: [], tags: [] } };
+    const item = { kind: 'Dashboard', name: 'd', action: 'create', file: 'd.yaml', body: { name: 'D', tiles: [], tags: ['managed-by:steward'] } };
     const outcome = await createOnce(
       {
         client,
@@ -60,7 +60,7 @@ test('Ctrl-C while waiting out a 429: neither the list nor the create is sent ag
         emit: () => {},
       } as never,
       item as never,
-      { maxAttempts: 2, settleMs: 0 },
+      { maxAttempts: 2, settleMs: 0, marker: 'managed-by:steward' },
     );
     assert.is(outcome.kind, 'unknown');
     assert.match((outcome as { why: string }).why, /interrupted while waiting, not re-sent/);
@@ -89,8 +89,12 @@ async function givenUp(headers: Record<string, string>) {
   });
   try {
     const client = createObservabilityClient({ url: proxy.url, token: emu.env.STEWARD_OBS_TOKEN });
-    const item = { kind: 'Dashboard', name: 'd', action: 'create', file: 'd.yaml', body: { name: 'D', tiles: [], tags: [] } };
-    const outcome = await createOnce({ client, sleep: async () => {}, emit: () => {} } as never, item as never, { maxAttempts: 2, settleMs: 0 });
+    const item = { kind: 'Dashboard', name: 'd', action: 'create', file: 'd.yaml', body: { name: 'D', tiles: [], tags: ['managed-by:steward'] } };
+    const outcome = await createOnce({ client, sleep: async () => {}, emit: () => {} } as never, item as never, {
+      maxAttempts: 2,
+      settleMs: 0,
+      marker: 'managed-by:steward',
+    });
     lagging = false;
     const posts = emu.requests().filter((r) => r.method === 'POST').length;
     return { outcome: outcome as { kind: string; why?: string }, posts };

@@ -23,8 +23,8 @@ function run(deleteError: Error | undefined) {
     client: {
       // The other runner's copy is listed first (older), this run's second.
       listDashboards: async () => [
-        { id: 'theirs', name: 'Checkout', tags: [], tiles: [] },
-        { id: 'mine', name: 'Checkout', tags: [], tiles: [] },
+        { id: 'theirs', name: 'Checkout', tags: ['managed-by:steward'], tiles: [] },
+        { id: 'mine', name: 'Checkout', tags: ['managed-by:steward'], tiles: [] },
       ],
       deleteDashboard: async () => {
         if (deleteError) throw deleteError;
@@ -51,7 +51,7 @@ const CASES: Array<{ name: string; error: Error | undefined; removed: boolean }>
 for (const c of CASES) {
   test(`this run's copy: ${c.name}`, async () => {
     const { deps, result, journal } = run(c.error);
-    await checkDuplicates(deps, [item], result, true, 'run-1', new Map());
+    await checkDuplicates(deps, [item], result, { removeOwn: true, runId: 'run-1', marker: 'managed-by:steward' }, new Map());
     assert.equal(result.duplicates[0]?.ids, ['theirs', 'mine']);
     assert.is(result.duplicates[0]?.removed, c.removed ? 'mine' : undefined);
     assert.is(result.failed.length, c.removed ? 0 : 1, JSON.stringify(result.failed));
