@@ -170,7 +170,7 @@ export async function createAlertOnce(
       // As for a dashboard: a 429 from a gateway may follow a create that was made; the list decides.
       const adopt = async () => {
         if (!deps.client.listAlerts) return undefined;
-        const alert = await adoptAlertNamed(deps, body.name);
+        const alert = await adoptAlertNamed(deps, body);
         return alert && { kind: 'created' as const, alert, recovered: true };
       };
       if (isRateLimitRefusal(e) && refusals < MAX_RATE_LIMIT_RESENDS && !deps.signal?.aborted) {
@@ -204,7 +204,7 @@ async function afterAlertCreateFailed(
   if (deps.signal?.aborted) return { kind: 'unknown', why: `${errorLine(e)}; interrupted while waiting for it to settle, not re-sent` };
   let adopted: LiveAlert | undefined;
   try {
-    adopted = await adoptAlertNamed(deps, body.name);
+    adopted = await adoptAlertNamed(deps, body);
   } catch (le) {
     // A failed list leaves the create unknown, as for a dashboard: it was "failed" with the list's error
     // though it may exist.
@@ -212,15 +212,28 @@ async function afterAlertCreateFailed(
     return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; listing to check failed: ${errorLine(le)})` };
   }
   if (adopted) return { kind: 'created', alert: adopted, recovered: true };
-  return { kind: 'unknown', why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}" is listed: run steward plan to check)` };
+  return {
+    kind: 'unknown',
+    why: `outcome unknown, not re-sent (${errorLine(e)}; no alert named "${body.name}"${body.note !== undefined ? " with this project's marker" : ''} is listed: run steward plan to check)`,
+  };
 }
 
 /**
- * The alert of this name to adopt: the oldest (src/apply/oldest.ts), which stays when there are more (another runner's, or a
- * late commit of this run's: the check after the creates removes the later ones); undefined when none has it.
+ * The alert of this name to adopt: the oldest (src/apply/oldest.ts) that may be this run's (mayBeOurAlert), which stays when
+ * there are more (another runner's, or a late commit of this run's: the check after the creates removes the
+ * later ones); undefined when none is.
  */
-async function adoptAlertNamed(deps: ApplyDeps, name: string): Promise<LiveAlert | undefined> {
-  return oldestFirst((await deps.client.listAlerts!({})).filter((a) => a.name === name))[0];
+async function adoptAlertNamed(deps: ApplyDeps, body: AlertBody): Promise<LiveAlert | undefined> {
+  return oldestFirst((await deps.client.listAlerts!({})).filter((a) => a.name === body.name && mayBeOurAlert(a, body.note)))[0];
+}
+
+/**
+ * Whether a listed alert may be this run's (or another runner's of this project): its note is the marker sent
+ * (`note`; where none is sent, any). One with another note, or none, was made by someone else since the plan
+ * (in the UI, by another tool): never taken for this create. Alerts are read by their note as orphans are.
+ */
+export function mayBeOurAlert(a: LiveAlert, note: string | undefined): boolean {
+  return note === undefined || (a as { note?: unknown }).note === note;
 }
 
 /** Creates refused with 429 that are sent again, per dashboard, before it counts as failed. */

@@ -5,7 +5,7 @@ import type { ItemOf } from '../plan/types.ts';
 import { NotFoundError } from '../clients/errors.ts';
 import { groupBy } from '../shared/arrays.ts';
 import { oldestFirst } from './oldest.ts';
-import { deletedAnyway, errorLine, mayBeOurs } from './create.ts';
+import { deletedAnyway, errorLine, mayBeOurAlert, mayBeOurs } from './create.ts';
 import { tileIds, type MadeDashboard } from './dashboard-update.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
@@ -39,7 +39,30 @@ async function removeLater(deps: ApplyDeps, kind: 'Alert' | 'Dashboard', name: s
   return removed;
 }
 
-/** After the alert creates: one list; names of this plan's alert creates with more than one alert. */
+type Duplicate = ApplyResult['duplicates'][number];
+
+/**
+ * A name with more than one of a kind, reported. With some made by someone else since the plan (`others`),
+ * every one listed is named, and those are `unmanaged`.
+ */
+function reportName(deps: ApplyDeps, result: ApplyResult, entry: Duplicate, listed: ReadonlyArray<{ id: string }>, others: string[]): void {
+  const e = others.length > 0 ? { ...entry, ids: listed.map((x) => x.id), unmanaged: others } : entry;
+  result.duplicates.push(e);
+  deps.emit({
+    type: 'duplicate',
+    ...(e.kind ? { kind: e.kind } : {}),
+    name: e.name,
+    ids: e.ids,
+    ...(e.removed ? { removed: e.removed } : {}),
+    ...(e.unmanaged ? { unmanaged: e.unmanaged } : {}),
+  });
+}
+
+/**
+ * After the alert creates: one list; names of this plan's alert creates with more than one alert. As for
+ * dashboards, only those that may be this project's (the marker in their note) are copies to keep or remove;
+ * another of the name was made by someone else since the plan: left alone, reported (`unmanaged`).
+ */
 export async function checkAlertDuplicates(
   deps: ApplyDeps,
   items: ItemOf<'Alert', 'update' | 'create'>[],
@@ -62,12 +85,18 @@ export async function checkAlertDuplicates(
     const id = mine.get(item.name);
     if (item.action !== 'create' || id === undefined) continue;
     const name = item.body.name;
-    const copies = oldestFirst(byName.get(name) ?? []);
-    const ids = copies.map((a) => a.id);
-    if (ids.length < 2) continue;
+    const listed = oldestFirst(byName.get(name) ?? []);
+    const same = listed.filter((a) => mayBeOurAlert(a, item.body.note));
+    const others = listed.filter((a) => !mayBeOurAlert(a, item.body.note)).map((a) => a.id);
+    const report = (entry: Duplicate) => reportName(deps, result, entry, listed, others);
+    const ids = same.map((a) => a.id);
+    if (ids.length < 2) {
+      if (others.length > 0) report({ kind: 'Alert', name, ids: [] });
+      continue;
+    }
     if (removeOwn && deps.client.deleteAlert && ids[0] === id && recovered.has(item.name)) {
       const note = item.body.note;
-      const later = copies.slice(1).filter((a) => (a as { note?: unknown }).note === note);
+      const later = same.slice(1).filter((a) => (a as { note?: unknown }).note === note);
       const cleared = await removeLater(
         deps,
         'Alert',
@@ -76,8 +105,7 @@ export async function checkAlertDuplicates(
         runId,
         result,
       );
-      result.duplicates.push({ kind: 'Alert', name, ids, kept: id, cleared });
-      deps.emit({ type: 'duplicate', kind: 'Alert', name, ids });
+      report({ kind: 'Alert', name, ids, kept: id, cleared });
       continue;
     }
     let removed: string | undefined;
@@ -95,8 +123,7 @@ export async function checkAlertDuplicates(
       }
     }
     const kept = removeOwn && deps.client.deleteAlert && ids[0] === id ? id : undefined;
-    result.duplicates.push({ kind: 'Alert', name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
-    deps.emit({ type: 'duplicate', kind: 'Alert', name, ids, ...(removed ? { removed } : {}) });
+    report({ kind: 'Alert', name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
   }
 }
 
@@ -139,12 +166,7 @@ export async function checkDuplicates(
     const same = listed.filter((d) => mayBeOurs(d, o.marker));
     const mine = createdId.get(item.name);
     const others = mine === undefined ? [] : listed.filter((d) => !mayBeOurs(d, o.marker)).map((d) => d.id);
-    /** What is reported of the name: every dashboard listed, and which were made by someone else. */
-    const report = (entry: ApplyResult['duplicates'][number]) => {
-      const e = others.length > 0 ? { ...entry, ids: listed.map((d) => d.id), unmanaged: others } : entry;
-      result.duplicates.push(e);
-      deps.emit({ type: 'duplicate', name, ids: e.ids, ...(e.removed ? { removed: e.removed } : {}), ...(e.unmanaged ? { unmanaged: e.unmanaged } : {}) });
-    };
+    const report = (entry: Duplicate) => reportName(deps, result, entry, listed, others);
     if (same.length === 1 && mine !== undefined && same[0]!.id !== mine) {
       // This run's copy was a later one, removed by a runner whose answer was lost: bind to the one listed.
       createdTiles.set(item.name, { id: same[0]!.id, tiles: tileIds(same[0]!) });

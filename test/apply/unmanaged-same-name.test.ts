@@ -95,6 +95,62 @@ for (const a of answers) {
   });
 }
 
+const ALERT = 'Checkout errors (HyperDX)';
+
+for (const a of answers) {
+  test(`an unmanaged alert "${ALERT}" made between plan and apply, this run's create ${a.what}: neither adopted nor removed, reported`, async () => {
+    const p = tmpProject({});
+    copyExample(p.dir, 'hyperdx', { timeoutSeconds: 1 });
+    const emu = await startEmulator({ api: 'hyperdx', seed: 18 });
+    const auth = { authorization: `Bearer ${emu.env.STEWARD_OBS_TOKEN}`, 'content-type': 'application/json' };
+    let theirs: string | undefined;
+    const proxy = await startProxy(emu.url, {
+      intercept: async (req, path, body) => {
+        if (req.method !== 'POST' || !path.endsWith('/alerts') || theirs !== undefined) return undefined;
+        const { note: _marker, ...sent } = JSON.parse(body) as { name: string; note?: string };
+        if (sent.name !== ALERT) return undefined;
+        // Someone makes the same alert in the UI (no note) just before this run's create arrives.
+        const made = await fetch(emu.url + path, { method: 'POST', headers: auth, body: JSON.stringify(sent) });
+        theirs = ((await made.json()) as { data: { id: string } }).data.id;
+        return undefined;
+      },
+      rewrite: (req, path, status, text) => {
+        if (req.method !== 'POST' || !path.endsWith('/alerts') || status >= 300) return text;
+        return (JSON.parse(text) as { data: { name: string } }).data.name === ALERT ? a.answer(text) : text;
+      },
+    });
+    try {
+      const env = { ...emu.env, STEWARD_OBS_URL: proxy.url, XDG_CACHE_HOME: join(p.dir, '.cache') };
+      const r = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: p.dir, env });
+      assert.ok(theirs, 'the other alert was made');
+      const listed = ((await (await fetch(`${emu.url}/api/v2/alerts`, { headers: auth })).json()) as { data: Array<Listed & { note?: string }> }).data;
+      const named = listed.filter((x) => x.name === ALERT);
+      const ours = named.find((x) => x.id !== theirs);
+      assert.is(named.length, 2, `both are kept: ${JSON.stringify(named)}\n${r.stdout}${r.stderr}`);
+      assert.is(ours?.note, MARKER, JSON.stringify(named));
+      assert.is(named.find((x) => x.id === theirs)?.note ?? undefined, undefined, 'theirs is left as it was');
+
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      const result = JSON.parse(r.stdout) as {
+        created: Array<{ name: string; id: string }>;
+        failed: unknown[];
+        duplicates?: Array<{ kind?: string; name: string; unmanaged?: string[]; removed?: string }>;
+      };
+      assert.equal(result.failed, [], r.stdout);
+      assert.equal(result.created.find((c) => c.name === 'checkout-errors')?.id, ours!.id, r.stdout);
+      assert.equal(
+        result.duplicates?.map((d) => [d.kind, d.name, d.unmanaged, d.removed]),
+        [['Alert', ALERT, [theirs], undefined]],
+        r.stdout,
+      );
+    } finally {
+      await proxy.close();
+      await emu.close();
+      p.cleanup();
+    }
+  });
+}
+
 test("the text summary names the dashboard without the marker as not this run's", async () => {
   const { renderApplySummary } = await import('../../src/render/apply.ts');
   const { emptyResult } = await import('../../src/apply/apply.ts');
