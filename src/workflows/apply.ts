@@ -40,8 +40,11 @@ export interface ApplyDeps extends WorkflowDeps {
   lock(statePath: string): Promise<{ release(): void }>;
   /** A fresh plan, once made (before anything is written): the command shows it. */
   planned?(plan: Plan): Promise<void> | void;
-  /** Asked before a fresh plan with changes is run; throws to cancel. Never asked for a saved plan. */
-  confirm(plan: Plan): Promise<void>;
+  /**
+   * Asked before a fresh plan with changes is run; throws to cancel. Never asked for a saved plan. Resolves
+   * 'asked' when a person was asked (and time passed): the live state is then read again before any write.
+   */
+  confirm(plan: Plan): Promise<'asked' | void>;
   /** Each step of the run, as it happens. */
   emit(event: ApplyEvent): void;
   /** What went wrong after the writes and did not change their outcome (a plan not recorded as applied). */
@@ -139,6 +142,8 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
   try {
     let planned: Plan;
     let made;
+    /** A person was asked: what was live when the plan was made is not taken as live now. */
+    let asked = false;
     if (saved) {
       // Refused before any write: a plan applied already, a plan the files and live state no longer give.
       const { firstDifference, PlanMismatchError } = await import('../apply/plan-file.ts');
@@ -169,7 +174,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
       await deps.planned?.(planned);
       if (planned.summary.create + planned.summary.update + (planned.summary.delete ?? 0) === 0)
         return { result: emptyResult(planned, made.state), ran: false };
-      await deps.confirm(planned);
+      asked = (await deps.confirm(planned)) === 'asked';
     }
     const { project, deps: services } = made;
     const connection = resolveObservability(project, deps.env);
@@ -185,25 +190,29 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
       const client = services.observability();
       applying = true;
       if (outer.aborted) onStop();
-      const result = await applyPlan(
-        {
-          client,
-          journal,
-          saveState: (s) => writeState(project.statePath, s, redact),
-          now: () => services.clock.now(),
-          signal: outer,
-          emit: deps.emit,
-        },
-        planned,
-        state,
-        {
-          concurrency,
-          runId: randomUUID(),
-          settleMs,
-          removeOwnDuplicates: client.profile.capabilities.deleteDashboard,
-          ...(made.live ? { freshLive: made.live, ...(made.liveDigest ? { freshLiveDigest: made.liveDigest } : {}) } : {}),
-          ...(made.liveAlerts ? { freshAlerts: made.liveAlerts } : {}),
-        },
+      const result = await runChecked(asked, planned, () =>
+        applyPlan(
+          {
+            client,
+            journal,
+            saveState: (s) => writeState(project.statePath, s, redact),
+            now: () => services.clock.now(),
+            signal: outer,
+            emit: deps.emit,
+          },
+          planned,
+          state,
+          {
+            concurrency,
+            runId: randomUUID(),
+            settleMs,
+            removeOwnDuplicates: client.profile.capabilities.deleteDashboard,
+            // After a prompt, applyPlan lists again and refuses the plan if what it was made from changed (a
+            // dashboard of a name it creates made meanwhile would otherwise end as two of the name).
+            ...(made.live && !asked ? { freshLive: made.live, ...(made.liveDigest ? { freshLiveDigest: made.liveDigest } : {}) } : {}),
+            ...(made.liveAlerts && !asked ? { freshAlerts: made.liveAlerts } : {}),
+          },
+        ),
       );
       if (saved && result.created.length + result.updated.length + result.deleted.length + result.notRecorded.length > 0) {
         // A saved plan that changed something is never applied again: its digest goes into the state (the
@@ -228,5 +237,18 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
   } finally {
     applying = false;
     outer.removeEventListener('abort', onStop);
+  }
+}
+
+/** Runs `apply`; after a prompt, a stale plan is refused in the words of what happened (nothing was written). */
+async function runChecked<T>(asked: boolean, plan: Plan, apply: () => Promise<T>): Promise<T> {
+  try {
+    return await apply();
+  } catch (e) {
+    const { StalePlanError } = await import('../apply/apply.ts');
+    if (!asked || !(e instanceof StalePlanError)) throw e;
+    throw new StalePlanError(
+      `live dashboards or alert records changed while apply waited for "yes" (the plan was made ${plan.createdAt}); nothing was changed`,
+    );
   }
 }

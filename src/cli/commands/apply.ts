@@ -128,7 +128,8 @@ function commandLine(args: ApplyArgs & GlobalArgs): string {
   return ['steward apply', args.plan, args.autoApprove ? '--auto-approve' : undefined, args.env ? `--env ${args.env}` : undefined].filter(Boolean).join(' ');
 }
 
-async function confirm(args: ApplyArgs, ctx: CommandContext): Promise<void> {
+/** 'asked' once a person answered yes (the live state is then read again); nothing with --auto-approve. */
+async function confirm(args: ApplyArgs, ctx: CommandContext): Promise<'asked' | void> {
   if (args.autoApprove) return;
   if (!ctx.io.isTTY || !ctx.io.prompt) {
     throw new UsageError('apply needs --auto-approve when not run in a terminal (or give it a plan file saved by `steward plan --out`)');
@@ -141,4 +142,5 @@ async function confirm(args: ApplyArgs, ctx: CommandContext): Promise<void> {
     throw new CliError('apply cancelled, nothing was changed', { exitCode: 130 });
   }
   if (answer.trim() !== 'yes') throw new CliError('apply cancelled, nothing was changed', { exitCode: 1 });
+  return 'asked';
 }
