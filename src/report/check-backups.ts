@@ -4,6 +4,7 @@ import { formatBytes, formatDuration, formatTime, round1 } from './format.ts';
 import { backupStart, orderBackups, parseTime, shiftedByDuration } from './order.ts';
 import type { ObservedBackup } from '../model/cloud.ts';
 import type { BackupSummary, Finding, FindingObject } from './types.ts';
+import { isByteCount, isSeconds } from './numbers.ts';
 
 type BackupStatus = BackupSummary['status'];
 
@@ -19,7 +20,8 @@ function backupStatus(b: ObservedBackup): BackupStatus {
 
 /** Seconds a backup took (or has been running): durationInSeconds, else finishedAt - startedAt, else now - startedAt while running. */
 function backupDuration(b: ObservedBackup, now: Date): number | undefined {
-  if (typeof b.durationInSeconds === 'number' && Number.isFinite(b.durationInSeconds)) return b.durationInSeconds;
+  // A duration that is no time span (-60, NaN) is not one (the reader reports it: src/report/numbers.ts).
+  if (isSeconds(b.durationInSeconds)) return b.durationInSeconds;
   const start = parseTime(b.startedAt);
   if (start === undefined) return undefined;
   const end = parseTime(b.finishedAt) ?? (backupStatus(b) === 'in_progress' ? now.getTime() : undefined);
@@ -46,7 +48,7 @@ export function summarizeBackups(backups: readonly ObservedBackup[], now: Date):
     if (start !== undefined) out.startedAt = new Date(start).toISOString();
     const end = parseTime(b.finishedAt);
     if (end !== undefined) out.finishedAt = new Date(end).toISOString();
-    if (typeof b.sizeInBytes === 'number' && Number.isFinite(b.sizeInBytes)) out.sizeInBytes = b.sizeInBytes;
+    if (isByteCount(b.sizeInBytes)) out.sizeInBytes = b.sizeInBytes;
     if (d !== undefined) out.durationSeconds = round1(d);
     if (typeof b.type === 'string') out.type = b.type;
     return out;
@@ -170,11 +172,12 @@ export function checkBackups(exp: BackupExpectations, list: readonly ObservedBac
   if (exp.maxSizeChangePercent !== undefined) {
     const previous = new Map<string, ObservedBackup>();
     for (const b of done) {
-      if (typeof b.sizeInBytes !== 'number' || !Number.isFinite(b.sizeInBytes)) continue;
+      // Only sizes that are sizes (-75 GB, 1.5 bytes are not: the reader reports them, src/report/numbers.ts).
+      if (!isByteCount(b.sizeInBytes)) continue;
       const type = typeof b.type === 'string' ? b.type : '';
       const prev = previous.get(type);
       previous.set(type, b);
-      if (!prev || typeof prev.sizeInBytes !== 'number' || prev.sizeInBytes <= 0) continue;
+      if (!prev || !isByteCount(prev.sizeInBytes) || prev.sizeInBytes === 0) continue;
       const change = ((b.sizeInBytes - prev.sizeInBytes) / prev.sizeInBytes) * 100;
       if (Math.abs(change) > exp.maxSizeChangePercent) {
         out.push({

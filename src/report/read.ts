@@ -6,6 +6,7 @@ import type { CloudReader, MalformedRead, ObservedService, ReadFailure, ReadItem
 import type { ItemProblemSent, MalformedItem } from '../clients/cloud-items.ts';
 import { isSecretKey } from './redact.ts';
 import { isObject, withoutNulls } from '../shared/object.ts';
+import { screenBackupItem, screenBackupList, sentPlaces } from './numbers.ts';
 
 /** A CloudService resource: its metadata.name and spec. */
 export interface CloudServiceTarget {
@@ -81,7 +82,11 @@ export async function readService(
       'endpoints',
       async () => keyed(await reader.listReversePrivateEndpoints(org, svc), 'endpoints', endpointKey, malformed, svc, others) as ObservedEndpoint[],
     ),
-    attempt('backups', async () => keyed(await reader.listBackups(org, svc), 'backups', backupKey, malformed, svc, others, statusKept) as ObservedBackup[]),
+    // A backup's size and duration are screened as the schema cannot (src/report/numbers.ts): -1 bytes is malformed.
+    attempt(
+      'backups',
+      async () => keyed(screenBackupList(await reader.listBackups(org, svc)), 'backups', backupKey, malformed, svc, others, statusKept) as ObservedBackup[],
+    ),
   ]);
 
   let backups = listed;
@@ -90,7 +95,7 @@ export async function readService(
   if (listed && newest) {
     newestBackupId = newest.id;
     const fresh = await attempt('newest-backup', async () => {
-      const got = await reader.getBackup(org, svc, newest.id);
+      const got = screenBackupItem(await reader.getBackup(org, svc, newest.id));
       if (!isObject(got)) throw new Error(`GET backup ${newest.id}: expected an object, got ${describe(got)}`);
       // The GET answers for the id asked; keep the id the list gave even if the body leaves it out.
       if (got.malformed)
@@ -192,12 +197,10 @@ function keptMalformed(count: number, bad: readonly MalformedItem[]): Map<number
   const out = new Map<number, MalformedItem>();
   const byIndex = new Map<number, MalformedItem>();
   for (const m of bad) if (m && typeof m.index === 'number') byIndex.set(m.index, m);
-  for (let sent = 0, i = 0; i < count && sent < count + bad.length; sent++) {
+  sentPlaces(count, bad).forEach((sent, i) => {
     const m = byIndex.get(sent);
-    if (m && !m.kept) continue;
     if (m) out.set(i, m);
-    i++;
-  }
+  });
   return out;
 }
 
