@@ -98,11 +98,18 @@ export function durationUnit(max: number): number {
   return max >= 7200 ? 3600 : 60;
 }
 
-/** A label for a backup a finding is about: when it started, else the start of its id. */
-export function backupLabel(backups: readonly BackupSummary[], id: string | undefined, fallback: string): string {
-  const b = id === undefined ? undefined : backups.find((x) => x.id === id);
-  if (b?.startedAt) return b.startedAt.slice(0, 16).replace('T', ' ');
-  return id ? id.slice(0, 8) : fallback;
+/**
+ * Labels for the backups findings are about: when the backup started, else the start of its id. Indexed
+ * once per service: a search of the list per finding took minutes for 50,000 failed backups among 100,000.
+ */
+export function backupLabeller(backups: readonly BackupSummary[]): (id: string | undefined, fallback: string) => string {
+  const byId = new Map<string, BackupSummary>();
+  for (const b of backups) if (!byId.has(b.id)) byId.set(b.id, b);
+  return (id, fallback) => {
+    const b = id === undefined ? undefined : byId.get(id);
+    if (b?.startedAt) return b.startedAt.slice(0, 16).replace('T', ' ');
+    return id ? id.slice(0, 8) : fallback;
+  };
 }
 
 /** A "nice" axis maximum at or above `v`: 1, 2 or 5 times a power of ten. */

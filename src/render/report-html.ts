@@ -2,7 +2,7 @@ import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
 import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import {
-  backupLabel,
+  backupLabeller,
   byteUnit,
   chartOfFinding,
   durationSeries,
@@ -15,6 +15,7 @@ import {
 import { escapeHtml } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf } from '../shared/arrays.ts';
+import { cut, firstFindings, HTML_ROWS_SHOWN, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, VALUE_LIMIT } from './report-bounds.ts';
 
 /**
  * `report.html`: one self-contained page. Inline CSS, inline SVG charts (backup size and duration over time,
@@ -22,6 +23,10 @@ import { maxOf, minOf } from '../shared/arrays.ts';
  * No script and no external resource: a Content-Security-Policy of `default-src 'none'` says so to the
  * browser as well. Hooks for tests: `data-testid` = summary, service, findings-table, finding,
  * chart-backup-size, chart-backup-duration, pipes-table, endpoints-table, backups-table.
+ *
+ * Bounded whatever the cloud sends (src/render/report-bounds.ts): each service lists its first HTML_ROWS_SHOWN
+ * findings (errors first) and rows of each table, and says how many more report.json has; a message, a name
+ * and a value are cut with an ellipsis.
  */
 export function renderReportHtml(report: Report): string {
   const s = report.summary;
@@ -109,7 +114,10 @@ function serviceSection(svc: ServiceReport): string {
     `<table data-testid="findings-table" class="findings"><thead><tr><th>severity</th><th>check</th><th>object</th><th>message</th><th>expected</th><th>actual</th></tr></thead><tbody>`,
   );
   if (svc.findings.length === 0) out.push(`<tr><td colspan="6" class="empty">No findings.</td></tr>`);
-  for (const f of svc.findings) out.push(findingRow(f, svc));
+  const { shown, rest } = firstFindings(svc.findings, HTML_ROWS_SHOWN);
+  const label = backupLabeller(svc.backups);
+  for (const f of shown) out.push(findingRow(f, label));
+  if (rest.length > 0) out.push(`<tr><td colspan="6" class="empty">…and ${esc(moreFindings(rest))}</td></tr>`);
   out.push(`</tbody></table>`);
 
   // A finding colours its backup only on the chart it is about (a size jump on sizes, a slow backup on durations).
@@ -156,37 +164,41 @@ function serviceSection(svc: ServiceReport): string {
   return out.join('\n');
 }
 
-function findingRow(f: Finding, svc: ServiceReport): string {
+function findingRow(f: Finding, backupLabel: (id: string | undefined, fallback: string) => string): string {
   const patch = f.patch?.length
-    ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(f.patch.map((op) => JSON.stringify(op)).join('\n'))}</pre></details>`
+    ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(f.patch.map((op) => cut(JSON.stringify(op), MESSAGE_LIMIT)).join('\n'))}</pre></details>`
     : '';
   return (
     `<tr data-testid="finding" data-severity="${f.severity}" data-finding-id="${esc(f.id)}">` +
     `<td><span class="badge ${f.severity}">${f.severity}</span></td>` +
     `<td><code>${esc(f.id)}</code></td>` +
-    `<td>${esc(f.object.kind)} <code>${esc(f.object.kind === 'backup' ? backupLabel(svc.backups, f.object.id, f.object.name) : f.object.name)}</code></td>` +
-    `<td>${esc(f.message)}${patch}</td>` +
+    `<td>${esc(f.object.kind)} <code>${esc(cut(f.object.kind === 'backup' ? backupLabel(f.object.id, f.object.name) : f.object.name, NAME_LIMIT))}</code></td>` +
+    `<td>${esc(cut(f.message, MESSAGE_LIMIT))}${patch}</td>` +
     `<td class="val">${value(f.expected)}</td><td class="val">${value(f.actual)}</td></tr>`
   );
 }
 
-/** A finding's expected or actual value: scalars as they are, objects one `key: value` per line. */
+/** A finding's expected or actual value: scalars as they are, objects one `key: value` per line (each cut at VALUE_LIMIT). */
 function value(v: unknown): string {
   if (v === undefined) return '';
-  if (typeof v === 'string') return `<code>${esc(v)}</code>`;
+  if (typeof v === 'string') return `<code>${esc(cut(v, VALUE_LIMIT))}</code>`;
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-    return `<code>${Object.entries(v)
-      .map(([k, x]) => `${esc(k)}: ${esc(readable(k, x))}`)
-      .join('\n')}</code>`;
+    const entries = Object.entries(v);
+    const lines = entries.slice(0, VALUE_MEMBERS).map(([k, x]) => esc(cut(`${cut(k, NAME_LIMIT)}: ${readable(k, x)}`, VALUE_LIMIT)));
+    if (entries.length > VALUE_MEMBERS) lines.push(esc(`…and ${entries.length - VALUE_MEMBERS} more members in report.json`));
+    return `<code>${lines.join('\n')}</code>`;
   }
-  return `<code>${esc(JSON.stringify(v))}</code>`;
+  return `<code>${esc(cut(JSON.stringify(v) ?? String(v), VALUE_LIMIT))}</code>`;
 }
+
+/** Members of a finding's value listed (a live subset has the members the file declares; a server may add keys). */
+const VALUE_MEMBERS = 50;
 
 /** A value as people read it: sizes in GiB/MiB, durations in h/m/s (the exact number stays in report.json). */
 function readable(key: string, x: unknown): string {
   if (typeof x === 'number' && /InBytes$|Bytes$/.test(key)) return formatBytes(x);
   if (typeof x === 'number' && /Seconds$/.test(key)) return formatDuration(x);
-  return typeof x === 'string' ? x : JSON.stringify(x);
+  return typeof x === 'string' ? x : String(JSON.stringify(x));
 }
 
 interface ChartSpec {
@@ -279,33 +291,49 @@ function chart(c: ChartSpec): string {
 
 function backupsTable(svc: ServiceReport): string {
   if (svc.backups.length === 0) return `<p class="empty">No backups listed.</p>`;
-  const rows = [...svc.backups]
-    .reverse()
-    .map(
-      (b) =>
-        `<tr><td><code>${esc(b.id)}</code></td><td>${esc(b.status)}</td><td>${esc(formatTime(b.startedAt))}</td><td>${esc(formatTime(b.finishedAt))}</td><td class="num">${b.durationSeconds !== undefined ? esc(formatDuration(b.durationSeconds)) : ''}</td><td class="num">${b.sizeInBytes !== undefined ? esc(formatBytes(b.sizeInBytes)) : ''}</td><td>${esc(b.type ?? '')}</td></tr>`,
-    );
-  return `<details><summary>${plural(svc.backups.length, 'backup')}, newest first</summary><table data-testid="backups-table"><thead><tr><th>id</th><th>status</th><th>started</th><th>finished</th><th class="num">duration</th><th class="num">size</th><th>type</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
+  const newest = svc.backups.slice(-HTML_ROWS_SHOWN).reverse();
+  const rows = newest.map(
+    (b) =>
+      `<tr><td><code>${name(b.id)}</code></td><td>${esc(b.status)}</td><td>${esc(formatTime(b.startedAt))}</td><td>${esc(formatTime(b.finishedAt))}</td><td class="num">${b.durationSeconds !== undefined ? esc(formatDuration(b.durationSeconds)) : ''}</td><td class="num">${b.sizeInBytes !== undefined ? esc(formatBytes(b.sizeInBytes)) : ''}</td><td>${name(b.type ?? '')}</td></tr>`,
+  );
+  const more = moreRows(svc.backups.length - newest.length, 'older backup', 7);
+  return `<details><summary>${plural(svc.backups.length, 'backup')}, newest first${more ? ` (the newest ${newest.length} listed)` : ''}</summary><table data-testid="backups-table"><thead><tr><th>id</th><th>status</th><th>started</th><th>finished</th><th class="num">duration</th><th class="num">size</th><th>type</th></tr></thead><tbody>${rows.join('')}${more}</tbody></table></details>`;
 }
 
 function pipesTable(svc: ServiceReport): string {
   if (svc.pipes.length === 0)
     return `<h3>Ingest pipes</h3><p class="empty">No pipes${svc.readFailures.some((f) => f.part === 'pipes') ? ' (the list could not be read)' : ''}.</p>`;
-  const rows = svc.pipes.map(
-    (p) =>
-      `<tr><td>${esc(p.name)}</td><td>${esc(p.state ?? '')}</td><td>${esc(p.sourceKinds.join(', '))}</td><td>${p.listed ? 'yes' : 'no'}</td><td><code>${esc(p.id ?? '')}</code></td></tr>`,
-  );
-  return `<h3>Ingest pipes</h3><table data-testid="pipes-table"><thead><tr><th>name</th><th>state</th><th>source</th><th>in a file</th><th>id</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const rows = svc.pipes
+    .slice(0, HTML_ROWS_SHOWN)
+    .map(
+      (p) =>
+        `<tr><td>${name(p.name)}</td><td>${name(p.state ?? '')}</td><td>${name(p.sourceKinds.join(', '))}</td><td>${p.listed ? 'yes' : 'no'}</td><td><code>${name(p.id ?? '')}</code></td></tr>`,
+    );
+  const more = moreRows(svc.pipes.length - rows.length, 'more pipe', 5);
+  return `<h3>Ingest pipes</h3><table data-testid="pipes-table"><thead><tr><th>name</th><th>state</th><th>source</th><th>in a file</th><th>id</th></tr></thead><tbody>${rows.join('')}${more}</tbody></table>`;
 }
 
 function endpointsTable(svc: ServiceReport): string {
   if (svc.endpoints.length === 0)
     return `<h3>Reverse private endpoints</h3><p class="empty">No endpoints${svc.readFailures.some((f) => f.part === 'endpoints') ? ' (the list could not be read)' : ''}.</p>`;
-  const rows = svc.endpoints.map(
-    (e) =>
-      `<tr><td>${esc(e.description)}</td><td>${esc(e.status ?? '')}</td><td>${esc(e.type ?? '')}</td><td>${e.listed ? 'yes' : 'no'}</td><td><code>${esc(e.id ?? '')}</code></td></tr>`,
-  );
-  return `<h3>Reverse private endpoints</h3><table data-testid="endpoints-table"><thead><tr><th>description</th><th>status</th><th>type</th><th>in a file</th><th>id</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const rows = svc.endpoints
+    .slice(0, HTML_ROWS_SHOWN)
+    .map(
+      (e) =>
+        `<tr><td>${name(e.description)}</td><td>${name(e.status ?? '')}</td><td>${name(e.type ?? '')}</td><td>${e.listed ? 'yes' : 'no'}</td><td><code>${name(e.id ?? '')}</code></td></tr>`,
+    );
+  const more = moreRows(svc.endpoints.length - rows.length, 'more endpoint', 5);
+  return `<h3>Reverse private endpoints</h3><table data-testid="endpoints-table"><thead><tr><th>description</th><th>status</th><th>type</th><th>in a file</th><th>id</th></tr></thead><tbody>${rows.join('')}${more}</tbody></table>`;
+}
+
+/** The last row of a table that lists only its first rows: how many more report.json has; '' when none. */
+function moreRows(rest: number, what: string, columns: number): string {
+  return rest > 0 ? `<tr><td colspan="${columns}" class="empty">…and ${plural(rest, what)} in report.json</td></tr>` : '';
+}
+
+/** Text the server chose (a name, an id, a state), cut at NAME_LIMIT, escaped. */
+function name(s: string): string {
+  return esc(cut(s, NAME_LIMIT));
 }
 
 function anchor(svc: ServiceReport): string {

@@ -1,7 +1,8 @@
 import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
 import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
-import { axisLabels, backupLabel, durationSeries, MAX_DRAWN_BACKUPS, sizeSeries, sparkline } from './report-chart.ts';
+import { axisLabels, backupLabeller, durationSeries, MAX_DRAWN_BACKUPS, sizeSeries, sparkline } from './report-chart.ts';
+import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT } from './report-bounds.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf, pushAll } from '../shared/arrays.ts';
@@ -9,6 +10,8 @@ import { maxOf, minOf, pushAll } from '../shared/arrays.ts';
 export interface ReportMarkdownOptions {
   /** Longest output; findings beyond it are left to report.json (default 60,000, under GitHub's comment limit). */
   maxLength?: number;
+  /** Most findings listed per service, whatever the length (default FINDINGS_SHOWN, src/render/report-bounds.ts). */
+  maxFindings?: number;
 }
 
 const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
@@ -21,7 +24,8 @@ const DEFAULT_MARKDOWN_MAX_LENGTH = 60_000;
  */
 export function renderReportMarkdown(report: Report, opts: ReportMarkdownOptions = {}): string {
   const max = opts.maxLength ?? DEFAULT_MARKDOWN_MAX_LENGTH;
-  let limit = Math.max(maxOf(report.services.map((s) => s.findings.length)), 0);
+  // At most maxFindings a service in any case (a page of 50 findings is read; one of 100,000 is not).
+  let limit = Math.min(Math.max(maxOf(report.services.map((s) => s.findings.length)), 0), opts.maxFindings ?? FINDINGS_SHOWN);
   let charts = true;
   let out = render(report, limit, charts);
   // Fewer findings down to 5 a service, then no charts, then fewer still: never past the limit for a server's text.
@@ -34,14 +38,9 @@ export function renderReportMarkdown(report: Report, opts: ReportMarkdownOptions
   return out;
 }
 
-/**
- * The longest text a cell quotes (a finding's message, an object's name), before escaping: findings quote
- * what the server chose (a pipe's name, a backup's status), and 5 findings of 30,000 characters each made a
- * "60,000 at most" report.md of 240,000, which GitHub refuses as a comment. report.json keeps the whole.
- */
-const MESSAGE_LIMIT = 500;
-const NAME_LIMIT = 200;
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, s.charCodeAt(n - 1) >= 0xd800 && s.charCodeAt(n - 1) < 0xdc00 ? n - 1 : n)}…` : s);
+// A cell quotes at most MESSAGE_LIMIT characters of a message and NAME_LIMIT of a name, before escaping:
+// findings quote what the server chose (a pipe's name, a backup's status), and 5 findings of 30,000
+// characters each made a "60,000 at most" report.md of 240,000, which GitHub refuses as a comment.
 
 function render(report: Report, findingLimit: number, charts: boolean): string {
   const s = report.summary;
@@ -75,19 +74,20 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
   if (svc.findings.length === 0) out.push('No findings.', '');
   else {
     out.push('| severity | check | object | message |', '|---|---|---|---|');
-    for (const f of svc.findings.slice(0, findingLimit)) {
-      out.push(`| ${f.severity} | \`${f.id}\` | ${objectLabel(f, svc)} | ${cell(cut(f.message, MESSAGE_LIMIT))} |`);
+    const { shown, rest } = firstFindings(svc.findings, findingLimit);
+    const label = backupLabeller(svc.backups);
+    for (const f of shown) {
+      out.push(`| ${f.severity} | \`${f.id}\` | ${objectLabel(f, label)} | ${cell(cut(f.message, MESSAGE_LIMIT))} |`);
     }
-    const rest = svc.findings.length - findingLimit;
-    if (rest > 0) out.push(`| | | | …and ${plural(rest, 'more finding')} in report.json |`);
+    if (rest.length > 0) out.push(`| | | | …and ${moreFindings(rest)} |`);
     out.push('');
-    for (const f of svc.findings.slice(0, findingLimit)) {
+    for (const f of shown) {
       if (!f.patch?.length) continue;
       out.push(`<details><summary>Field drift of ${cell(cut(f.object.name, NAME_LIMIT))} (JSON Patch from the live pipe to its file)</summary>`, '');
       out.push('```json');
       pushAll(
         out,
-        f.patch.map((op) => escapeCodeBlockLine(JSON.stringify(op))),
+        f.patch.map((op) => escapeCodeBlockLine(cut(JSON.stringify(op), MESSAGE_LIMIT))),
       );
       out.push('```', '', '</details>', '');
     }
@@ -152,10 +152,10 @@ function backupsBlock(svc: ServiceReport, charts: boolean): string[] {
   return out;
 }
 
-function objectLabel(f: Finding, svc: ServiceReport): string {
+function objectLabel(f: Finding, backupLabel: (id: string | undefined, fallback: string) => string): string {
   const o = f.object;
   if (o.kind === 'service') return `service (${cell(cut(o.name, NAME_LIMIT))})`;
-  if (o.kind === 'backup') return `backup \`${code(cut(backupLabel(svc.backups, o.id, o.name), NAME_LIMIT))}\``;
+  if (o.kind === 'backup') return `backup \`${code(cut(backupLabel(o.id, o.name), NAME_LIMIT))}\``;
   return `${o.kind} \`${code(cut(o.name, NAME_LIMIT))}\``;
 }
 

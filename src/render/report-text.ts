@@ -4,14 +4,19 @@ import type { Finding, Report, ServiceReport, Severity } from '../report/types.t
 import { escapeTerminal as t } from './escape.ts';
 import { painter, type Style } from '../shared/colour.ts';
 import { maxOf } from '../shared/arrays.ts';
+import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings } from './report-bounds.ts';
 
 export interface ReportTextOptions {
   color: boolean;
+  /** Findings listed per service (default FINDINGS_SHOWN); the rest are counted and left to report.json. */
+  maxFindings?: number;
 }
 
 /**
  * What `steward report` prints on stdout: the totals, then one block per service with its findings, one line
- * each: severity, check id, object, message. Long lines are not wrapped (the terminal does it).
+ * each: severity, check id, object, message. Long lines are not wrapped (the terminal does it). A CI log is
+ * read by people: each service lists its first findings (errors first) and says how many more report.json
+ * has, and a message is cut at MESSAGE_LIMIT characters (src/render/report-bounds.ts).
  */
 export function renderReportText(report: Report, opts: ReportTextOptions): string {
   const style = painter(opts.color);
@@ -29,10 +34,12 @@ export function renderReportText(report: Report, opts: ReportTextOptions): strin
       lines.push(`  ${dim('no findings')}`);
       continue;
     }
-    const idWidth = maxOf(svc.findings.map((f) => f.id.length));
-    for (const f of svc.findings) {
-      lines.push(`  ${paint(f.severity, f.severity.padEnd(7))} ${t(f.id).padEnd(idWidth)}  ${t(f.message)}`);
+    const { shown, rest } = firstFindings(svc.findings, opts.maxFindings ?? FINDINGS_SHOWN);
+    const idWidth = maxOf(shown.map((f) => f.id.length));
+    for (const f of shown) {
+      lines.push(`  ${paint(f.severity, f.severity.padEnd(7))} ${t(f.id).padEnd(idWidth)}  ${t(cut(f.message, MESSAGE_LIMIT))}`);
     }
+    if (rest.length > 0) lines.push(`  ${dim(`… and ${moreFindings(rest)}`)}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -11,7 +11,7 @@ import { incompleteWhy, renderReportText } from '../../render/report-text.ts';
 import { makeFolderInside } from '../../shared/paths.ts';
 import { reachesSeverity } from '../../report/report.ts';
 import type { CloudReader, Report } from '../../report/types.ts';
-import { redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
+import { redactForOutput, redactForRender, type CommandContext, type GlobalArgs } from '../context.ts';
 import { createCloudReader } from './report-deps.ts';
 import type { ReportArgs } from './report.ts';
 import { makeReport } from '../../workflows/report.ts';
@@ -32,7 +32,11 @@ export const REPORT_FILES = ['report.md', 'report.json', 'report.html'] as const
  * files written atomically and the summary printed. Returns the exit code.
  */
 export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandContext, deps: ReportDeps = defaultReportDeps): Promise<number> {
-  const { report, warnings, services } = await makeReport(
+  const {
+    report: read,
+    warnings,
+    services,
+  } = await makeReport(
     {
       cwd: ctx.cwd,
       env: ctx.env,
@@ -43,6 +47,10 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
     },
     args,
   );
+  // The value rendered has every credential the output knows replaced already (a GITHUB_TOKEN-like variable's
+  // value too, which the report's own redaction is not told of): the formats people read cut long text, and a
+  // secret cut in half is no longer found in the finished text, so its first part showed.
+  const report = redactForRender(ctx, read);
   if (warnings.length) ctx.io.stderr(renderIssuesText(warnings, { color: ctx.color }) + '\n');
 
   const outDir = resolve(ctx.cwd, args.out);

@@ -1,4 +1,5 @@
 import { DEFAULT_REPORT_CONCURRENCY } from '../../report/read.ts';
+import { FINDINGS_SHOWN, HTML_ROWS_SHOWN } from '../../render/report-bounds.ts';
 import { defineCommand } from '../context.ts';
 
 export type ReportFormat = 'text' | 'json' | 'markdown' | 'github';
@@ -27,7 +28,9 @@ export const reportCommand = defineCommand<ReportArgs>({
       .example('steward report --fail-on error', 'Nightly job: exit 2 when a finding is an error')
       .example('steward report --out out/review --format markdown >> "$GITHUB_STEP_SUMMARY"', 'Job summary in GitHub Actions')
       .epilogue(
-        'Exit codes: 0 reviewed (findings below --fail-on), 1 error (bad input, or a read failed: the review is incomplete), 2 findings reach --fail-on.\nChecks, ids and severities: docs/report.md',
+        'Exit codes: 0 reviewed (findings below --fail-on), 1 error (bad input, or a read failed: the review is incomplete), 2 findings reach --fail-on.\n' +
+          `Text, markdown and github list the first ${FINDINGS_SHOWN} findings of each service (report.html ${HTML_ROWS_SHOWN}), errors first, and cut long text; report.json has everything.\n` +
+          'Checks, ids and severities: docs/report.md',
       ),
   run: async (args, ctx) => (await import('./report-run.ts')).runReport(args, ctx),
 });

@@ -1,0 +1,54 @@
+/**
+ * How much of a report the formats people read show. A cloud decides how many backups, pipes and endpoints
+ * a service has and what they are called: 100,000 backups made a text report of 64,000 lines and a
+ * report.html of 65 MB, and one pipe named with 5 MB of text was 5 MB in each of them. The formats people
+ * read (text, Markdown, GitHub annotations, report.html) show the first findings of each service (they are
+ * sorted errors first), the first rows of each table, and cut long text with an ellipsis, saying how many
+ * more there are; report.json keeps everything. The Report value is redacted before it is rendered (every
+ * secret is `[redacted]` already), so a cut never leaves part of a secret to show.
+ */
+import type { Finding, Severity } from '../report/types.ts';
+import { plural } from '../shared/text.ts';
+
+/** Findings listed per service in the text report, report.md and the GitHub annotations. */
+export const FINDINGS_SHOWN = 50;
+
+/** Findings, and rows of each table (pipes, endpoints, backups), listed per service in report.html. */
+export const HTML_ROWS_SHOWN = 500;
+
+/** A finding's message, and a JSON Patch operation, are cut at this many characters. */
+export const MESSAGE_LIMIT = 500;
+
+/** A name, id, state or type the server chose is cut at this many characters. */
+export const NAME_LIMIT = 200;
+
+/** A finding's expected or actual value in report.html, each member's line, is cut at this many characters. */
+export const VALUE_LIMIT = 1000;
+
+/**
+ * `s` cut to `n` characters with an ellipsis when longer (n - 1 of its own and `…`, so the result is at most
+ * n long). A surrogate pair is never split, so the result is still valid text.
+ */
+export function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  let end = Math.max(0, n - 1);
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c < 0xdc00) end--;
+  return `${s.slice(0, end)}…`;
+}
+
+/** The first `limit` of a service's findings, and those left out. */
+export function firstFindings(findings: readonly Finding[], limit: number): { shown: readonly Finding[]; rest: readonly Finding[] } {
+  if (findings.length <= limit) return { shown: findings, rest: [] };
+  return { shown: findings.slice(0, limit), rest: findings.slice(limit) };
+}
+
+const ORDER: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** `3 more findings in report.json (1 error, 2 warnings)`: what was left out, by severity. */
+export function moreFindings(rest: readonly Finding[]): string {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of rest) counts[f.severity]++;
+  const by = ORDER.filter((s) => counts[s] > 0).map((s) => (s === 'info' ? `${counts[s]} info` : plural(counts[s], s)));
+  return `${plural(rest.length, 'more finding')} in report.json (${by.join(', ')})`;
+}

@@ -1,0 +1,239 @@
+/**
+ * What people read stays readable whatever the cloud answers: 100,000 backups made a text report of 64,000
+ * lines and a report.html of 65 MB, and a pipe named with 5 MB of text was 5 MB in each. Each human format
+ * lists the first findings of a service (errors first) and the first rows of each table, says how many more
+ * report.json has, and cuts long text with an ellipsis; report.json keeps everything. A cut comes after
+ * redaction: no part of a secret shows where the cut falls inside one.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { defaultSeedFor } from '../../src/emulator/index.ts';
+import { cut, FINDINGS_SHOWN, HTML_ROWS_SHOWN, MESSAGE_LIMIT, NAME_LIMIT, VALUE_LIMIT } from '../../src/render/report-bounds.ts';
+import { renderReportGithub } from '../../src/render/report-github.ts';
+import { renderReportHtml } from '../../src/render/report-html.ts';
+import { renderReportJson } from '../../src/render/report-json.ts';
+import { renderReportMarkdown } from '../../src/render/report-markdown.ts';
+import { renderReportText } from '../../src/render/report-text.ts';
+import { buildReport } from '../../src/report/report.ts';
+import type { ObservedService, Report } from '../../src/report/types.ts';
+import type { CloudServiceSpec } from '../../src/schema/kinds.ts';
+import { steward } from '../helpers/exec.ts';
+import { examplesWithEmulator } from '../helpers/project.ts';
+import { NOW, ORG, PROD } from './seed.ts';
+
+test('cut: at most n characters with the ellipsis, never half a surrogate pair', () => {
+  const cases: Array<[string, number, string]> = [
+    ['short', 10, 'short'],
+    ['exactly10!', 10, 'exactly10!'],
+    ['eleven char', 10, 'eleven ch…'],
+    ['ab😀cd', 4, 'ab…'],
+    ['ab😀cd', 5, 'ab😀…'],
+    ['', 3, ''],
+  ];
+  for (const [s, n, want] of cases) {
+    assert.is(cut(s, n), want, `${s} ${n}`);
+    assert.ok(cut(s, n).length <= n, `${s} ${n}`);
+  }
+});
+
+const none: ObservedService = { pipes: [], endpoints: [], backups: [], failures: [], malformed: [] };
+const spec: CloudServiceSpec = {
+  organizationId: ORG,
+  serviceId: PROD,
+  backups: { maxAgeHours: 26, maxSizeChangePercent: 50 },
+  pipes: { reportUnlisted: true, expected: [{ name: 'kept', state: 'Running' }] },
+  reversePrivateEndpoints: { reportUnlisted: true },
+};
+
+/** Backups an hour apart, the newest last; every other one failed (a warning each: a later one succeeded). */
+function backups(n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `b${i}`,
+    status: i % 2 && i < n - 1 ? 'error' : 'done',
+    startedAt: new Date(NOW.getTime() - (n - i) * 3_600_000).toISOString(),
+    finishedAt: new Date(NOW.getTime() - (n - i) * 3_600_000 + 600_000).toISOString(),
+    sizeInBytes: 1_000_000_000,
+  }));
+}
+
+const MB = 'n'.repeat(5 * 1024 * 1024);
+
+interface Case {
+  what: string;
+  observed: ObservedService;
+  /** The longest any human output may be, in characters. */
+  maxChars: number;
+}
+
+const cases: Case[] = [
+  { what: '5,000 backups, 2,499 of them failed', observed: { ...none, backups: backups(5_000) }, maxChars: 400_000 },
+  {
+    what: 'thousands of unlisted pipes and endpoints',
+    observed: {
+      ...none,
+      pipes: Array.from({ length: 3_000 }, (_, i) => ({ name: `p${i}`, state: 'Failed' })),
+      endpoints: Array.from({ length: 3_000 }, (_, i) => ({ description: `e${i}`, status: 'Failed' })),
+    },
+    maxChars: 600_000,
+  },
+  {
+    what: 'names of 5 MB (a pipe, an endpoint, a backup id and type)',
+    observed: {
+      ...none,
+      pipes: [{ name: `pipe-${MB}`, state: 'Failed', id: `id-${MB}` }],
+      endpoints: [{ description: `endpoint-${MB}`, status: `status-${MB}` }],
+      backups: [{ id: `backup-${MB}`, status: 'error', type: `type-${MB}`, startedAt: NOW.toISOString() }],
+    },
+    maxChars: 60_000,
+  },
+];
+
+for (const c of cases) {
+  test(`human formats are bounded, report.json is whole: ${c.what}`, () => {
+    const report = buildReport([{ name: 'svc', spec, observed: c.observed }], { now: NOW });
+    const findings = report.services[0]!.findings;
+    const text = renderReportText(report, { color: false });
+    const md = renderReportMarkdown(report);
+    const html = renderReportHtml(report);
+    const gh = renderReportGithub(report);
+    for (const [name, out] of [
+      ['text', text],
+      ['markdown', md],
+      ['html', html],
+      ['github', gh],
+    ] as const) {
+      assert.ok(out.length <= c.maxChars, `${name}: ${out.length} characters`);
+      // report.html writes a table's rows on one line; the others a line per finding.
+      if (name !== 'html') for (const line of out.split('\n')) assert.ok(line.length < 10_000, `${name}: a line of ${line.length} characters`);
+    }
+    assert.ok(md.length <= 60_000);
+    // Text and GitHub: the first FINDINGS_SHOWN findings (errors first), then how many more report.json has.
+    const listed = text.split('\n').filter((l) => /^ {2}(error|warning|info) /.test(l));
+    assert.is(listed.length, Math.min(findings.length, FINDINGS_SHOWN));
+    assert.equal(
+      listed.map((l) => l.trim().split(' ')[0]),
+      findings.slice(0, FINDINGS_SHOWN).map((f) => f.severity),
+    );
+    const annotations = gh.split('\n').filter((l) => /^::(error|warning|notice) title=steward report [a-z]/.test(l));
+    assert.is(annotations.length, Math.min(findings.length, FINDINGS_SHOWN));
+    if (findings.length > FINDINGS_SHOWN) {
+      assert.match(text, new RegExp(`… and ${findings.length - FINDINGS_SHOWN} more findings in report\\.json \\(`));
+      assert.match(gh, new RegExp(`and ${findings.length - FINDINGS_SHOWN} more findings in report\\.json`));
+      assert.match(md, /…and \d+ more findings in report\.json \(/);
+    }
+    // HTML: the first HTML_ROWS_SHOWN findings and rows of each table.
+    assert.ok((html.match(/data-testid="finding"/g) ?? []).length <= HTML_ROWS_SHOWN);
+    if (findings.length > HTML_ROWS_SHOWN) assert.match(html, `…and ${findings.length - HTML_ROWS_SHOWN} more findings in report.json (`);
+    // report.json keeps every finding and every name whole.
+    const json = JSON.parse(renderReportJson(report)) as Report;
+    assert.is(json.services[0]!.findings.length, findings.length);
+    assert.is(json.services[0]!.backups.length, c.observed.backups!.length);
+    assert.is(json.services[0]!.pipes.length, c.observed.pipes!.length);
+    if (c.what.startsWith('names')) {
+      assert.ok(json.services[0]!.pipes[0]!.name.length > 5_000_000);
+      for (const out of [text, md, gh]) assert.not.match(out, 'n'.repeat(MESSAGE_LIMIT));
+      assert.not.match(html, 'n'.repeat(VALUE_LIMIT));
+      assert.match(html, `pipe-${'n'.repeat(NAME_LIMIT - 6)}…`);
+    }
+  });
+}
+
+test('normal sizes are shown whole: nothing is cut or left out up to the limits', () => {
+  const name = 'x'.repeat(NAME_LIMIT - 20);
+  // FINDINGS_SHOWN findings: pipe.missing (kept), backup.stale (none listed), and an unlisted pipe each.
+  const observed: ObservedService = { ...none, pipes: Array.from({ length: FINDINGS_SHOWN - 2 }, (_, i) => ({ name: `${name}${i}`, state: 'Running' })) };
+  const report = buildReport([{ name: 'svc', spec, observed }], { now: NOW });
+  assert.is(report.services[0]!.findings.length, FINDINGS_SHOWN);
+  for (const out of [renderReportText(report, { color: false }), renderReportMarkdown(report), renderReportHtml(report), renderReportGithub(report)]) {
+    assert.not.match(out, '…');
+    assert.not.match(out, 'more finding');
+    for (let i = 0; i < FINDINGS_SHOWN - 2; i++) assert.match(out, `${name}${i}`);
+  }
+});
+
+const TOKEN = 'ghp_Q7bX2mN9vK4pL8sR3tW6yZ1aC5dF0gH2jE7uMx';
+
+type Seed = { organizations: { services: { name: string; pipes: Record<string, unknown>[]; backups: Record<string, unknown>[] }[] }[] };
+
+/** The emulator's default seed, with prod-warehouse changed by `change`. */
+function seedWith(change: (prod: Seed['organizations'][number]['services'][number]) => void): Seed {
+  const seed = structuredClone(defaultSeedFor('seed')) as Seed;
+  change(seed.organizations.flatMap((o) => o.services).find((s) => s.name === 'prod-warehouse')!);
+  return seed;
+}
+
+test('steward report (built CLI) against the emulator with 2,000 backups: bounded stdout, report.md and report.html; report.json whole', async () => {
+  const N = 2_000;
+  const seed = seedWith((prod) => {
+    const model = prod.backups.find((b) => b['status'] === 'done')!;
+    prod.backups = Array.from({ length: N }, (_, i) => ({
+      ...model,
+      id: `7b1c0000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      status: i % 2 ? 'error' : 'done',
+      startedAt: `-${2 * i + 2}h`,
+      finishedAt: `-${2 * i + 1}h`,
+    }));
+  });
+  const x = await examplesWithEmulator({ data: seed as never });
+  try {
+    const r = await steward(['report', '--out', 'reports'], { cwd: x.dir, env: x.env, spawn: true });
+    assert.is(r.code, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.ok(lines.length < FINDINGS_SHOWN + 12, `${lines.length} lines`);
+    assert.match(r.stdout, /… and \d+ more findings in report\.json \(\d+ warnings/);
+    const dir = join(x.dir, 'reports');
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    const svc = json.services.find((s) => s.name === 'prod-warehouse')!;
+    assert.is(svc.backups.length, N);
+    assert.ok(svc.findings.length > N / 2);
+    assert.ok(md.length <= 60_000);
+    assert.ok(html.length < 1_000_000, `report.html: ${html.length} characters`);
+    assert.match(html, `…and ${N - HTML_ROWS_SHOWN} older backups in report.json`);
+    const gh = await steward(['report', '--out', 'reports', '--format', 'github'], { cwd: x.dir, env: x.env, spawn: true });
+    assert.ok(gh.stdout.split('\n').length < FINDINGS_SHOWN + 5);
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test('steward report (built CLI): where a cut falls inside a secret, no part of it shows (redacted before cut)', async () => {
+  // The token is a secret-looking variable's value, which only the output's redaction is told of. The pipes'
+  // names put it where each cut falls: a message at MESSAGE_LIMIT (after 'pipe "'), a name at NAME_LIMIT.
+  const seed = seedWith((prod) => {
+    const pipe = prod.pipes[0]!;
+    prod.pipes.push(
+      { ...pipe, id: 'c0ffee00-1a2b-4c3d-8e4f-00000000a001', name: `${'x'.repeat(MESSAGE_LIMIT - 20)}${TOKEN}` },
+      { ...pipe, id: 'c0ffee00-1a2b-4c3d-8e4f-00000000a002', name: `${'y'.repeat(NAME_LIMIT - 10)}${TOKEN}` },
+    );
+  });
+  const x = await examplesWithEmulator({ data: seed as never });
+  try {
+    const env = { ...x.env, GITHUB_TOKEN: TOKEN };
+    const r = await steward(['report', '--out', 'reports'], { cwd: x.dir, env, spawn: true });
+    assert.is(r.code, 0, r.stderr);
+    const gh = await steward(['report', '--out', 'reports-gh', '--format', 'github'], { cwd: x.dir, env, spawn: true });
+    const dir = join(x.dir, 'reports');
+    const json = readFileSync(join(dir, 'report.json'), 'utf8');
+    // Both pipes are shown (unlisted), their names cut where the token was.
+    assert.match(r.stdout, /pipe "x{400,}/);
+    assert.match(json, /"name": "y{190}\[redacted\]"/);
+    const part = TOKEN.slice(0, 8);
+    for (const [name, out] of [
+      ['stdout', r.stdout],
+      ['github', gh.stdout],
+      ['report.md', readFileSync(join(dir, 'report.md'), 'utf8')],
+      ['report.html', readFileSync(join(dir, 'report.html'), 'utf8')],
+      ['report.json', json],
+    ] as const) {
+      assert.not.match(out, part, `${name} shows part of the token`);
+    }
+  } finally {
+    await x.cleanup();
+  }
+});
+
+test.run();
