@@ -4,7 +4,8 @@
  */
 import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
-import type { Report } from '../../src/report/types.ts';
+import * as assert from 'uvu/assert';
+import type { Report, ServiceReport } from '../../src/report/types.ts';
 
 export const ORG = '6f1c4a47-1c1c-4c1c-8c1c-1c1c1c1c1c1c';
 export const SVC = '9a2b4a47-1c1c-4c1c-8c1c-1c1c1c1c1c1c';
@@ -61,4 +62,17 @@ export async function runReport(files: Record<string, string>, url: string, cred
   } finally {
     p.cleanup();
   }
+}
+
+/**
+ * A generated answer fills the spec's "number" with any number: a backup size of -72439612.3 bytes or a
+ * negative duration is malformed (docs/report.md, Backups), and those must be the only malformed items; the
+ * spec's own examples (static answers) have none. The review is then incomplete: exit 1 exactly then.
+ */
+export function assertOnlyMalformedNumbers(svc: ServiceReport, code: number | null, generated: boolean, context = ''): void {
+  const numbers = /^(sizeInBytes: must be a whole number of bytes|durationInSeconds: must be a number of seconds), 0 or more, got /;
+  for (const m of svc.malformedItems)
+    assert.ok(m.part.includes('backup') && m.kept && m.problems.every((p) => numbers.test(p)), `${context}${JSON.stringify(m)}`);
+  if (!generated) assert.equal(svc.malformedItems, [], context);
+  assert.is(code, svc.malformedItems.length > 0 ? 1 : 0, context);
 }

@@ -17,6 +17,7 @@ import type { Report } from '../../src/report/types.ts';
 import { EXAMPLES } from '../helpers/project.ts';
 import { formatViolations, usePrism, type PrismOptions, type PrismServer } from '../helpers/prism.ts';
 import { runConformance } from './run.ts';
+import { assertOnlyMalformedNumbers } from './cloud.ts';
 import {
   assertApply,
   assertImport,
@@ -124,7 +125,8 @@ MOCKS.forEach((m, i) => {
       if (run.step('import')!.code === 0) assertImport(run, m.label, SKIP);
       return;
     }
-    assert.is(run.step('report')!.code, 0, show(run.step('report')!));
+    // Generated backups may have malformed numbers (a size of -72439612.3 bytes): exit 1 for those only.
+    assertOnlyMalformedNumbers(report.services[0]!, run.step('report')!.code, m.opts.dynamic === true, show(run.step('report')!));
     assert.equal(report.services[0]!.readFailures, []);
     for (const name of ['plan', 'plan-prune']) assert.is(run.step(name)!.code, 0, show(run.step(name)!));
     if (!m.noValidate) assertServerValidate(sv);
