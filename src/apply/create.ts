@@ -1,5 +1,4 @@
 /** Creates that are never sent twice blindly: settle windows, listing after unknown outcomes, 429 re-sends. */
-import { oldestFirst } from './oldest.ts';
 import { ApiError, ApiTransportError, NotFoundError, RateLimitedError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
@@ -7,6 +6,7 @@ import { CliError } from '../errors.ts';
 import type { AlertBody } from '../model/alert.ts';
 import type { ItemOf, PlanItem } from '../plan/types.ts';
 import type { ApplyDeps } from './types.ts';
+import { oldestFirst } from './oldest.ts';
 
 /** The service answered 2xx (the write was applied) but the body was not what was expected. */
 export function answered2xx(e: unknown): boolean {
