@@ -16,6 +16,7 @@ import { computePlan } from '../../src/plan/plan.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
 import { dashboardFacts, checkSemantics } from '../../src/schema/semantic.ts';
 import { tmpProject } from '../helpers/tmp.ts';
+import { notStewardFolder } from '../helpers/project.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const APIS = ['seed', 'hyperdx', 'clickstack-cloud'];
@@ -66,7 +67,7 @@ const projects: Array<[string, (dir: string) => void]> = [
   ['the problems project', () => undefined],
   ...['examples', 'examples/hyperdx', 'examples/clickstack-cloud'].map((p): [string, (dir: string) => void] => [
     p,
-    (dir) => cpSync(join(ROOT, p), dir, { recursive: true }),
+    (dir) => cpSync(join(ROOT, p), dir, { recursive: true, filter: notStewardFolder }),
   ]),
 ];
 

@@ -1,5 +1,5 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.ts';
 import { tmpProject } from './tmp.ts';
@@ -7,12 +7,18 @@ import { tmpProject } from './tmp.ts';
 export const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
 
 /**
+ * Leaves out a `.steward` folder that running steward in examples/ by hand left there (caches, a state file):
+ * a copy starts as a fresh clone does.
+ */
+export const notStewardFolder = (src: string): boolean => basename(src) !== '.steward';
+
+/**
  * Copies examples/<sub> (or all of examples/) to dest with the client rate limit raised from the real
  * services' (100 a minute; 50 through ClickHouse Cloud), so tests do not wait on it (the limiter and the
  * waits have their own tests).
  */
 export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud', opts: { timeoutSeconds?: number } = {}): void {
-  cpSync(sub ? join(EXAMPLES, sub) : EXAMPLES, dest, { recursive: true });
+  cpSync(sub ? join(EXAMPLES, sub) : EXAMPLES, dest, { recursive: true, filter: notStewardFolder });
   const f = join(dest, 'steward.yaml');
   let text = readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000');
   // A short request timeout keeps the settle window after an unknown outcome short.
@@ -29,7 +35,7 @@ export async function examplesWithEmulator(
   opts: EmulatorOptions & { keepRateLimit?: boolean } = {},
 ): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const p = tmpProject({});
-  cpSync(EXAMPLES, p.dir, { recursive: true });
+  cpSync(EXAMPLES, p.dir, { recursive: true, filter: notStewardFolder });
   if (!opts.keepRateLimit) {
     const f = join(p.dir, 'steward.yaml');
     writeFileSync(f, readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
