@@ -120,8 +120,9 @@ export function normalizeApply(rows: ApplyBenchRow[]): TableRow[] {
     peer: `bound ${r.bound}: ${r.boundMs} ms`,
     ratio: round(r.wallMs / r.boundMs),
     notes: [
-      ...(applyGoal(r) !== undefined ? [`goal efficiency ≥ ${applyGoal(r)}: ${r.efficiency >= applyGoal(r)! ? 'met' : 'NOT met'}`] : []),
-      `efficiency ${r.efficiency}`,
+      // Judged on the exact ratio: 0.8957 is shown as 0.9 and must not pass a 0.9 goal.
+      ...(applyGoal(r) !== undefined ? [`goal efficiency ≥ ${applyGoal(r)}: ${r.boundMs / r.wallMs >= applyGoal(r)! ? 'met' : 'NOT met'}`] : []),
+      `efficiency ${(r.boundMs / r.wallMs).toFixed(3)}`,
       ...serverShare(r),
       ...(r.wholeMs !== undefined
         ? [`whole run ${r.wholeMs.toLocaleString('en-US')} ms with its lists, plans and duplicate check (${round(r.boundMs / r.wholeMs)})`]
