@@ -9,8 +9,8 @@
  *
  * `InterimFilter` follows the framing of the answers on one connection (a head up to its blank line, then a
  * Content-Length body or chunks and trailers) so that it knows where each head starts, and drops the heads of
- * 100 answers. Every other byte is passed on as it comes: only a status line is held until its end, to tell a
- * 100's. What it cannot frame (a line over 16 KiB, a status line that is not HTTP/1.x, a 101, an answer read to
+ * 100 answers. Every other byte is passed on as it comes: only a status line that may be a 100's (it starts as
+ * `HTTP/1.1 100` does) is held until its end. What it cannot frame (a line over 16 KiB, a status line that is not HTTP/1.x, a 101, an answer read to
  * the connection's end, a chunk line it cannot read) it passes on untouched from then on, so undici reads it
  * as it would have. steward sends no HEAD request (whose answer has no body whatever its headers say).
  */
@@ -23,7 +23,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * Where the next bytes are: a status line (held until whole), the rest of a 100 head (dropped), the fields of
+ * Where the next bytes are: a status line (held while it may be a 100's), the rest of a 100 head (dropped), the fields of
  * any other head, a body, chunked framing (a chunk's size line, its data, the line end after it, the
  * trailers), or past what is framed here (raw).
  */
@@ -31,8 +31,8 @@ type State = 'status' | 'drop' | 'fields' | 'body' | 'chunk-size' | 'chunk-data'
 
 export class InterimFilter {
   private state: State = 'status';
-  /** The status line read so far (held: it may be a 100's). */
-  private held: Buffer[] = [];
+  /** The status line read so far, held while it may be a 100's; undefined once it cannot be (it went on). */
+  private held: Buffer[] | undefined = [];
   /** The status or field line read so far, as text. */
   private line = '';
   /** Bytes of the current framing line other than CR (a blank line has none). */
@@ -48,7 +48,7 @@ export class InterimFilter {
   dropped = 0;
 
   /**
-   * The bytes of `chunk` to pass on, in order; a status line not yet whole is held until it is. Bytes passed on
+   * The bytes of `chunk` to pass on, in order; a status line not yet whole that may be a 100's is held. Bytes passed on
    * are views of `chunk` (the chunk itself unless a head is held or dropped): nothing is copied per line.
    */
   push(chunk: Buffer): Buffer {
@@ -75,27 +75,39 @@ export class InterimFilter {
         // A line of a head: up to its LF, or all that is left while it goes on.
         const lf = chunk.indexOf(LF, i);
         const end = lf < 0 ? chunk.length : lf + 1;
-        if (state === 'status' || state === 'drop') {
+        const holding = state === 'status' && this.held !== undefined;
+        if (holding || state === 'drop') {
           if (i > from) out.push(chunk.subarray(from, i));
-          if (state === 'status') this.held.push(chunk.subarray(i, end));
+          if (holding) this.held!.push(chunk.subarray(i, end));
           from = end;
         }
         if (this.line.length < MAX_LINE) this.line += chunk.toString('latin1', i, end);
         i = end;
+        // Held only while it may still be a 100's: the start of another answer goes on as it comes, so undici
+        // sees it when it comes (an answer nobody asked for, read as the next request's if it were held).
+        if (holding && !mayBeContinue(this.line)) pushAll(out, this.releaseHeld());
         if (lf >= 0) {
           const line = this.line.replace(/\r?\n$/, '');
           this.line = '';
+          this.held ??= [];
           this.head(line);
           // A held status line that is not a 100's goes on here, before the rest of `chunk`.
           if (this.held.length > 0 && this.state !== 'drop') pushAll(out, this.held.splice(0));
         } else if (this.line.length >= MAX_LINE && state !== 'drop') {
-          pushAll(out, this.held.splice(0));
+          pushAll(out, this.releaseHeld());
           this.state = 'raw';
         }
       }
     }
     if (from < chunk.length) out.push(from === 0 ? chunk : chunk.subarray(from));
     return out.length === 1 ? out[0]! : Buffer.concat(out);
+  }
+
+  /** The status line held so far, to pass on: the rest of the line goes on as it comes. */
+  private releaseHeld(): Buffer[] {
+    const held = this.held ?? [];
+    this.held = undefined;
+    return held;
   }
 
   /** One whole line of a head read: its status line, a field, or the blank line that ends it. */
@@ -189,6 +201,12 @@ export class InterimFilter {
       this.state = this.left > 0 ? 'body' : 'status';
     }
   }
+}
+
+/** Whether a status line read so far (maybe not whole) may be a 100's: it starts as `HTTP/1.1 100 ` does. */
+function mayBeContinue(line: string): boolean {
+  const start = line.slice(0, 12);
+  return ('HTTP/1.1 100'.startsWith(start) || 'HTTP/1.0 100'.startsWith(start)) && (line.length === start.length || ' \r\n'.includes(line[12]!));
 }
 
 function hexDigit(b: number): number {

@@ -113,6 +113,18 @@ test('a status line is held until it is whole; anything else goes on as it comes
   assert.is(f.push(Buffer.from('Length: 4\r\n\r\n{"a')).toString(), 'Length: 4\r\n\r\n{"a');
 });
 
+test('a status line goes on as soon as it cannot be a 100’s: an answer nobody asked for is not held for the next request', () => {
+  const f = new InterimFilter();
+  assert.is(f.push(Buffer.from(ok('a') + 'HTTP/1.1 2')).toString(), ok('a') + 'HTTP/1.1 2');
+  assert.is(f.push(Buffer.from('01 Created\r\nContent-Length: 1\r\n\r\nb')).toString(), '01 Created\r\nContent-Length: 1\r\n\r\nb');
+  for (const start of ['X', 'HTTP/2', 'HTTP/1.1 1 ', 'HTTP/1.0 10 ', 'HTTP/1.1 101', 'HTTP/1.1 1000']) {
+    assert.is(new InterimFilter().push(Buffer.from(start)).toString(), start, start);
+  }
+  for (const start of ['H', 'HTTP/1.', 'HTTP/1.0 1', 'HTTP/1.1 100', 'HTTP/1.1 100 Cont']) {
+    assert.is(new InterimFilter().push(Buffer.from(start)).length, 0, `${start}: may be a 100`);
+  }
+});
+
 test('bytes undici gives back (unshift, a paused answer) are not filtered twice', () => {
   const socket = new Readable({ read() {} });
   const filter = skipInterimContinue(socket);

@@ -1,0 +1,124 @@
+/**
+ * src/clients/interim.ts against a hostile server: a raw `net` server on 127.0.0.1 answers two creates on one
+ * keep-alive connection with bytes a filter of 100 Continue heads could misframe. Whatever it sends, a create
+ * is sent once, never takes bytes sent before it as its answer, ends within its timeouts, and a failure is one
+ * line without the token.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createHttp } from '../../src/clients/http.ts';
+
+const TOKEN = 'Interim-Hostile-Token-4711';
+const C = 'HTTP/1.1 100 Continue\r\n\r\n';
+const created = (body: string) => `HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+/** Answers the n-th request (from 0) on a connection with `script`; counts what arrived. */
+async function rawServer(script: (n: number, socket: Socket) => void) {
+  const sockets = new Set<Socket>();
+  const requests: string[] = [];
+  let n = 0;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    let buffered = '';
+    socket.on('data', (d: Buffer) => {
+      buffered += d.toString('latin1');
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        requests.push(buffered.slice(0, buffered.indexOf('\r\n')));
+        buffered = buffered.slice(end + 4 + length);
+        script(n++, socket);
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Two creates, one after the other on one connection: each one's answer body, or its error message. */
+async function twoCreates(url: string): Promise<string[]> {
+  const http = createHttp({ prefixUrl: url, auth: { type: 'bearer', token: TOKEN }, timeoutMs: 2000, idleTimeoutMs: 500, concurrency: 1 });
+  const out: string[] = [];
+  for (const name of ['a', 'b']) {
+    try {
+      out.push(JSON.stringify((await http.request({ method: 'POST', path: `/${name}`, json: { name } })).body));
+    } catch (e) {
+      out.push(`error: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** Writes `text` again and again until the connection closes. */
+function forever(socket: Socket, text: string): void {
+  const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(text)), 5);
+  socket.on('close', () => clearInterval(timer));
+}
+
+test('an answer nobody asked for, cut in its status line, is not read as the next create’s answer', async () => {
+  // The server answers the first create and, in the same write, starts an answer no request is waiting for;
+  // the rest of it comes with the second create's answer. Held back, those bytes were the second create's.
+  const server = await rawServer((n, socket) => {
+    if (n === 0) socket.write(created('{"id":"a1"}') + 'HTTP/1.1 201 Crea');
+    else socket.write('ted\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{"id":"EARLY"}' + created('{"id":"b1"}'));
+  });
+  try {
+    const [a, b] = await twoCreates(server.url);
+    assert.is(a, '{"id":"a1"}');
+    assert.not.match(b!, 'EARLY', 'bytes sent before the second create were taken as its answer');
+    assert.match(b!, /^error: POST \/b on 127\.0\.0\.1:\d+: .*outcome unknown/);
+    assert.is(server.requests.filter((r) => r.startsWith('POST')).length, 2, 'no create sent twice');
+  } finally {
+    await server.close();
+  }
+});
+
+const endless: Array<{ what: string; script: (n: number, socket: Socket) => void; expect: RegExp }> = [
+  { what: '100 Continue heads forever', script: (_n, s) => forever(s, C.repeat(50)), expect: /the connection stalled/ },
+  {
+    what: 'a 100 head whose field never ends',
+    script: (_n, s) => {
+      s.write('HTTP/1.1 100 Continue\r\nX-Pad: ');
+      forever(s, 'a'.repeat(65536));
+    },
+    expect: /the connection stalled/,
+  },
+  { what: '10,000 100 heads, then the answer', script: (n, s) => s.write(C.repeat(10000) + created(`{"id":"${n}"}`)), expect: /^\{"id":"[01]"\}$/ },
+  {
+    what: 'a 100 with a body (RFC 9110: a 1xx has none, so it is the next answer)',
+    script: (n, s) => s.write(`HTTP/1.1 100 Continue\r\nContent-Length: 5\r\n\r\n${created(`{"id":"${n}"}`)}`),
+    expect: /^\{"id":"[01]"\}$/,
+  },
+];
+
+for (const { what, script, expect } of endless) {
+  test(`${what}: each create is sent once and ends, in one line without the token`, async () => {
+    const server = await rawServer(script);
+    try {
+      const results = await twoCreates(server.url);
+      for (const r of results) {
+        assert.match(r, expect);
+        assert.not.ok(r.includes('\n') || r.includes(TOKEN), r);
+      }
+      assert.is(server.requests.length, 2, 'no create sent twice');
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test.run();
