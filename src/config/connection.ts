@@ -2,6 +2,7 @@ import { CLOUD_PROFILES, OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
 import { CliError, ConfigError, type SourcePos } from '../errors.ts';
 import { ALLOWED_HOSTS_VAR, hostAllowed, listed, parseAllowedHosts } from './allowed-hosts.ts';
+import { credentialVariables, secretWord } from './credentials.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
@@ -79,7 +80,7 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   const allow = (project.spec[section] as { allowInsecureHttp?: boolean } | undefined)?.allowInsecureHttp === true;
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allow) {
     throw new ConfigError(
-      `${section} url uses plain http to ${url.hostname}: the ${section === 'cloud' ? 'API key' : 'token or key'} would cross the network unencrypted; use https, or set spec.${section}.allowInsecureHttp: true if this network is trusted`,
+      `${section} url uses plain http to ${hostShown(raw, url.hostname, project)}: the ${section === 'cloud' ? 'API key' : 'token or key'} would cross the network unencrypted; use https, or set spec.${section}.allowInsecureHttp: true if this network is trusted`,
       project.locate(ptr),
       ptr,
     );
@@ -89,12 +90,24 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   if (!allowed.ok) throw new CliError(allowed.message);
   if (allowed.rules && !hostAllowed(allowed.rules, url)) {
     throw new ConfigError(
-      `${section} url names ${url.host}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules)}): steward sends the ${section === 'cloud' ? 'API key' : 'token or key'} only to the hosts that variable lists; nothing was sent`,
+      `${section} url names ${hostShown(raw, url.host, project)}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules)}): steward sends the ${section === 'cloud' ? 'API key' : 'token or key'} only to the hosts that variable lists; nothing was sent`,
       project.locate(ptr),
       ptr,
     );
   }
   return r.value.replace(/\/+$/, '');
+}
+
+/**
+ * A url's host for a message, or the url as the file writes it when it reads a credential's variable or one
+ * whose name says it holds a secret: the URL parser lowers the case of what it reads (and maps and decodes
+ * it), so a token put in the host would pass the output's redaction, which looks for the value as it is, and
+ * land in the CI log with the refusal meant to keep it in.
+ */
+function hostShown(raw: string, host: string, project: Project): string {
+  const credentials = new Set(credentialVariables(project.spec).map((n) => n.toUpperCase()));
+  const reads = [...raw.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+  return reads.some((n) => credentials.has(n.toUpperCase()) || secretWord(n) !== undefined) ? `the host of ${raw}` : host;
 }
 
 /** This machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (a URL's hostname keeps IPv6 in brackets). */

