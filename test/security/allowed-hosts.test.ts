@@ -3,6 +3,8 @@
  * at its own server gets nothing: the url is refused at its line before any client exists (docs/security.md).
  */
 import { writeFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -135,6 +137,36 @@ for (const [url, allowedHosts, shown] of LEAKS) {
     }
   });
 }
+
+test('demo --examples: a project folder pointing its url elsewhere gets nothing sent there; its steps may reach only the demo’s emulator', async () => {
+  // `demo --examples` runs a folder a pull request may have changed: its url and its token variable are its own.
+  const x = await examplesWithEmulator();
+  const received: string[] = [];
+  const elsewhere = createServer((s) => {
+    s.on('data', (d: Buffer) => received.push(d.toString('latin1')));
+    s.on('error', () => {});
+    s.end();
+  });
+  await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+  try {
+    const f = join(x.dir, 'steward.yaml');
+    const port = (elsewhere.address() as AddressInfo).port;
+    writeFileSync(
+      f,
+      readFileSync(f, 'utf8')
+        .replace('url: ${STEWARD_OBS_URL}', `url: http://127.0.0.1:${port}`)
+        .replace('token: { env: STEWARD_OBS_TOKEN }', 'token: { env: CI_DEPLOY_TOKEN }'),
+    );
+    const env = { CI_DEPLOY_TOKEN: TOKEN, STEWARD_ALLOWED_HOSTS: 'api.hyperdx.io', NO_COLOR: '1' };
+    const r = await steward(['demo', '--examples', x.dir, '--out', join(x.dir, 'out')], { cwd: x.dir, env });
+    assert.equal(received, [], 'nothing reached the url the folder named');
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, `observability url names 127.0.0.1:${port}, which STEWARD_ALLOWED_HOSTS does not list (127.0.0.1:`);
+  } finally {
+    await new Promise((r) => elsewhere.close(r));
+    await x.cleanup();
+  }
+});
 
 test('a malformed variable is one line naming the entry, exit 1', async () => {
   const x = await examplesWithEmulator();

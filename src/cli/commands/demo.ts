@@ -132,7 +132,7 @@ export const demoCommand = defineCommand<DemoArgs>({
     const bold = (s: string) => painter(ctx.color)('bold', s);
     say(`${bold('steward demo')}: the emulator serves both APIs at ${emu.url} (token dev-token, key dev-key/dev-secret);\n`);
     say(`working copy of the examples: ${work}${args.examples ? '' : ` (${UNTHROTTLED})`}\n`);
-    const sub: CommandContext = { ...ctx, cwd: work, env: demoEnv(ctx.env, emu.env) };
+    const sub: CommandContext = { ...ctx, cwd: work, env: demoEnv(ctx.env, emu) };
     const steps = demoSteps;
     try {
       for (const [i, step] of steps.entries()) {
@@ -152,7 +152,7 @@ export const demoCommand = defineCommand<DemoArgs>({
           say(
             `\n${bold('Part 2: the hyperdx profile')} (examples/hyperdx): an emulator speaking HyperDX's API v2 at ${hx.url}, where dashboards can be updated and deleted and alerts read.\n`,
           );
-          const hxSub: CommandContext = { ...ctx, cwd: hxWork, env: demoEnv(ctx.env, hx.env) };
+          const hxSub: CommandContext = { ...ctx, cwd: hxWork, env: demoEnv(ctx.env, hx) };
           for (const [i, step] of hyperdxSteps.entries()) {
             say(`\n${bold(`── ${i + 1}/${hyperdxSteps.length}  ${step.title} ${'─'.repeat(Math.max(0, 60 - step.title.length))}`)}\n\n`);
             const code = await step.command.run({ debug: args.debug, color: args.color, ...step.args() } as never, hxSub);
@@ -180,11 +180,10 @@ export const demoCommand = defineCommand<DemoArgs>({
 });
 
 /**
- * The demo's steps talk to its own emulators on this machine only: the user's STEWARD_ALLOWED_HOSTS (set for
- * their real service) would refuse them, so it is left out of the steps' environment.
+ * The demo's steps talk to its own emulator on this machine only: the user's STEWARD_ALLOWED_HOSTS (set for
+ * their real service) would refuse it, so the steps' list is that emulator alone. Not unset: `--examples` runs
+ * a project folder a pull request may have changed, whose url and token variable would then go unchecked.
  */
-function demoEnv(base: CommandContext['env'], emulator: Record<string, string>): CommandContext['env'] {
-  const env = { ...base, ...emulator };
-  delete env[ALLOWED_HOSTS_VAR];
-  return env;
+function demoEnv(base: CommandContext['env'], emulator: { env: Record<string, string>; url: string }): CommandContext['env'] {
+  return { ...base, ...emulator.env, [ALLOWED_HOSTS_VAR]: new URL(emulator.url).host };
 }
