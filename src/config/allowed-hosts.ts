@@ -32,23 +32,42 @@ function canonicalHost(h: string): string {
 export function parseAllowedHosts(raw: string | undefined): AllowedHosts {
   const rules: HostRule[] = [];
   for (const text of (raw ?? '').split(/[\s,]+/).filter((t) => t !== '')) {
-    const m = /^(\*\.)?(\[[0-9a-fA-F:.]+\]|[^\s:/?#@[\]*]+)(?::(\d{1,5}))?$/.exec(text);
-    if (!m || (m[1] !== undefined && m[2]!.startsWith('['))) {
+    const m = /^(\*\.)?(\[[0-9a-fA-F:.]+\]|[^\s:/?#@[\]*\\]+)(?::(\d{1,5}))?$/.exec(text);
+    const host = m ? urlHostname(m[2]!) : undefined;
+    if (!m || host === undefined || (m[1] !== undefined && m[2]!.startsWith('['))) {
       return {
         ok: false,
         message: `${ALLOWED_HOSTS_VAR} entry "${text.slice(0, 80)}" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path)`,
       };
     }
-    rules.push({ text, host: canonicalHost(m[2]!), wildcard: m[1] !== undefined, ...(m[3] !== undefined ? { port: String(Number(m[3])) } : {}) });
+    rules.push({ text, host: canonicalHost(host), wildcard: m[1] !== undefined, ...(m[3] !== undefined ? { port: String(Number(m[3])) } : {}) });
   }
   return { ok: true, rules: rules.length > 0 ? rules : undefined };
 }
 
-/** Whether a URL's host and port are listed. `*.example.com` takes any name below example.com, not itself. */
+/**
+ * An entry's host as the URL parser writes a url's (`URL.hostname`): the one parser both sides go through, so
+ * `bücher.de`, `127.1` or `[::ffff:127.0.0.1]` in the variable match the url that names the same host.
+ * Undefined when it is not a host.
+ */
+function urlHostname(host: string): string | undefined {
+  try {
+    const u = new URL(`http://${host}`);
+    return u.pathname === '/' && u.search === '' && u.hash === '' ? u.hostname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a URL's host and port are listed. `*.example.com` takes any name below example.com, not itself, and
+ * no IP address (`*.0.1` is not 10.0.0.1) or name with an empty label (`x..example.com`).
+ */
 export function hostAllowed(rules: readonly HostRule[], url: URL): boolean {
   const host = canonicalHost(url.hostname);
   const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
-  return rules.some((r) => (r.wildcard ? host.endsWith(`.${r.host}`) : host === r.host) && (r.port === undefined || r.port === port));
+  const name = !host.startsWith('[') && !/^[\d.]+$/.test(host) && !host.split('.').includes('');
+  return rules.some((r) => (r.wildcard ? name && host.endsWith(`.${r.host}`) : host === r.host) && (r.port === undefined || r.port === port));
 }
 
 /** The entries as the variable gave them, for an error message. */

@@ -34,6 +34,21 @@ const MATCHES: Array<[hosts: string, url: string, allowed: boolean]> = [
   ['localhost', 'http://127.0.0.1', false],
   ['a.example, b.example  c.example', 'https://c.example', true],
   ['a.example,,b.example', 'https://d.example', false],
+  // An entry is read by the URL parser a url is read by: IDN, IPv4 and IPv6 forms name the host they name there.
+  ['bücher.example', 'https://xn--bcher-kva.example', true],
+  ['xn--bcher-kva.example', 'https://bücher.example', true],
+  ['127.1', 'http://2130706433', true],
+  ['[::ffff:127.0.0.1]', 'http://[::ffff:7f00:1]', true],
+  ['api.hyperdx.io', 'https://api。hyperdx．io', true],
+  ['api.hyperdx.io', 'https://аpi.hyperdx.io', false],
+  ['api.hyperdx.io', 'https://evil.example\\@api.hyperdx.io', false],
+  ['api.hyperdx.io', 'https://api.hyperdx.io:443@evil.example', false],
+  // A wildcard takes names below its domain: no IP address, no empty label.
+  ['*.0.1', 'http://10.0.0.1', false],
+  ['*.1', 'http://0x7f000001', false],
+  ['*.clickhouse.cloud', 'https://.clickhouse.cloud', false],
+  ['*.clickhouse.cloud', 'https://x..clickhouse.cloud', false],
+  ['*.clickhouse.cloud', 'https://x.clickhouse.cloud.', true],
 ];
 
 for (const [hosts, url, allowed] of MATCHES) {
@@ -50,7 +65,18 @@ test('unset or blank: no restriction; an entry that is not a host is an error na
     const p = parseAllowedHosts(blank);
     assert.ok(p.ok && p.rules === undefined, String(blank));
   }
-  for (const bad of ['https://api.hyperdx.io', 'api.hyperdx.io/v2', 'api.*.io', '*', 'user@host', '*.[::1]', 'host:99999999']) {
+  for (const bad of [
+    'https://api.hyperdx.io',
+    'api.hyperdx.io/v2',
+    'api.*.io',
+    '*',
+    'user@host',
+    '*.[::1]',
+    'host:99999999',
+    'api.hyperdx.io\\v2',
+    'a%2fb',
+    '[::1',
+  ]) {
     const p = parseAllowedHosts(`ok.example, ${bad}`);
     assert.not.ok(p.ok, bad);
     if (!p.ok) assert.match(p.message, `STEWARD_ALLOWED_HOSTS entry "${bad}" is not a host`);
