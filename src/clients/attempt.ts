@@ -61,6 +61,10 @@ function nodeStyle(error: Error, idleTimeoutMs: number): Error {
   const code = (error as { code?: unknown }).code;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
     return timeoutError('socket', idleTimeoutMs, error);
+  // A 101 steward did not ask for (it asks for no upgrade): undici says "bad upgrade", or fails its assertion
+  // that one was asked for ("The expression evaluated to a falsy value: assert(upgrade)"), neither a reset.
+  if ((code === 'UND_ERR_SOCKET' && error.message === 'bad upgrade') || (code === 'ERR_ASSERTION' && error.message.includes('assert(upgrade)')))
+    return new Error('the server answered 101 Switching Protocols, which steward never asks for');
   if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
     return Object.assign(new Error(error.message), { code: 'ECONNRESET', cause: error });
   return error;

@@ -103,6 +103,16 @@ const endless: Array<{ what: string; script: (n: number, socket: Socket) => void
     script: (n, s) => s.write(`HTTP/1.1 100 Continue\r\nContent-Length: 5\r\n\r\n${created(`{"id":"${n}"}`)}`),
     expect: /^\{"id":"[01]"\}$/,
   },
+  {
+    what: 'a 101 Switching Protocols nobody asked for, without Upgrade',
+    script: (n, s) => s.write(`HTTP/1.1 101 Switching Protocols\r\n\r\n${created(`{"id":"${n}"}`)}`),
+    expect: /^error: POST \/[ab] on 127\.0\.0\.1:\d+: the server answered 101 Switching Protocols, which steward never asks for; outcome unknown/,
+  },
+  {
+    what: 'a 101 Switching Protocols nobody asked for',
+    script: (n, s) => s.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: upgrade\r\n\r\n${created(`{"id":"${n}"}`)}`),
+    expect: /^error: POST \/[ab] on 127\.0\.0\.1:\d+: the server answered 101 Switching Protocols, which steward never asks for; outcome unknown/,
+  },
 ];
 
 for (const { what, script, expect } of endless) {
