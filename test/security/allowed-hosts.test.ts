@@ -11,6 +11,10 @@ import * as assert from 'uvu/assert';
 import { hostAllowed, parseAllowedHosts } from '../../src/config/allowed-hosts.ts';
 import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+import { resolveObservability } from '../../src/config/connection.ts';
+import { nodeFileSystem } from '../../src/config/fs.ts';
+import { loadProject } from '../../src/config/project.ts';
 
 const MATCHES: Array<[hosts: string, url: string, allowed: boolean]> = [
   ['api.hyperdx.io', 'https://api.hyperdx.io', true],
@@ -136,17 +140,16 @@ test('a pull request writing its own url into steward.yaml is refused, though th
 
 const TOKEN = 'Mixed-Case-Token-Value-0042';
 const LEAKS: Array<[url: string, allowedHosts: string | undefined, shown: string]> = [
-  [
-    'https://${STEWARD_OBS_TOKEN}.evil.example',
-    'api.hyperdx.io',
-    'url names the host of https://${STEWARD_OBS_TOKEN}.evil.example, which STEWARD_ALLOWED_HOSTS',
-  ],
-  ['https://x.${GITHUB_TOKEN}.evil.example/v2', 'api.hyperdx.io', 'url names the host of https://x.${GITHUB_TOKEN}.evil.example/v2, which'],
-  ['http://${STEWARD_OBS_TOKEN}.evil.example', undefined, 'url uses plain http to the host of http://${STEWARD_OBS_TOKEN}.evil.example:'],
+  ['https://${STEWARD_OBS_TOKEN}.evil.example', 'api.hyperdx.io', 'observability url reads ${STEWARD_OBS_TOKEN}, which holds a credential: '],
+  ['https://x.${GITHUB_TOKEN}.evil.example/v2', 'api.hyperdx.io', "observability url reads ${GITHUB_TOKEN}, which is named as a secret's (TOKEN): "],
+  ['http://${STEWARD_OBS_TOKEN}.evil.example', undefined, 'observability url reads ${STEWARD_OBS_TOKEN}, which holds a credential: '],
+  // No list at all: the host would be looked up in DNS, which hands the token to evil.example's name server.
+  ['https://${STEWARD_OBS_TOKEN}.evil.example', undefined, 'observability url reads ${STEWARD_OBS_TOKEN}, which holds a credential: '],
+  ['https://api.hyperdx.io/${STEWARD_OBS_TOKEN}', undefined, 'observability url reads ${STEWARD_OBS_TOKEN}, which holds a credential: '],
 ];
 
 for (const [url, allowedHosts, shown] of LEAKS) {
-  test(`a url reading a token into its host (${url}) is refused without printing the token in lower case`, async () => {
+  test(`a url reading a token (${url}${allowedHosts ? `, ${allowedHosts} allowed` : ''}) is refused before anything is looked up or sent, the token not printed`, async () => {
     const x = await examplesWithEmulator();
     try {
       const f = join(x.dir, 'steward.yaml');
@@ -205,6 +208,39 @@ test('a malformed variable is one line naming the entry, exit 1', async () => {
     );
   } finally {
     await x.cleanup();
+  }
+});
+
+test('clickstack-cloud: an organization or service id reading a credential is refused at its line, the value never printed', () => {
+  const p = tmpProject({
+    'steward.yaml': `apiVersion: steward/v1
+kind: Project
+metadata: { name: p }
+spec:
+  resources: ['dashboards/*.yaml']
+  observability:
+    api: clickstack-cloud
+    url: https://api.clickhouse.cloud
+    keyId: { env: K }
+    keySecret: { env: S }
+    organizationId: \${S}
+    serviceId: 6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c31
+`,
+  });
+  try {
+    const env = { K: 'key-id-1', S: '6f1c4a52-3b7e-4d2a-9c1f-0e5b8a7d6c32' };
+    const proj = loadProject(nodeFileSystem, join(p.dir, 'steward.yaml'), env);
+    try {
+      resolveObservability(proj, env);
+      assert.unreachable('the secret was read into the path');
+    } catch (e) {
+      const err = e as { message: string; pos?: { line: number } };
+      assert.match(err.message, 'spec.observability.organizationId reads ${S}, which holds a credential: ');
+      assert.not.match(err.message, env.S);
+      assert.is(err.pos?.line, 11);
+    }
+  } finally {
+    p.cleanup();
   }
 });
 
