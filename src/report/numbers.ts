@@ -17,9 +17,16 @@ export function isByteCount(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
 
-/** A duration in seconds the checks can use: a finite number, 0 or more (fractions are fine). */
+/**
+ * The longest duration believed: 8.64e12 s, the span a Date holds either side of the epoch. Past it a number
+ * is no time span: 1e308 s passed as finite, its one decimal (round1) was Infinity, written as null in
+ * report.json and shown as "null – 4.7e+303h" in report.md (red team).
+ */
+export const MAX_SECONDS = 8.64e12;
+
+/** A duration in seconds the checks can use: a finite number from 0 to MAX_SECONDS (fractions are fine). */
 export function isSeconds(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_SECONDS;
 }
 
 const BACKUP_NUMBERS: readonly { member: string; ok: (v: unknown) => boolean; message: string }[] = [
@@ -36,7 +43,10 @@ export function backupNumberProblems(item: unknown): ItemProblemSent[] {
   const out: ItemProblemSent[] = [];
   for (const n of BACKUP_NUMBERS) {
     const v = item[n.member];
-    if (typeof v === 'number' && !n.ok(v)) out.push({ field: n.member, pointer: `/${n.member}`, message: n.message, missing: false, value: v });
+    if (typeof v === 'number' && !n.ok(v)) {
+      const message = n.member === 'durationInSeconds' && Number.isFinite(v) && v > MAX_SECONDS ? `${n.message}, at most ${MAX_SECONDS}` : n.message;
+      out.push({ field: n.member, pointer: `/${n.member}`, message, missing: false, value: v });
+    }
   }
   return out;
 }

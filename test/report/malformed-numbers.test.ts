@@ -44,6 +44,9 @@ test('backupNumberProblems: what a size and a duration may be', () => {
     ['NaN bytes', { sizeInBytes: NaN }, ['sizeInBytes NaN']],
     ['a negative duration', { durationInSeconds: -60 }, ['durationInSeconds -60']],
     ['an infinite duration', { durationInSeconds: -Infinity }, ['durationInSeconds -Infinity']],
+    // Finite, but one decimal of it (round1) is Infinity: null in report.json, "null – 4.7e+303h" in report.md.
+    ['a duration past what a date spans', { durationInSeconds: 1e308 }, ['durationInSeconds 1e+308']],
+    ['the longest duration believed', { durationInSeconds: 8.64e12 }, []],
     ['both', { sizeInBytes: -1, durationInSeconds: NaN }, ['sizeInBytes -1', 'durationInSeconds NaN']],
   ];
   for (const [name, item, want] of cases) {
