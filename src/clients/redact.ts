@@ -94,7 +94,9 @@ const MIN_ENCODED_LENGTH = 8;
 
 /**
  * Every form a secret can take in text, longest first:
- * - raw, URL-encoded, JSON-escaped (with and without `\/`);
+ * - raw, URL-encoded, JSON-escaped (with and without `\/`), and JSON-escaped twice: a server's text may hold
+ *   the escaped form (an echoed JSON body), and a report message quotes server text with JSON.stringify
+ *   (`has status "…"`), so a secret with a `"` or `\` reached every output so (red team);
  * - base64 of the secret inside any longer text (`Bearer <token>`, `user:secret` of Basic auth, a JSON
  *   document): base64 encodes 3 bytes as 4 characters, so wherever the secret starts, the characters that
  *   encode only its bytes are the base64 of the secret without its first 0, 1 or 2 bytes (and without the
@@ -112,6 +114,7 @@ export function secretVariants(secrets: readonly (string | undefined | null)[]):
     const json = JSON.stringify(s).slice(1, -1);
     set.add(json);
     set.add(json.replace(/\//g, '\\/'));
+    set.add(JSON.stringify(json).slice(1, -1));
     const encoded = new Set<string>();
     const bytes = Buffer.from(s, 'utf8');
     for (const whole of [bytes, Buffer.from(`Bearer ${s}`, 'utf8')]) {

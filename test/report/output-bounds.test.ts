@@ -21,6 +21,7 @@ import type { ObservedService, Report } from '../../src/report/types.ts';
 import type { CloudServiceSpec } from '../../src/schema/kinds.ts';
 import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
 import { NOW, ORG, PROD } from './seed.ts';
 
 test('cut: at most n characters with the ellipsis, never half a surrogate pair', () => {
@@ -232,6 +233,34 @@ test('steward report (built CLI): where a cut falls inside a secret, no part of 
       assert.not.match(out, part, `${name} shows part of the token`);
     }
   } finally {
+    await x.cleanup();
+  }
+});
+
+test('steward report (built CLI): a cloud key with a quote and a backslash, echoed JSON-escaped in a backup status, is in no output', async () => {
+  // backup.unknown-status quotes the status with JSON.stringify, so the escaped form was escaped once more:
+  // `s3cr\\\"et\\\\Key…` in every format and report.json, a form the redaction did not know.
+  const keySecret = 's3cr"et\\Key-2026-Qx7bN2';
+  const escaped = JSON.stringify(keySecret).slice(1, -1);
+  const x = await examplesWithEmulator({ keySecret });
+  // The emulator's seed holds only known statuses: the list's first "done" is changed on the way.
+  const proxy = await startProxy(x.emu.url, {
+    rewrite: (_req, path, _status, text) =>
+      /\/backups$/.test(path) ? text.replace(/"status":\s*"done"/, `"status": ${JSON.stringify(`rejected ${escaped}`)}`) : text,
+  });
+  try {
+    const env = { ...x.env, STEWARD_CLOUD_URL: proxy.url };
+    const outs: Array<[string, string]> = [];
+    for (const format of ['text', 'markdown', 'github', 'json']) {
+      const r = await steward(['report', '--out', `reports-${format}`, '--format', format], { cwd: x.dir, env, spawn: true });
+      assert.is(r.code, 0, r.stderr);
+      outs.push([format, r.stdout]);
+    }
+    for (const f of ['report.md', 'report.html', 'report.json']) outs.push([f, readFileSync(join(x.dir, 'reports-text', f), 'utf8')]);
+    assert.match(outs[0]![1], /backup\.unknown-status .*has status "rejected \[redacted\]"/);
+    for (const [name, out] of outs) assert.not.match(out, 's3cr', `${name} shows the key`);
+  } finally {
+    await proxy.close();
     await x.cleanup();
   }
 });
