@@ -262,6 +262,21 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
 }
 
 /**
+ * The check loadProject makes of the folders on the way to the state and the journal, made again right before
+ * apply writes there: a `.steward` replaced by a link after the project was loaded (while apply planned,
+ * waited at its prompt or sent its requests) took the state file, replaced by a rename, into the folder the
+ * link names, outside the project too (red team). The window left is between this check and the write.
+ * @throws ConfigError naming the folder
+ */
+export function refuseLinkedStateFolders(fs: FileSystem, project: Pick<Project, 'file' | 'dir' | 'statePath' | 'journalPath'>): void {
+  for (const [key, path] of [
+    ['state', project.statePath],
+    ['journal', project.journalPath],
+  ] as const)
+    refuseLinkedFolder(fs, project.dir, path, key, { file: project.file, line: 1, col: 1, unset: true });
+}
+
+/**
  * Refuses a symbolic link among the folders from the project folder to the state or journal file (`.steward`
  * by default): apply, import and plan wrote the state, journal, lock and caches through it, into another
  * folder of the project (where a resource pattern or git could take them) or outside it. A link that leads

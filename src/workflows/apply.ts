@@ -112,11 +112,20 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
 }
 
 async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject: Project, saved: Plan | undefined): Promise<ApplyOutcome> {
-  const [{ applyPlan, emptyResult }, { openJournal }, { readState, writeState, checkStateWritable }, { resolveObservability }] = await Promise.all([
+  const [
+    { applyPlan, emptyResult },
+    { openJournal },
+    { readState, writeState, checkStateWritable },
+    { resolveObservability },
+    { nodeFileSystem },
+    { refuseLinkedStateFolders },
+  ] = await Promise.all([
     import('../apply/apply.ts'),
     import('../apply/journal.ts'),
     import('../apply/state.ts'),
     import('../config/connection.ts'),
+    import('../config/fs.ts'),
+    import('../config/project.ts'),
   ]);
   // Ctrl-C while planning stops at once; while applying it stops new requests, and those in flight get
   // REQUEST_GRACE_MS to finish (then they are abandoned, their outcome unknown) so the summary can say
@@ -179,6 +188,8 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
     const { project, deps: services } = made;
     const connection = resolveObservability(project, deps.env);
     const settleMs = Math.max(connection.timeoutMs, options.settleMs ?? 0);
+    // What loadProject refused, again: the folders may have become links since (refuseLinkedStateFolders).
+    refuseLinkedStateFolders(nodeFileSystem, project);
     const state = readState(project.statePath);
     checkStateWritable(project.statePath);
     // Secret values are never written into the state file (writeState), which is committed after apply, nor
@@ -195,7 +206,10 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
           {
             client,
             journal,
-            saveState: (s) => writeState(project.statePath, s, redact),
+            saveState: (s) => {
+              refuseLinkedStateFolders(nodeFileSystem, project);
+              writeState(project.statePath, s, redact);
+            },
             now: () => services.clock.now(),
             signal: outer,
             emit: deps.emit,
@@ -218,6 +232,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
         // A saved plan that changed something is never applied again: its digest goes into the state (the
         // lock keeps a second apply of it waiting until then; a plan that changed nothing may be retried).
         try {
+          refuseLinkedStateFolders(nodeFileSystem, project);
           writeState(
             project.statePath,
             {

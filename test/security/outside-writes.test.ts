@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -25,6 +26,7 @@ import { checkArgv } from '../../src/cli/argv.ts';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const project = (extra = '') => `apiVersion: steward/v1
@@ -366,5 +368,35 @@ test(
     }
   }),
 );
+
+test('a .steward replaced by a link while apply runs (after the project was loaded) takes no state file outside', async () => {
+  // GIVEN apply has loaded the project (its .steward a folder) WHEN, at its first create, .steward is moved
+  // away and a link to a folder outside the project put in its place THEN no state file is written there: the
+  // records are reported not saved, naming the link. Before, the state, replaced by a rename, went outside.
+  const x = await examplesWithEmulator();
+  const outside = mkdtempSync(join(tmpdir(), 'steward-outside-'));
+  let swapped = false;
+  const proxy = await startProxy(x.emu.url, {
+    intercept: (req) => {
+      if (req.method === 'POST' && !swapped) {
+        swapped = true;
+        renameSync(join(x.dir, '.steward'), join(x.dir, 'moved-steward'));
+        symlinkSync(outside, join(x.dir, '.steward'));
+      }
+      return undefined;
+    },
+  });
+  try {
+    const r = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: { ...x.env, STEWARD_OBS_URL: proxy.url }, spawn: true });
+    assert.ok(swapped);
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /applied, not recorded: .*\.steward is a symbolic link \(to .*steward-outside-/);
+    assert.equal(readdirSync(outside), []);
+  } finally {
+    await proxy.close();
+    await x.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
 
 test.run();
