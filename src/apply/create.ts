@@ -128,11 +128,24 @@ async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, 
  * alerts bound to it).
  */
 export async function listNamed(deps: ApplyDeps, name: string, marker: string): Promise<LiveDashboard[]> {
-  return oldestFirst((await deps.client.listDashboards({})).filter((d) => d.name === name && mayBeOurs(d, marker)));
+  const live = await deps.client.listDashboards({});
+  const tagsListed = listsTags(live);
+  return oldestFirst(live.filter((d) => d.name === name && mayBeOurs(d, marker, tagsListed)));
 }
 
-export function mayBeOurs(d: LiveDashboard, marker: string): boolean {
-  return !Array.isArray(d.tags) || d.tags.includes(marker);
+/**
+ * Whether a listed dashboard may be this project's: its tags hold the marker, or its tags are not listed and
+ * the list shows no tags at all (`tagsListed` false: a server whose list leaves them out). Where the list shows
+ * tags for others, one without them has none (a server that leaves out an empty array): a dashboard made with
+ * no tags in the UI was taken for this run's, and this run removed its own and bound its alerts to it (red team).
+ */
+export function mayBeOurs(d: LiveDashboard, marker: string, tagsListed: boolean): boolean {
+  return Array.isArray(d.tags) ? d.tags.includes(marker) : !tagsListed;
+}
+
+/** Whether a dashboard list shows tags (any dashboard of it has a tags array). */
+export function listsTags(live: readonly LiveDashboard[]): boolean {
+  return live.some((d) => Array.isArray(d.tags));
 }
 
 export function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {

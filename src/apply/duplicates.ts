@@ -5,7 +5,7 @@ import type { ItemOf } from '../plan/types.ts';
 import { NotFoundError } from '../clients/errors.ts';
 import { groupBy } from '../shared/arrays.ts';
 import { oldestFirst } from './oldest.ts';
-import { deletedAnyway, errorLine, mayBeOurAlert, mayBeOurs } from './create.ts';
+import { deletedAnyway, errorLine, listsTags, mayBeOurAlert, mayBeOurs } from './create.ts';
 import { tileIds, type MadeDashboard } from './dashboard-update.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
@@ -158,14 +158,15 @@ export async function checkDuplicates(
   }
   // By name once: a filter of the whole list per create was quadratic (1,000 creates: ~40 ms after the last one).
   const byName = groupBy(live, (d) => d.name);
+  const tagsListed = listsTags(live);
   const createdId = new Map<string, string>();
   for (const c of result.created) if (!createdId.has(c.name)) createdId.set(c.name, c.id);
   for (const item of creates) {
     const name = item.body.name;
     const listed = oldestFirst(byName.get(name) ?? []);
-    const same = listed.filter((d) => mayBeOurs(d, o.marker));
+    const same = listed.filter((d) => mayBeOurs(d, o.marker, tagsListed));
     const mine = createdId.get(item.name);
-    const others = mine === undefined ? [] : listed.filter((d) => !mayBeOurs(d, o.marker)).map((d) => d.id);
+    const others = mine === undefined ? [] : listed.filter((d) => !mayBeOurs(d, o.marker, tagsListed)).map((d) => d.id);
     const report = (entry: Duplicate) => reportName(deps, result, entry, listed, others);
     if (same.length === 1 && mine !== undefined && same[0]!.id !== mine) {
       // This run's copy was a later one, removed by a runner whose answer was lost: bind to the one listed.
