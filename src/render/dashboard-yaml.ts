@@ -70,12 +70,19 @@ function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): v
 }
 
 /**
+ * The longest key import names a file after: metadata.name allows 253 characters, and `<key>.yaml` (or
+ * `<key>-2.yaml` on a collision) past 255 bytes cannot be made (ENAMETOOLONG: import --out of a project
+ * declaring such a name failed at that file; red team).
+ */
+const MAX_FILE_KEY = 200;
+
+/**
  * Whether `<key>.yaml` is a name import may not give a file: one Windows cannot check out (`con.yaml` is the
- * console there, `nul.alert.yaml` the null device), or `steward.yaml`, which a command run in that folder
- * would take for the project file.
+ * console there, `nul.alert.yaml` the null device), `steward.yaml`, which a command run in that folder
+ * would take for the project file, or one too long for a file name (MAX_FILE_KEY).
  */
 export function isReservedKey(key: string): boolean {
-  return !isPortableFileName(`${key}.yaml`) || key.toLowerCase() === 'steward';
+  return !isPortableFileName(`${key}.yaml`) || key.toLowerCase() === 'steward' || key.length > MAX_FILE_KEY;
 }
 
 /**

@@ -86,6 +86,9 @@ const KEYS: Array<[string | undefined, string, string]> = [
   [undefined, 'x.', 'x'],
   [undefined, 'y ', 'y'],
   [undefined, 'COM\u00b9', 'com1-dashboard'],
+  // A declared name too long for a file name (metadata.name allows 253): the slug, cut at 80
+  ['a'.repeat(253), 'Long', 'a'.repeat(80)],
+  ['b'.repeat(200), 'Long', 'b'.repeat(200)],
 ];
 
 test('fileKey: a declared name unless reserved, else a slug; every key makes a portable file name', () => {
@@ -95,6 +98,7 @@ test('fileKey: a declared name unless reserved, else a slug; every key makes a p
     assert.ok(isPortableFileName(`${got}.yaml`), got);
     // What import appends on a collision keeps it portable.
     assert.ok(isPortableFileName(`${got}-2.yaml`), got);
+    assert.ok(Buffer.byteLength(`${got}-99.yaml`) <= 255, `${got.length} characters`);
   }
 });
 

@@ -48,7 +48,9 @@ export async function importTemplate(args: { template: string; templateName?: st
   if (!/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/.test(name)) throw new UsageError(`--template-name ${name}: use lowercase letters, digits, '.', '_' and '-'`);
   // Instances name the template by it, so it is refused rather than changed (the default, a slug, never is).
   if (isReservedKey(name))
-    throw new UsageError(`--template-name ${name}: ${name}.yaml is a file name Windows or steward reserves (con, nul, aux.x, steward); choose another`);
+    throw new UsageError(
+      `--template-name ${name}: ${name}.yaml is a file name Windows or steward reserves (con, nul, aux.x, steward) or one over 200 characters; choose another`,
+    );
   const outDir = resolve(ctx.cwd, args.out ?? 'templates');
   const file = join(outDir, `${name}.yaml`);
   let imported;
