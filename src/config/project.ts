@@ -217,6 +217,14 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     ['journal', journalPath],
   ] as const) {
     const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
+    // Not into git's own folder: apply appended journal lines to .git/config (git then refuses to run) and wrote
+    // its state as any file there it named (red team).
+    if (isInside(dir, path) && inGitFolder(relative(dir, path)))
+      throw new ConfigError(
+        `spec.${key} names a file inside .git, git's own folder, which steward never writes; give it a file of its own (default ${key === 'state' ? '.steward/state.json' : '.steward/journal.jsonl'})`,
+        { file, ...locate(src, at) },
+        `/spec/${key}`,
+      );
     refuseLinkedFolder(fs, dir, path, key, spec[key] === undefined ? { file, line: 1, col: 1, unset: true } : { file, ...locate(src, at) });
     // The project file may not make steward read or write outside the project (docs/security.md): the
     // state is read back and committed, the journal and the lock beside the state are written.

@@ -72,6 +72,10 @@ for (const [key, value, message] of [
   ['state', 'dashboards/new.yaml', /spec\.state names a resource file/],
   ['journal', '.steward/state.json', /spec\.journal names the state file/],
   ['journal', '.steward/state.json.lock', /spec\.journal names the state's lock file/],
+  // git's own folder: apply appended its journal lines to .git/config and wrote its state as .git/info/attributes.
+  ['journal', '.git/config', /spec\.journal names a file inside \.git, git's own folder/],
+  ['state', '.git/info/attributes', /spec\.state names a file inside \.git, git's own folder/],
+  ['state', '.steward/../.GIT/hooks/pre-push', /spec\.state names a file inside \.git/],
 ] as const) {
   test(
     `spec.${key}: ${value} is refused at its line, nothing read`,
