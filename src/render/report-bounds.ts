@@ -19,6 +19,20 @@ export const HTML_ROWS_SHOWN = 500;
 /** A finding's message, and a JSON Patch operation, are cut at this many characters. */
 export const MESSAGE_LIMIT = 500;
 
+/**
+ * Operations of a finding's JSON Patch shown in report.md and report.html: a declared list of one reverse private endpoint id
+ * against a live one of 100,000 made a patch of 100,000 operations, 9.3 MB of report.html for one pipe, and
+ * report.md, kept under its length, then listed one finding a service (red team).
+ */
+export const PATCH_OPS_SHOWN = 20;
+
+/** A finding's JSON Patch as lines for people: the first PATCH_OPS_SHOWN operations, each cut, then how many more. */
+export function patchLines(patch: readonly unknown[]): string[] {
+  const lines = patch.slice(0, PATCH_OPS_SHOWN).map((op) => cut(JSON.stringify(op), MESSAGE_LIMIT));
+  if (patch.length > PATCH_OPS_SHOWN) lines.push(`…and ${plural(patch.length - PATCH_OPS_SHOWN, 'more operation')} in report.json`);
+  return lines;
+}
+
 /** A name, id, state or type the server chose is cut at this many characters. */
 export const NAME_LIMIT = 200;
 

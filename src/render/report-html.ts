@@ -15,7 +15,7 @@ import {
 import { escapeHtml } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf } from '../shared/arrays.ts';
-import { cut, firstFindings, HTML_ROWS_SHOWN, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, VALUE_LIMIT } from './report-bounds.ts';
+import { cut, firstFindings, HTML_ROWS_SHOWN, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines, VALUE_LIMIT } from './report-bounds.ts';
 
 /**
  * `report.html`: one self-contained page. Inline CSS, inline SVG charts (backup size and duration over time,
@@ -165,9 +165,7 @@ function serviceSection(svc: ServiceReport): string {
 }
 
 function findingRow(f: Finding, backupLabel: (id: string | undefined, fallback: string) => string): string {
-  const patch = f.patch?.length
-    ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(f.patch.map((op) => cut(JSON.stringify(op), MESSAGE_LIMIT)).join('\n'))}</pre></details>`
-    : '';
+  const patch = f.patch?.length ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(patchLines(f.patch).join('\n'))}</pre></details>` : '';
   return (
     `<tr data-testid="finding" data-severity="${f.severity}" data-finding-id="${esc(f.id)}">` +
     `<td><span class="badge ${f.severity}">${f.severity}</span></td>` +

@@ -2,7 +2,7 @@ import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
 import { plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { axisLabels, backupLabeller, durationSeries, MAX_DRAWN_BACKUPS, sizeSeries, sparkline } from './report-chart.ts';
-import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT } from './report-bounds.ts';
+import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines } from './report-bounds.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf, pushAll } from '../shared/arrays.ts';
@@ -85,10 +85,7 @@ function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolea
       if (!f.patch?.length) continue;
       out.push(`<details><summary>Field drift of ${cell(cut(f.object.name, NAME_LIMIT))} (JSON Patch from the live pipe to its file)</summary>`, '');
       out.push('```json');
-      pushAll(
-        out,
-        f.patch.map((op) => escapeCodeBlockLine(cut(JSON.stringify(op), MESSAGE_LIMIT))),
-      );
+      pushAll(out, patchLines(f.patch).map(escapeCodeBlockLine));
       out.push('```', '', '</details>', '');
     }
   }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultSeedFor } from '../../src/emulator/index.ts';
-import { cut, FINDINGS_SHOWN, HTML_ROWS_SHOWN, MESSAGE_LIMIT, NAME_LIMIT, VALUE_LIMIT } from '../../src/render/report-bounds.ts';
+import { cut, FINDINGS_SHOWN, HTML_ROWS_SHOWN, MESSAGE_LIMIT, NAME_LIMIT, PATCH_OPS_SHOWN, VALUE_LIMIT } from '../../src/render/report-bounds.ts';
 import { renderReportGithub } from '../../src/render/report-github.ts';
 import { renderReportHtml } from '../../src/render/report-html.ts';
 import { renderReportJson } from '../../src/render/report-json.ts';
@@ -140,6 +140,39 @@ for (const c of cases) {
     }
   });
 }
+
+test('a JSON Patch of 100,000 operations: report.html and report.md show its first operations; every other finding stays listed', () => {
+  // A file declares one reverse private endpoint id of a Kafka source; the server lists 100,000: one remove operation each. report.html was 9.3 MB for
+  // this one pipe, and report.md, kept under its length, listed one finding a service.
+  const declared: CloudServiceSpec = {
+    organizationId: ORG,
+    serviceId: PROD,
+    pipes: { reportUnlisted: true, expected: [{ name: 'big', source: { kafka: { reversePrivateEndpointIds: ['a'] } } }] },
+  };
+  const observed: ObservedService = {
+    ...none,
+    pipes: [
+      { name: 'big', state: 'Running', source: { kafka: { reversePrivateEndpointIds: Array.from({ length: 100_000 }, (_, i) => `e${i}`) } } },
+      ...Array.from({ length: 20 }, (_, i) => ({ name: `other-${i}`, state: 'Running' })),
+    ],
+  };
+  const report = buildReport([{ name: 'svc', spec: declared, observed }], { now: NOW });
+  const drift = report.services[0]!.findings.find((f) => f.id === 'pipe.field-drift')!;
+  assert.is(drift.patch!.length, 100_000);
+  const html = renderReportHtml(report);
+  const md = renderReportMarkdown(report);
+  assert.ok(html.length < 100_000, `report.html: ${html.length} characters`);
+  for (const out of [html, md]) {
+    assert.match(out, `…and ${100_000 - PATCH_OPS_SHOWN} more operations in report.json`);
+    // fast-json-patch removes from the end: the first operations shown are the last indexes.
+    assert.match(out, `/source/kafka/reversePrivateEndpointIds/${100_000 - PATCH_OPS_SHOWN}`);
+    assert.not.match(out, `/source/kafka/reversePrivateEndpointIds/${100_000 - PATCH_OPS_SHOWN - 1}`);
+  }
+  // report.md lists all 21 findings (the drift and 20 unlisted pipes), not one.
+  assert.not.match(md, 'more findings in report.json');
+  for (let i = 0; i < 20; i++) assert.match(md, `pipe \`other-${i}\``);
+  assert.is(JSON.parse(renderReportJson(report)).services[0].findings.find((f: { id: string }) => f.id === 'pipe.field-drift').patch.length, 100_000);
+});
 
 test('normal sizes are shown whole: nothing is cut or left out up to the limits', () => {
   const name = 'x'.repeat(NAME_LIMIT - 20);
