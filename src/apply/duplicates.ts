@@ -86,7 +86,9 @@ export async function checkAlertDuplicates(
     if (item.action !== 'create' || id === undefined) continue;
     const name = item.body.name;
     const listed = oldestFirst(byName.get(name) ?? []);
-    const same = listed.filter((a) => mayBeOurAlert(a, item.body.note));
+    // Ordered among themselves, as adoption orders them (adoptAlertNamed): another's id of another shape put
+    // every copy in list order, and this run then removed the copy it had adopted as the oldest.
+    const same = oldestFirst(listed.filter((a) => mayBeOurAlert(a, item.body.note)));
     const others = listed.filter((a) => !mayBeOurAlert(a, item.body.note)).map((a) => a.id);
     const report = (entry: Duplicate) => reportName(deps, result, entry, listed, others);
     const ids = same.map((a) => a.id);
@@ -164,7 +166,10 @@ export async function checkDuplicates(
   for (const item of creates) {
     const name = item.body.name;
     const listed = oldestFirst(byName.get(name) ?? []);
-    const same = listed.filter((d) => mayBeOurs(d, o.marker, tagsListed));
+    // Ordered among themselves, as adoption orders them (listNamed): a dashboard made by a person under an id of
+    // another shape put every copy in list order, and this run then removed the copy it had adopted as the
+    // oldest (the other runner's, which that runner kept and bound its alerts to).
+    const same = oldestFirst(listed.filter((d) => mayBeOurs(d, o.marker, tagsListed)));
     const mine = createdId.get(item.name);
     const others = mine === undefined ? [] : listed.filter((d) => !mayBeOurs(d, o.marker, tagsListed)).map((d) => d.id);
     const report = (entry: Duplicate) => reportName(deps, result, entry, listed, others);

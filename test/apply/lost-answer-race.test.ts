@@ -87,4 +87,60 @@ for (const [kind, reversed] of [
   });
 }
 
+test('dashboards: the oldest is the same for adoption and the check after, when a copy made by a person has an id of another shape', async () => {
+  // As the reversed variant, and a person made a dashboard of the name (no marker) just before, which the list
+  // shows under an id that is no ObjectId. The check after the creates ordered every copy of the name, the
+  // person's too, so one id of another shape put them all in list order (newest first): this run, which had
+  // adopted the other runner's copy as the oldest, removed it and bound its alerts to its own.
+  const p = tmpProject({});
+  copyExample(p.dir, 'hyperdx', { timeoutSeconds: 1 });
+  let clock = Date.parse('2026-11-01T00:00:00Z');
+  const emu = await startEmulator({ api: 'hyperdx', seed: 17, now: () => new Date((clock += 1000)) });
+  let raced: string | undefined;
+  let othersId: string | undefined;
+  let personsId: string | undefined;
+  let cut = false;
+  const post = async (path: string, auth: string, body: string) => {
+    const r = await fetch(emu.url + path, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+    return ((await r.json()) as { data: { id: string } }).data.id;
+  };
+  const proxy = await startProxy(emu.url, {
+    intercept: async (req, path, body) => {
+      if (raced !== undefined || req.method !== 'POST' || !path.endsWith('/dashboards')) return undefined;
+      raced = (JSON.parse(body) as { name: string }).name;
+      const auth = String(req.headers.authorization);
+      personsId = await post(path, auth, JSON.stringify({ ...(JSON.parse(body) as object), tags: ['team:payments'] }));
+      othersId = await post(path, auth, body);
+      return undefined;
+    },
+    rewrite: (req, path, _status, text) => {
+      if (req.method === 'GET' && path.endsWith('/dashboards')) {
+        const list = JSON.parse(text) as { data: Array<{ id: string }> };
+        const data = [...list.data].reverse().map((d) => (d.id === personsId ? { ...d, id: 'made-by-hand-1' } : d));
+        return JSON.stringify({ ...list, data });
+      }
+      if (cut || req.method !== 'POST' || !path.endsWith('/dashboards')) return text;
+      if ((JSON.parse(text) as { data?: { name?: string } }).data?.name !== raced) return text;
+      cut = true;
+      return 'drop';
+    },
+  });
+  try {
+    const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache'), STEWARD_OBS_URL: proxy.url };
+    const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    assert.ok(raced !== undefined && cut && personsId !== undefined, 'the race was played');
+    assert.is(a.code, 1, a.stdout + a.stderr);
+    const named = emu.state().dashboards.filter((d) => d.name === raced);
+    assert.equal(
+      named.map((d) => d.id).sort(),
+      [othersId!, personsId].sort(),
+      `the other runner's copy and the person's stay, this run's own is removed\n${a.stdout}`,
+    );
+  } finally {
+    await proxy.close();
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test.run();
