@@ -10,22 +10,28 @@ import { tileIds, type MadeDashboard } from './dashboard-update.ts';
 import type { ApplyDeps, ApplyResult } from './types.ts';
 
 /**
- * This run's copy is the oldest (src/apply/oldest.ts), but it was adopted by listing (the create's answer was lost): a later
- * copy may be its own (made, never answered), which no other runner removes. The later copies that carry
- * what this run sent (the marker) are removed; another runner's later copy is removed by that runner too, so
- * a 404 means it is gone already. The ids removed; a failure is reported.
+ * Deletes copies of a name, each journalled; the ids removed, and a failure reported as "could not remove
+ * <what> <id>". A 404 after a retry is a delete whose answer was lost (deletedAnyway). A 404 on the first try
+ * means someone else removed it: gone all the same where `othersRemove` (another runner removes its own later
+ * copy too), otherwise reported.
  */
-async function removeLater(deps: ApplyDeps, kind: 'Alert' | 'Dashboard', name: string, later: string[], runId: string, result: ApplyResult): Promise<string[]> {
+async function removeCopies(
+  deps: ApplyDeps,
+  kind: 'Alert' | 'Dashboard',
+  name: string,
+  ids: readonly string[],
+  o: { runId: string; result: ApplyResult; what: string; othersRemove: boolean },
+): Promise<string[]> {
   const remove = kind === 'Alert' ? deps.client.deleteAlert : deps.client.deleteDashboard;
   const removed: string[] = [];
-  for (const id of later) {
+  for (const id of ids) {
     try {
       await remove!(id, {}).catch((e: unknown) => {
-        if (!(deletedAnyway(e) || e instanceof NotFoundError)) throw e;
+        if (!(deletedAnyway(e) || (o.othersRemove && e instanceof NotFoundError))) throw e;
       });
       await deps.journal.append({
         at: deps.now().toISOString(),
-        run: runId,
+        run: o.runId,
         op: kind === 'Alert' ? 'alert.delete' : 'dashboard.delete',
         name,
         id,
@@ -33,10 +39,26 @@ async function removeLater(deps: ApplyDeps, kind: 'Alert' | 'Dashboard', name: s
       });
       removed.push(id);
     } catch (e) {
-      result.failed.push({ kind, name, error: `could not remove the later copy ${id}: ${errorLine(e)}` });
+      o.result.failed.push({ kind, name, error: `could not remove ${o.what} ${id}: ${errorLine(e)}` });
     }
   }
   return removed;
+}
+
+/**
+ * This run's copy is the oldest (src/apply/oldest.ts), but it was adopted by listing (the create's answer was
+ * lost): a later copy may be its own (made, never answered), which no other runner removes. The later copies
+ * that carry what this run sent (the marker) are removed.
+ */
+const removeLater = (deps: ApplyDeps, kind: 'Alert' | 'Dashboard', name: string, later: string[], runId: string, result: ApplyResult) =>
+  removeCopies(deps, kind, name, later, { runId, result, what: 'the later copy', othersRemove: true });
+
+/** This run's copy, not the oldest: removed, so that one of the name stays. Whether it was. */
+async function removeOwnCopy(deps: ApplyDeps, kind: 'Alert' | 'Dashboard', name: string, id: string, runId: string, result: ApplyResult): Promise<boolean> {
+  const [removed] = await removeCopies(deps, kind, name, [id], { runId, result, what: "this run's copy", othersRemove: false });
+  if (removed === undefined) return false;
+  result.created = result.created.filter((c) => c.id !== id);
+  return true;
 }
 
 type Duplicate = ApplyResult['duplicates'][number];
@@ -112,17 +134,7 @@ export async function checkAlertDuplicates(
     }
     let removed: string | undefined;
     if (removeOwn && deps.client.deleteAlert && ids[0] !== id && ids.includes(id)) {
-      try {
-        await deps.client.deleteAlert(id, {}).catch((e: unknown) => {
-          // Gone all the same (a retry's 404 after a lost answer): the copy is removed.
-          if (!deletedAnyway(e)) throw e;
-        });
-        await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'alert.delete', name: item.name, id, confirmedBy: 'response' });
-        removed = id;
-        result.created = result.created.filter((c) => c.id !== id);
-      } catch (e) {
-        result.failed.push({ kind: 'Alert', name: item.name, error: `could not remove this run's copy ${id}: ${errorLine(e)}` });
-      }
+      if (await removeOwnCopy(deps, 'Alert', item.name, id, runId, result)) removed = id;
     }
     const kept = removeOwn && deps.client.deleteAlert && ids[0] === id ? id : undefined;
     report({ kind: 'Alert', name, ids, ...(removed ? { removed } : {}), ...(kept ? { kept } : {}) });
@@ -198,19 +210,11 @@ export async function checkDuplicates(
     }
     let removed: string | undefined;
     if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] !== mine && ids.includes(mine)) {
-      try {
-        await deps.client.deleteDashboard(mine, {}).catch((e: unknown) => {
-          // Gone all the same (a retry's 404 after a lost answer): the copy is removed.
-          if (!deletedAnyway(e)) throw e;
-        });
-        await deps.journal.append({ at: deps.now().toISOString(), run: runId, op: 'dashboard.delete', name: item.name, id: mine, confirmedBy: 'response' });
+      if (await removeOwnCopy(deps, 'Dashboard', item.name, mine, runId, result)) {
         removed = mine;
-        result.created = result.created.filter((c) => c.id !== mine);
         // Alerts of this plan bind to the copy that stays.
         const kept = same[0]!;
         createdTiles.set(item.name, { id: kept.id, tiles: tileIds(kept) });
-      } catch (e) {
-        result.failed.push({ kind: 'Dashboard', name: item.name, error: `could not remove this run's copy ${mine}: ${errorLine(e)}` });
       }
     }
     const kept = removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine ? mine : undefined;
