@@ -3,6 +3,7 @@ import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMark
 import { itemDetail, liveCounts, renameHint, summaryLine } from './plan-text.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 import { pushAll } from '../shared/arrays.ts';
+import { cut } from '../shared/text.ts';
 
 /** GitHub refuses comments over 65,536 characters; stay well under it. */
 const MARKDOWN_LIMIT = 60_000;
@@ -15,7 +16,8 @@ const MARKDOWN_LIMIT = 60_000;
  */
 const HEAD_ITEMS = 20;
 const NAME_LIMIT = 200;
-const cut = (s: string, n = NAME_LIMIT) => (s.length > n ? `${s.slice(0, n)}…` : s);
+/** `n` characters of `s` and an ellipsis when longer, a surrogate pair never split. */
+const cutName = (s: string, n = NAME_LIMIT) => cut(s, n + 1);
 const more = (n: number, what: string) => `… and ${n} more ${what}`;
 
 /** The order a cut keeps items in: the ones that take something away first. */
@@ -57,7 +59,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   if (plan.orphans?.length) {
     head.push(
       `> [!NOTE]\n> ${plan.orphans.length} orphan${plan.orphans.length === 1 ? '' : 's'} kept (${[
-        ...plan.orphans.slice(0, HEAD_ITEMS).map((o) => `\`${escapeMarkdownCode(cut(o.id))}\``),
+        ...plan.orphans.slice(0, HEAD_ITEMS).map((o) => `\`${escapeMarkdownCode(cutName(o.id))}\``),
         ...(plan.orphans.length > HEAD_ITEMS ? [more(plan.orphans.length - HEAD_ITEMS, 'orphans')] : []),
       ].join(', ')}): they carry the marker tag but no file declares them; \`steward apply --prune\` deletes them (\`plan --prune\` shows it first).`,
     );
@@ -70,7 +72,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
     head.push('**Templates**', '');
     pushAll(
       head,
-      templates.slice(0, HEAD_ITEMS).map((f) => `- ${escapeMarkdownKeepingCode(cut(fanOutLine(f), 2 * NAME_LIMIT))}`),
+      templates.slice(0, HEAD_ITEMS).map((f) => `- ${escapeMarkdownKeepingCode(cutName(fanOutLine(f), 2 * NAME_LIMIT))}`),
     );
     if (templates.length > HEAD_ITEMS) head.push(`- ${more(templates.length - HEAD_ITEMS, 'templates')}`);
     head.push('');
@@ -82,7 +84,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   const fields = plan.ignoredFields;
   const footer = fields.length
     ? `\n<sub>Not compared: ${[
-        ...fields.slice(0, HEAD_ITEMS).map((f) => `\`${escapeMarkdownCode(cut(f))}\``),
+        ...fields.slice(0, HEAD_ITEMS).map((f) => `\`${escapeMarkdownCode(cutName(f))}\``),
         ...(fields.length > HEAD_ITEMS ? [more(fields.length - HEAD_ITEMS, 'fields')] : []),
       ].join(', ')}</sub>\n`
     : '';
@@ -107,7 +109,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   let listed = 0;
   for (const i of rest) {
     const it = changed[i]!;
-    const line = `- ${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(cut(it.name))}</b>${it.reason ? ` · ${it.reason}` : ''}\n`;
+    const line = `- ${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(cutName(it.name))}</b>${it.reason ? ` · ${it.reason}` : ''}\n`;
     if (body.length + line.length + reserve > limit) break;
     body += line;
     listed++;

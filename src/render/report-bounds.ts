@@ -8,7 +8,7 @@
  * secret is `[redacted]` already), so a cut never leaves part of a secret to show.
  */
 import type { Finding, Severity } from '../report/types.ts';
-import { plural } from '../shared/text.ts';
+import { cut, plural } from '../shared/text.ts';
 
 /** Findings listed per service in the text report, report.md and the GitHub annotations. */
 export const FINDINGS_SHOWN = 50;
@@ -38,18 +38,6 @@ export const NAME_LIMIT = 200;
 
 /** A finding's expected or actual value in report.html, each member's line, is cut at this many characters. */
 export const VALUE_LIMIT = 1000;
-
-/**
- * `s` cut to `n` characters with an ellipsis when longer (n - 1 of its own and `…`, so the result is at most
- * n long). A surrogate pair is never split, so the result is still valid text.
- */
-export function cut(s: string, n: number): string {
-  if (s.length <= n) return s;
-  let end = Math.max(0, n - 1);
-  const c = s.charCodeAt(end - 1);
-  if (c >= 0xd800 && c < 0xdc00) end--;
-  return `${s.slice(0, end)}…`;
-}
 
 /** The first `limit` of a service's findings, and those left out. */
 export function firstFindings(findings: readonly Finding[], limit: number): { shown: readonly Finding[]; rest: readonly Finding[] } {

@@ -1,7 +1,8 @@
 import type { Report, Severity } from '../report/types.ts';
 import { escapeGithubMessage as esc, escapeGithubProperty as escProp } from './escape.ts';
 import { countsText } from './report-text.ts';
-import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT } from './report-bounds.ts';
+import { FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT } from './report-bounds.ts';
+import { cut } from '../shared/text.ts';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', info: 'notice' };
 

@@ -1,5 +1,5 @@
 import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
-import { plural } from '../shared/text.ts';
+import { cut, plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import {
   backupLabeller,
@@ -15,7 +15,7 @@ import {
 import { escapeHtml } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf } from '../shared/arrays.ts';
-import { cut, firstFindings, HTML_ROWS_SHOWN, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines, VALUE_LIMIT } from './report-bounds.ts';
+import { firstFindings, HTML_ROWS_SHOWN, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines, VALUE_LIMIT } from './report-bounds.ts';
 
 /**
  * `report.html`: one self-contained page. Inline CSS, inline SVG charts (backup size and duration over time,

@@ -1,8 +1,8 @@
 import { formatBytes, formatDuration, formatTime } from '../report/format.ts';
-import { plural } from '../shared/text.ts';
+import { cut, plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport } from '../report/types.ts';
 import { axisLabels, backupLabeller, durationSeries, MAX_DRAWN_BACKUPS, sizeSeries, sparkline } from './report-chart.ts';
-import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines } from './report-bounds.ts';
+import { FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines } from './report-bounds.ts';
 import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf, pushAll } from '../shared/arrays.ts';

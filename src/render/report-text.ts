@@ -1,10 +1,10 @@
 import { formatTime } from '../report/format.ts';
-import { plural } from '../shared/text.ts';
+import { cut, plural } from '../shared/text.ts';
 import type { Finding, Report, ServiceReport, Severity } from '../report/types.ts';
 import { escapeTerminal as t } from './escape.ts';
 import { painter, type Style } from '../shared/colour.ts';
 import { maxOf } from '../shared/arrays.ts';
-import { cut, FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings } from './report-bounds.ts';
+import { FINDINGS_SHOWN, firstFindings, MESSAGE_LIMIT, moreFindings } from './report-bounds.ts';
 
 export interface ReportTextOptions {
   color: boolean;

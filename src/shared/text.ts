@@ -27,3 +27,15 @@ export function listSome(items: readonly string[], max = 10): string {
   if (items.length <= max) return items.join(', ');
   return `${items.slice(0, max).join(', ')}, … and ${items.length - max} more`;
 }
+
+/**
+ * `s` cut to `n` characters with an ellipsis when longer (n - 1 of its own and `…`, so the result is at most
+ * n long). A surrogate pair is never split, so the result is still valid text.
+ */
+export function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  let end = Math.max(0, n - 1);
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c < 0xdc00) end--;
+  return `${s.slice(0, end)}…`;
+}
