@@ -137,7 +137,7 @@ export async function main(rawArgv: string[], host: Host = processHost()): Promi
     .help()
     .alias('h', 'help')
     .epilogue(
-      "Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  apply: 3 blocked items left, 130 interrupted;\n  report --fail-on: 2 findings reach that severity.\nEnvironment: STEWARD_ALLOWED_HOSTS=host,*.domain sends credentials only to those hosts\n  (set it in CI, where a pull request may change steward.yaml's urls: docs/security.md).\nDocs: README.md",
+      "Exit codes: 0 ok, 1 error;\n  plan --detailed-exitcode: 2 changes pending, 3 blocked drift (3 wins);\n  apply: 3 blocked items left, 130 interrupted;\n  report --fail-on: 2 findings reach that severity.\nEnvironment: STEWARD_ALLOWED_HOSTS=api.hyperdx.io,... sends credentials only to the hosts listed\n  (set it in CI, where a pull request may change steward.yaml's urls: docs/security.md).\nDocs: README.md",
     )
     .wrap(Math.min(120, ctx.columns))
     .exitProcess(false)
