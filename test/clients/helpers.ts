@@ -24,6 +24,8 @@ export interface TestServer {
   /** Requests being handled right now, and the most seen at once. */
   inFlight: number;
   maxInFlight: number;
+  /** Connections accepted since start. */
+  connections: number;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       });
     });
   });
+  let connections = 0;
   server.on('connection', (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -74,6 +78,9 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     },
     get maxInFlight() {
       return state.maxInFlight;
+    },
+    get connections() {
+      return connections;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -102,6 +102,9 @@ export async function startHostileServer(mode: HostileMode, scope: 'all' | 'writ
     get maxInFlight() {
       return server.maxInFlight;
     },
+    get connections() {
+      return server.connections;
+    },
     bigBytesSent: () => big,
     close: async () => {
       for (const t of timers) clearInterval(t);
