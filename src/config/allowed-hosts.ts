@@ -13,6 +13,8 @@ interface HostRule {
   host: string;
   wildcard: boolean;
   port?: string;
+  /** Written `http://host`: the job's owner lets credentials go to it in clear (steward.yaml must say so too). */
+  plainHttp: boolean;
 }
 
 export type AllowedHosts = { ok: true; rules: HostRule[] | undefined } | { ok: false; message: string };
@@ -24,23 +26,31 @@ function canonicalHost(h: string): string {
 
 /**
  * Parses the variable: entries separated by commas or white space, each `host`, `host:port`, `*.domain`,
- * `[v6]` or `[v6]:port`. Unset or without entries (a CI variable that is not defined arrives empty): no
- * restriction (`rules` undefined). Anything else in an entry (a
- * scheme, a path, a `*` elsewhere) is an error, not a silent non-match, so a typo cannot lock everything out
- * without saying why.
+ * `[v6]` or `[v6]:port`, or one of those after `http://` (plain http may go to it: with the list set, a
+ * steward.yaml that turns on `allowInsecureHttp` cannot send the token in clear to a host the job named for
+ * https). Unset or without entries (a CI variable that is not defined arrives empty): no restriction (`rules`
+ * undefined). Anything else in an entry (another scheme, a path, a `*` elsewhere) is an error, not a silent
+ * non-match, so a typo cannot lock everything out without saying why.
  */
 export function parseAllowedHosts(raw: string | undefined): AllowedHosts {
   const rules: HostRule[] = [];
   for (const text of (raw ?? '').split(/[\s,]+/).filter((t) => t !== '')) {
-    const m = /^(\*\.)?(\[[0-9a-fA-F:.]+\]|[^\s:/?#@[\]*\\]+)(?::(\d{1,5}))?$/.exec(text);
+    const plainHttp = /^http:\/\//i.test(text);
+    const m = /^(\*\.)?(\[[0-9a-fA-F:.]+\]|[^\s:/?#@[\]*\\]+)(?::(\d{1,5}))?$/.exec(plainHttp ? text.slice('http://'.length) : text);
     const host = m ? urlHostname(m[2]!) : undefined;
     if (!m || host === undefined || (m[1] !== undefined && m[2]!.startsWith('['))) {
       return {
         ok: false,
-        message: `${ALLOWED_HOSTS_VAR} entry "${text.slice(0, 80)}" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path)`,
+        message: `${ALLOWED_HOSTS_VAR} entry "${text.slice(0, 80)}" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path; http://host:port only for a host plain http may go to)`,
       };
     }
-    rules.push({ text, host: canonicalHost(host), wildcard: m[1] !== undefined, ...(m[3] !== undefined ? { port: String(Number(m[3])) } : {}) });
+    rules.push({
+      text,
+      host: canonicalHost(host),
+      wildcard: m[1] !== undefined,
+      plainHttp,
+      ...(m[3] !== undefined ? { port: String(Number(m[3])) } : {}),
+    });
   }
   return { ok: true, rules: rules.length > 0 ? rules : undefined };
 }
@@ -60,14 +70,18 @@ function urlHostname(host: string): string | undefined {
 }
 
 /**
- * Whether a URL's host and port are listed. `*.example.com` takes any name below example.com, not itself, and
- * no IP address (`*.0.1` is not 10.0.0.1) or name with an empty label (`x..example.com`).
+ * Whether a URL's host and port are listed: 'yes'; 'https-only' when only entries without `http://` take it
+ * and the url is plain http to a host other than this machine; 'no'. `*.example.com` takes any name below
+ * example.com, not itself, and no IP address (`*.0.1` is not 10.0.0.1) or name with an empty label
+ * (`x..example.com`).
  */
-export function hostAllowed(rules: readonly HostRule[], url: URL): boolean {
+export function hostAllowed(rules: readonly HostRule[], url: URL, loopback: boolean): 'yes' | 'https-only' | 'no' {
   const host = canonicalHost(url.hostname);
   const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
   const name = !host.startsWith('[') && !/^[\d.]+$/.test(host) && !host.split('.').includes('');
-  return rules.some((r) => (r.wildcard ? name && host.endsWith(`.${r.host}`) : host === r.host) && (r.port === undefined || r.port === port));
+  const taking = rules.filter((r) => (r.wildcard ? name && host.endsWith(`.${r.host}`) : host === r.host) && (r.port === undefined || r.port === port));
+  if (taking.length === 0) return 'no';
+  return url.protocol === 'http:' && !loopback && !taking.some((r) => r.plainHttp) ? 'https-only' : 'yes';
 }
 
 /** The entries as the variable gave them, for an error message. */

@@ -89,9 +89,13 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   // The job's owner may pin where credentials go; steward.yaml (a pull request can change it) cannot widen it.
   const allowed = parseAllowedHosts(env[ALLOWED_HOSTS_VAR]);
   if (!allowed.ok) throw new CliError(allowed.message);
-  if (allowed.rules && !hostAllowed(allowed.rules, url)) {
+  const verdict = allowed.rules ? hostAllowed(allowed.rules, url, isLoopback(url.hostname)) : 'yes';
+  if (verdict !== 'yes') {
+    const what = section === 'cloud' ? 'API key' : 'token or key';
     throw new ConfigError(
-      `${section} url names ${url.host}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules)}): steward sends the ${section === 'cloud' ? 'API key' : 'token or key'} only to the hosts that variable lists; nothing was sent`,
+      verdict === 'no'
+        ? `${section} url names ${url.host}, which ${ALLOWED_HOSTS_VAR} does not list (${listed(allowed.rules!)}): steward sends the ${what} only to the hosts that variable lists; nothing was sent`
+        : `${section} url uses plain http to ${url.host}, which ${ALLOWED_HOSTS_VAR} lists for https only (${listed(allowed.rules!)}): the ${what} would cross the network unencrypted; use https, or have the job list it as http://${url.host}; nothing was sent`,
       project.locate(ptr),
       ptr,
     );

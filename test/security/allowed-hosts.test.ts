@@ -12,55 +12,66 @@ import { hostAllowed, parseAllowedHosts } from '../../src/config/allowed-hosts.t
 import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
-import { resolveObservability } from '../../src/config/connection.ts';
+import { isLoopback, resolveObservability } from '../../src/config/connection.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadProject } from '../../src/config/project.ts';
 
-const MATCHES: Array<[hosts: string, url: string, allowed: boolean]> = [
-  ['api.hyperdx.io', 'https://api.hyperdx.io', true],
-  ['api.hyperdx.io', 'https://API.HyperDX.io./v2', true],
-  ['api.hyperdx.io', 'https://api.hyperdx.io:8443', true],
-  ['api.hyperdx.io', 'https://api.hyperdx.io.evil.example', false],
-  ['api.hyperdx.io', 'https://evil.example/api.hyperdx.io', false],
-  ['api.hyperdx.io', 'https://api.hyperdx.io@evil.example', false],
-  ['api.hyperdx.io', 'https://xapi.hyperdx.io', false],
-  ['api.hyperdx.io:443', 'https://api.hyperdx.io', true],
-  ['api.hyperdx.io:443', 'https://api.hyperdx.io:8443', false],
-  ['api.hyperdx.io:443', 'http://api.hyperdx.io', false],
-  ['*.clickhouse.cloud', 'https://api.clickhouse.cloud', true],
-  ['*.clickhouse.cloud', 'https://a.b.clickhouse.cloud', true],
-  ['*.clickhouse.cloud', 'https://clickhouse.cloud', false],
-  ['*.clickhouse.cloud', 'https://evilclickhouse.cloud', false],
-  ['127.0.0.1', 'http://127.0.0.1:4318', true],
-  ['127.0.0.1:4318', 'http://127.0.0.1:4319', false],
-  ['[::1]:8080', 'http://[::1]:8080', true],
-  ['[::1]', 'http://[0:0:0:0:0:0:0:1]:9', true],
-  ['localhost', 'http://127.0.0.1', false],
-  ['a.example, b.example  c.example', 'https://c.example', true],
-  ['a.example,,b.example', 'https://d.example', false],
+const MATCHES: Array<[hosts: string, url: string, verdict: 'yes' | 'https-only' | 'no']> = [
+  ['api.hyperdx.io', 'https://api.hyperdx.io', 'yes'],
+  ['api.hyperdx.io', 'https://API.HyperDX.io./v2', 'yes'],
+  ['api.hyperdx.io', 'https://api.hyperdx.io:8443', 'yes'],
+  ['api.hyperdx.io', 'https://api.hyperdx.io.evil.example', 'no'],
+  ['api.hyperdx.io', 'https://evil.example/api.hyperdx.io', 'no'],
+  ['api.hyperdx.io', 'https://api.hyperdx.io@evil.example', 'no'],
+  ['api.hyperdx.io', 'https://xapi.hyperdx.io', 'no'],
+  ['api.hyperdx.io:443', 'https://api.hyperdx.io', 'yes'],
+  ['api.hyperdx.io:443', 'https://api.hyperdx.io:8443', 'no'],
+  ['api.hyperdx.io:443', 'http://api.hyperdx.io', 'no'],
+  ['*.clickhouse.cloud', 'https://api.clickhouse.cloud', 'yes'],
+  ['*.clickhouse.cloud', 'https://a.b.clickhouse.cloud', 'yes'],
+  ['*.clickhouse.cloud', 'https://clickhouse.cloud', 'no'],
+  ['*.clickhouse.cloud', 'https://evilclickhouse.cloud', 'no'],
+  ['127.0.0.1', 'http://127.0.0.1:4318', 'yes'],
+  ['127.0.0.1:4318', 'http://127.0.0.1:4319', 'no'],
+  ['[::1]:8080', 'http://[::1]:8080', 'yes'],
+  ['[::1]', 'http://[0:0:0:0:0:0:0:1]:9', 'yes'],
+  ['localhost', 'http://127.0.0.1', 'no'],
+  ['a.example, b.example  c.example', 'https://c.example', 'yes'],
+  ['a.example,,b.example', 'https://d.example', 'no'],
   // An entry is read by the URL parser a url is read by: IDN, IPv4 and IPv6 forms name the host they name there.
-  ['bücher.example', 'https://xn--bcher-kva.example', true],
-  ['xn--bcher-kva.example', 'https://bücher.example', true],
-  ['127.1', 'http://2130706433', true],
-  ['[::ffff:127.0.0.1]', 'http://[::ffff:7f00:1]', true],
-  ['api.hyperdx.io', 'https://api。hyperdx．io', true],
-  ['api.hyperdx.io', 'https://аpi.hyperdx.io', false],
-  ['api.hyperdx.io', 'https://evil.example\\@api.hyperdx.io', false],
-  ['api.hyperdx.io', 'https://api.hyperdx.io:443@evil.example', false],
+  ['bücher.example', 'https://xn--bcher-kva.example', 'yes'],
+  ['xn--bcher-kva.example', 'https://bücher.example', 'yes'],
+  ['127.1', 'http://2130706433', 'yes'],
+  ['[::ffff:127.0.0.1]', 'http://[::ffff:7f00:1]', 'yes'],
+  ['api.hyperdx.io', 'https://api。hyperdx．io', 'yes'],
+  ['api.hyperdx.io', 'https://аpi.hyperdx.io', 'no'],
+  ['api.hyperdx.io', 'https://evil.example\\@api.hyperdx.io', 'no'],
+  ['api.hyperdx.io', 'https://api.hyperdx.io:443@evil.example', 'no'],
   // A wildcard takes names below its domain: no IP address, no empty label.
-  ['*.0.1', 'http://10.0.0.1', false],
-  ['*.1', 'http://0x7f000001', false],
-  ['*.clickhouse.cloud', 'https://.clickhouse.cloud', false],
-  ['*.clickhouse.cloud', 'https://x..clickhouse.cloud', false],
-  ['*.clickhouse.cloud', 'https://x.clickhouse.cloud.', true],
+  ['*.0.1', 'http://10.0.0.1', 'no'],
+  ['*.1', 'http://0x7f000001', 'no'],
+  ['*.clickhouse.cloud', 'https://.clickhouse.cloud', 'no'],
+  ['*.clickhouse.cloud', 'https://x..clickhouse.cloud', 'no'],
+  ['*.clickhouse.cloud', 'https://x.clickhouse.cloud.', 'yes'],
+  // Plain http to a host other than this machine only where the job wrote the entry with http://.
+  ['api.hyperdx.io', 'http://api.hyperdx.io', 'https-only'],
+  ['*.corp.example', 'http://hx.corp.example:8000', 'https-only'],
+  ['http://api.hyperdx.io', 'http://api.hyperdx.io', 'yes'],
+  ['HTTP://hyperdx.internal:8000', 'http://hyperdx.internal:8000', 'yes'],
+  ['http://hyperdx.internal:8000', 'https://hyperdx.internal:8000', 'yes'],
+  ['http://hyperdx.internal:8000', 'http://hyperdx.internal:8001', 'no'],
+  ['http://*.corp.example', 'http://hx.corp.example', 'yes'],
+  ['api.hyperdx.io, http://api.hyperdx.io:8080', 'http://api.hyperdx.io', 'https-only'],
+  ['api.hyperdx.io, http://api.hyperdx.io:8080', 'http://api.hyperdx.io:8080', 'yes'],
 ];
 
-for (const [hosts, url, allowed] of MATCHES) {
-  test(`STEWARD_ALLOWED_HOSTS="${hosts}": ${url} is ${allowed ? 'allowed' : 'refused'}`, () => {
+for (const [hosts, url, verdict] of MATCHES) {
+  test(`STEWARD_ALLOWED_HOSTS="${hosts}": ${url} is ${verdict}`, () => {
     const p = parseAllowedHosts(hosts);
     assert.ok(p.ok);
     if (!p.ok || !p.rules) throw new Error('no rules');
-    assert.is(hostAllowed(p.rules, new URL(url)), allowed);
+    const u = new URL(url);
+    assert.is(hostAllowed(p.rules, u, isLoopback(u.hostname)), verdict);
   });
 }
 
@@ -80,6 +91,10 @@ test('unset or blank: no restriction; an entry that is not a host is an error na
     'api.hyperdx.io\\v2',
     'a%2fb',
     '[::1',
+    'http://',
+    'http://a.example/v2',
+    'ftp://a.example',
+    'http://http://a.example',
   ]) {
     const p = parseAllowedHosts(`ok.example, ${bad}`);
     assert.not.ok(p.ok, bad);
@@ -204,10 +219,44 @@ test('a malformed variable is one line naming the entry, exit 1', async () => {
     assert.is(r.code, 1);
     assert.is(
       r.stderr,
-      'error: STEWARD_ALLOWED_HOSTS entry "https://api.hyperdx.io" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path)\n',
+      'error: STEWARD_ALLOWED_HOSTS entry "https://api.hyperdx.io" is not a host: write names like api.hyperdx.io, api.hyperdx.io:443 or *.clickhouse.cloud, separated by commas (no https://, no path; http://host:port only for a host plain http may go to)\n',
     );
   } finally {
     await x.cleanup();
+  }
+});
+
+test('with the list set, allowInsecureHttp in steward.yaml does not send the token in clear to a host listed for https; an http:// entry lets it', () => {
+  const p = tmpProject({
+    'steward.yaml': `apiVersion: steward/v1
+kind: Project
+metadata: { name: p }
+spec:
+  resources: ['dashboards/*.yaml']
+  observability:
+    url: http://api.hyperdx.io
+    allowInsecureHttp: true
+    token: { env: T }
+`,
+  });
+  try {
+    const env = { T: TOKEN, STEWARD_ALLOWED_HOSTS: 'api.hyperdx.io' };
+    const proj = loadProject(nodeFileSystem, join(p.dir, 'steward.yaml'), env);
+    try {
+      resolveObservability(proj, env);
+      assert.unreachable('plain http to a host listed for https');
+    } catch (e) {
+      const err = e as { message: string; pos?: { line: number } };
+      assert.is(
+        err.message,
+        'observability url uses plain http to api.hyperdx.io, which STEWARD_ALLOWED_HOSTS lists for https only (api.hyperdx.io): the token or key would cross the network unencrypted; use https, or have the job list it as http://api.hyperdx.io; nothing was sent',
+      );
+      assert.is(err.pos?.line, 7);
+    }
+    const listed = { ...env, STEWARD_ALLOWED_HOSTS: 'http://api.hyperdx.io' };
+    assert.is(resolveObservability(loadProject(nodeFileSystem, join(p.dir, 'steward.yaml'), listed), listed).url, 'http://api.hyperdx.io');
+  } finally {
+    p.cleanup();
   }
 });
 
