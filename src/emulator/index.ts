@@ -7,7 +7,7 @@ import type { HyperdxSeedData, HyperdxState } from './hx-model.ts';
 import { defaultHyperdxSeed, materializeHxSeed, persistedHxState } from './hx-seed.ts';
 import { RateLimiter } from './faults.ts';
 import { Persister } from './persist.ts';
-import { createSeededRandom, deriveSeed, objectId, platformUuid, randomSeed, uuidV4 } from './random.ts';
+import { createSeededRandom, deriveSeed, objectIds, platformUuid, randomSeed, uuidV4 } from './random.ts';
 import { EmulatorError, materializeSeed, readSeed } from './seed.ts';
 import { RequestLog } from './exchange.ts';
 import { createRequestHandler } from './server.ts';
@@ -157,7 +157,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const failRng = createSeededRandom(deriveSeed(seed, 2));
   const dropRng = createSeededRandom(deriveSeed(seed, 3));
   const requestRng = createSeededRandom(deriveSeed(seed, 4));
-  const newId = () => objectId(idRng, now());
+  const nextObjectId = objectIds(idRng);
+  const newId = () => nextObjectId(now());
   const requestId = options.seed === undefined ? platformUuid : () => uuidV4(requestRng);
 
   const anchor = now();

@@ -46,12 +46,19 @@ function hex8(n: number): string {
 }
 
 /**
- * A MongoDB ObjectId-shaped id (24 lowercase hex characters): 4 bytes of seconds since the epoch, then 8
- * random bytes. HyperDX ids look like this.
+ * MongoDB ObjectIds as one server process makes them (24 lowercase hex characters; HyperDX ids are these): 4
+ * bytes of seconds since the epoch, 5 random bytes drawn once for the process, and a 3-byte counter that
+ * starts anywhere and counts up (wrapping). Ids made in one second by one process are ordered by the counter,
+ * which steward's choice of the copy to keep after a race relies on (src/apply/oldest.ts).
  */
-export function objectId(rng: Random, now: Date): string {
-  const seconds = Math.floor(now.getTime() / 1000) >>> 0;
-  return hex8(seconds) + hex8(rng.uint32()) + hex8(rng.uint32());
+export function objectIds(rng: Random): (now: Date) => string {
+  const process = hex8(rng.uint32()) + hex8(rng.uint32()).slice(0, 2);
+  let counter = rng.uint32() & 0xffffff;
+  return (now) => {
+    const seconds = Math.floor(now.getTime() / 1000) >>> 0;
+    counter = (counter + 1) & 0xffffff;
+    return hex8(seconds) + process + counter.toString(16).padStart(6, '0');
+  };
 }
 
 /** A version 4 UUID drawn from `rng` (reproducible with a seeded rng). */

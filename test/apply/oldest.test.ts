@@ -14,6 +14,21 @@ const CASES: Array<[name: string, ids: string[], expected: string[]]> = [
     [oid(100, 'ffffffffffffffff'), oid(100, '0000000000000000')],
   ],
   [
+    'the same second and server process (equal random bytes): by the counter, not the order listed',
+    [oid(100, 'aaaaaaaaaa000005'), oid(100, 'aaaaaaaaaa000004'), oid(100, 'AAAAAAAAAA000006')],
+    [oid(100, 'aaaaaaaaaa000004'), oid(100, 'aaaaaaaaaa000005'), oid(100, 'AAAAAAAAAA000006')],
+  ],
+  [
+    'the counter wrapped within the second: ffffff came before 000001',
+    [oid(100, 'aaaaaaaaaa000001'), oid(100, 'aaaaaaaaaaffffff')],
+    [oid(100, 'aaaaaaaaaaffffff'), oid(100, 'aaaaaaaaaa000001')],
+  ],
+  [
+    'the same second, two processes: the order listed; the second still first',
+    [oid(101, 'aaaaaaaaaa000001'), oid(100, 'bbbbbbbbbb000009'), oid(100, 'aaaaaaaaaa000002')],
+    [oid(100, 'bbbbbbbbbb000009'), oid(100, 'aaaaaaaaaa000002'), oid(101, 'aaaaaaaaaa000001')],
+  ],
+  [
     'upper-case hex is an ObjectId too',
     [oid(9, 'A'.repeat(16)).toUpperCase(), oid(3, 'b'.repeat(16))],
     [oid(3, 'b'.repeat(16)), oid(9, 'A'.repeat(16)).toUpperCase()],
