@@ -7,6 +7,8 @@ import { makeDirs } from './shared/files.ts';
 /**
  * Writes a file atomically: a temp file beside it (a random name, so two runs never share one), flushed to
  * disk, then renamed over the target. A kill at any instant leaves the old file or the new one, never half.
+ * The rename replaces the name, never what it names: a target that is a hard link (a second name of
+ * steward.yaml) or a symbolic link is replaced by a file of its own, and the other name keeps its content.
  * Content given as chunks of text is written as it comes (a 27 MB cache pack is never one string).
  * `flush: false` skips the flush, for files whose reader checks what it reads (the caches: after a crash the
  * rename may be on disk before the data, and an empty or torn file fails its MAC and is treated as none).
@@ -22,7 +24,8 @@ export function writeFileAtomic(path: string, content: string | Uint8Array | Ite
     makeDirs(dirname(path));
     // A file replaced keeps its permissions: a plan.json or state file the user made 0600 must not come back
     // readable by every local user after the next write.
-    const fd = openSync(tmp, 'w', existing?.isFile() ? existing.mode & 0o777 : 0o644);
+    // Exclusive: the temp file is always a new file (never a link or a file that was there, written through).
+    const fd = openSync(tmp, 'wx', existing?.isFile() ? existing.mode & 0o777 : 0o644);
     try {
       if (typeof content === 'string' || content instanceof Uint8Array) writeFileSync(fd, content);
       else for (const chunk of content) writeSync(fd, chunk);

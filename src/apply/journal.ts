@@ -44,16 +44,22 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
     // Not through a link, never blocking, a regular file only: a committed journal linking to steward.yaml or
     // a fifo would have apply append to the project file or wait forever.
     fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o644);
-    if (!fstatSync(fd).isFile()) {
+    const st = fstatSync(fd);
+    // Nor a hard link: O_NOFOLLOW stops symbolic links only, and a journal committed (or unpacked from a
+    // tarball) as a second name of steward.yaml or of a file outside the project had every entry appended to
+    // that file. Files steward replaces by a rename need no such check: the rename replaces the name only.
+    if (!st.isFile() || st.nlink > 1) {
       closeSync(fd);
-      throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
+      throw Object.assign(new Error('not a regular file'), { code: st.isFile() ? 'EHARDLINK' : 'ENOTREG', nlink: st.nlink });
     }
     repairTornTail(path, fd);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    const why = !['ELOOP', 'ENOTREG', 'ENXIO', 'EISDIR'].includes(code)
+    const why = !['ELOOP', 'ENOTREG', 'ENXIO', 'EISDIR', 'EHARDLINK'].includes(code)
       ? (e as Error).message
-      : `it is ${code === 'ELOOP' ? 'a symbolic link' : 'not a regular file'}, which steward never makes; remove it`;
+      : code === 'EHARDLINK'
+        ? `it is a hard link (one of ${(e as { nlink: number }).nlink} names of one file), which steward never makes; remove it (steward starts a new journal)`
+        : `it is ${code === 'ELOOP' ? 'a symbolic link' : 'not a regular file'}, which steward never makes; remove it`;
     throw new CliError(`cannot open the journal ${path}: ${why}`, { cause: e });
   }
   type Waiter = { resolve: () => void; reject: (e: unknown) => void };

@@ -81,7 +81,7 @@ export function checkStateWritable(path: string): void {
   const probe = join(dir, `.state-probe-${randomBytes(6).toString('hex')}`);
   try {
     makeDirs(dir);
-    writeFileSync(probe, '');
+    writeFileSync(probe, '', { flag: 'wx' }); // a new file, never one that was there
     unlinkSync(probe);
     try {
       accessSync(path, constants.W_OK);

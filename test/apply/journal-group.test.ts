@@ -3,7 +3,7 @@
  * append resolves only after the sync that covers its entry; close waits for a sync still due.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -105,6 +105,38 @@ test('a journal that is a link (to the project file, to a fifo) or not a regular
       );
     }
     assert.is(readFileSync(project, 'utf8'), 'apiVersion: steward/v1\n');
+  }));
+
+test('a journal that is a hard link (to the project file, to a file outside) is refused, nothing appended through it', () =>
+  withDir(async (dir) => {
+    // GIVEN a journal committed (or unpacked) as a second name of steward.yaml, or of a file elsewhere
+    // WHEN the journal is opened THEN it is refused in one line: O_NOFOLLOW stops symbolic links only.
+    const project = join(dir, 'steward.yaml');
+    writeFileSync(project, 'apiVersion: steward/v1\n');
+    const outside = mkdtempSync(join(dir, 'outside-'));
+    const secret = join(outside, 'notes.txt');
+    writeFileSync(secret, 'kept\n');
+    for (const [i, target] of [project, secret].entries()) {
+      const path = join(dir, `journal-${i}.jsonl`);
+      linkSync(target, path);
+      assert.throws(
+        () => openJournal(path),
+        (e: Error) =>
+          e instanceof CliError &&
+          e.message ===
+            `cannot open the journal ${path}: it is a hard link (one of 2 names of one file), which steward never makes; remove it (steward starts a new journal)`,
+        target,
+      );
+    }
+    assert.is(readFileSync(project, 'utf8'), 'apiVersion: steward/v1\n');
+    assert.is(readFileSync(secret, 'utf8'), 'kept\n');
+    // A journal of its own (one name) is appended to as before.
+    const own = join(dir, 'own.jsonl');
+    const j = openJournal(own);
+    await j.append(entry(1));
+    j.close();
+    assert.is(statSync(own).nlink, 1);
+    assert.is(parseJournal(readFileSync(own, 'utf8')).length, 1);
   }));
 
 test.run();
