@@ -11,6 +11,7 @@ import { MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
 import { processFile } from './resources.ts';
 import { isObject as isPlainObject } from '../shared/object.ts';
 import { IN_GIT, inGitFolder, isInside, linkEscape } from '../shared/paths.ts';
+import { comparePaths, foldedNote, foldPath, gitFolderName, showName } from '../shared/path-fold.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
@@ -49,29 +50,45 @@ export interface Project {
 /**
  * What of a project `path` is, for a file steward is asked to write there: the project file, the state file,
  * the state's lock, the journal or a resource file (a path a resources pattern reads); undefined when none.
- * `self` is the file being checked, which is not its own rival (the state file named as the state).
+ * `self` is the file being checked, which is not its own rival (the state file named as the state). A name
+ * that is one of them only as macOS and Windows compare names (`STEWARD.yaml`, path-fold.ts) is refused too,
+ * with a note saying so.
  */
 export function projectFileRole(
   p: { file: string; dir: string; resources: readonly string[]; statePath: string; journalPath?: string; self?: string },
   path: string,
 ): string | undefined {
-  if (path === p.file) return 'the project file';
-  if (path === p.statePath && path !== p.self) return 'the state file';
-  if (path === `${p.statePath}.lock`) return "the state's lock file";
-  if (p.journalPath !== undefined && path === p.journalPath) return 'the journal';
+  const shown = (f: string) => relative(p.dir, f).split(sep).join('/') || f;
+  const rivals: Array<[string | undefined, string]> = [
+    [p.file, 'the project file'],
+    [path === p.self ? undefined : p.statePath, 'the state file'],
+    [`${p.statePath}.lock`, "the state's lock file"],
+    [p.journalPath, 'the journal'],
+  ];
+  for (const [rival, what] of rivals) {
+    const how = rival === undefined ? undefined : comparePaths(path, rival);
+    if (how === 'same') return what;
+    if (how === 'folded') return `${what} (${foldedNote(shown(path), shown(rival!))})`;
+  }
   const pattern = resourcePattern(p.resources, p.dir, path);
-  return pattern === undefined ? undefined : `a resource file (it matches ${JSON.stringify(pattern)})`;
+  if (pattern !== undefined) return `a resource file (it matches ${JSON.stringify(pattern)})`;
+  const folded = resourcePattern(p.resources, p.dir, path, { fold: true });
+  return folded === undefined
+    ? undefined
+    : `a resource file as macOS and Windows compare names (it matches ${JSON.stringify(folded)} but for case, Unicode form or trailing dots; refused on every system)`;
 }
 
 /**
  * The pattern of `resources` (globs relative to `dir`) that makes `path` a resource file, or undefined when
  * none does. A `!pattern` takes files out: a path it matches is no resource, whatever else matches it.
+ * `fold`: match as a case-insensitive, normalizing file system would read the names (foldPath).
  */
-export function resourcePattern(resources: readonly string[], dir: string, path: string): string | undefined {
+export function resourcePattern(resources: readonly string[], dir: string, path: string, opts: { fold?: boolean } = {}): string | undefined {
   const rel = relative(dir, path).split(sep).join('/');
+  const subject = opts.fold ? foldPath(rel) : rel;
   const matches = (g: string) => {
     try {
-      return picomatch(g)(rel);
+      return opts.fold ? picomatch(g.normalize('NFC'), { nocase: true })(subject) : picomatch(g)(subject);
     } catch {
       return false; // a bad pattern is reported where the resources are read
     }
@@ -219,9 +236,11 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
     // Not into git's own folder: apply appended journal lines to .git/config (git then refuses to run) and wrote
     // its state as any file there it named (red team).
-    if (isInside(dir, path) && inGitFolder(relative(dir, path)))
+    // Any name git's folder has somewhere: `.GIT` is .git on macOS and Windows (path-fold.ts).
+    const gitName = isInside(dir, path) ? gitFolderName(relative(dir, path)) : undefined;
+    if (gitName !== undefined)
       throw new ConfigError(
-        `spec.${key} names a file inside .git, git's own folder, which steward never writes; give it a file of its own (default ${key === 'state' ? '.steward/state.json' : '.steward/journal.jsonl'})`,
+        `spec.${key} names a file inside .git, git's own folder, which steward never writes${gitName === '.git' ? '' : ` (${showName(gitName)} is that folder on macOS or Windows, which ignore case and some characters in names; refused on every system)`}; give it a file of its own (default ${key === 'state' ? '.steward/state.json' : '.steward/journal.jsonl'})`,
         { file, ...locate(src, at) },
         `/spec/${key}`,
       );

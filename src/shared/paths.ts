@@ -16,10 +16,8 @@ export function isInside(root: string, path: string): boolean {
  */
 export const IN_GIT = "is inside .git, git's own folder (it can hold credentials); not read";
 
-/** Whether a path (relative to the project folder, or the tail of one) goes through a `.git` folder. */
-export function inGitFolder(rel: string): boolean {
-  return rel.split(/[\\/]/).some((seg) => seg.toLowerCase() === '.git');
-}
+/** Whether a path goes through a `.git` folder, as any file system names it (src/shared/path-fold.ts). */
+export { inGitFolder } from './path-fold.ts';
 
 /** Windows device names (COM¹-³ and LPT¹-³ too): a file named so, whatever its extension, is the device there. */
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)$/i;

@@ -10,6 +10,7 @@ import { emptyIfMissing } from '../clients/errors.ts';
 import { CliError, UsageError, ValidationError } from '../errors.ts';
 import { markerTagIssue, resourcePattern } from '../config/project.ts';
 import { escapeTerminal } from '../render/escape.ts';
+import { foldPath } from '../shared/path-fold.ts';
 import { makeFolderInside, schemaModelinePath } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
 import { pushAll } from '../shared/arrays.ts';
@@ -131,11 +132,11 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   const taken = new Set(loaded.resources.filter((r) => r.kind === 'Dashboard').map((r) => r.name));
   // Files a new file never replaces, --force or not: every file the project loaded (each declares some of its
   // resources; replacing one would lose them, and plan --prune would then delete them live) and every file
-  // this import writes (a dashboard and an alert of one name in one --out folder). Lowercased: on a
-  // case-insensitive file system (macOS, Windows) team.yaml is Team.yaml.
-  const claimKey = (f: string): string => resolve(f).toLowerCase();
+  // this import writes (a dashboard and an alert of one name in one --out folder); nor the state, its lock or
+  // the journal. Folded (path-fold.ts): on macOS and Windows team.yaml is Team.yaml, and NFC is NFD on macOS.
+  const claimKey = (f: string): string => foldPath(resolve(f));
   const projectFiles = new Set(loaded.files.map(claimKey));
-  const claimed = new Set<string>();
+  const claimed = new Set([project.statePath, `${project.statePath}.lock`, project.journalPath].map(claimKey));
   /** Whether a new file may take `dir/key.yaml`: never one this run wrote; a project file only for its own resource (`own`: then it is skipped, or replaced with --force, as before). */
   const freeFile = (dir: string, key: string, own: boolean): boolean => {
     const k = claimKey(join(dir, `${key}.yaml`));

@@ -70,6 +70,15 @@ test('plan --out refuses to replace a file of the project (the project file, the
       ['steward.yaml', 'names the project file'],
       ['.steward/state.json', 'names the state file'],
       ['dashboards/checkout.yaml', 'names a resource file (it matches "dashboards/**/*.yaml")'],
+      // One file with those on macOS and Windows (and refused as such everywhere).
+      [
+        'STEWARD.yaml',
+        'names the project file ("STEWARD.yaml" differs from "steward.yaml" only in case, Unicode form or trailing dots, so macOS and Windows take them for one file; refused on every system)',
+      ],
+      [
+        'Dashboards/Checkout.yaml',
+        'names a resource file as macOS and Windows compare names (it matches "dashboards/**/*.yaml" but for case, Unicode form or trailing dots; refused on every system)',
+      ],
     ] as const) {
       const before = existsSync(join(x.dir, out)) ? readFileSync(join(x.dir, out), 'utf8') : undefined;
       const r = await steward(['plan', '--out', out], { cwd: x.dir, env: x.env });

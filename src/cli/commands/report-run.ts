@@ -1,7 +1,7 @@
 import {} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { assertReplaceable, writeFileAtomic } from '../../atomic-write.ts';
-import type { Project } from '../../config/project.ts';
+import { projectFileRole, type Project } from '../../config/project.ts';
 import { CliError } from '../../errors.ts';
 import { renderIssuesText } from '../../render/issues.ts';
 import { renderReportHtml } from '../../render/report-html.ts';
@@ -34,6 +34,7 @@ export const REPORT_FILES = ['report.md', 'report.json', 'report.html'] as const
 export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandContext, deps: ReportDeps = defaultReportDeps): Promise<number> {
   const {
     report: read,
+    project,
     warnings,
     services,
   } = await makeReport(
@@ -54,6 +55,15 @@ export async function runReport(args: ReportArgs & GlobalArgs, ctx: CommandConte
   if (warnings.length) ctx.io.stderr(renderIssuesText(warnings, { color: ctx.color }) + '\n');
 
   const outDir = resolve(ctx.cwd, args.out);
+  // As plan --out: no report file may replace a file of the project (a state file named reports/report.json),
+  // also as macOS and Windows compare names (REPORTS/Report.json).
+  for (const name of REPORT_FILES) {
+    const taken = projectFileRole(project, join(outDir, name));
+    if (taken)
+      throw new CliError(`--out ${args.out}: ${name} there is ${taken}, which the report would replace; give the report a folder of its own (reports)`, {
+        code: 'usage',
+      });
+  }
   makeFolderInside(ctx.cwd, outDir, 'the report');
   const written = writeReportFiles(outDir, report, (text) => redactForOutput(ctx, text));
   const where = written.map((f) => displayPath(ctx.cwd, f)).join(', ');
