@@ -29,6 +29,21 @@ const CASES: Array<[name: string, ids: string[], expected: string[]]> = [
     [oid(100, 'bbbbbbbbbb000009'), oid(100, 'aaaaaaaaaa000002'), oid(101, 'aaaaaaaaaa000001')],
   ],
   [
+    "two processes, listed newest first: one process's copies still by counter (both runners keep the same copy)",
+    [oid(100, 'aaaaaaaaaa000002'), oid(100, 'bbbbbbbbbb000005'), oid(100, 'aaaaaaaaaa000001')],
+    [oid(100, 'aaaaaaaaaa000001'), oid(100, 'bbbbbbbbbb000005'), oid(100, 'aaaaaaaaaa000002')],
+  ],
+  [
+    'three counters of one process a third of the range apart: the widest gap is the wrap, whatever the list order',
+    [oid(100, 'ccccccccccaaaaaa'), oid(100, 'cccccccccc000000'), oid(100, 'cccccccccc555555')],
+    [oid(100, 'cccccccccc000000'), oid(100, 'cccccccccc555555'), oid(100, 'ccccccccccaaaaaa')],
+  ],
+  [
+    'three copies across a wrap, listed newest first',
+    [oid(100, 'aaaaaaaaaa000001'), oid(100, 'aaaaaaaaaaffffff'), oid(100, 'aaaaaaaaaafffffe')],
+    [oid(100, 'aaaaaaaaaafffffe'), oid(100, 'aaaaaaaaaaffffff'), oid(100, 'aaaaaaaaaa000001')],
+  ],
+  [
     'upper-case hex is an ObjectId too',
     [oid(9, 'A'.repeat(16)).toUpperCase(), oid(3, 'b'.repeat(16))],
     [oid(3, 'b'.repeat(16)), oid(9, 'A'.repeat(16)).toUpperCase()],
@@ -59,5 +74,47 @@ for (const [name, ids, expected] of CASES) {
     );
   });
 }
+
+/** Every order of a list, for the properties below. */
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+}
+
+test('oldestFirst: an order, whatever the list order: one process by counter in its places, idempotent, the same for any part of the list', () => {
+  // Two processes in one second, a wrap in one of them, and a copy of another second.
+  const ids = [
+    oid(100, 'aaaaaaaaaafffffe'),
+    oid(100, 'aaaaaaaaaa000003'),
+    oid(100, 'bbbbbbbbbb000007'),
+    oid(100, 'aaaaaaaaaaffffff'),
+    oid(100, 'bbbbbbbbbb000001'),
+    oid(99, 'aaaaaaaaaa000009'),
+  ];
+  const made = [ids[5], ids[0], ids[3], ids[1]]; // process a's copies in the order made
+  for (const list of permutations(ids)) {
+    const out = oldestFirst(list.map((id) => ({ id }))).map((c) => c.id);
+    assert.is(out[0], ids[5], 'the earlier second first');
+    assert.equal(
+      out.filter((id) => made.includes(id)),
+      made,
+      `one process's copies in the order made (list ${list.map((id) => id.slice(-2)).join(' ')})`,
+    );
+    // Its places are the list's: within the second, where the other process's copies are is where the list put them.
+    const places = (xs: string[]) => xs.filter((id) => id.startsWith(oid(100, ''))).map((id) => id.slice(8, 18));
+    assert.equal(places(out), places(list), 'each process keeps the places the list gave it');
+    assert.equal(
+      oldestFirst(out.map((id) => ({ id }))).map((c) => c.id),
+      out,
+      'sorting the result again changes nothing',
+    );
+    const part = out.filter((id) => id !== ids[2]);
+    assert.equal(
+      oldestFirst(part.map((id) => ({ id }))).map((c) => c.id),
+      part,
+      'a part of the sorted list sorts as it stands (duplicates.ts sorts a filtered list again)',
+    );
+  }
+});
 
 test.run();
