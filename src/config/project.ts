@@ -1,6 +1,5 @@
 import { userInfo } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
 import { ConfigError, ValidationError, type Issue, type SourcePos } from '../errors.ts';
 import type { ProjectSpec } from '../schema/kinds.ts';
 import { didYouMean } from '../schema/did-you-mean.ts';
@@ -9,9 +8,10 @@ import type { Env } from './interpolate.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { MAX_LIVE_TAG_LENGTH } from '../model/dashboard.ts';
 import { processFile } from './resources.ts';
+import { projectFileRole, resourcePattern } from './file-role.ts';
 import { isObject as isPlainObject } from '../shared/object.ts';
 import { IN_GIT, inGitFolder, isInside, linkEscape } from '../shared/paths.ts';
-import { comparePaths, foldedNote, foldPath, gitFolderName, showName } from '../shared/path-fold.ts';
+import { gitFolderName, showName } from '../shared/path-fold.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
@@ -47,55 +47,7 @@ export interface Project {
   locate(pointer: string): SourcePos;
 }
 
-/**
- * What of a project `path` is, for a file steward is asked to write there: the project file, the state file,
- * the state's lock, the journal or a resource file (a path a resources pattern reads); undefined when none.
- * `self` is the file being checked, which is not its own rival (the state file named as the state). A name
- * that is one of them only as macOS and Windows compare names (`STEWARD.yaml`, path-fold.ts) is refused too,
- * with a note saying so.
- */
-export function projectFileRole(
-  p: { file: string; dir: string; resources: readonly string[]; statePath: string; journalPath?: string; self?: string },
-  path: string,
-): string | undefined {
-  const shown = (f: string) => relative(p.dir, f).split(sep).join('/') || f;
-  const rivals: Array<[string | undefined, string]> = [
-    [p.file, 'the project file'],
-    [path === p.self ? undefined : p.statePath, 'the state file'],
-    [`${p.statePath}.lock`, "the state's lock file"],
-    [p.journalPath, 'the journal'],
-  ];
-  for (const [rival, what] of rivals) {
-    const how = rival === undefined ? undefined : comparePaths(path, rival);
-    if (how === 'same') return what;
-    if (how === 'folded') return `${what} (${foldedNote(shown(path), shown(rival!))})`;
-  }
-  const pattern = resourcePattern(p.resources, p.dir, path);
-  if (pattern !== undefined) return `a resource file (it matches ${JSON.stringify(pattern)})`;
-  const folded = resourcePattern(p.resources, p.dir, path, { fold: true });
-  return folded === undefined
-    ? undefined
-    : `a resource file as macOS and Windows compare names (it matches ${JSON.stringify(folded)} but for case, Unicode form or trailing dots; refused on every system)`;
-}
-
-/**
- * The pattern of `resources` (globs relative to `dir`) that makes `path` a resource file, or undefined when
- * none does. A `!pattern` takes files out: a path it matches is no resource, whatever else matches it.
- * `fold`: match as a case-insensitive, normalizing file system would read the names (foldPath).
- */
-export function resourcePattern(resources: readonly string[], dir: string, path: string, opts: { fold?: boolean } = {}): string | undefined {
-  const rel = relative(dir, path).split(sep).join('/');
-  const subject = opts.fold ? foldPath(rel) : rel;
-  const matches = (g: string) => {
-    try {
-      return opts.fold ? picomatch(g.normalize('NFC'), { nocase: true })(subject) : picomatch(g)(subject);
-    } catch {
-      return false; // a bad pattern is reported where the resources are read
-    }
-  };
-  if (resources.some((g) => g.startsWith('!') && matches(g.slice(1)))) return undefined;
-  return resources.find((g) => !g.startsWith('!') && matches(g));
-}
+export { projectFileRole, resourcePattern };
 
 /** steward.yaml in `cwd` or the nearest folder above, or the file `--config` names. */
 /**

@@ -1,7 +1,8 @@
 /**
  * Path names as the file systems steward runs on compare them. macOS (APFS, HFS+) and Windows (NTFS) are
  * case-insensitive by default, macOS takes a name in NFC and in NFD for one file, HFS+ ignores some invisible
- * code points, and Windows drops a name's trailing dots and spaces; Linux can have case-folding folders too.
+ * code points, and Windows drops a name's trailing dots and spaces and reads `name:stream` as a stream of the
+ * file `name` (`steward.yaml::$DATA` is its content); Linux can have case-folding folders too.
  * So `spec.state: STEWARD.yaml` is the project file there, and `.GIT/config` git's config. The checks that
  * keep steward off a file compare folded names: two names that fold alike are refused as one file on every
  * system (on Linux they may be two files, but no project needs a file named like a protected one). Pure.
@@ -11,14 +12,22 @@
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
 /**
- * One name (no separator) as a case-insensitive, normalizing file system sees it: without the code points
- * HFS+ ignores, in NFC, case-folded (upper then lower: `ς` and `σ`, `K` and the Kelvin sign fold alike), and
- * without trailing dots and spaces (Windows drops them). `.` and `..` stay as they are.
+ * One name (no separator) as a case-insensitive, normalizing file system sees it: the file of an NTFS stream
+ * name (`steward.yaml::$DATA`, `state.json:x`: what comes before the first `:`, as git reads `.git::$INDEX_ALLOCATION`),
+ * without the code points HFS+ ignores, in NFC, case-folded (upper then lower until nothing changes: `ς` and
+ * `σ`, `K` and the Kelvin sign, `ẞ`, `ß` and `ss` fold alike), and without trailing dots and spaces (Windows
+ * drops them). `.` and `..` stay as they are.
  */
 export function foldName(name: string): string {
   if (name === '.' || name === '..') return name;
-  const folded = name.replace(HFS_IGNORED, '').normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  let folded = name.replace(/:.*$/s, '').replace(HFS_IGNORED, '').normalize('NFC');
+  for (let last = ''; folded !== last;) [last, folded] = [folded, folded.toUpperCase().toLowerCase().normalize('NFC')];
   return /^[. ]+$/.test(folded) ? folded : folded.replace(/[. ]+$/, '');
+}
+
+/** Whether a name (or a path, a drive letter aside) has an NTFS stream suffix (`name:stream`, `name::$DATA`). */
+export function hasStreamSuffix(path: string): boolean {
+  return path.replace(/^[A-Za-z]:/, '').includes(':');
 }
 
 /** A path with each name folded (foldName) and `/` as its only separator: a key for comparing paths. */
@@ -41,7 +50,7 @@ export function comparePaths(a: string, b: string): 'same' | 'folded' | undefine
  * refuses them in a tree.
  */
 export function isGitName(name: string): boolean {
-  const folded = foldName(name.replace(/:.*$/s, ''));
+  const folded = foldName(name);
   return folded === '.git' || folded === 'git~1';
 }
 
@@ -63,6 +72,8 @@ export function inGitFolder(rel: string): boolean {
  * and that this holds on every system (so a Linux user is told why a distinct-looking name is refused).
  */
 export function foldedNote(given: string, protectedName: string): string {
+  if (hasStreamSuffix(given))
+    return `${showName(given)} is ${showName(protectedName)} on Windows, where a name's ":stream" suffix names a stream of that file ("::$DATA" its content); refused on every system`;
   return `${showName(given)} differs from ${showName(protectedName)} only in case, Unicode form or trailing dots, so macOS and Windows take them for one file; refused on every system`;
 }
 

@@ -30,6 +30,34 @@ const CASES: Array<{ name: string; path: string; self?: string; role: string | R
   { name: "the state's lock in another case", path: '/p/.steward/state.json.LOCK', role: /^the state's lock file \(/ },
   { name: 'the journal in another case', path: '/p/.steward/JOURNAL.jsonl', role: /^the journal \(".steward\/JOURNAL.jsonl" differs/ },
   { name: 'the state, checked as itself', path: '/p/.steward/state.json', self: '/p/.steward/state.json', role: undefined },
+  {
+    name: 'the content stream of the project file (NTFS)',
+    path: '/p/steward.yaml::$DATA',
+    role: /^the project file \("steward\.yaml::\$DATA" is "steward\.yaml" on Windows/,
+  },
+  {
+    name: 'a named stream of the state (NTFS)',
+    path: '/p/.steward/state.json:j',
+    role: /^the state file \(".steward\/state.json:j" is ".steward\/state.json" on Windows/,
+  },
+  {
+    name: 'a stream of a resource file (NTFS)',
+    path: '/p/dashboards/d.yaml::$DATA',
+    role: 'a resource file as Windows reads a stream name (it matches "dashboards/**/*.yaml" but for a ":stream" suffix; refused on every system)',
+  },
+  {
+    name: "the guard of the lock's takeover, which apply deletes",
+    path: '/p/.steward/state.json.lock.takeover',
+    role: "the guard of the state lock's takeover (apply deletes it)",
+  },
+  { name: 'the guard in another case', path: '/p/.steward/STATE.json.lock.takeover', role: /^the guard of the state lock's takeover \(apply deletes it\) \(/ },
+  {
+    name: 'the parse pack',
+    path: '/p/.steward/cache/parse.pack',
+    role: "a file of steward's cache folder (.steward/cache: the caches replace their files there, and git ignores it)",
+  },
+  { name: 'any file of the cache folder, in another case', path: '/p/.Steward/Cache/state.json', role: /^a file of steward's cache folder/ },
+  { name: 'the cache folder itself', path: '/p/.steward/cache', role: /^a file of steward's cache folder/ },
   { name: 'a resource file', path: '/p/dashboards/d.yaml', role: 'a resource file (it matches "dashboards/**/*.yaml")' },
   {
     name: 'a resource file in another case',
@@ -55,6 +83,7 @@ const CASES: Array<{ name: string; path: string; self?: string; role: string | R
   { name: 'another extension', path: '/p/steward.yml', role: undefined },
   { name: 'a json in the dashboards folder', path: '/p/Dashboards/x.json', role: undefined },
   { name: 'a report beside the project file', path: '/p/report.json', role: undefined },
+  { name: 'a folder named like the cache beside it', path: '/p/.steward/cached/state.json', role: undefined },
 ];
 
 for (const c of CASES) {
@@ -64,5 +93,18 @@ for (const c of CASES) {
     else assert.is(role, c.role);
   });
 }
+
+test('projectFileRole: a project folder whose name holds a colon (a Linux name): its files are told apart', () => {
+  const Q = {
+    file: '/w/a:b/steward.yaml',
+    dir: '/w/a:b',
+    resources: ['dashboards/*.yaml'],
+    statePath: '/w/a:b/.steward/state.json',
+    journalPath: '/w/a:b/.steward/journal.jsonl',
+  };
+  assert.is(projectFileRole(Q, '/w/a:b/plan.json'), undefined);
+  assert.is(projectFileRole(Q, '/w/a:b/steward.yaml'), 'the project file');
+  assert.is(projectFileRole(Q, '/w/a:b/dashboards/x.yaml'), 'a resource file (it matches "dashboards/*.yaml")');
+});
 
 test.run();

@@ -42,6 +42,21 @@ for (const [key, value, message] of [
   ['state', '.git./config', `spec.state names a file inside .git, git's own folder, which steward never writes (".git." is that folder on macOS or Windows`],
   ['journal', 'git~1/config', 'spec.journal names a file inside .git, git\'s own folder, which steward never writes ("git~1" is that folder'],
   ['journal', '.g\u200cit/config', 'spec.journal names a file inside .git, git\'s own folder, which steward never writes (".g\\u200cit" is that folder'],
+  // NTFS: `name::$DATA` is the file's content, so the journal was appended to steward.yaml on a Windows runner.
+  [
+    'journal',
+    'steward.yaml::$DATA',
+    'spec.journal names the project file ("steward.yaml::$DATA" is "steward.yaml" on Windows, where a name\'s ":stream" suffix',
+  ],
+  ['journal', '.steward/state.json:j', 'spec.journal names the state file (".steward/state.json:j" is ".steward/state.json" on Windows'],
+  // A lock takeover deletes its guard (and an old one as left by a crash): the journal, and what a crash left in it.
+  ['journal', '.steward/state.json.lock.takeover', "spec.journal names the guard of the state lock's takeover (apply deletes it), which apply would overwrite"],
+  // The caches replace their files and git ignores the folder: the state was replaced by the parse pack.
+  [
+    'state',
+    '.steward/cache/parse.pack',
+    "spec.state names a file of steward's cache folder (.steward/cache: the caches replace their files there, and git ignores it)",
+  ],
 ] as const) {
   test(`spec.${key}: ${JSON.stringify(value)} is refused at its line as the file it is on macOS and Windows; nothing written`, async () => {
     const p = tmpProject({ 'steward.yaml': project(`  ${key}: ${JSON.stringify(value)}\n`), 'dashboards/d.yaml': DASH });

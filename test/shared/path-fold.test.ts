@@ -23,6 +23,12 @@ const COMPARE: Array<[string, string, string, 'same' | 'folded' | undefined]> = 
   ['the Kelvin sign and k', '/p/\u212a.json', '/p/k.json', 'folded'],
   ['final and medial sigma', '/p/\u039f\u0394\u039f\u03a3', '/p/\u03bf\u03b4\u03bf\u03c3', 'folded'],
   ['a backslash as Windows separates', '/p/.steward\\STATE.json', '/p/.steward/state.json', 'folded'],
+  // NTFS reads `name:stream` as a stream of the file `name`, `name::$DATA` as its content.
+  ['the content stream of the project file (NTFS)', '/p/steward.yaml::$DATA', '/p/steward.yaml', 'folded'],
+  ['a named stream of the state (NTFS)', '/p/.steward/state.json:x', '/p/.steward/state.json', 'folded'],
+  ['a stream of a folder on the way (NTFS)', '/p/.steward::$INDEX_ALLOCATION/state.json', '/p/.steward/state.json', 'folded'],
+  ['a stream name, a trailing dot and another case together', '/p/Steward.yaml.::$DATA', '/p/steward.yaml', 'folded'],
+  ['capital sharp s, sharp s and ss (full case folding)', '/p/stra\u1e9ee.json', '/p/strasse.json', 'folded'],
   // Distinct everywhere: never refused as one file.
   ['another extension', '/p/steward.yml', '/p/steward.yaml', undefined],
   ['the lock beside the state', '/p/.steward/state.json.lock', '/p/.steward/state.json', undefined],
@@ -31,6 +37,7 @@ const COMPARE: Array<[string, string, string, 'same' | 'folded' | undefined]> = 
   ['an accent that is no other form', '/p/cafe.yaml', `/p/${NFC_E}`, undefined],
   ['.. kept as a name', '/p/../x', '/p/x', undefined],
   ['a hyphen for a separator', '/p/dashboards-x.yaml', '/p/dashboards/x.yaml', undefined],
+  ['a drive letter is no stream', 'C:\\p\\steward.yaml', 'C:\\p\\steward.yml', undefined],
 ];
 
 for (const [name, a, b, want] of COMPARE) {
@@ -92,6 +99,10 @@ test('the note names both names, says why, and shows an invisible code point as 
   assert.is(
     foldedNote('STEWARD.yaml', 'steward.yaml'),
     '"STEWARD.yaml" differs from "steward.yaml" only in case, Unicode form or trailing dots, so macOS and Windows take them for one file; refused on every system',
+  );
+  assert.is(
+    foldedNote('steward.yaml::$DATA', 'steward.yaml'),
+    '"steward.yaml::$DATA" is "steward.yaml" on Windows, where a name\'s ":stream" suffix names a stream of that file ("::$DATA" its content); refused on every system',
   );
   assert.is(showName('.g\u200cit'), '".g\\u200cit"');
   assert.is(showName('\u202e.git'), '"\\u202e.git"');
