@@ -17,6 +17,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { fromUndici } from './parse-errors.ts';
 import { MAX_ERROR_BODY_BYTES } from './transport-errors.ts';
 import type { ReadResponse } from './response.ts';
 
@@ -54,11 +55,14 @@ export function abortError(reason: unknown): Error {
 
 /**
  * undici's own errors in Node's terms, so messages, retry rules and `transportCode` read as they did: its
- * timeouts (the connect timeout is set to the idle timeout, as a backstop) are a stall; a socket closed by
- * the other side before the response was whole is a reset (Node's http calls it ECONNRESET, "socket hang up").
+ * timeouts (the connect timeout is set to the idle timeout, as a backstop) are a stall; an answer that is not
+ * valid HTTP/1.1 is node:http's parse error (HPE_*, parse-errors.ts); a socket closed by the other side before
+ * the response was whole is a reset (Node's http calls it ECONNRESET, "socket hang up").
  */
 function nodeStyle(error: Error, idleTimeoutMs: number): Error {
   const code = (error as { code?: unknown }).code;
+  const parse = fromUndici(error);
+  if (parse) return parse;
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
     return timeoutError('socket', idleTimeoutMs, error);
   // A 101 steward did not ask for (it asks for no upgrade): undici says "bad upgrade", or fails its assertion

@@ -119,13 +119,14 @@ export type TransportFailure =
   | 'refused' // nothing listening
   | 'dns' // host name did not resolve
   | 'tls' // certificate or handshake problem
+  | 'protocol' // the answer is not valid HTTP/1.1 (HPE_* code, llhttp's reason)
   | 'aborted' // the caller's signal fired (Ctrl-C)
   | 'other';
 
-/** No (complete) response: timeout, stall, reset, DNS, refused, TLS, interrupted. */
+/** No (complete) response: timeout, stall, reset, DNS, refused, TLS, not HTTP/1.1, interrupted. */
 export class ApiTransportError extends ApiError {
   readonly failure: TransportFailure;
-  /** The underlying error code (ECONNRESET, ETIMEDOUT, ENOTFOUND…), when there was one. */
+  /** The underlying error code (ECONNRESET, ETIMEDOUT, ENOTFOUND, HPE_INVALID_STATUS…), when there was one. */
   readonly transportCode: string | undefined;
   constructor(message: string, init: ApiErrorInit & { failure: TransportFailure; transportCode?: string | undefined }) {
     super(message, init, 'api');

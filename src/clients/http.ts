@@ -15,7 +15,7 @@ import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
 import { ACCEPT_ENCODING } from './attempt.ts';
 import { Exchange, type Transport } from './exchange.ts';
-import { skipInterimContinue } from './interim.ts';
+import { nameFaults, skipInterimContinue } from './interim.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { createRedactor, redact } from './redact.ts';
 import { traceBody } from './response.ts';
@@ -232,7 +232,8 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
     // verified (undici's default). Both timeouts are attempt.ts's (undici's headers and body timeouts
     // tick at half a second or more); its connect timeout is the idle one, so a connect abandoned by a
     // timed-out attempt does not linger. Idle keep-alive sockets do not hold the process open. Each
-    // connection's incoming bytes go through interim.ts first: a 100 Continue nobody asked for is skipped.
+    // connection's incoming bytes go through interim.ts first: a 100 Continue nobody asked for is skipped, and
+    // a fault undici reports as a body length mismatch is named (parse-errors.ts).
     // One connection more than the concurrency (the slots above bound what is in flight): undici holds a
     // socket for a turn of the event loop after each answer before reusing it, so with exactly `concurrency`
     // connections the next request waited for the one that had just answered (issue 15: ~0.02 of the apply
@@ -244,7 +245,7 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
         connections: concurrency > 0 && Number.isFinite(concurrency) ? Math.floor(concurrency) + 1 : null,
         connect: (options, done) =>
           connect(options, (...made) => {
-            if (made[1]) skipInterimContinue(made[1]);
+            if (made[1]) nameFaults(made[1], skipInterimContinue(made[1]));
             done(...made);
           }),
         headersTimeout: 0,

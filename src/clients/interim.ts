@@ -16,10 +16,14 @@
  */
 import type { Readable } from 'node:stream';
 import { pushAll } from '../shared/arrays.ts';
+import { parseError } from './parse-errors.ts';
 
 /** The longest status, field, chunk-size or trailer line read; past it the bytes go on untouched. */
 const MAX_LINE = 16 * 1024;
 const LF = 0x0a;
+/** A field name (RFC 9110 5.6.2 token), and the largest Content-Length llhttp reads. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const MAX_U64 = 2n ** 64n - 1n;
 const CR = 0x0d;
 
 /**
@@ -44,8 +48,15 @@ export class InterimFilter {
   /** Bytes left of a body or of a chunk; the size read so far, and whether an extension (after `;`) is. */
   private left = 0;
   private inExtension = false;
+  /** How many fields of the current head were read. */
+  private fields = 0;
   /** How many 100 answers were dropped. */
   dropped = 0;
+  /**
+   * The first fault seen in a head that undici refuses (llhttp's reason, `Duplicate Content-Length`): undici
+   * reports one found after a Content-Length field as a body length mismatch, a dropped connection to steward.
+   */
+  fault: string | undefined;
 
   /**
    * The bytes of `chunk` to pass on, in order; a status line not yet whole that may be a 100's is held. Bytes passed on
@@ -87,10 +98,12 @@ export class InterimFilter {
         // sees it when it comes (an answer nobody asked for, read as the next request's if it were held).
         if (holding && !mayBeContinue(this.line)) pushAll(out, this.releaseHeld());
         if (lf >= 0) {
+          // How the line ended: CRLF, a bare LF, or unknown (cut at MAX_LINE, its end not kept).
+          const end = this.line.endsWith('\r\n') ? 'crlf' : this.line.endsWith('\n') ? 'lf' : 'cut';
           const line = this.line.replace(/\r?\n$/, '');
           this.line = '';
           this.held ??= [];
-          this.head(line);
+          this.head(line, end);
           // A held status line that is not a 100's goes on here, before the rest of `chunk`.
           if (this.held.length > 0 && this.state !== 'drop') pushAll(out, this.held.splice(0));
         } else if (this.line.length >= MAX_LINE && state !== 'drop') {
@@ -111,7 +124,7 @@ export class InterimFilter {
   }
 
   /** One whole line of a head read: its status line, a field, or the blank line that ends it. */
-  private head(line: string): void {
+  private head(line: string, end: 'crlf' | 'lf' | 'cut'): void {
     switch (this.state) {
       case 'status': {
         const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(line);
@@ -125,6 +138,7 @@ export class InterimFilter {
           this.status = code;
           this.length = undefined;
           this.codings = '';
+          this.fields = 0;
           this.state = 'fields';
         }
         return;
@@ -133,9 +147,15 @@ export class InterimFilter {
         if (line === '') this.state = 'status';
         return;
       default:
+        if (end === 'lf') this.note(line === '' ? 'Invalid header field char' : 'Missing expected CR after header value');
         if (line === '') this.headEnd();
-        else this.field(line);
+        else this.field(line, end !== 'cut');
     }
+  }
+
+  /** Keeps the first fault of the connection's answers (undici reads no further than it). */
+  private note(reason: string): void {
+    this.fault ??= reason;
   }
 
   /**
@@ -179,7 +199,9 @@ export class InterimFilter {
     else this.state = this.left === 0 ? 'trailers' : 'chunk-data';
   }
 
-  private field(line: string): void {
+  private field(line: string, whole: boolean): void {
+    if (whole) this.checkField(line, this.fields === 0);
+    this.fields++;
     const colon = line.indexOf(':');
     if (colon < 0) return;
     const name = line.slice(0, colon).trim().toLowerCase();
@@ -189,10 +211,36 @@ export class InterimFilter {
     else if (name === 'content-length') this.length = this.length === undefined || this.length === value ? value : 'conflict';
   }
 
+  /**
+   * Notes what llhttp (undici's parser, strict) refuses in a field line, in llhttp's words; only faults it
+   * always refuses, so that a fault noted is where undici stops reading the connection. `length` and
+   * `codings` are what the fields before this one said.
+   */
+  private checkField(line: string, first: boolean): void {
+    if (line === '\r') return this.note('Expected LF after headers');
+    if (line[0] === ' ' || line[0] === '\t') return this.note(first ? 'Unexpected space after start line' : 'Unexpected whitespace after header value');
+    const colon = line.indexOf(':');
+    if (colon < 1 || !TOKEN.test(line.slice(0, colon))) return this.note('Invalid header token');
+    const value = line.slice(colon + 1);
+    const bad = /[\x00-\x08\x0a-\x1f\x7f]/.exec(value);
+    if (bad) return this.note(bad[0] === '\r' ? 'Missing expected LF after header value' : 'Invalid header value char');
+    const name = line.slice(0, colon).toLowerCase();
+    if (name === 'transfer-encoding' && this.length !== undefined) return this.note("Transfer-Encoding can't be present with Content-Length");
+    if (name !== 'content-length') return;
+    if (this.length !== undefined) return this.note('Duplicate Content-Length');
+    if (this.codings !== '') return this.note("Content-Length can't be present with Transfer-Encoding");
+    const digits = /^[ \t]*(\d*) *$/.exec(value);
+    if (!digits) this.note('Invalid character in Content-Length');
+    else if (digits[1] === '') this.note('Empty Content-Length');
+    else if (BigInt(digits[1]!) > MAX_U64) this.note('Content-Length overflow');
+  }
+
   /** A head other than a 100's is over: what its fields say of its body. */
   private headEnd(): void {
     const code = this.status;
     this.left = 0;
+    // undici refuses a 204 whose Content-Length says a body (RFC 9110 8.6: a 204 has none, nor a length).
+    if (code === 204 && /^\d+$/.test(this.length ?? '') && Number(this.length) > 0) this.note('Content-Length on a 204 answer');
     if (code < 200 || code === 204 || code === 304) this.state = 'status';
     else if (this.codings !== '') this.state = /(?:^|,)\s*chunked\s*$/i.test(this.codings) ? 'chunk-size' : 'raw';
     else if (this.length === undefined || !/^\d{1,15}$/.test(this.length)) this.state = 'raw';
@@ -246,4 +294,18 @@ export function skipInterimContinue(socket: Readable): InterimFilter {
     }
   };
   return filter;
+}
+
+/**
+ * Names the fault `filter` saw when undici ends the connection with a body length mismatch: the one it reports
+ * for a fault llhttp found after a Content-Length field (a second one, Transfer-Encoding with it, a bad
+ * character in a later field), which read as a dropped connection. A mismatch with no fault seen (the server
+ * closed the connection before the body was whole) is left as it is.
+ */
+export function nameFaults(socket: Readable, filter: InterimFilter): void {
+  const destroy = socket.destroy.bind(socket);
+  socket.destroy = (error?: Error) => {
+    const mismatch = (error as { code?: unknown } | undefined)?.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
+    return destroy(mismatch && filter.fault !== undefined ? parseError(filter.fault, error!) : error);
+  };
 }

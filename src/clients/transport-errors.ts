@@ -1,6 +1,6 @@
 /**
  * What one attempt produced, and the ApiError each outcome becomes: the status → error table, transport
- * failures told apart (timeout, stall, reset, refused, DNS, TLS, interrupted) with whether the request may
+ * failures told apart (timeout, stall, reset, refused, DNS, TLS, not HTTP/1.1, interrupted) with whether the request may
  * have reached the server, and the one-line messages of src/clients/README.md, kept byte for byte.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -176,6 +176,9 @@ export function transportError(s: ErrorSettings, ctx: RequestContext, r: Transpo
     case 'tls':
       what = `TLS failed: ${detail}`;
       break;
+    case 'protocol':
+      what = `the server's answer is not valid HTTP/1.1 (${protocolDetail(s, r)})`;
+      break;
     default:
       what = `${detail}${code && !detail.includes(r.code ?? '') ? code : ''}`;
   }
@@ -191,6 +194,19 @@ export function transportError(s: ErrorSettings, ctx: RequestContext, r: Transpo
     cause: r.error,
   });
 }
+
+/**
+ * What was wrong with an answer that is not valid HTTP/1.1: node:http's code and llhttp's reason
+ * (`HPE_UNEXPECTED_CONTENT_LENGTH: Duplicate Content-Length`), redacted and cut as any words from outside.
+ */
+function protocolDetail(s: ErrorSettings, r: TransportAttempt): string {
+  const reason = (r.error as { reason?: unknown }).reason;
+  const text = oneLine(s.clean(String(reason).slice(0, MAX_REASON)), true);
+  return r.code && /^HPE_[A-Z_]+$/.test(r.code) ? `${r.code}: ${text}` : text;
+}
+
+/** llhttp's reasons are a few words; past this a reason is not one. */
+const MAX_REASON = 120;
 
 /** Interrupted by the signal (Ctrl-C): exit code 130, or the one the abort reason carries. */
 export function abortedError(ctx: RequestContext, attempts: number, sent: boolean, cause: unknown, signal: AbortSignal | undefined): ApiError {
@@ -220,7 +236,8 @@ export function mayHaveApplied(method: HttpMethod, r: { sent: boolean }): boolea
 
 /** Transport failures worth another try (a wrong host name or a bad certificate does not heal). */
 export function isRetryableTransport(r: { code: string | undefined; failure: TransportFailure }): boolean {
-  if (r.failure === 'aborted' || r.failure === 'tls' || (r.failure === 'dns' && r.code !== 'EAI_AGAIN')) return false;
+  // An answer that is not valid HTTP/1.1 is the server's (or a proxy's) way of answering: it comes again.
+  if (r.failure === 'aborted' || r.failure === 'tls' || r.failure === 'protocol' || (r.failure === 'dns' && r.code !== 'EAI_AGAIN')) return false;
   if (r.failure === 'timeout' || r.failure === 'stalled' || r.failure === 'reset' || r.failure === 'refused') return true;
   return r.code !== undefined && RETRY_CODES.has(r.code);
 }
@@ -247,6 +264,7 @@ function kind(error: unknown): { failure: TransportFailure; reached: boolean } {
     if (event === 'connect' || event === 'secureConnect') return { failure: 'timeout', reached: false };
     return { failure: event === 'socket' ? 'stalled' : 'timeout', reached: true };
   }
+  if (name === 'HTTPParserError' || code?.startsWith('HPE_')) return { failure: 'protocol', reached: true };
   if (code === 'ECONNREFUSED') return { failure: 'refused', reached: false };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { failure: 'dns', reached: false };
   if (code !== undefined && PRE_SEND_CODES.has(code)) return { failure: 'other', reached: false };
