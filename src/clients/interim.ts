@@ -13,6 +13,10 @@
  * `HTTP/1.1 100` does) is held until its end. What it cannot frame (a line over 16 KiB, a status line that is not HTTP/1.x, a 101, an answer read to
  * the connection's end, a chunk line it cannot read) it passes on untouched from then on, so undici reads it
  * as it would have. steward sends no HEAD request (whose answer has no body whatever its headers say).
+ *
+ * As it reads each head it also notes the first fault llhttp (undici's parser) refuses in it (`fault`):
+ * undici reports one found after a Content-Length field as a body length mismatch, the error of a body cut
+ * short, and `nameFaults` gives that error the fault's name (parse-errors.ts). The bytes are passed on as they are.
  */
 import type { Readable } from 'node:stream';
 import { pushAll } from '../shared/arrays.ts';
