@@ -12,17 +12,31 @@ export interface RawAnswer {
   end?: boolean;
 }
 
-export interface RawAnswerServer {
+export interface RawServer {
   url: string;
   /** Request lines received (`POST /x HTTP/1.1`). */
   requests: string[];
+  /** Connections accepted. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
-export async function startRawAnswerServer(answer: RawAnswer): Promise<RawAnswerServer> {
+/** A raw server that writes the answer to every request: `answer`'s bytes, then a FIN if it says so. */
+export function startRawAnswerServer(answer: RawAnswer): Promise<RawServer> {
+  return startRawServer((_n, socket) => {
+    socket.write(Buffer.from(answer.bytes, 'latin1'));
+    if (answer.end) socket.end();
+  });
+}
+
+/** A raw server that reads each request (a Content-Length body, keep-alive) and hands the n-th (from 0) to `script`. */
+export async function startRawServer(script: (n: number, socket: Socket) => void): Promise<RawServer> {
   const sockets = new Set<Socket>();
   const requests: string[] = [];
+  let n = 0;
+  let connections = 0;
   const server = createServer((socket) => {
+    connections++;
     sockets.add(socket);
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
@@ -36,8 +50,7 @@ export async function startRawAnswerServer(answer: RawAnswer): Promise<RawAnswer
         if (buffered.length < head + 4 + length) return;
         requests.push(buffered.slice(0, buffered.indexOf('\r\n')));
         buffered = buffered.slice(head + 4 + length);
-        socket.write(Buffer.from(answer.bytes, 'latin1'));
-        if (answer.end) socket.end();
+        script(n++, socket);
       }
     });
   });
@@ -45,6 +58,9 @@ export async function startRawAnswerServer(answer: RawAnswer): Promise<RawAnswer
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy();
