@@ -124,13 +124,14 @@ function refuseSecretRead(project: Project, raw: string, what: string, ptr: stri
   }
 }
 
-/** This machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (a URL's hostname keeps IPv6 in brackets). */
+/**
+ * This machine: `localhost`, 127.0.0.0/8, ::1 (a URL's hostname keeps IPv6 in brackets). Not `localhost.` nor
+ * `x.localhost`: glibc resolves only `localhost` itself from /etc/hosts and asks DNS for those, where a
+ * resolver (or a search domain's wildcard) may answer any address, and the token would go there in clear.
+ */
 export function isLoopback(hostname: string): boolean {
-  const h = hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost') return true;
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   if (/^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(h)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
