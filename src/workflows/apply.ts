@@ -37,7 +37,7 @@ export interface ApplyOptions {
 
 export interface ApplyDeps extends WorkflowDeps {
   /** Takes the lock beside the state file (one apply at a time); released here, whatever happens. */
-  lock(statePath: string): Promise<{ release(): void }>;
+  lock(statePath: string): Promise<{ release(): void; tookOverFrom?: { since: string } | undefined }>;
   /** A fresh plan, once made (before anything is written): the command shows it. */
   planned?(plan: Plan): Promise<void> | void;
   /**
@@ -105,13 +105,19 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   // One apply at a time per state file: taken before planning, so a second apply plans after the first.
   const lock = await deps.lock(project.statePath);
   try {
-    return await applyLocked(deps, options, project, saved);
+    return await applyLocked(deps, options, project, saved, lock.tookOverFrom?.since);
   } finally {
     lock.release();
   }
 }
 
-async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject: Project, saved: Plan | undefined): Promise<ApplyOutcome> {
+async function applyLocked(
+  deps: ApplyDeps,
+  options: ApplyOptions,
+  loadedProject: Project,
+  saved: Plan | undefined,
+  killedSince?: string,
+): Promise<ApplyOutcome> {
   const [
     { applyPlan, emptyResult },
     { openJournal },
@@ -148,6 +154,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
   };
   const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts, cache: options.cache };
 
+  const runId = randomUUID();
   try {
     let planned: Plan;
     let made;
@@ -178,7 +185,10 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
       // A plan saved by an earlier version holds under its own formula; the apply checks the current one.
       planned = { ...saved, fingerprint: made.plan.fingerprint };
     } else {
-      made = await plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] });
+      const fresh = () => plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] });
+      made = await fresh();
+      // The run whose lock this one took over was killed: it may have left a copy its check would have removed.
+      if (killedSince !== undefined && (await finishKilledRun(made, killedSince, runId, deps.warn)) > 0) made = await fresh();
       planned = made.plan;
       await deps.planned?.(planned);
       if (planned.summary.create + planned.summary.update + (planned.summary.delete ?? 0) === 0)
@@ -218,7 +228,7 @@ async function applyLocked(deps: ApplyDeps, options: ApplyOptions, loadedProject
           state,
           {
             concurrency,
-            runId: randomUUID(),
+            runId,
             settleMs,
             removeOwnDuplicates: client.profile.capabilities.deleteDashboard,
             // After a prompt, applyPlan lists again and refuses the plan if what it was made from changed (a
@@ -265,5 +275,26 @@ async function runChecked<T>(asked: boolean, plan: Plan, apply: () => Promise<T>
     throw new StalePlanError(
       `live dashboards or alert records changed while apply waited for "yes" (the plan was made ${plan.createdAt}); nothing was changed`,
     );
+  }
+}
+
+/**
+ * Removes the copies a killed apply made and did not remove (src/apply/leftover.ts), from its journal entries
+ * since its lock; only where the service deletes dashboards. How many were removed.
+ */
+async function finishKilledRun(made: Awaited<ReturnType<typeof makePlan>>, since: string, runId: string, say: (text: string) => void): Promise<number> {
+  const client = made.deps.observability();
+  if (!client.profile.capabilities.deleteDashboard) return 0;
+  const { readJournalText, removeLeftovers } = await import('../apply/leftover.ts');
+  const { openJournal, parseJournal } = await import('../apply/journal.ts');
+  const entries = parseJournal(readJournalText(made.project.journalPath));
+  const pinned = new Set(made.plan.items.flatMap((i) => (i.kind === 'Dashboard' && typeof i.id === 'string' ? [i.id] : [])));
+  // The killed run made no dashboard: nothing to list.
+  if (!entries.some((e) => e.op === 'dashboard.create' && Date.parse(e.at) >= Date.parse(since))) return 0;
+  const journal = openJournal(made.project.journalPath, { redact: createRedactor(made.deps.secrets(), { patterns: false }) });
+  try {
+    return await removeLeftovers(client, { entries, since, marker: made.project.markerTag, pinned, journal, runId, now: () => made.deps.clock.now(), say });
+  } finally {
+    journal.close();
   }
 }

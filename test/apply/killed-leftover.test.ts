@@ -1,0 +1,100 @@
+/**
+ * An apply killed (kill -9) after its creates, before its check for copies another runner made at the same
+ * time: its later copy of a name was removed by no one, and every later plan blocked the name (and the alerts
+ * bound to it) as ambiguous, exit 3, in both checkouts, until a person deleted one (red team, duplicates
+ * round). The next apply in its folder takes over its stale lock and finishes that check from its journal:
+ * its own later copy goes, the oldest (the other runner's) stays; a copy the killed run did not make is never
+ * touched. The built CLI, spawned, against the emulator through a proxy that kills it at that list.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ChildProcess } from 'node:child_process';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { stewardSpawned } from '../helpers/exec.ts';
+import { copyExample } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
+  for (const othersFirst of [true, false]) {
+    test(`${api}: an apply killed before its check for copies, run again: ${othersFirst ? 'its later copy is removed, the other runner’s stays' : 'its copy is the oldest: the other runner’s later copy is left to that runner'}`, async () => {
+      const p = tmpProject({});
+      copyExample(p.dir, api);
+      // A second a request: ids made in order carry increasing seconds, so the oldest is certain.
+      let clock = Date.parse('2026-11-01T00:00:00Z');
+      const emu = await startEmulator({ api, seed: 23, now: () => new Date((clock += 1000)) });
+      let raced: string | undefined;
+      let othersId: string | undefined;
+      let created = false;
+      let racedBody: string | undefined;
+      let child: ChildProcess | undefined;
+      const other = async (path: string, auth: string, body: string) => {
+        const r = await fetch(emu.url + path, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+        const answer = (await r.json()) as { data?: { id?: string }; result?: { id?: string } };
+        othersId = answer.data?.id ?? answer.result?.id;
+      };
+      const proxy = await startProxy(emu.url, {
+        intercept: async (req, path, body) => {
+          if (req.method === 'GET' && path.endsWith('/dashboards') && created) {
+            // The list that checks for copies: the runner dies here.
+            child?.kill('SIGKILL');
+            return { status: 503, body: '' };
+          }
+          if (req.method !== 'POST' || !path.endsWith('/dashboards') || raced !== undefined) return undefined;
+          raced = (JSON.parse(body) as { name: string }).name;
+          // Another runner's copy of the same dashboard, made just before this one.
+          if (othersFirst) await other(path, String(req.headers.authorization), body);
+          else racedBody = body;
+          return undefined;
+        },
+        rewrite: async (req, path, _status, text) => {
+          if (req.method !== 'POST' || !path.endsWith('/dashboards')) return text;
+          created = true;
+          // Just after this one: made once this one is stored.
+          const made = JSON.parse(text) as { data?: { name?: string }; result?: { name?: string } };
+          if (racedBody !== undefined && (made.data?.name ?? made.result?.name) === raced) {
+            const b = racedBody;
+            racedBody = undefined;
+            await other(path, String(req.headers.authorization), b);
+          }
+          return text;
+        },
+      });
+      try {
+        const env = { ...emu.env, STEWARD_OBS_URL: proxy.url } as Record<string, string>;
+        if (api === 'clickstack-cloud') env['STEWARD_CLOUD_URL'] = proxy.url;
+        const killed = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env, onChild: (c) => (child = c) });
+        assert.is(killed.code, null, killed.stdout + killed.stderr);
+        const copies = () =>
+          emu
+            .state()
+            .dashboards.filter((d: { name: string }) => d.name === raced)
+            .map((d: { id: string }) => d.id);
+        assert.is(copies().length, 2, 'the killed run left two of the name');
+        assert.ok(othersId);
+
+        const again = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env: { ...emu.env } as Record<string, string> });
+        assert.match(again.stderr, 'took over a stale lock');
+        if (othersFirst) {
+          assert.equal(copies(), [othersId], again.stdout + again.stderr);
+          assert.ok(again.stderr.includes(`"${raced}"), a later copy the killed run made and did not remove; ${othersId} stays`), again.stderr);
+          assert.is(again.code, 0, again.stdout + again.stderr);
+          // Alerts bound to the copy that stays.
+          const ids = new Set(emu.state().dashboards.map((d: { id: string }) => d.id));
+          for (const a of emu.state().alerts as Array<{ dashboardId?: string }>) if (a.dashboardId) assert.ok(ids.has(a.dashboardId), a.dashboardId);
+        } else {
+          // The other runner's copy is the later one: that runner's to remove, never this one's.
+          assert.is(copies().length, 2);
+          assert.ok(copies().includes(othersId!));
+          assert.not.match(again.stderr, 'removed dashboard');
+        }
+      } finally {
+        await proxy.close();
+        await emu.close();
+        p.cleanup();
+      }
+    });
+  }
+}
+
+test.run();
