@@ -1,0 +1,54 @@
+/** leftoverCopies: which of a killed run's creates the next apply removes (table-driven, pure). */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { JournalEntry } from '../../src/apply/journal.ts';
+import { leftoverCopies } from '../../src/apply/leftover.ts';
+
+const M = 'managed-by:steward';
+const OLD = '6ae6810749ef752e67aaf97f';
+const MINE = '6ae6812249ef752e67aaf997';
+const THIRD = '6ae6813049ef752e67aaf9a0';
+const SINCE = '2026-11-27T10:00:00.000Z';
+const create = (id: string, at = '2026-11-27T10:00:01.000Z'): JournalEntry => ({
+  at,
+  run: 'r',
+  op: 'dashboard.create',
+  name: 'jvm',
+  id,
+  confirmedBy: 'response',
+});
+const dash = (id: string, tags = [M]) => ({ id, name: 'JVM', tags, tiles: [] });
+
+const CASES: Array<{ name: string; entries: JournalEntry[]; live: ReturnType<typeof dash>[]; pinned?: string[]; want: string[] }> = [
+  { name: 'its later copy', entries: [create(MINE)], live: [dash(OLD), dash(MINE)], want: [MINE] },
+  { name: 'listed newest first: the same', entries: [create(MINE)], live: [dash(MINE), dash(OLD)], want: [MINE] },
+  { name: 'its copy is the oldest: nothing (the other runner removes its own)', entries: [create(OLD)], live: [dash(OLD), dash(MINE)], want: [] },
+  { name: 'only one of the name', entries: [create(MINE)], live: [dash(MINE)], want: [] },
+  {
+    name: 'made before the killed run took the lock (an earlier run)',
+    entries: [create(MINE, '2026-11-27T09:59:59.000Z')],
+    live: [dash(OLD), dash(MINE)],
+    want: [],
+  },
+  { name: 'removed by the killed run already', entries: [create(MINE), { ...create(MINE), op: 'dashboard.delete' }], live: [dash(OLD), dash(MINE)], want: [] },
+  { name: 'pinned by a file', entries: [create(MINE)], live: [dash(OLD), dash(MINE)], pinned: [MINE], want: [] },
+  {
+    name: "the oldest lacks the marker (someone else's): it is not a copy, so one of ours is left",
+    entries: [create(MINE)],
+    live: [dash(OLD, []), dash(MINE)],
+    want: [],
+  },
+  { name: 'a third runner made one later still: only its own', entries: [create(MINE)], live: [dash(OLD), dash(MINE), dash(THIRD)], want: [MINE] },
+];
+
+for (const c of CASES)
+  test(c.name, () => {
+    const got = leftoverCopies(c.entries, SINCE, c.live, M, new Set(c.pinned ?? []));
+    assert.equal(
+      got.map((x) => x.id),
+      c.want,
+    );
+    for (const x of got) assert.is(x.kept, OLD);
+  });
+
+test.run();
