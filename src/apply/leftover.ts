@@ -3,47 +3,61 @@
  * its check for copies (src/apply/duplicates.ts) had it lived. No other runner removes it (each removes only
  * its own), and every later plan blocks the name as ambiguous, so the next apply that takes over the killed
  * run's lock finishes that check: the killed run's own creates (its journal entries since its lock) that are
- * not the oldest of their name are removed, as the killed run would have removed them.
+ * not the oldest of their name are removed, as the killed run would have removed them. Alerts likewise.
  */
 import { readFileSync } from 'node:fs';
 import { NotFoundError } from '../clients/errors.ts';
+import type { ObservabilityClient } from '../clients/observability.ts';
+import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
-import { groupBy } from '../shared/arrays.ts';
-import { errorLine, mayBeOurs, listsTags } from './create.ts';
+import { groupBy, pushAll } from '../shared/arrays.ts';
+import { errorLine, listsTags, mayBeOurAlert, mayBeOurs } from './create.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 import { oldestFirst } from './oldest.ts';
 
+type Kind = 'dashboard' | 'alert';
+type Copy = { id: string; name?: string | null | undefined };
+export type Leftover = { kind: Kind; name: string; title: string; id: string; kept: string };
+
 /**
- * The copies to remove: dashboards the run that held the lock since `since` made (and did not remove), which
- * carry this project's marker and are not the oldest of their name's copies that carry it. The oldest is the
- * one every runner keeps (src/apply/oldest.ts), so none of these is another runner's. An id `pinned` by a file
- * (metadata.id) is kept: someone chose it.
+ * The copies to remove: dashboards (alerts) the run that held the lock since `since` made and did not remove,
+ * that are not the oldest of their name's copies that are this project's (`ours`: a dashboard's marker tag;
+ * for an alert, the note the killed run's copy carries). The oldest is the one every runner keeps
+ * (src/apply/oldest.ts), so none of these is another runner's. An id `pinned` by a file (metadata.id) is kept:
+ * someone chose it.
  */
-export function leftoverCopies(
+export function leftoverCopies<T extends Copy>(
+  kind: Kind,
   entries: readonly JournalEntry[],
   since: string,
-  live: readonly LiveDashboard[],
-  marker: string,
+  live: readonly T[],
+  ours: (x: T, mine: T) => boolean,
   pinned: ReadonlySet<string>,
-): Array<{ name: string; title: string; id: string; kept: string }> {
+): Leftover[] {
   const from = Date.parse(since);
   if (Number.isNaN(from)) return [];
   const after = entries.filter((e) => Date.parse(e.at) >= from);
-  const removed = new Set(after.filter((e) => e.op === 'dashboard.delete').map((e) => e.id));
-  const made = new Map(after.filter((e) => e.op === 'dashboard.create' && !removed.has(e.id)).map((e) => [e.id, e.name]));
-  if (made.size === 0) return [];
-  const tagsListed = listsTags(live);
-  const out: Array<{ name: string; title: string; id: string; kept: string }> = [];
+  const removed = new Set(after.filter((e) => e.op === `${kind}.delete`).map((e) => e.id));
+  const made = new Map(after.filter((e) => e.op === `${kind}.create` && !removed.has(e.id)).map((e) => [e.id, e.name]));
+  const out: Leftover[] = [];
+  if (made.size === 0) return out;
   for (const copies of groupBy(live, (d) => d.name).values()) {
-    const same = oldestFirst(copies.filter((d) => mayBeOurs(d, marker, tagsListed)));
-    if (same.length < 2) continue;
-    for (const d of same.slice(1)) {
-      const name = made.get(d.id);
-      if (name !== undefined && !pinned.has(d.id)) out.push({ name, title: d.name, id: d.id, kept: same[0]!.id });
+    for (const mine of copies) {
+      const name = made.get(mine.id);
+      if (name === undefined || pinned.has(mine.id)) continue;
+      const same = oldestFirst(copies.filter((x) => ours(x, mine)));
+      if (same.length > 1 && same[0]!.id !== mine.id) out.push({ kind, name, title: String(mine.name), id: mine.id, kept: same[0]!.id });
     }
   }
   return out;
 }
+
+/** A dashboard is this project's by the marker tag (mayBeOurs); an alert by the note the killed run's copy carries. */
+export const dashboardsOurs = (live: readonly LiveDashboard[], marker: string) => {
+  const tagsListed = listsTags(live);
+  return (d: LiveDashboard) => mayBeOurs(d, marker, tagsListed);
+};
+export const alertsOurs = (a: LiveAlert, mine: LiveAlert) => mayBeOurAlert(a, (mine as { note?: string }).note);
 
 /** The journal's text; none yet is no entries. */
 export function readJournalText(path: string): string {
@@ -56,13 +70,14 @@ export function readJournalText(path: string): string {
 }
 
 /**
- * Lists the dashboards and removes the killed run's leftover copies (leftoverCopies), each journalled. Says
- * each removal (or why one could not be removed: the next plan then blocks the name, as before) through
- * `say`. How many were removed.
+ * Lists the dashboards (and, where the service deletes alerts, the alerts) and removes the killed run's
+ * leftover copies (leftoverCopies), each journalled. Says each removal (or why one could not be removed: the
+ * next plan then blocks the name, as before) through `say`. How many were removed.
  */
 export async function removeLeftovers(
-  client: { listDashboards(o: object): Promise<LiveDashboard[]>; deleteDashboard(id: string, o: object): Promise<void> },
+  client: Pick<ObservabilityClient, 'listDashboards' | 'deleteDashboard' | 'listAlerts' | 'deleteAlert'>,
   o: {
+    alerts: boolean;
     entries: readonly JournalEntry[];
     since: string;
     marker: string;
@@ -73,18 +88,21 @@ export async function removeLeftovers(
     say: (text: string) => void;
   },
 ): Promise<number> {
-  const live = await client.listDashboards({});
+  const dashboards = await client.listDashboards({});
+  const ours = dashboardsOurs(dashboards, o.marker);
+  const found = leftoverCopies('dashboard', o.entries, o.since, dashboards, (d) => ours(d), o.pinned);
+  if (o.alerts) pushAll(found, leftoverCopies('alert', o.entries, o.since, await client.listAlerts({}), alertsOurs, o.pinned));
   let removed = 0;
-  for (const c of leftoverCopies(o.entries, o.since, live, o.marker, o.pinned)) {
+  for (const c of found) {
     try {
-      await client.deleteDashboard(c.id, {}).catch((e: unknown) => {
+      await (c.kind === 'alert' ? client.deleteAlert(c.id, {}) : client.deleteDashboard(c.id, {})).catch((e: unknown) => {
         if (!(e instanceof NotFoundError)) throw e;
       });
-      await o.journal.append({ at: o.now().toISOString(), run: o.runId, op: 'dashboard.delete', name: c.name, id: c.id, confirmedBy: 'response' });
+      await o.journal.append({ at: o.now().toISOString(), run: o.runId, op: `${c.kind}.delete`, name: c.name, id: c.id, confirmedBy: 'response' });
       removed++;
-      o.say(`removed dashboard ${c.id} ("${c.title}"), a later copy the killed run made and did not remove; ${c.kept} stays`);
+      o.say(`removed ${c.kind} ${c.id} ("${c.title}"), a later copy the killed run made and did not remove; ${c.kept} stays`);
     } catch (e) {
-      o.say(`could not remove dashboard ${c.id} ("${c.title}"), a later copy the killed run made: ${errorLine(e)}`);
+      o.say(`could not remove ${c.kind} ${c.id} ("${c.title}"), a later copy the killed run made: ${errorLine(e)}`);
     }
   }
   return removed;

@@ -284,16 +284,27 @@ async function runChecked<T>(asked: boolean, plan: Plan, apply: () => Promise<T>
  */
 async function finishKilledRun(made: Awaited<ReturnType<typeof makePlan>>, since: string, runId: string, say: (text: string) => void): Promise<number> {
   const client = made.deps.observability();
-  if (!client.profile.capabilities.deleteDashboard) return 0;
+  const caps = client.profile.capabilities;
+  if (!caps.deleteDashboard) return 0;
   const { readJournalText, removeLeftovers } = await import('../apply/leftover.ts');
   const { openJournal, parseJournal } = await import('../apply/journal.ts');
   const entries = parseJournal(readJournalText(made.project.journalPath));
-  const pinned = new Set(made.plan.items.flatMap((i) => (i.kind === 'Dashboard' && typeof i.id === 'string' ? [i.id] : [])));
-  // The killed run made no dashboard: nothing to list.
-  if (!entries.some((e) => e.op === 'dashboard.create' && Date.parse(e.at) >= Date.parse(since))) return 0;
+  const pinned = new Set(made.plan.items.flatMap((i) => (typeof i.id === 'string' ? [i.id] : [])));
+  // The killed run made nothing: nothing to list.
+  if (!entries.some((e) => e.op.endsWith('.create') && Date.parse(e.at) >= Date.parse(since))) return 0;
   const journal = openJournal(made.project.journalPath, { redact: createRedactor(made.deps.secrets(), { patterns: false }) });
   try {
-    return await removeLeftovers(client, { entries, since, marker: made.project.markerTag, pinned, journal, runId, now: () => made.deps.clock.now(), say });
+    return await removeLeftovers(client, {
+      alerts: caps.readAlerts && caps.deleteAlert,
+      entries,
+      since,
+      marker: made.project.markerTag,
+      pinned,
+      journal,
+      runId,
+      now: () => made.deps.clock.now(),
+      say,
+    });
   } finally {
     journal.close();
   }

@@ -4,7 +4,8 @@
  * bound to it) as ambiguous, exit 3, in both checkouts, until a person deleted one (red team, duplicates
  * round). The next apply in its folder takes over its stale lock and finishes that check from its journal:
  * its own later copy goes, the oldest (the other runner's) stays; a copy the killed run did not make is never
- * touched. The built CLI, spawned, against the emulator through a proxy that kills it at that list.
+ * touched. Alerts likewise. The built CLI, spawned, against the emulator through a proxy that kills it at
+ * that list.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,9 +16,14 @@ import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
-for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
+for (const [api, kind] of [
+  ['hyperdx', 'dashboards'],
+  ['clickstack-cloud', 'dashboards'],
+  ['hyperdx', 'alerts'],
+  ['clickstack-cloud', 'alerts'],
+] as const) {
   for (const othersFirst of [true, false]) {
-    test(`${api}: an apply killed before its check for copies, run again: ${othersFirst ? 'its later copy is removed, the other runner’s stays' : 'its copy is the oldest: the other runner’s later copy is left to that runner'}`, async () => {
+    test(`${api}, ${kind}: an apply killed before its check for copies, run again: ${othersFirst ? 'its later copy is removed, the other runner’s stays' : 'its copy is the oldest: the other runner’s later copy is left to that runner'}`, async () => {
       const p = tmpProject({});
       copyExample(p.dir, api);
       // A second a request: ids made in order carry increasing seconds, so the oldest is certain.
@@ -35,12 +41,12 @@ for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
       };
       const proxy = await startProxy(emu.url, {
         intercept: async (req, path, body) => {
-          if (req.method === 'GET' && path.endsWith('/dashboards') && created) {
+          if (req.method === 'GET' && path.endsWith(`/${kind}`) && created) {
             // The list that checks for copies: the runner dies here.
             child?.kill('SIGKILL');
             return { status: 503, body: '' };
           }
-          if (req.method !== 'POST' || !path.endsWith('/dashboards') || raced !== undefined) return undefined;
+          if (req.method !== 'POST' || !path.endsWith(`/${kind}`) || raced !== undefined) return undefined;
           raced = (JSON.parse(body) as { name: string }).name;
           // Another runner's copy of the same dashboard, made just before this one.
           if (othersFirst) await other(path, String(req.headers.authorization), body);
@@ -48,7 +54,7 @@ for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
           return undefined;
         },
         rewrite: async (req, path, _status, text) => {
-          if (req.method !== 'POST' || !path.endsWith('/dashboards')) return text;
+          if (req.method !== 'POST' || !path.endsWith(`/${kind}`)) return text;
           created = true;
           // Just after this one: made once this one is stored.
           const made = JSON.parse(text) as { data?: { name?: string }; result?: { name?: string } };
@@ -65,11 +71,7 @@ for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
         if (api === 'clickstack-cloud') env['STEWARD_CLOUD_URL'] = proxy.url;
         const killed = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env, onChild: (c) => (child = c) });
         assert.is(killed.code, null, killed.stdout + killed.stderr);
-        const copies = () =>
-          emu
-            .state()
-            .dashboards.filter((d: { name: string }) => d.name === raced)
-            .map((d: { id: string }) => d.id);
+        const copies = () => (emu.state()[kind] as unknown as Array<{ id: string; name?: string }>).filter((d) => d.name === raced).map((d) => d.id);
         assert.is(copies().length, 2, 'the killed run left two of the name');
         assert.ok(othersId);
 
@@ -77,6 +79,7 @@ for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
         assert.match(again.stderr, 'took over a stale lock');
         if (othersFirst) {
           assert.equal(copies(), [othersId], again.stdout + again.stderr);
+          assert.ok(again.stderr.includes(`removed ${kind.slice(0, -1)} `), again.stderr);
           assert.ok(again.stderr.includes(`"${raced}"), a later copy the killed run made and did not remove; ${othersId} stays`), again.stderr);
           assert.is(again.code, 0, again.stdout + again.stderr);
           // Alerts bound to the copy that stays.
@@ -86,7 +89,7 @@ for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
           // The other runner's copy is the later one: that runner's to remove, never this one's.
           assert.is(copies().length, 2);
           assert.ok(copies().includes(othersId!));
-          assert.not.match(again.stderr, 'removed dashboard');
+          assert.not.match(again.stderr, 'removed ');
         }
       } finally {
         await proxy.close();

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { JournalEntry } from '../../src/apply/journal.ts';
-import { leftoverCopies } from '../../src/apply/leftover.ts';
+import { alertsOurs, dashboardsOurs, leftoverCopies } from '../../src/apply/leftover.ts';
 
 const M = 'managed-by:steward';
 const OLD = '6ae6810749ef752e67aaf97f';
@@ -43,12 +43,28 @@ const CASES: Array<{ name: string; entries: JournalEntry[]; live: ReturnType<typ
 
 for (const c of CASES)
   test(c.name, () => {
-    const got = leftoverCopies(c.entries, SINCE, c.live, M, new Set(c.pinned ?? []));
+    const ours = dashboardsOurs(c.live, M);
+    const got = leftoverCopies('dashboard', c.entries, SINCE, c.live, (d) => ours(d), new Set(c.pinned ?? []));
     assert.equal(
       got.map((x) => x.id),
       c.want,
     );
     for (const x of got) assert.is(x.kept, OLD);
+  });
+
+const alert = (id: string, note: string) => ({ id, name: 'Slow', note }) as never;
+const alertCreate = (id: string): JournalEntry => ({ ...create(id), op: 'alert.create', name: 'slow' });
+for (const [name, live, want] of [
+  ['alerts: its later copy, same note', [alert(OLD, M), alert(MINE, M)], [MINE]],
+  ["alerts: the older one has another note (someone else's): not a copy of its", [alert(OLD, 'made in the UI'), alert(MINE, M)], []],
+  ['alerts: a dashboard.create entry is not an alert of its', [alert(OLD, M), alert(THIRD, M)], []],
+] as const)
+  test(name, () => {
+    const got = leftoverCopies('alert', [alertCreate(MINE), create(THIRD)], SINCE, live as never, alertsOurs, new Set());
+    assert.equal(
+      got.map((x) => `${x.kind} ${x.id} ${x.kept}`),
+      want.map((id) => `alert ${id} ${OLD}`),
+    );
   });
 
 test.run();
