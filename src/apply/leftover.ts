@@ -37,6 +37,9 @@ export function leftoverCopies<T extends Copy>(
   const from = Date.parse(since);
   if (Number.isNaN(from)) return [];
   const after = entries.filter((e) => Date.parse(e.at) >= from);
+  // Only the killed run wrote under its lock; entries of another run there (two environments' state files
+  // sharing one journal) leave it unclear which are its: nothing is removed.
+  if (new Set(after.map((e) => e.run)).size > 1) return [];
   const removed = new Set(after.filter((e) => e.op === `${kind}.delete`).map((e) => e.id));
   const made = new Map(after.filter((e) => e.op === `${kind}.create` && !removed.has(e.id)).map((e) => [e.id, e.name]));
   const out: Leftover[] = [];

@@ -31,6 +31,12 @@ const CASES: Array<{ name: string; entries: JournalEntry[]; live: ReturnType<typ
     want: [],
   },
   { name: 'removed by the killed run already', entries: [create(MINE), { ...create(MINE), op: 'dashboard.delete' }], live: [dash(OLD), dash(MINE)], want: [] },
+  {
+    name: 'entries of two runs since its lock (a journal two state files share): none',
+    entries: [create(MINE), { ...create(THIRD), run: 'other' }],
+    live: [dash(OLD), dash(MINE)],
+    want: [],
+  },
   { name: 'pinned by a file', entries: [create(MINE)], live: [dash(OLD), dash(MINE)], pinned: [MINE], want: [] },
   {
     name: "the oldest lacks the marker (someone else's): it is not a copy, so one of ours is left",
