@@ -120,7 +120,8 @@ export async function checkAlertDuplicates(
     }
     if (removeOwn && deps.client.deleteAlert && ids[0] === id && recovered.has(item.name)) {
       const note = item.body.note;
-      const later = same.slice(1).filter((a) => (a as { note?: unknown }).note === note);
+      // Never the one kept, should a list show it twice.
+      const later = same.slice(1).filter((a) => a.id !== id && (a as { note?: unknown }).note === note);
       const cleared = await removeLater(
         deps,
         'Alert',
@@ -196,7 +197,7 @@ export async function checkDuplicates(
     const ids = same.map((d) => d.id);
     if (removeOwn && deps.client.deleteDashboard && mine !== undefined && ids[0] === mine && recovered.has(item.name)) {
       const tags = item.body.tags ?? [];
-      const later = same.slice(1).filter((d) => tags.every((t) => (d.tags ?? []).includes(t)));
+      const later = same.slice(1).filter((d) => d.id !== mine && tags.every((t) => (d.tags ?? []).includes(t)));
       const cleared = await removeLater(
         deps,
         'Dashboard',

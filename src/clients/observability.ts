@@ -127,6 +127,24 @@ function idsOf(items: readonly unknown[]): string {
   return items.map((it) => (it as { id?: unknown } | null)?.id).join('\u0000');
 }
 
+/**
+ * A whole list with each id once (the first listed; items without an id kept as they are). A server whose scan
+ * returns a document twice, or a proxy that merges pages, showed one dashboard as two of its name: the check
+ * for copies after a lost answer then kept it as the oldest and removed "the later copy", the same id, so the
+ * only copy went (red team, duplicates round). Paged lists are kept once each as they are read (readPages).
+ */
+function onceEach<T>(items: T[]): T[] {
+  const seen = new Set<string>();
+  const out = items.filter((it) => {
+    const id = (it as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  return out.length === items.length ? items : out;
+}
+
 /** Creates the observability client. */
 export function createObservabilityClient(opts: ObservabilityClientOptions): ObservabilityClient {
   const profile = opts.profile ?? OBSERVABILITY_PROFILES.seed;
@@ -170,7 +188,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     const whole = (body: { data?: T[]; result?: T[]; meta?: { total?: unknown } }) => {
       const list = (result ? body.result : body.data) ?? [];
       refusePartial(path, what, list.length, body.meta?.total, res.status);
-      return list;
+      return onceEach(list);
     };
     const list = res.parse && summaries ? lazyList(summaries, () => whole(res.parse!())) : whole(res.body);
     if (res.digest) rememberBodyDigest(list, tagged(res.digest));
