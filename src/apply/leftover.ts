@@ -5,7 +5,7 @@
  * run's lock finishes that check: the killed run's own creates (its journal entries since its lock) that are
  * not the oldest of their name are removed, as the killed run would have removed them. Alerts likewise.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { NotFoundError } from '../clients/errors.ts';
 import type { ObservabilityClient } from '../clients/observability.ts';
 import type { LiveAlert } from '../model/alert.ts';
@@ -62,12 +62,22 @@ export const dashboardsOurs = (live: readonly LiveDashboard[], marker: string) =
 };
 export const alertsOurs = (a: LiveAlert, mine: LiveAlert) => mayBeOurAlert(a, (mine as { note?: string }).note);
 
-/** The journal's text; none yet is no entries. */
+/**
+ * The journal's text; none yet is no entries. Not through a link, nor anything but a regular file with one
+ * name: a committed `.steward/journal.jsonl` linking to a file outside the project (a key, a fifo) is not read
+ * (no entries); opening the journal for writing next refuses it with the reason.
+ */
 export function readJournalText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    try {
+      const st = fstatSync(fd);
+      return st.isFile() && st.nlink === 1 ? readFileSync(fd, 'utf8') : '';
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    if (['ENOENT', 'ELOOP', 'ENXIO'].includes((e as NodeJS.ErrnoException).code ?? '')) return '';
     throw e;
   }
 }

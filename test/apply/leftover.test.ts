@@ -2,7 +2,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { JournalEntry } from '../../src/apply/journal.ts';
-import { alertsOurs, dashboardsOurs, leftoverCopies } from '../../src/apply/leftover.ts';
+import { linkSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { alertsOurs, dashboardsOurs, leftoverCopies, readJournalText } from '../../src/apply/leftover.ts';
 
 const M = 'managed-by:steward';
 const OLD = '6ae6810749ef752e67aaf97f';
@@ -72,5 +75,25 @@ for (const [name, live, want] of [
       want.map((id) => `alert ${id} ${OLD}`),
     );
   });
+
+test('readJournalText: the journal itself; none, a symbolic link, or a hard link: no entries, the file behind never read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'steward-leftover-'));
+  try {
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, '{"op":"dashboard.create","id":"secret-line"}\n');
+    const journal = join(dir, 'journal.jsonl');
+    assert.is(readJournalText(journal), '', 'none yet');
+    writeFileSync(journal, 'a line\n');
+    assert.is(readJournalText(journal), 'a line\n');
+    rmSync(journal);
+    symlinkSync(outside, journal);
+    assert.is(readJournalText(journal), '', 'a symbolic link is not followed');
+    rmSync(journal);
+    linkSync(outside, journal);
+    assert.is(readJournalText(journal), '', 'a second name of another file is not read');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test.run();
