@@ -44,6 +44,7 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
  */
 export function createRedactor(secrets: readonly (string | undefined | null)[], opts: { patterns?: boolean } = {}): (text: string) => string {
   const variants = secretVariants(secrets);
+  const cutForms = cutEdgeForms(secrets);
   const urlForms = urlEncodedForms(secrets);
   const plusForSpace = secrets.some((s) => typeof s === 'string' && s.includes(' '));
   const patterns = opts.patterns ?? true;
@@ -54,6 +55,7 @@ export function createRedactor(secrets: readonly (string | undefined | null)[], 
     }
     // Every form other than the raw text holds a `%` (or a `+` for a space): most texts skip the regular expression.
     if (urlForms && (out.includes('%') || (plusForSpace && out.includes('+')))) out = out.replace(urlForms, REDACTED);
+    if (cutForms.length > 0 && (out.includes('…') || out.includes('...'))) out = redactCutEdges(out, cutForms);
     if (!patterns) return out;
     out = out.replace(AUTH_HEADER, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
     out = out.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
@@ -61,6 +63,69 @@ export function createRedactor(secrets: readonly (string | undefined | null)[], 
     out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`);
     return out;
   };
+}
+
+/** The shortest part of a secret taken for one at a cut: what is left is at most 3 characters' worth. */
+const MIN_CUT_PART = 4;
+const ELLIPSIS = /…|\.\.\./g;
+
+/** The forms a cut can leave part of: raw and JSON-escaped once and twice (a quoted value in JSON output). */
+function cutEdgeForms(secrets: readonly (string | undefined | null)[]): string[] {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (typeof s !== 'string' || s.length < MIN_SECRET_LENGTH) continue;
+    const json = JSON.stringify(s).slice(1, -1);
+    for (const f of [s, json, JSON.stringify(json).slice(1, -1)]) forms.add(f);
+  }
+  return [...forms];
+}
+
+/**
+ * A secret cut short by an ellipsis (`"xxghp_ABC…"`: a value quoted in a message, a line cut to the
+ * terminal's width): the part of it right before an ellipsis, or right after one, is replaced too. Text is
+ * cut in many places, most of them before any redaction sees the value, and a part no longer matches the
+ * whole secret (red team: 38 of GITHUB_TOKEN's 40 characters in a validate error; a live name cut in apply's
+ * progress line).
+ */
+function redactCutEdges(text: string, forms: readonly string[]): string {
+  const ranges: Array<[number, number]> = [];
+  for (const m of text.matchAll(ELLIPSIS)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    let before = 0;
+    let after = 0;
+    for (const f of forms) {
+      before = Math.max(before, edgeBefore(text, at, f));
+      after = Math.max(after, edgeAfter(text, end, f));
+    }
+    if (before > 0) ranges.push([at - before, at]);
+    if (after > 0) ranges.push([end, end + after]);
+  }
+  if (ranges.length === 0) return text;
+  let out = '';
+  let pos = 0;
+  for (const [start, end] of ranges) {
+    if (end <= pos) continue;
+    out += text.slice(pos, Math.max(pos, start)) + (start >= pos ? REDACTED : '');
+    pos = end;
+  }
+  return out + text.slice(pos);
+}
+
+/** The length of the longest start of `f` (at least MIN_CUT_PART) that `text` has right before `at`. */
+function edgeBefore(text: string, at: number, f: string): number {
+  for (let k = Math.min(f.length, at); k >= MIN_CUT_PART; k--) {
+    if (text.charCodeAt(at - k) === f.charCodeAt(0) && text.startsWith(f.slice(0, k), at - k)) return k;
+  }
+  return 0;
+}
+
+/** The length of the longest end of `f` (at least MIN_CUT_PART) that `text` has right from `at`. */
+function edgeAfter(text: string, at: number, f: string): number {
+  for (let k = Math.min(f.length, text.length - at); k >= MIN_CUT_PART; k--) {
+    if (text.charCodeAt(at + k - 1) === f.charCodeAt(f.length - 1) && text.startsWith(f.slice(f.length - k), at)) return k;
+  }
+  return 0;
 }
 
 /**

@@ -1,0 +1,127 @@
+/**
+ * A secret cut short is still a secret: text is cut in many places (a validation error quotes 40 characters
+ * of a string, apply's progress line fits the terminal), and the part left before the ellipsis no longer
+ * matched the whole value the output sink looks for (red team: 38 of GITHUB_TOKEN's 40 characters in a
+ * validate error, in every format).
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Readable } from 'node:stream';
+import { main } from '../../src/cli/main.ts';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { redact } from '../../src/clients/redact.ts';
+import { steward } from '../helpers/exec.ts';
+import { copyExample } from '../helpers/project.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+const GITHUB_TOKEN = 'ghp_CANARYabcdefghijklmnopqrstuvwxyz0123';
+const API_KEY = 'sk_live_CANARY_0123456789abcdefghijklmn';
+
+/** Any 6 characters of the secret in a row, the first piece a leak shows. */
+function leaked(text: string, secret: string): string | undefined {
+  for (let i = 0; i + 6 <= secret.length; i++) if (text.includes(secret.slice(i, i + 6))) return secret.slice(i, i + 6);
+  return undefined;
+}
+
+const project = (extra: string) => `apiVersion: steward/v1
+kind: Project
+metadata: { name: p }
+spec:
+  resources: ["dashboards/*.yaml"]
+${extra}  observability:
+    url: http://127.0.0.1:9
+    token: { env: STEWARD_OBS_TOKEN }
+`;
+
+const dashboard = (x: string) => `apiVersion: steward/v1
+kind: Dashboard
+metadata: { name: d }
+spec:
+  name: d
+  tiles:
+    - name: t
+      x: ${x}
+      y: 0
+      w: 1
+      h: 1
+      series: []
+`;
+
+const CASES: Array<{ name: string; files: Record<string, string>; secret: string }> = [
+  {
+    name: "the Project document's ${GITHUB_TOKEN} in a value that must be a number",
+    files: { 'steward.yaml': project('  concurrency: "xx${GITHUB_TOKEN}"\n'), 'dashboards/d.yaml': dashboard('0') },
+    secret: GITHUB_TOKEN,
+  },
+  {
+    name: 'a secret-named variable a resource reads under resourceVariablePrefix, in a tile position',
+    files: { 'steward.yaml': project('  resourceVariablePrefix: DASH_\n'), 'dashboards/d.yaml': dashboard('"pad ${DASH_API_KEY}"') },
+    secret: API_KEY,
+  },
+];
+
+for (const c of CASES) {
+  for (const format of ['text', 'json', 'github']) {
+    test(`validate --format ${format}: ${c.name}, quoted cut to 40 characters, shows no part of it`, async () => {
+      const dir = tmpProject(c.files);
+      try {
+        const env = { GITHUB_TOKEN, DASH_API_KEY: API_KEY, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' };
+        const r = await steward(['validate', '--format', format], { cwd: dir.dir, env });
+        assert.is(r.code, 1, r.stdout + r.stderr);
+        assert.match(r.stdout + r.stderr, /the string .*\[redacted\]…/);
+        assert.is(leaked(r.stdout + r.stderr, c.secret), undefined, r.stdout + r.stderr);
+      } finally {
+        dir.cleanup();
+      }
+    });
+  }
+}
+
+test('apply on a terminal: a live name holding the token, cut to the width in the progress line, shows no part of it', async () => {
+  const token = 'CANARYtok0123456789abcdefghijklmnopqrstuv';
+  const dir = tmpProject({});
+  copyExample(dir.dir, 'hyperdx');
+  const emu = await startEmulator({ api: 'hyperdx', seed: 19, token });
+  try {
+    const made = await fetch(`${emu.url}/api/v2/dashboards`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Old ${token}`, tiles: [], tags: ['managed-by:steward/acme-hyperdx'] }),
+    });
+    assert.ok(made.ok, await made.text());
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['apply', '--prune', '--yes'], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...emu.env },
+      cwd: dir.dir,
+      // "[n/m] deleting dashboard Old " is 30 characters: the line is cut 14 characters into the token.
+      stdout: { write: (t: string) => (stdout += t), isTTY: true, columns: 46 },
+      stderr: { write: (t: string) => (stderr += t) },
+      stdin: Readable.from(['']),
+    });
+    assert.is(code, 0, stdout + stderr);
+    assert.match(stdout, /deleting dashboard Old \[redacted\]…/);
+    assert.is(leaked(stdout + stderr, token), undefined, stdout + stderr);
+  } finally {
+    await emu.close();
+    dir.cleanup();
+  }
+});
+
+const REDACTOR_CASES: Array<{ text: string; want: string }> = [
+  { text: 'the string "xxghp_CANARYabcdefghijklmnopqrstuvwxyz01…"', want: 'the string "xx[redacted]…"' },
+  { text: 'cut at the start: …klmnopqrstuvwxyz0123 and on', want: 'cut at the start: …[redacted] and on' },
+  { text: 'three dots: ghp_CANARYabc...', want: 'three dots: [redacted]...' },
+  { text: 'both: ghp_CANA…yz0123', want: 'both: [redacted]…[redacted]' },
+  { text: 'three characters are left: ghp…', want: 'three characters are left: ghp…' },
+  { text: 'not a cut: ghp_CANARYabc and more', want: 'not a cut: ghp_CANARYabc and more' },
+  { text: 'an ellipsis of its own… and more…', want: 'an ellipsis of its own… and more…' },
+];
+
+for (const c of REDACTOR_CASES) {
+  test(`redact: ${c.text}`, () => {
+    assert.is(redact(c.text, [GITHUB_TOKEN]), c.want);
+  });
+}
+
+test.run();
