@@ -154,6 +154,19 @@ function hexEitherCase(b: number): string {
   return [...b.toString(16).padStart(2, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
 }
 
+/**
+ * The secret as HTML escapers write it, when it holds a character they escape: `&`, `<`, `>` always, quotes
+ * as `&quot;`/`&#34;` and `&#39;`/`&#x27;`/`&apos;` or raw (an error page echoing the header: the --debug
+ * trace decodes numeric references only, so `tok&amp;en` showed as sent; red team).
+ */
+function htmlEscapedForms(s: string): string[] {
+  if (!/[&<>"']/.test(s)) return [];
+  const base = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const out: string[] = [];
+  for (const dq of ['"', '&quot;', '&#34;']) for (const sq of ["'", '&#39;', '&#x27;', '&apos;']) out.push(base.replace(/"/g, dq).replace(/'/g, sq));
+  return out;
+}
+
 /** Encoded forms shorter than this are not hunted for (a 4-character base64 run is found in ordinary text). */
 const MIN_ENCODED_LENGTH = 8;
 
@@ -180,6 +193,7 @@ export function secretVariants(secrets: readonly (string | undefined | null)[]):
     set.add(json);
     set.add(json.replace(/\//g, '\\/'));
     set.add(JSON.stringify(json).slice(1, -1));
+    for (const h of htmlEscapedForms(s)) set.add(h);
     const encoded = new Set<string>();
     const bytes = Buffer.from(s, 'utf8');
     for (const whole of [bytes, Buffer.from(`Bearer ${s}`, 'utf8')]) {
