@@ -99,6 +99,18 @@ const STATUS_RULES: ReadonlyMap<number, StatusRule> = new Map<number, StatusRule
 ]);
 
 /**
+ * The error body redacted. One read to its limit ends where the limit fell, maybe inside a credential the
+ * server echoed: redacted as a cut value (an ellipsis marks the end for the redactor, then comes off), else
+ * 64 KiB of spaces and then the token showed its first characters, "(body cut at 64 KiB)" (red team).
+ */
+function cleanBody(s: ErrorSettings, r: ResponseAttempt): string {
+  const text = r.body.toString('utf8');
+  if (!r.overLimit) return s.clean(text);
+  const cleaned = s.clean(`${text}…`);
+  return cleaned.endsWith('…') ? cleaned.slice(0, -1) : cleaned;
+}
+
+/**
  * The error for a response that is not a success. `refusedWaitCap` is set when the server asked for a wait
  * above the retry cap (the message says so instead of "gave up").
  */
@@ -113,7 +125,7 @@ export function statusError(
 ): ApiError {
   // Redacted before it is summarized and each piece again once decoded, before it is cut: a summary cut at 200
   // characters would keep half a secret.
-  const summary = summarizeErrorBody(s.clean(r.body.toString('utf8')), headerValue(r.headers, 'content-type'), s.clean);
+  const summary = summarizeErrorBody(cleanBody(s, r), headerValue(r.headers, 'content-type'), s.clean);
   let serverMessage = s.clean(summary.message);
   if (r.overLimit) serverMessage = `${serverMessage}${serverMessage ? ' ' : ''}(body cut at ${formatBytes(MAX_ERROR_BODY_BYTES)})`;
   const headerId = headerValue(r.headers, 'x-request-id') ?? headerValue(r.headers, 'request-id');
