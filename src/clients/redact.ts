@@ -42,7 +42,8 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
  * `patterns: false` replaces only the secrets' values, not credential-shaped text (the CLI's output sink:
  * `steward emulator` prints its own development token on purpose, and a dashboard may be named anything).
  */
-export function createRedactor(secrets: readonly (string | undefined | null)[], opts: { patterns?: boolean } = {}): (text: string) => string {
+export function createRedactor(given: readonly (string | undefined | null)[], opts: { patterns?: boolean } = {}): (text: string) => string {
+  const secrets = withTrimmed(given);
   const variants = secretVariants(secrets);
   const cutForms = cutEdgeForms(secrets);
   const urlForms = urlEncodedForms(secrets);
@@ -129,6 +130,16 @@ function edgeAfter(text: string, at: number, f: string): number {
 }
 
 /**
+ * The secrets and, for one with white space at either end, the value without it: that is what a server
+ * reads from the header (HTTP drops the spaces around a field's value) and echoes; a secret pasted with a
+ * trailing space or tab was sent, and its echo shown whole (red team).
+ */
+function withTrimmed(secrets: readonly (string | undefined | null)[]): Array<string | undefined | null> {
+  const trimmed = secrets.filter((s): s is string => typeof s === 'string' && s.trim() !== s).map((s) => s.trim());
+  return trimmed.length > 0 ? [...secrets, ...trimmed] : [...secrets];
+}
+
+/**
  * The secrets as URL encoders may write them, as one regular expression: each character raw or as its
  * `%XX` bytes, hex in either case (RFC 3986 calls them equivalent), a space also as `+` (forms). Encoders
  * differ in what they encode (`encodeURIComponent` every reserved character, many URL builders only some),
@@ -183,9 +194,9 @@ const MIN_ENCODED_LENGTH = 8;
  *   replaced core is at most two bytes' worth of characters at each end;
  * - hex of the secret's UTF-8 bytes, lower and upper case.
  */
-export function secretVariants(secrets: readonly (string | undefined | null)[]): string[] {
+export function secretVariants(given: readonly (string | undefined | null)[]): string[] {
   const set = new Set<string>();
-  for (const s of secrets) {
+  for (const s of withTrimmed(given)) {
     if (typeof s !== 'string' || s.length < MIN_SECRET_LENGTH) continue;
     set.add(s);
     set.add(encodeURIComponent(s));

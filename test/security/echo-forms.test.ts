@@ -1,7 +1,8 @@
 /**
  * A server echoing the token in forms the redactor did not know (red team): HTML-escaped in an error page,
  * which the --debug trace shows as sent; and at the very end of an error body cut at its 64 KiB limit,
- * where the cut left the token's first characters in the error message. Driven through the CLI against a
+ * where the cut left the token's first characters in the error message; and a token with white space at an
+ * end, which the server reads without it. Driven through the CLI against a
  * server on 127.0.0.1 that answers every request with the body the row makes from the Authorization header.
  */
 import { test } from 'uvu';
@@ -41,6 +42,20 @@ const ROWS: Array<{ name: string; token: string; args: string[]; type: string; b
     args: ['plan', '--debug'],
     type: 'text/plain',
     body: (t) => `${' '.repeat(64 * 1024 - 12)}${t} and more`,
+  },
+  {
+    name: 'a token with a trailing space, echoed as the server read it (without the space)',
+    token: 'tokCANARY0123456789abcdefghij ',
+    args: ['plan', '--debug'],
+    type: 'application/json',
+    body: (t) => JSON.stringify({ message: `bad token ${t}` }),
+  },
+  {
+    name: 'a token with a trailing tab, echoed as the server read it',
+    token: 'tokCANARY0123456789abcdefghij\t',
+    args: ['plan'],
+    type: 'application/json',
+    body: (t) => JSON.stringify({ message: `bad token ${t}` }),
   },
 ];
 
