@@ -98,11 +98,24 @@ export function splitAuth(auth: string | undefined): { scheme: string; value: st
   return sp === -1 ? { scheme: t.toLowerCase(), value: '' } : { scheme: t.slice(0, sp).toLowerCase(), value: t.slice(sp + 1).trim() };
 }
 
+/** Schemes a refusal names; any other first word is not repeated (red team). */
+const KNOWN_SCHEMES = new Set(['basic', 'bearer', 'digest', 'negotiate', 'ntlm', 'token', 'apikey', 'oauth', 'hoba', 'mutual', 'vapid']);
+
+/**
+ * How a refusal names the scheme given: a header with no scheme at all (`Authorization: <token>`) or an
+ * unknown first word is the credential itself, which the answer, the emulator's log or a client's error
+ * message would otherwise repeat (lower-cased, so not even a redactor knowing the value would find it).
+ */
+function schemeShown(a: { scheme: string; value: string }): string {
+  if (a.value === '') return 'a credential without a scheme';
+  return KNOWN_SCHEMES.has(a.scheme) ? `the ${a.scheme} scheme` : 'an unknown scheme';
+}
+
 /** Why a Bearer credential is refused, or undefined when it is the right token. */
 export function bearerProblem(auth: string | undefined, token: string): string | undefined {
   const a = splitAuth(auth);
   if (!a) return 'Unauthorized: missing Authorization header (expected "Bearer <token>")';
-  if (a.scheme !== 'bearer') return `Unauthorized: the observability API takes "Authorization: Bearer <token>", not the ${a.scheme} scheme`;
+  if (a.scheme !== 'bearer') return `Unauthorized: the observability API takes "Authorization: Bearer <token>", not ${schemeShown(a)}`;
   if (a.value !== token) return 'Unauthorized: invalid access token';
   return undefined;
 }
@@ -111,7 +124,7 @@ export function bearerProblem(auth: string | undefined, token: string): string |
 export function basicProblem(auth: string | undefined, keyId: string, keySecret: string): string | undefined {
   const a = splitAuth(auth);
   if (!a) return 'Unauthorized: missing Authorization header (expected "Basic <base64 of keyId:keySecret>")';
-  if (a.scheme !== 'basic') return `Unauthorized: the cloud API takes "Authorization: Basic <credentials>", not the ${a.scheme} scheme`;
+  if (a.scheme !== 'basic') return `Unauthorized: the cloud API takes "Authorization: Basic <credentials>", not ${schemeShown(a)}`;
   const decoded = Buffer.from(a.value, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon === -1) return 'Unauthorized: Basic credentials must encode "keyId:keySecret"';

@@ -144,6 +144,20 @@ for (const [what, auth, message] of BAD_CREDENTIALS) {
     }));
 }
 
+test('a 401 never repeats a credential sent without a scheme or under an unknown one (it used to, lower-cased)', () =>
+  withEmulator(async (emu) => {
+    const secret = 'ghp_CANARYSecretValue0123456789';
+    for (const auth of [secret, `${secret} trailing`, `Token${secret} x`]) {
+      for (const path of ['/api/v2/dashboards', '/v1/organizations']) {
+        const r = await request(emu, 'GET', path, { auth });
+        assert.is(r.status, 401, `${path} ${auth}`);
+        const text = JSON.stringify(r.body).toLowerCase();
+        assert.not.ok(text.includes('canarysecretvalue'), `${path}: ${text}`);
+        assert.match(text, /without a scheme|an unknown scheme/);
+      }
+    }
+  }));
+
 test('the scheme name is case-insensitive, the token is not', () =>
   withEmulator(async (emu) => {
     assert.is((await obs(emu, 'GET', '/api/v2/dashboards', undefined, 'bearer dev-token')).status, 200);
