@@ -83,6 +83,16 @@ const SECRET_WORDS = new Set([
   'APIKEY',
   'PRIVATEKEY',
   'ACCESSKEY',
+  // A personal access token: GH_PAT, GITHUB_PAT, AZURE_DEVOPS_PAT (red team: not a secret's name before).
+  'PAT',
+  'CONNSTR',
+  'CONNECTIONSTRING',
+]);
+
+/** Two words that together name a secret (a URL whose path is the key; a string holding AccountKey=…). */
+const SECRET_PAIRS = new Map([
+  ['WEBHOOK', 'URL'],
+  ['CONNECTION', 'STRING'],
 ]);
 
 /** Endings that make a longer word a secret's name (PGPASSWORD). */
@@ -134,6 +144,7 @@ function wordsSay(words: readonly string[]): string | undefined {
     const w = words[i]!;
     if (SECRET_WORDS.has(w)) return w;
     if (w === 'KEY' && i > 0 && KEY_KINDS.has(words[i - 1]!)) return `${words[i - 1]}_KEY`;
+    if (i > 0 && SECRET_PAIRS.get(words[i - 1]!) === w) return `${words[i - 1]}_${w}`;
     // A KEY run together with what makes it a secret's: SECRETKEY, SESSIONKEY, AWS_ACCESSKEYID (not MONKEY).
     const joined = keyKindOf(w);
     if (joined) return joined;

@@ -303,6 +303,18 @@ const SECRET_WORD_CASES: Array<[string, string | undefined]> = [
   ['aWs_SeCrEt_AcCeSs_KeY', 'SECRET'],
   ['tokenizerPath', undefined],
   ['authorName', undefined],
+  // CI secrets under names the list missed (red team): a personal access token, a webhook's URL (its path is
+  // the key), a connection string (AccountKey=…).
+  ['GH_PAT', 'PAT'],
+  ['GITHUB_PAT', 'PAT'],
+  ['adoPat', 'PAT'],
+  ['SLACK_WEBHOOK_URL', 'WEBHOOK_URL'],
+  ['AZURE_STORAGE_CONNECTION_STRING', 'CONNECTION_STRING'],
+  ['DB_CONNSTR', 'CONNSTR'],
+  ['PATH', undefined],
+  ['PATTERN', undefined],
+  ['WEBHOOK_NAME', undefined],
+  ['CONNECTION_TIMEOUT', undefined],
 ];
 
 test('secretWord: which names say they hold a secret', () => {
@@ -326,11 +338,20 @@ for (const [name, ref, word] of [
   ['GITHUB_TOKEN', '"${GITHUB_TOKEN}"', 'TOKEN'],
   ['AWS_SECRET_ACCESS_KEY, with a default', '"k ${AWS_SECRET_ACCESS_KEY:-none}"', 'SECRET'],
   ['a camelCase apiKey', '"${apiKey}"', 'API_KEY'],
+  ['a personal access token GH_PAT', '"${GH_PAT}"', 'PAT'],
+  ['a webhook URL SLACK_WEBHOOK_URL', '"${SLACK_WEBHOOK_URL}"', 'WEBHOOK_URL'],
 ] as const) {
   test(`\${VAR} in a resource: ${name} (a secret by its name) is refused at file:line:col without a prefix, its value never shown`, async () => {
     const p = tmpProject({ 'steward.yaml': PROJECT(), 'dashboards/d.yaml': dashboard(ref) });
     try {
-      const env = { GITHUB_TOKEN: CI_SECRET, AWS_SECRET_ACCESS_KEY: CI_SECRET, apiKey: CI_SECRET, XDG_CACHE_HOME: join(p.dir, '.xdg') };
+      const env = {
+        GITHUB_TOKEN: CI_SECRET,
+        AWS_SECRET_ACCESS_KEY: CI_SECRET,
+        apiKey: CI_SECRET,
+        GH_PAT: CI_SECRET,
+        SLACK_WEBHOOK_URL: CI_SECRET,
+        XDG_CACHE_HOME: join(p.dir, '.xdg'),
+      };
       for (const args of [['validate'], ['plan'], ['plan', '--format', 'json']]) {
         const r = await steward(args, { cwd: p.dir, env });
         const all = r.stdout + r.stderr;
