@@ -2,7 +2,8 @@
  * A secret cut short is still a secret: text is cut in many places (a validation error quotes 40 characters
  * of a string, apply's progress line fits the terminal), and the part left before the ellipsis no longer
  * matched the whole value the output sink looks for (red team: 38 of GITHUB_TOKEN's 40 characters in a
- * validate error, in every format).
+ * validate error, in every format). And a quoted secret escaped for Markdown before redaction (plan
+ * --format markdown of files that do not validate).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -107,6 +108,27 @@ test('apply on a terminal: a live name holding the token, cut to the width in th
     dir.cleanup();
   }
 });
+
+// plan --format markdown on files that do not validate (the PR comment): the message quoting the value was
+// escaped for Markdown before any redaction saw it (`sk\_live\_…`, a zero-width space after `www`).
+const MARKDOWN_SECRETS = ['sk_live_CANARY_0123456789abc*def', 'sk-live-CANARY-0123456789-www.x.io/@bob'];
+
+for (const secret of MARKDOWN_SECRETS) {
+  for (const format of ['markdown', 'json', 'github']) {
+    test(`plan --format ${format} of invalid files quoting ${secret}: no part of it`, async () => {
+      const dir = tmpProject({ 'steward.yaml': project('  resourceVariablePrefix: DASH_\n'), 'dashboards/d.yaml': dashboard('"${DASH_API_KEY}"') });
+      try {
+        const r = await steward(['plan', '--format', format], { cwd: dir.dir, env: { DASH_API_KEY: secret, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' } });
+        assert.is(r.code, 1, r.stdout + r.stderr);
+        assert.match(r.stdout, /redacted/);
+        assert.is(leaked(r.stdout + r.stderr, secret), undefined, r.stdout + r.stderr);
+        assert.not.match(r.stdout + r.stderr, /CANARY/);
+      } finally {
+        dir.cleanup();
+      }
+    });
+  }
+}
 
 const REDACTOR_CASES: Array<{ text: string; want: string }> = [
   { text: 'the string "xxghp_CANARYabcdefghijklmnopqrstuvwxyz01…"', want: 'the string "xx[redacted]…"' },

@@ -166,7 +166,13 @@ export const planCommand = defineCommand<PlanArgs>({
 
 /** The problems that stopped a plan, in the plan's output format (stdout); the text form goes to stderr as usual. */
 export async function renderInvalid(issues: readonly Issue[], format: 'json' | 'github' | 'markdown', ctx: CommandContext): Promise<string> {
-  const rel = issues.map((i) => ({ ...i, file: i.file.startsWith(ctx.cwd + sep) ? i.file.slice(ctx.cwd.length + 1) : i.file }));
+  // Messages redacted before they are escaped: Markdown writes a quoted secret's `_` as `\_` (and defuses
+  // `@`, `www.` with a zero-width space), which the output sink no longer finds (red team).
+  const rel = issues.map((i) => ({
+    ...i,
+    file: redactForOutput(ctx, i.file.startsWith(ctx.cwd + sep) ? i.file.slice(ctx.cwd.length + 1) : i.file),
+    message: redactForOutput(ctx, i.message),
+  }));
   if (format === 'markdown') {
     const errors = rel.filter((i) => i.severity === 'error');
     // Paths and messages quote the files under review (a pull request's): escaped as every other Markdown
