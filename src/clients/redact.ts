@@ -43,7 +43,7 @@ export function redact(text: string, secrets: readonly (string | undefined | nul
  * `steward emulator` prints its own development token on purpose, and a dashboard may be named anything).
  */
 export function createRedactor(given: readonly (string | undefined | null)[], opts: { patterns?: boolean } = {}): (text: string) => string {
-  const secrets = withTrimmed(given);
+  const secrets = withSpellings(given);
   const variants = secretVariants(secrets);
   const cutForms = cutEdgeForms(secrets);
   const urlForms = urlEncodedForms(secrets);
@@ -130,14 +130,31 @@ function edgeAfter(text: string, at: number, f: string): number {
 }
 
 /**
- * The secrets and, for one with white space at either end, the value without it: that is what a server
- * reads from the header (HTTP drops the spaces around a field's value) and echoes; a secret pasted with a
- * trailing space or tab was sent, and its echo shown whole (red team).
+ * The secrets and the other spellings a value takes on its way to an output:
+ * - without white space at either end: what a server reads from the header (HTTP drops the spaces around a
+ *   field's value) and echoes; a secret pasted with a trailing space or tab was sent, and its echo shown whole;
+ * - as the number it reads as: `x: ${VAR}` (a plain scalar) takes the type its value reads as, and a
+ *   number-like secret past a double's precision printed rounded (`1.2345678901234567890123` as
+ *   `1.2345678901234567`: 17 of its 24 characters; red team).
  */
-function withTrimmed(secrets: readonly (string | undefined | null)[]): Array<string | undefined | null> {
-  const trimmed = secrets.filter((s): s is string => typeof s === 'string' && s.trim() !== s).map((s) => s.trim());
-  return trimmed.length > 0 ? [...secrets, ...trimmed] : [...secrets];
+function withSpellings(secrets: readonly (string | undefined | null)[]): Array<string | undefined | null> {
+  const more: string[] = [];
+  for (const s of secrets) {
+    if (typeof s !== 'string') continue;
+    const t = s.trim();
+    if (t !== s) more.push(t);
+    if (NUMBER_LIKE.test(t)) {
+      const n = String(Number(t));
+      if (n !== t && n.length >= MIN_NUMBER_SPELLING && Number.isFinite(Number(t))) more.push(n);
+    }
+  }
+  return more.length > 0 ? [...secrets, ...more] : [...secrets];
 }
+
+/** What src/config/interpolate.ts reads as a number. */
+const NUMBER_LIKE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/** A number printed shorter than this is not hunted for (`007` as `7` would shred every count). */
+const MIN_NUMBER_SPELLING = 8;
 
 /**
  * The secrets as URL encoders may write them, as one regular expression: each character raw or as its
@@ -196,7 +213,7 @@ const MIN_ENCODED_LENGTH = 8;
  */
 export function secretVariants(given: readonly (string | undefined | null)[]): string[] {
   const set = new Set<string>();
-  for (const s of withTrimmed(given)) {
+  for (const s of withSpellings(given)) {
     if (typeof s !== 'string' || s.length < MIN_SECRET_LENGTH) continue;
     set.add(s);
     set.add(encodeURIComponent(s));

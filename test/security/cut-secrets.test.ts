@@ -130,6 +130,41 @@ for (const secret of MARKDOWN_SECRETS) {
   }
 }
 
+// A plain `x: ${VAR}` takes the type its value reads as: a number-like secret past a double's precision was
+// printed rounded, which matched no form of the value.
+const NUMBER_CASES: Array<{ name: string; files: Record<string, string>; secret: string }> = [
+  {
+    name: "the Project document's ${DB_PASSWORD}",
+    files: { 'steward.yaml': project('  concurrency: ${DB_PASSWORD}\n'), 'dashboards/d.yaml': dashboard('0') },
+    secret: '1.2345678901234567890123',
+  },
+  {
+    name: 'a prefixed secret as a dashboard name',
+    files: {
+      'steward.yaml': project('  resourceVariablePrefix: DASH_\n'),
+      'dashboards/d.yaml': dashboard('0').replace('name: d\n  tiles', 'name: ${DASH_API_KEY}\n  tiles'),
+    },
+    secret: '98765432109876543210',
+  },
+];
+
+for (const c of NUMBER_CASES) {
+  test(`validate: ${c.name}, a number-like secret read as a rounded number, shows no digits of it`, async () => {
+    const dir = tmpProject(c.files);
+    try {
+      const r = await steward(['validate'], {
+        cwd: dir.dir,
+        env: { DB_PASSWORD: c.secret, DASH_API_KEY: c.secret, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' },
+      });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stdout + r.stderr, /found number \[redacted\]/);
+      assert.is(leaked(r.stdout + r.stderr, c.secret), undefined, r.stdout + r.stderr);
+    } finally {
+      dir.cleanup();
+    }
+  });
+}
+
 const REDACTOR_CASES: Array<{ text: string; want: string }> = [
   { text: 'the string "xxghp_CANARYabcdefghijklmnopqrstuvwxyz01…"', want: 'the string "xx[redacted]…"' },
   { text: 'cut at the start: …klmnopqrstuvwxyz0123 and on', want: 'cut at the start: …[redacted] and on' },
