@@ -66,8 +66,17 @@ export function createRedactor(given: readonly (string | undefined | null)[], op
   };
 }
 
-/** The shortest part of a secret taken for one at a cut: what is left is at most 3 characters' worth. */
-const MIN_CUT_PART = 4;
+/**
+ * The shortest part of a secret taken for one at a cut: half of it (and at least 4 characters). A shorter
+ * part would make the rule an oracle: text anyone can put before an ellipsis (a dashboard's name in a plan,
+ * a live name from the service, in a public CI log) would show `[redacted]…` exactly when it is a start of a
+ * secret, which reads one out a character at a time. Guessing half a random token at once is out of reach;
+ * steward's own cuts of values are redacted before they cut (validate's quotes, apply's progress line), so
+ * this is the net under those.
+ */
+function minCutPart(f: string): number {
+  return Math.max(4, Math.ceil(f.length / 2));
+}
 const ELLIPSIS = /…|\.\.\./g;
 
 /** The forms a cut can leave part of: raw and JSON-escaped once and twice (a quoted value in JSON output). */
@@ -83,7 +92,8 @@ function cutEdgeForms(secrets: readonly (string | undefined | null)[]): string[]
 
 /**
  * A secret cut short by an ellipsis (`"xxghp_ABC…"`: a value quoted in a message, a line cut to the
- * terminal's width): the part of it right before an ellipsis, or right after one, is replaced too. Text is
+ * terminal's width): the part of it right before an ellipsis, or right after one, is replaced too, when it
+ * is at least half the secret (minCutPart). Text is
  * cut in many places, most of them before any redaction sees the value, and a part no longer matches the
  * whole secret (red team: 38 of GITHUB_TOKEN's 40 characters in a validate error; a live name cut in apply's
  * progress line).
@@ -113,17 +123,17 @@ function redactCutEdges(text: string, forms: readonly string[]): string {
   return out + text.slice(pos);
 }
 
-/** The length of the longest start of `f` (at least MIN_CUT_PART) that `text` has right before `at`. */
+/** The length of the longest start of `f` (at least minCutPart) that `text` has right before `at`. */
 function edgeBefore(text: string, at: number, f: string): number {
-  for (let k = Math.min(f.length, at); k >= MIN_CUT_PART; k--) {
+  for (let k = Math.min(f.length, at), min = minCutPart(f); k >= min; k--) {
     if (text.charCodeAt(at - k) === f.charCodeAt(0) && text.startsWith(f.slice(0, k), at - k)) return k;
   }
   return 0;
 }
 
-/** The length of the longest end of `f` (at least MIN_CUT_PART) that `text` has right from `at`. */
+/** The length of the longest end of `f` (at least minCutPart) that `text` has right from `at`. */
 function edgeAfter(text: string, at: number, f: string): number {
-  for (let k = Math.min(f.length, text.length - at); k >= MIN_CUT_PART; k--) {
+  for (let k = Math.min(f.length, text.length - at), min = minCutPart(f); k >= min; k--) {
     if (text.charCodeAt(at + k - 1) === f.charCodeAt(f.length - 1) && text.startsWith(f.slice(f.length - k), at)) return k;
   }
   return 0;

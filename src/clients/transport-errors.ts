@@ -100,15 +100,16 @@ const STATUS_RULES: ReadonlyMap<number, StatusRule> = new Map<number, StatusRule
 
 /**
  * The error body redacted. One read to its limit ends where the limit fell, maybe inside a credential the
- * server echoed: redacted as a cut value (an ellipsis marks the end for the redactor, then comes off), else
- * 64 KiB of spaces and then the token showed its first characters, "(body cut at 64 KiB)" (red team).
+ * server echoed: 64 KiB less a few bytes of spaces and then the token showed the token's first characters,
+ * "(body cut at 64 KiB)" (red team). Its last CUT_TAIL characters are dropped (they were cut anyway, and no
+ * credential is that long), so no start of one is left at the end.
  */
 function cleanBody(s: ErrorSettings, r: ResponseAttempt): string {
   const text = r.body.toString('utf8');
-  if (!r.overLimit) return s.clean(text);
-  const cleaned = s.clean(`${text}…`);
-  return cleaned.endsWith('…') ? cleaned.slice(0, -1) : cleaned;
+  return s.clean(r.overLimit ? text.slice(0, Math.max(0, text.length - CUT_TAIL)) : text);
 }
+
+const CUT_TAIL = 1024;
 
 /**
  * The error for a response that is not a success. `refusedWaitCap` is set when the server asked for a wait

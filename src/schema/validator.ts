@@ -42,11 +42,16 @@ function toProblems(errors: ErrorObject[], root: unknown): SchemaProblem[] {
   return out;
 }
 
+/** The longest string an error quotes. */
+const QUOTE_LIMIT = 120;
+
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  // Quoted whole or not at all: a cut quote kept the start of a secret a ${VAR} put in the string, which the
+  // output's redaction no longer found (38 of GITHUB_TOKEN's 40 characters; red team). No secret is longer.
+  if (typeof v === 'string') return v.length > QUOTE_LIMIT ? `a string of ${v.length} characters` : `the string ${JSON.stringify(v)}`;
   // YAML's .nan and .inf, or a literal past a double's range (1e400): JSON has no such number to send.
   if (typeof v === 'number' && Number.isNaN(v)) return '.nan (not a number)';
   if (typeof v === 'number' && !Number.isFinite(v)) return `a number too large to hold (${String(v)})`;
@@ -115,7 +120,8 @@ function toProblem(e: ErrorObject, root: unknown): SchemaProblem {
         return {
           pointer: ptr,
           atKey: false,
-          message: `secrets are never written in files: write { env: NAME } and set that environment variable (found ${describe(actual)})`,
+          // Never the value: a secret written into the file by mistake must not reach the CI log too.
+          message: `secrets are never written in files: write { env: NAME } and set that environment variable (found ${typeof actual === 'string' ? `a string of ${actual.length} characters` : describe(actual)})`,
         };
       }
       const t = String((e.params as { type: string }).type)

@@ -14,7 +14,7 @@ import { tmpProject } from '../helpers/tmp.ts';
 
 const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-const ROWS: Array<{ name: string; token: string; args: string[]; type: string; body: (token: string) => string }> = [
+const ROWS: Array<{ name: string; token: string; args: string[]; type: string; body: (token: string) => string; cut?: true }> = [
   {
     name: 'an HTML error page escaping the token, under --debug',
     token: 'tokCANARY&0123<4567>89"ab\'cdefghij',
@@ -35,6 +35,7 @@ const ROWS: Array<{ name: string; token: string; args: string[]; type: string; b
     args: ['plan'],
     type: 'text/plain',
     body: (t) => `${' '.repeat(64 * 1024 - 12)}${t} and more`,
+    cut: true,
   },
   {
     name: 'the same, under --debug',
@@ -42,6 +43,7 @@ const ROWS: Array<{ name: string; token: string; args: string[]; type: string; b
     args: ['plan', '--debug'],
     type: 'text/plain',
     body: (t) => `${' '.repeat(64 * 1024 - 12)}${t} and more`,
+    cut: true,
   },
   {
     name: 'a token with a trailing space, echoed as the server read it (without the space)',
@@ -82,7 +84,9 @@ for (const row of ROWS) {
       const r = await steward(row.args, { cwd: dir.dir, env: { STEWARD_OBS_TOKEN: row.token } });
       assert.is(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stdout + r.stderr, /401/);
-      assert.match(r.stdout + r.stderr, /\[redacted\]/);
+      // The cut end of a body is dropped, not redacted: no marker for those rows.
+      if (!row.cut) assert.match(r.stdout + r.stderr, /\[redacted\]/);
+      else assert.match(r.stdout + r.stderr, /body cut at 64 KiB/);
       assert.is(leaked(r.stdout + r.stderr, row.token), undefined, (r.stdout + r.stderr).slice(0, 3000));
     } finally {
       dir.cleanup();

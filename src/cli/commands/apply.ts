@@ -1,6 +1,6 @@
 import { CliError, UsageError } from '../../errors.ts';
 import { DEFAULT_APPLY_CONCURRENCY } from '../../apply/types.ts';
-import { defineCommand, type CommandContext, type GlobalArgs } from '../context.ts';
+import { defineCommand, redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
 import { renderAlertsLeft, renderPlan } from './plan.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
 import { parseDuration } from '../../apply/lock.ts';
@@ -80,9 +80,9 @@ export const applyCommand = defineCommand<ApplyArgs>({
           emit: (e) => {
             if (args.format === 'json') return;
             if (ctx.io.isTTY && e.type === 'item-start') {
-              ctx.io.stdout(
-                `\r\u001b[K${renderProgress(e.done, e.total, `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`, ctx.columns)}`,
-              );
+              // Redacted before it is cut to the width: a live name holding a credential, cut, kept its start.
+              const doing = `${e.item.action === 'create' ? 'creating' : e.item.action === 'delete' ? 'deleting' : 'updating'} ${e.item.kind.toLowerCase()} ${e.item.name}`;
+              ctx.io.stdout(`\r\u001b[K${renderProgress(e.done, e.total, redactForOutput(ctx, doing), ctx.columns)}`);
               progressShown = true;
               return;
             }
