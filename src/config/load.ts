@@ -113,7 +113,9 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
         issues.push({
           ...project!.locate(pointer),
           pointer,
-          message: `pattern "${pattern.length > 60 ? pattern.slice(0, 60) + '…' : pattern}" cannot be used as a glob: ${unusable}`,
+          // Quoted whole or not at all: a ${VAR} of the Project document may put a secret in it, and a cut
+          // quote kept its start where the output's redaction no longer found it (red team).
+          message: `${pattern.length > 120 ? `a pattern of ${pattern.length} characters` : `pattern "${pattern}"`} cannot be used as a glob: ${unusable}`,
           severity: 'error',
         });
         continue;

@@ -62,6 +62,19 @@ const CASES: Array<{ name: string; files: Record<string, string>; secret: string
   },
 ];
 
+test('validate: a resource pattern climbing out with .. that reads ${GITHUB_TOKEN}, quoted, shows no part of it', async () => {
+  const pattern = `../${'a'.repeat(44)}/\${GITHUB_TOKEN}/*.yaml`;
+  const dir = tmpProject({ 'steward.yaml': project('').replace('["dashboards/*.yaml"]', JSON.stringify([pattern])), 'dashboards/d.yaml': dashboard('0') });
+  try {
+    const r = await steward(['validate'], { cwd: dir.dir, env: { GITHUB_TOKEN, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /cannot be used as a glob/);
+    assert.is(leaked(r.stdout + r.stderr, GITHUB_TOKEN), undefined, r.stdout + r.stderr);
+  } finally {
+    dir.cleanup();
+  }
+});
+
 for (const c of CASES) {
   for (const format of ['text', 'json', 'github']) {
     test(`validate --format ${format}: ${c.name}, quoted, shows no part of it`, async () => {
