@@ -54,8 +54,12 @@ export function scanReferences(s: string): Token[] {
   return out;
 }
 
+/**
+ * A value quoted in a message: whole up to 120 characters, else only its length. Never cut: a cut quote
+ * kept the start of a secret a ${VAR} put in the value, where the output's redaction no longer found it.
+ */
 export function quote(s: string): string {
-  return JSON.stringify(s.length > 60 ? s.slice(0, 60) + '…' : s);
+  return s.length > 120 ? `(a value of ${s.length} characters)` : JSON.stringify(s);
 }
 
 /**

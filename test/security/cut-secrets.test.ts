@@ -75,6 +75,38 @@ test('validate: a resource pattern climbing out with .. that reads ${GITHUB_TOKE
   }
 });
 
+test('validate: a template parameter reading a prefixed secret, quoted in its type error, shows no part of it', async () => {
+  const template = `apiVersion: steward/v1
+kind: Template
+metadata: { name: t }
+spec:
+  key: k
+  parameters:
+    k: { type: string }
+    n: { type: number }
+  dashboards:
+    - spec: { name: "d $(params.k) $(params.n)", tiles: [] }
+---
+apiVersion: steward/v1
+kind: TemplateInstance
+metadata: { name: i }
+spec:
+  template: t
+  parameters:
+    k: a
+    n: "${'x'.repeat(50)}\${DASH_API_KEY}"
+`;
+  const dir = tmpProject({ 'steward.yaml': project('  resourceVariablePrefix: DASH_\n'), 'dashboards/t.yaml': template });
+  try {
+    const r = await steward(['validate'], { cwd: dir.dir, env: { DASH_API_KEY: API_KEY, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /must be a number, found the string/);
+    assert.is(leaked(r.stdout + r.stderr, API_KEY), undefined, r.stdout + r.stderr);
+  } finally {
+    dir.cleanup();
+  }
+});
+
 for (const c of CASES) {
   for (const format of ['text', 'json', 'github']) {
     test(`validate --format ${format}: ${c.name}, quoted, shows no part of it`, async () => {
