@@ -12,24 +12,8 @@ import * as assert from 'uvu/assert';
 import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
+import { DASH, ENV, project } from './project-files.ts';
 
-const project = (extra = '') => `apiVersion: steward/v1
-kind: Project
-metadata: { name: p }
-spec:
-  resources: ["dashboards/**/*.yaml"]
-  observability:
-    url: http://127.0.0.1:9
-    token: { env: STEWARD_OBS_TOKEN }
-${extra}`;
-
-const DASH = `apiVersion: steward/v1
-kind: Dashboard
-metadata: { name: d }
-spec: { name: D, tiles: [] }
-`;
-
-const ENV = (dir: string) => ({ STEWARD_OBS_TOKEN: 'tok-'.padEnd(24, 'x'), XDG_CACHE_HOME: join(dir, '.xdg') });
 const FOLDED = 'only in case, Unicode form or trailing dots, so macOS and Windows take them for one file; refused on every system';
 
 // Each is one file on macOS or Windows with a file apply writes through or replaces: refused at its line.

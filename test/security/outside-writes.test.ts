@@ -28,24 +28,7 @@ import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
-
-const project = (extra = '') => `apiVersion: steward/v1
-kind: Project
-metadata: { name: p }
-spec:
-  resources: ["dashboards/**/*.yaml"]
-  observability:
-    url: http://127.0.0.1:9
-    token: { env: STEWARD_OBS_TOKEN }
-${extra}`;
-
-const DASH = `apiVersion: steward/v1
-kind: Dashboard
-metadata: { name: d }
-spec: { name: D, tiles: [] }
-`;
-
-const ENV = (dir: string) => ({ STEWARD_OBS_TOKEN: 'tok-'.padEnd(24, 'x'), XDG_CACHE_HOME: join(dir, '.xdg') });
+import { DASH, ENV, project } from './project-files.ts';
 
 function withProject(extra: string, fn: (dir: string, outside: string) => Promise<void>) {
   return async () => {
