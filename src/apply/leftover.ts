@@ -5,12 +5,12 @@
  * run's lock finishes that check: the killed run's own creates (its journal entries since its lock) that are
  * not the oldest of their name are removed, as the killed run would have removed them. Alerts likewise.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { NotFoundError } from '../clients/errors.ts';
 import type { ObservabilityClient } from '../clients/observability.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
 import { groupBy, pushAll } from '../shared/arrays.ts';
+import { readRegularFile } from '../shared/files.ts';
 import { errorLine, listsTags, mayBeOurAlert, mayBeOurs } from './create.ts';
 import type { Journal, JournalEntry } from './journal.ts';
 import { oldestFirst } from './oldest.ts';
@@ -69,15 +69,9 @@ export const alertsOurs = (a: LiveAlert, mine: LiveAlert) => mayBeOurAlert(a, (m
  */
 export function readJournalText(path: string): string {
   try {
-    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    try {
-      const st = fstatSync(fd);
-      return st.isFile() && st.nlink === 1 ? readFileSync(fd, 'utf8') : '';
-    } finally {
-      closeSync(fd);
-    }
+    return readRegularFile(path, Number.MAX_SAFE_INTEGER, { noFollow: true, oneName: true }).toString('utf8');
   } catch (e) {
-    if (['ENOENT', 'ELOOP', 'ENXIO'].includes((e as NodeJS.ErrnoException).code ?? '')) return '';
+    if (['ENOENT', 'ELOOP', 'ENXIO', 'ENOTREG', 'EISDIR', 'EHARDLINK'].includes((e as NodeJS.ErrnoException).code ?? '')) return '';
     throw e;
   }
 }

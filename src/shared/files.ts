@@ -5,12 +5,14 @@ import { dirname } from 'node:path';
  * Reads a regular file, at most `maxBytes + 1` bytes of it. Opened without blocking (a fifo swapped in
  * after a stat cannot hang the read) and checked on the open descriptor, so what is read is what was checked.
  */
-export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER, opts: { noFollow?: boolean } = {}): Buffer {
-  // noFollow: a link at `path` is refused by open itself (ELOOP), not read through.
+export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER, opts: { noFollow?: boolean; oneName?: boolean } = {}): Buffer {
+  // noFollow: a link at `path` is refused by open itself (ELOOP), not read through; oneName: so is a hard link
+  // (a second name of a file elsewhere), with EHARDLINK.
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });
+    if (opts.oneName && st.nlink > 1) throw Object.assign(new Error(`${path}: a hard link`), { code: 'EHARDLINK' });
     const cap = maxBytes + 1;
     let buf = Buffer.allocUnsafe(Math.max(1, Math.min(st.size + 1, cap)));
     let len = 0;
