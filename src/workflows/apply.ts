@@ -288,6 +288,9 @@ async function finishKilledRun(made: Awaited<ReturnType<typeof makePlan>>, since
   if (!caps.deleteDashboard) return 0;
   const { readJournalText, removeLeftovers } = await import('../apply/leftover.ts');
   const { openJournal, parseJournal } = await import('../apply/journal.ts');
+  const [{ nodeFileSystem }, { refuseLinkedStateFolders }] = await Promise.all([import('../config/fs.ts'), import('../config/project.ts')]);
+  // As before the run's own journal is opened: .steward may have become a link since the project was loaded.
+  refuseLinkedStateFolders(nodeFileSystem, made.project);
   const entries = parseJournal(readJournalText(made.project.journalPath));
   const pinned = new Set(made.plan.items.flatMap((i) => (typeof i.id === 'string' ? [i.id] : [])));
   // The killed run made nothing: nothing to list.
