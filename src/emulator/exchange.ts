@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RateLimiter } from './faults.ts';
 import type { Persister } from './persist.ts';
+import type { LatencyWait } from './latency.ts';
 import type { Random } from './random.ts';
 import type { HxStore } from './hyperdx.ts';
 import type { Store } from './store.ts';
@@ -57,7 +58,8 @@ export interface HandlerConfig {
   token: string;
   keyId: string;
   keySecret: string;
-  latencyMs: number;
+  /** Set when `--latency` is above 0. */
+  latency: LatencyWait | undefined;
   limiter: RateLimiter | undefined;
   failRate: number;
   dropAfterCommit: number;
@@ -248,10 +250,6 @@ export function decodeSegment(s: string | undefined): string | undefined {
 export function methodNotAllowed(ex: Exchange, allow: string): void {
   ex.headers['allow'] = allow;
   ex.error(405, `method ${ex.method} is not allowed on ${ex.path} (allowed: ${allow})`);
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export async function persist(cfg: HandlerConfig, ex: Exchange): Promise<boolean> {

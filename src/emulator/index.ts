@@ -6,6 +6,7 @@ import { HxStore } from './hyperdx.ts';
 import type { HyperdxSeedData, HyperdxState } from './hx-model.ts';
 import { defaultHyperdxSeed, materializeHxSeed, persistedHxState } from './hx-seed.ts';
 import { RateLimiter } from './faults.ts';
+import { LatencyWait } from './latency.ts';
 import { Persister } from './persist.ts';
 import { createSeededRandom, deriveSeed, objectIds, platformUuid, randomSeed, uuidV4 } from './random.ts';
 import { EmulatorError, materializeSeed, readSeed } from './seed.ts';
@@ -231,7 +232,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       token: options.token ?? 'dev-token',
       keyId: options.keyId ?? 'dev-key',
       keySecret: options.keySecret ?? 'dev-secret',
-      latencyMs: options.latencyMs ?? 0,
+      latency: options.latencyMs ? new LatencyWait(options.latencyMs) : undefined,
       limiter,
       failRate: options.failRate ?? 0,
       dropAfterCommit: options.dropAfterCommit ?? 0,

@@ -13,7 +13,6 @@ import {
   readJson,
   decodeSegment,
   methodNotAllowed,
-  sleep,
   persist,
 } from './exchange.ts';
 import { isIP } from 'node:net';
@@ -242,7 +241,7 @@ async function handle(cfg: HandlerConfig, req: IncomingMessage, res: ServerRespo
   if (api === 'none') return ex.error(404, `not found: ${method} ${path} (the APIs live under /api/v2 and /v1)`);
 
   // Faults, in this order: latency, rate limit, fail rate. Then auth, then the route.
-  if (cfg.latencyMs > 0) await sleep(cfg.latencyMs);
+  if (cfg.latency) await cfg.latency.wait();
   const auth = req.headers.authorization;
   if (cfg.limiter) {
     const r = cfg.limiter.take(`${api} ${auth ?? ''}`, cfg.now().getTime());
