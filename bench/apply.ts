@@ -239,9 +239,9 @@ function inFlight(entries: Array<{ time: string; ms: number }>): { peakPosts: nu
 }
 
 /**
- * What the server itself took: a create is answered ~0.8 ms after the latency asked for (Node's timers fire
- * on whole milliseconds, and the emulator parses, checks and stores the body), so not even a client that
- * costs nothing reaches N × latency / concurrency. The bound with the server's measured time instead: what
+ * What the server itself took: a create is answered a few tenths of a millisecond after the latency asked for
+ * (the emulator parses, checks and stores the body after its wait, which lasts the latency on average), so not
+ * even a client that costs nothing reaches N × latency / concurrency. The bound with the server's measured time instead: what
  * is left of the gap is the client's own.
  */
 export function serverBound(r: Pick<ApplyBenchRow, 'dashboards' | 'concurrency' | 'wallMs' | 'serverMeanMs'>): { ms: number; efficiency: number } | undefined {

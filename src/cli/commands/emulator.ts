@@ -150,7 +150,10 @@ export const emulatorCommand = defineCommand<EmulatorArgs>({
         describe:
           'Seed profile only (the others always replace, as their spec says): how PUT /api/v2/alerts/{id} treats members left out; merge changes only the fields sent, replace requires threshold, interval, thresholdType, source, channel and clears the rest',
       })
-      .option('latency', { type: 'number', describe: 'Delay every API request by this many milliseconds' })
+      .option('latency', {
+        type: 'number',
+        describe: 'Delay every API request by this many milliseconds (on average: later waits are shortened by how late the timers fired)',
+      })
       .option('rate-limit', { type: 'number', describe: 'Allow N API requests per minute per credential; beyond: 429 with Retry-After' })
       .option('fail-rate', { type: 'number', describe: 'Answer this share of API requests (0..1) with 503' })
       .option('drop-after-commit', {
