@@ -9,10 +9,16 @@ export interface ReadRule {
   deny: ReadonlySet<string>;
   allowPrefix?: string;
   /**
-   * Refuse names that say they hold a secret (GITHUB_TOKEN), when no prefix is set: resource files, which a
-   * pull request may change, not the trusted Project document. With a prefix, the project chose what is read.
+   * Refuse names that say they hold a secret (GITHUB_TOKEN), when no prefix is set. With a prefix, the project
+   * chose what resource files read.
    */
   secretNames?: boolean;
+  /**
+   * The Project document (steward.yaml), which a pull request may change as well: it reads no secret-named
+   * variable whatever the prefix (its settings name files and numbers; `spec.state: ${GITHUB_TOKEN}.json`
+   * would write the token into a file's name), and its messages say so.
+   */
+  project?: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -73,10 +79,20 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
     if (rule && denied(rule.deny, name)) {
       return {
         ok: false,
-        message: `\${${name}} reads a credential (${name} holds an API token or key): resource files may not read credentials, so they never reach a plan, a PR comment, a file or the server`,
+        message: rule.project
+          ? `\${${name}} reads a credential (${name} holds an API token or key): steward.yaml names credentials only as token: { env: ${name} } (and keyId / keySecret), so they never reach a plan, a file's name or an output`
+          : `\${${name}} reads a credential (${name} holds an API token or key): resource files may not read credentials, so they never reach a plan, a PR comment, a file or the server`,
       };
     }
-    if (rule?.allowPrefix !== undefined && !name.startsWith(rule.allowPrefix)) {
+    if (rule?.project) {
+      const word = secretWord(name);
+      if (word !== undefined) {
+        return {
+          ok: false,
+          message: `\${${name}} may hold a secret (${word} in its name): steward.yaml's settings may not read secrets (a state file named after a token is a token on disk and in every listing); write the value, or read a variable whose name does not say secret`,
+        };
+      }
+    } else if (rule?.allowPrefix !== undefined && !name.startsWith(rule.allowPrefix)) {
       return {
         ok: false,
         message: `\${${name}} is not readable here: resource files may read only variables whose names start with ${rule.allowPrefix} (spec.resourceVariablePrefix)`,

@@ -366,25 +366,50 @@ for (const [name, ref, word] of [
   });
 }
 
-test('a secret-named variable read by the Project document itself is redacted from every output (an error quoting the value)', async () => {
-  const p = tmpProject({
-    // (not metadata.name, which is never interpolated: it makes the marker tag)
-    'steward.yaml': PROJECT().replace("  resources: ['dashboards/*.yaml']\n", '  resources: [\'dashboards/*.yaml\']\n  concurrency: "p-${GITHUB_TOKEN}"\n'),
-    'dashboards/d.yaml': dashboard('"ok"'),
-  });
-  try {
-    for (const format of ['text', 'json', 'github']) {
-      const r = await steward(['validate', '--format', format], { cwd: p.dir, env: { GITHUB_TOKEN: CI_SECRET, XDG_CACHE_HOME: join(p.dir, '.xdg') } });
-      const all = r.stdout + r.stderr;
-      // The concurrency must be an integer: the error quotes the interpolated value, redacted.
-      assert.is(r.code, 1, all);
-      assert.ok(all.includes('p-[redacted]'), all);
-      assert.not.ok(all.includes(CI_SECRET.slice(8)), all);
+// steward.yaml may be changed by a pull request too: `spec.state: ${GITHUB_TOKEN}.json` wrote the token into a
+// file's name (on disk, in `git status`, in an uploaded artifact's listing). Its settings read no secret-named
+// variable, with or without a prefix; the credential variables keep their own message.
+for (const [setting, line, message] of [
+  [
+    'spec.state',
+    '  state: .steward/${GITHUB_TOKEN}.json\n',
+    /steward\.yaml:\d+:\d+ +\/spec\/state +error: \$\{GITHUB_TOKEN\} may hold a secret \(TOKEN in its name\): steward\.yaml's settings may not read secrets/,
+  ],
+  ['spec.journal', '  journal: "${AWS_SECRET_ACCESS_KEY}"\n', /\/spec\/journal +error: \$\{AWS_SECRET_ACCESS_KEY\} may hold a secret \(SECRET in its name\)/],
+  ['spec.concurrency', '  concurrency: "p-${GITHUB_TOKEN}"\n', /\/spec\/concurrency +error: \$\{GITHUB_TOKEN\} may hold a secret/],
+  [
+    'spec.state with a prefix set',
+    '  resourceVariablePrefix: GITHUB_\n  state: ${GITHUB_TOKEN}\n',
+    /\/spec\/state +error: \$\{GITHUB_TOKEN\} may hold a secret/,
+  ],
+  [
+    'spec.state reading the token',
+    '  state: ${STEWARD_OBS_TOKEN}.json\n',
+    /\/spec\/state +error: \$\{STEWARD_OBS_TOKEN\} reads a credential .*steward\.yaml names credentials only as token: \{ env: STEWARD_OBS_TOKEN \}/,
+  ],
+] as const) {
+  test(`steward.yaml's ${setting} may not read a secret-named variable: refused at its line, the value never shown`, async () => {
+    const p = tmpProject({
+      // (not metadata.name, which is never interpolated: it makes the marker tag)
+      'steward.yaml': PROJECT().replace("  resources: ['dashboards/*.yaml']\n", `  resources: ['dashboards/*.yaml']\n${line}`),
+      'dashboards/d.yaml': dashboard('"ok"'),
+    });
+    try {
+      for (const format of ['text', 'json', 'github']) {
+        const r = await steward(['validate', '--format', format], {
+          cwd: p.dir,
+          env: { GITHUB_TOKEN: CI_SECRET, AWS_SECRET_ACCESS_KEY: CI_SECRET, STEWARD_OBS_TOKEN: CI_SECRET, XDG_CACHE_HOME: join(p.dir, '.xdg') },
+        });
+        const all = r.stdout + r.stderr;
+        assert.is(r.code, 1, all);
+        if (format === 'text') assert.match(all, message);
+        assert.not.ok(all.includes(CI_SECRET.slice(8)), all);
+      }
+    } finally {
+      p.cleanup();
     }
-  } finally {
-    p.cleanup();
-  }
-});
+  });
+}
 
 // --- spec.resourceVariablePrefix: what else resource files may read ----------------------------------------
 
