@@ -81,7 +81,9 @@ export function processFile(
   }
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
-    const unresolved = expand ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny, project: true } : rule) : [];
+    const unresolved = expand
+      ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny, project: true } : rule)
+      : [];
     let value: unknown;
     try {
       value = src.doc.toJS({ maxAliasCount: 100 });
