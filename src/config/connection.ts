@@ -2,7 +2,7 @@ import { CLOUD_PROFILES, OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_TIMEOUT_MS, parseApiUrl } from '../clients/settings.ts';
 import { CliError, ConfigError, type SourcePos } from '../errors.ts';
 import { ALLOWED_HOSTS_VAR, hostAllowed, listed, parseAllowedHosts } from './allowed-hosts.ts';
-import { credentialVariables, secretWord } from './credentials.ts';
+import { credentialVariables, platformCredential, secretWord } from './credentials.ts';
 import { interpolateString, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
@@ -146,6 +146,14 @@ function resolveSecret(project: Project, section: Section, key: string, what: st
       project.locate(`/spec/${section}`),
       `/spec/${section}`,
     );
+  const platform = platformCredential(ref.env);
+  if (platform !== undefined) {
+    throw new ConfigError(
+      `spec.${section}.${key} names ${ref.env}, ${platform}: steward sends the ${what} to the url above, and a pull request may change both; name the variable that holds the ${what} itself (like STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}); nothing was sent`,
+      project.locate(ptr),
+      ptr,
+    );
+  }
   const value = env[ref.env];
   if (value === undefined || value === '') {
     // Empty is named apart from unset: a CI secret the job cannot see (a fork's pull request) arrives empty.

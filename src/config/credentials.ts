@@ -138,6 +138,50 @@ export function secretWord(name: string): string | undefined {
   );
 }
 
+/** Variables CI platforms and clouds give a job for their own APIs (exact names, upper case). */
+const PLATFORM_CREDENTIALS = new Map<string, string>([
+  ['GH_TOKEN', "GitHub's token"],
+  ['CI_JOB_TOKEN', "GitLab's job token"],
+  ['CI_JOB_JWT', "GitLab's job token"],
+  ['CI_JOB_JWT_V1', "GitLab's job token"],
+  ['CI_JOB_JWT_V2', "GitLab's job token"],
+  ['CI_REGISTRY_PASSWORD', "GitLab's registry password"],
+  ['CI_DEPLOY_PASSWORD', "GitLab's deploy token"],
+  ['SYSTEM_ACCESSTOKEN', "Azure Pipelines' job token"],
+  ['BUILDKITE_AGENT_ACCESS_TOKEN', "Buildkite's agent token"],
+  ['CIRCLE_TOKEN', "CircleCI's token"],
+  ['BITBUCKET_STEP_OIDC_TOKEN', "Bitbucket's OIDC token"],
+  ['NPM_TOKEN', "npm's token"],
+  ['NODE_AUTH_TOKEN', "npm's token"],
+  ['VAULT_TOKEN', "Vault's token"],
+  ['GOOGLE_APPLICATION_CREDENTIALS', "Google Cloud's credentials"],
+]);
+/** Prefixes of the same (GitHub refuses secrets of its users named GITHUB_…; ACTIONS_… are the runner's). */
+const PLATFORM_PREFIXES: ReadonlyArray<[string, string]> = [
+  ['GITHUB_', "GitHub's job token or the runner's"],
+  ['ACTIONS_', "the GitHub Actions runner's"],
+  ['RUNNER_', "the GitHub Actions runner's"],
+  ['AWS_', "AWS's credentials"],
+  ['AZURE_', "Azure's credentials"],
+  ['ARM_', "Azure's credentials"],
+  ['GOOGLE_', "Google Cloud's credentials"],
+  ['GCP_', "Google Cloud's credentials"],
+];
+
+/**
+ * Whose credential a variable is when a CI platform or a cloud put it in the job's environment for its own
+ * API (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY), or undefined. steward sends what `token: { env: … }` names to the
+ * url in steward.yaml, which a pull request may change: naming one of these would send the job's repository or
+ * cloud access to the observability API's host, even one `STEWARD_ALLOWED_HOSTS` lists. Windows reads names
+ * ignoring case, so the comparison does.
+ */
+export function platformCredential(name: string): string | undefined {
+  const upper = name.toUpperCase();
+  const exact = PLATFORM_CREDENTIALS.get(upper);
+  if (exact) return exact;
+  return PLATFORM_PREFIXES.find(([p]) => upper.startsWith(p))?.[1];
+}
+
 /** The word of these (a name's, in upper case) that says the name holds a secret; see secretWord. */
 function wordsSay(words: readonly string[]): string | undefined {
   for (let i = 0; i < words.length; i++) {

@@ -13,6 +13,7 @@ import { steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { isLoopback, resolveObservability } from '../../src/config/connection.ts';
+import { platformCredential } from '../../src/config/credentials.ts';
 import { nodeFileSystem } from '../../src/config/fs.ts';
 import { loadProject } from '../../src/config/project.ts';
 
@@ -290,6 +291,55 @@ spec:
     }
   } finally {
     p.cleanup();
+  }
+});
+
+// What the host list cannot limit: which variable `token: { env: … }` names. A pull request naming the CI
+// platform's own credential had the job's GitHub or cloud access sent as the API token, even to a listed host.
+const PLATFORM_NAMES: Array<[name: string, whose: RegExp | undefined]> = [
+  ['GITHUB_TOKEN', /GitHub's job token/],
+  ['github_token', /GitHub's job token/],
+  ['GH_TOKEN', /GitHub's token/],
+  ['ACTIONS_ID_TOKEN_REQUEST_TOKEN', /runner's/],
+  ['AWS_SECRET_ACCESS_KEY', /AWS's credentials/],
+  ['AWS_SESSION_TOKEN', /AWS's credentials/],
+  ['CI_JOB_TOKEN', /GitLab's job token/],
+  ['SYSTEM_ACCESSTOKEN', /Azure Pipelines/],
+  ['NODE_AUTH_TOKEN', /npm's token/],
+  ['STEWARD_OBS_TOKEN', undefined],
+  ['HYPERDX_API_KEY', undefined],
+  ['MY_GITHUB_TOKEN', undefined],
+];
+test('platformCredential: the names CI platforms and clouds give a job for their own APIs (table)', () => {
+  for (const [name, whose] of PLATFORM_NAMES) {
+    const got = platformCredential(name);
+    if (whose) assert.match(got ?? '', whose, name);
+    else assert.is(got, undefined, name);
+  }
+});
+
+test('token: { env: GITHUB_TOKEN } is refused at its line before anything is sent, with or without the host list', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const f = join(x.dir, 'steward.yaml');
+    const original = readFileSync(f, 'utf8');
+    for (const name of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'ACTIONS_RUNTIME_TOKEN']) {
+      writeFileSync(f, original.replace('token: { env: STEWARD_OBS_TOKEN }', `token: { env: ${name} }`));
+      const secret = 'ghs_platformSecret0123456789';
+      for (const hosts of [undefined, new URL(x.env['STEWARD_OBS_URL']!).host]) {
+        const before = x.emu.requests().length;
+        const r = await steward(['plan'], { cwd: x.dir, env: { ...x.env, [name]: secret, ...(hosts ? { STEWARD_ALLOWED_HOSTS: hosts } : {}) } });
+        assert.is(r.code, 1, r.stdout + r.stderr);
+        assert.match(
+          r.stderr,
+          new RegExp(`^steward\\.yaml:\\d+:\\d+ {2}/spec/observability/token {2}spec\\.observability\\.token names ${name}, .*; nothing was sent\\n$`),
+        );
+        assert.not.ok((r.stdout + r.stderr).includes(secret.slice(4)));
+        assert.is(x.emu.requests().length, before, `${name}: no request reached the server`);
+      }
+    }
+  } finally {
+    await x.cleanup();
   }
 });
 
