@@ -49,11 +49,16 @@ spec:
       series: []
 `;
 
-const CASES: Array<{ name: string; files: Record<string, string>; secret: string }> = [
+// The Project document reads no secret-named variable since 18fb75e: its rows now expect the refusal, which
+// must not show the value either.
+const REFUSED = /may hold a secret \((TOKEN|PASSWORD) in its name\): steward\.yaml's settings may not read secrets/;
+
+const CASES: Array<{ name: string; files: Record<string, string>; secret: string; message?: RegExp }> = [
   {
     name: "the Project document's ${GITHUB_TOKEN} in a value that must be a number",
     files: { 'steward.yaml': project('  concurrency: "xx${GITHUB_TOKEN}"\n'), 'dashboards/d.yaml': dashboard('0') },
     secret: GITHUB_TOKEN,
+    message: REFUSED,
   },
   {
     name: 'a secret-named variable a resource reads under resourceVariablePrefix, in a tile position',
@@ -68,7 +73,7 @@ test('validate: a resource pattern climbing out with .. that reads ${GITHUB_TOKE
   try {
     const r = await steward(['validate'], { cwd: dir.dir, env: { GITHUB_TOKEN, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' } });
     assert.is(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout + r.stderr, /cannot be used as a glob/);
+    assert.match(r.stdout + r.stderr, REFUSED);
     assert.is(leaked(r.stdout + r.stderr, GITHUB_TOKEN), undefined, r.stdout + r.stderr);
   } finally {
     dir.cleanup();
@@ -115,7 +120,7 @@ for (const c of CASES) {
         const env = { GITHUB_TOKEN, DASH_API_KEY: API_KEY, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' };
         const r = await steward(['validate', '--format', format], { cwd: dir.dir, env });
         assert.is(r.code, 1, r.stdout + r.stderr);
-        assert.match(r.stdout + r.stderr, /the string \\?"[^"\\]*\[redacted\]/);
+        assert.match(r.stdout + r.stderr, c.message ?? /the string \\?"[^"\\]*\[redacted\]/);
         assert.is(leaked(r.stdout + r.stderr, c.secret), undefined, r.stdout + r.stderr);
       } finally {
         dir.cleanup();
@@ -178,11 +183,12 @@ for (const secret of MARKDOWN_SECRETS) {
 
 // A plain `x: ${VAR}` takes the type its value reads as: a number-like secret past a double's precision was
 // printed rounded, which matched no form of the value.
-const NUMBER_CASES: Array<{ name: string; files: Record<string, string>; secret: string }> = [
+const NUMBER_CASES: Array<{ name: string; files: Record<string, string>; secret: string; message?: RegExp }> = [
   {
     name: "the Project document's ${DB_PASSWORD}",
     files: { 'steward.yaml': project('  concurrency: ${DB_PASSWORD}\n'), 'dashboards/d.yaml': dashboard('0') },
     secret: '1.2345678901234567890123',
+    message: REFUSED,
   },
   {
     name: 'a prefixed secret as a dashboard name',
@@ -203,7 +209,7 @@ for (const c of NUMBER_CASES) {
         env: { DB_PASSWORD: c.secret, DASH_API_KEY: c.secret, STEWARD_OBS_TOKEN: 'tok-0123456789abcdef' },
       });
       assert.is(r.code, 1, r.stdout + r.stderr);
-      assert.match(r.stdout + r.stderr, /found number \[redacted\]/);
+      assert.match(r.stdout + r.stderr, c.message ?? /found number \[redacted\]/);
       assert.is(leaked(r.stdout + r.stderr, c.secret), undefined, r.stdout + r.stderr);
     } finally {
       dir.cleanup();
