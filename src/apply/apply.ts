@@ -25,6 +25,14 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   deps = {
     ...deps,
     journal: {
+      note: (entry) => {
+        try {
+          inner.note?.(entry);
+        } catch {
+          // The create goes out anyway: the note only helps the next run after a kill, and a journal that
+          // cannot be written shows at the create's own entry (applied, not recorded).
+        }
+      },
       // Awaited at every write: a file journal resolves only once the entry is synced (group commit).
       append: async (entry) => {
         try {
@@ -102,6 +110,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
     creating.add(name);
     deps.emit({ type: 'item-start', item, done: done, total });
+    deps.journal.note?.({ at: deps.now().toISOString(), run: opts.runId, op: 'dashboard.send', name: item.name, title: name });
     const outcome = await createOnce(deps, item, {
       maxAttempts: opts.maxCreateAttempts ?? 2,
       settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS,
@@ -230,6 +239,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     }
     try {
       if (item.action === 'create') {
+        deps.journal.note?.({ at: deps.now().toISOString(), run: opts.runId, op: 'alert.send', name: item.name, title: String(bound.body.name) });
         const made = await createAlertOnce(deps, item, bound.body, opts.settleMs ?? DEFAULT_SETTLE_MS);
         if (made.kind === 'unknown') {
           holdOff(made.heldOffMs);

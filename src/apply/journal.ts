@@ -20,7 +20,30 @@ export interface JournalEntry {
   tiles?: Record<string, string>;
 }
 
+/**
+ * A create about to be sent (`dashboard.send` / `alert.send`, before its first POST): not a confirmed write.
+ * A run killed before it learned the create's outcome (its answer lost, the settle window under way) left no
+ * other trace of a copy it may have made; the next apply that takes over its lock reads these (leftover.ts).
+ * `title` is the name the service shows (the dashboard's or alert's `name`).
+ */
+export interface SendEntry {
+  at: string;
+  run: string;
+  op: 'dashboard.send' | 'alert.send';
+  name: string;
+  title: string;
+}
+
+/** A line of the journal. */
+export type JournalLine = JournalEntry | SendEntry;
+
 export interface Journal {
+  /**
+   * Writes a send entry before its create goes out, without waiting for a sync: what it guards against is
+   * the process being killed, and the kernel keeps a written line through that (a crash of the machine
+   * loses it, as it loses the create's own answer). Optional: a journal without it records no sends.
+   */
+  note?(entry: SendEntry): void;
   /**
    * Records a confirmed write. A file journal resolves once the entry is on disk (its fdatasync done); a
    * write may be reported as recorded only after that. Rejects when it cannot be written or synced.
@@ -94,6 +117,11 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
     });
   };
   return {
+    note(entry) {
+      if (closed || closing) return;
+      // The next sync covers it too; nothing waits for it.
+      writeSync(fd, jsonText(opts.redact ? redactStrings(entry, opts.redact) : entry, 0) + '\n');
+    },
     append(entry) {
       if (closed || closing) return Promise.reject(new Error('the journal is closed'));
       try {
@@ -142,12 +170,12 @@ function repairTornTail(path: string, appendFd: number): void {
 }
 
 /** Parses journal text, skipping a torn last line. */
-export function parseJournal(text: string): JournalEntry[] {
-  const out: JournalEntry[] = [];
+export function parseJournal(text: string): JournalLine[] {
+  const out: JournalLine[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      out.push(JSON.parse(line) as JournalEntry);
+      out.push(JSON.parse(line) as JournalLine);
     } catch {
       // a line cut by a crash: the write it describes was not confirmed
     }
@@ -155,8 +183,14 @@ export function parseJournal(text: string): JournalEntry[] {
   return out;
 }
 
+/** The confirmed writes among a journal's lines (not the sends before creates). */
+export function confirmedEntries(lines: readonly JournalLine[]): JournalEntry[] {
+  return lines.filter((e): e is JournalEntry => !e.op.endsWith('.send'));
+}
+
 /** A journal that keeps entries in memory (tests, dry runs). */
-export function memoryJournal(): Journal & { entries: JournalEntry[] } {
+export function memoryJournal(): Journal & { entries: JournalEntry[]; sends: SendEntry[] } {
   const entries: JournalEntry[] = [];
-  return { entries, append: (e) => void entries.push(e), close: () => {} };
+  const sends: SendEntry[] = [];
+  return { entries, sends, note: (e) => void sends.push(e), append: (e) => void entries.push(e), close: () => {} };
 }

@@ -12,7 +12,7 @@ import type { LiveDashboard } from '../model/dashboard.ts';
 import { groupBy, pushAll } from '../shared/arrays.ts';
 import { readRegularFile } from '../shared/files.ts';
 import { errorLine, listsTags, mayBeOurAlert, mayBeOurs } from './create.ts';
-import type { Journal, JournalEntry } from './journal.ts';
+import { confirmedEntries, type Journal, type JournalLine, type SendEntry } from './journal.ts';
 import { oldestFirst } from './oldest.ts';
 
 type Kind = 'dashboard' | 'alert';
@@ -28,7 +28,7 @@ export type Leftover = { kind: Kind; name: string; title: string; id: string; ke
  */
 export function leftoverCopies<T extends Copy>(
   kind: Kind,
-  entries: readonly JournalEntry[],
+  entries: readonly JournalLine[],
   since: string,
   live: readonly T[],
   ours: (x: T, mine: T) => boolean,
@@ -40,13 +40,23 @@ export function leftoverCopies<T extends Copy>(
   // Only the killed run wrote under its lock; entries of another run there (two environments' state files
   // sharing one journal) leave it unclear which are its: nothing is removed.
   if (new Set(after.map((e) => e.run)).size > 1) return [];
-  const removed = new Set(after.filter((e) => e.op === `${kind}.delete`).map((e) => e.id));
-  const made = new Map(after.filter((e) => e.op === `${kind}.create` && !removed.has(e.id)).map((e) => [e.id, e.name]));
+  const confirmed = confirmedEntries(after);
+  const removed = new Set(confirmed.filter((e) => e.op === `${kind}.delete`).map((e) => e.id));
+  const made = new Map(confirmed.filter((e) => e.op === `${kind}.create` && !removed.has(e.id)).map((e) => [e.id, e.name]));
+  // Creates sent whose outcome the killed run never learned (its answer lost, killed in the settle window):
+  // a copy of its may be any of the name's. It would have kept the oldest and removed the later ones that are
+  // this project's (src/apply/duplicates.ts, after a lost answer); so does this, by the title sent.
+  const settledNames = new Set(confirmed.filter((e) => e.op === `${kind}.create`).map((e) => e.name));
+  const unsettled = new Map(
+    after.flatMap((e) =>
+      e.op === `${kind}.send` && !settledNames.has(e.name) && typeof (e as SendEntry).title === 'string' ? [[(e as SendEntry).title, e.name]] : [],
+    ),
+  );
   const out: Leftover[] = [];
-  if (made.size === 0) return out;
+  if (made.size === 0 && unsettled.size === 0) return out;
   for (const copies of groupBy(live, (d) => d.name).values()) {
     for (const mine of copies) {
-      const name = made.get(mine.id);
+      const name = made.get(mine.id) ?? (typeof mine.name === 'string' ? unsettled.get(mine.name) : undefined);
       if (name === undefined || pinned.has(mine.id)) continue;
       const same = oldestFirst(copies.filter((x) => ours(x, mine)));
       if (same.length > 1 && same[0]!.id !== mine.id) out.push({ kind, name, title: String(mine.name), id: mine.id, kept: same[0]!.id });
@@ -85,7 +95,7 @@ export async function removeLeftovers(
   client: Pick<ObservabilityClient, 'listDashboards' | 'deleteDashboard' | 'listAlerts' | 'deleteAlert'>,
   o: {
     alerts: boolean;
-    entries: readonly JournalEntry[];
+    entries: readonly JournalLine[];
     since: string;
     marker: string;
     pinned: ReadonlySet<string>;

@@ -293,8 +293,8 @@ async function finishKilledRun(made: Awaited<ReturnType<typeof makePlan>>, since
   refuseLinkedStateFolders(nodeFileSystem, made.project);
   const entries = parseJournal(readJournalText(made.project.journalPath));
   const pinned = new Set(made.plan.items.flatMap((i) => (typeof i.id === 'string' ? [i.id] : [])));
-  // The killed run made nothing: nothing to list.
-  if (!entries.some((e) => e.op.endsWith('.create') && Date.parse(e.at) >= Date.parse(since))) return 0;
+  // The killed run made nothing nor sent a create: nothing to list.
+  if (!entries.some((e) => (e.op.endsWith('.create') || e.op.endsWith('.send')) && Date.parse(e.at) >= Date.parse(since))) return 0;
   const journal = openJournal(made.project.journalPath, { redact: createRedactor(made.deps.secrets(), { patterns: false }) });
   try {
     return await removeLeftovers(client, {

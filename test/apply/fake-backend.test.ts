@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { steward } from '../helpers/exec.ts';
 import { EXAMPLES } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
+import { confirmedEntries, parseJournal } from '../../src/apply/journal.ts';
 
 type Mode = { create: 'ok' | 'late' | '504-commits' | '504-never' | 'no-id' | 'empty-body'; alert?: 'ok' | 'no-id'; commitMs?: number };
 interface Dash {
@@ -242,8 +243,13 @@ test('Ctrl-C while a create settles: not re-sent, reported unknown, exit 130, th
     assert.is(posts(fake.log), 1, 'never sent again');
     const { existsSync } = await import('node:fs');
     const journalPath = join(p.dir, '.steward/journal.jsonl');
-    const journal = existsSync(journalPath) ? readFileSync(journalPath, 'utf8').trim() : '';
-    assert.is(journal, '', 'nothing confirmed, nothing journalled; the server has nothing either');
+    const journal = parseJournal(existsSync(journalPath) ? readFileSync(journalPath, 'utf8') : '');
+    assert.equal(confirmedEntries(journal), [], 'nothing confirmed, nothing journalled; the server has nothing either');
+    assert.equal(
+      journal.map((e) => e.op),
+      ['dashboard.send'],
+      'only the create it sent, for the run that takes over',
+    );
     assert.is(fake.dashboards.length, 0);
   } finally {
     await fake.close();

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { parseJournal } from '../../src/apply/journal.ts';
+import { confirmedEntries, type JournalEntry, parseJournal } from '../../src/apply/journal.ts';
 import { main } from '../../src/cli/main.ts';
 import { BIN, steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
@@ -47,7 +47,7 @@ function applyAndInterrupt(dir: string, env: Record<string, string>, after: numb
 function assertAgree(dir: string, emu: { state(): { dashboards: Array<{ id: string; name: string; tags?: string[] }> } }) {
   const journal = parseJournal(readFileSync(join(dir, '.steward/journal.jsonl'), 'utf8'));
   const created = journal
-    .filter((j) => j.op === 'dashboard.create')
+    .filter((j): j is JournalEntry => j.op === 'dashboard.create')
     .map((j) => j.id)
     .sort();
   const live = emu
@@ -58,7 +58,7 @@ function assertAgree(dir: string, emu: { state(): { dashboards: Array<{ id: stri
   assert.equal(created, live, 'the journal holds exactly the dashboards the server has');
   const statePath = join(dir, '.steward/state.json');
   const recorded = existsSync(statePath) ? Object.keys(JSON.parse(readFileSync(statePath, 'utf8')).alerts).sort() : [];
-  const updated = [...new Set(journal.filter((j) => j.op === 'alert.update').map((j) => j.id))].sort();
+  const updated = [...new Set(journal.filter((j): j is JournalEntry => j.op === 'alert.update').map((j) => j.id))].sort();
   assert.equal(recorded, updated, 'the state records every alert update the journal confirms');
 }
 
@@ -191,7 +191,7 @@ test('a torn last journal line is ended before the next entry, so no entry is lo
     appendFileSync(journalPath, '{"at":"2026-11-20T10:00:01.000Z","run":"old","op":"dashb');
     const r = await steward(['apply', '--auto-approve'], { cwd: x.dir, env: x.env });
     assert.is(r.code, 0, r.stdout + r.stderr);
-    const entries = parseJournal(readFileSync(journalPath, 'utf8'));
+    const entries = confirmedEntries(parseJournal(readFileSync(journalPath, 'utf8')));
     assert.is(entries.length, 1 + 7, 'the old entry and all seven of this run');
   } finally {
     await x.cleanup();

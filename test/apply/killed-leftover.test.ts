@@ -100,4 +100,70 @@ for (const [api, kind] of [
   }
 }
 
+// Killed after the server made its create and before the answer reached it (the answer lost, the runner then in
+// its settle window, or killed at that moment): its journal has no id for its copy, only the create it sent.
+// The takeover keeps the oldest marked copy of that name and removes the later ones, as the run would have.
+for (const [api, kind] of [
+  ['hyperdx', 'dashboards'],
+  ['clickstack-cloud', 'dashboards'],
+  ['hyperdx', 'alerts'],
+] as const) {
+  for (const another of [true, false]) {
+    test(`${api}, ${kind}: an apply killed before its create's answer reached it, run again: ${another ? "its unknown later copy is removed, the other runner's stays" : 'its only copy is adopted, nothing removed'}`, async () => {
+      const p = tmpProject({});
+      copyExample(p.dir, api);
+      let clock = Date.parse('2026-11-01T00:00:00Z');
+      const emu = await startEmulator({ api, seed: 29, now: () => new Date((clock += 1000)) });
+      let raced: string | undefined;
+      let othersId: string | undefined;
+      let child: ChildProcess | undefined;
+      const proxy = await startProxy(emu.url, {
+        intercept: async (req, path, body) => {
+          if (req.method !== 'POST' || !path.endsWith(`/${kind}`) || raced !== undefined) return undefined;
+          raced = (JSON.parse(body) as { name: string }).name;
+          if (another) {
+            const r = await fetch(emu.url + path, {
+              method: 'POST',
+              headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' },
+              body,
+            });
+            const answer = (await r.json()) as { data?: { id?: string }; result?: { id?: string } };
+            othersId = answer.data?.id ?? answer.result?.id;
+          }
+          return undefined;
+        },
+        rewrite: async (req, path, _status, text) => {
+          const made = JSON.parse(text) as { data?: { name?: string }; result?: { name?: string } };
+          // The server made it; the runner dies before its answer arrives.
+          if (req.method === 'POST' && path.endsWith(`/${kind}`) && (made.data?.name ?? made.result?.name) === raced) child?.kill('SIGKILL');
+          return text;
+        },
+      });
+      try {
+        const env = { ...emu.env, STEWARD_OBS_URL: proxy.url } as Record<string, string>;
+        if (api === 'clickstack-cloud') env['STEWARD_CLOUD_URL'] = proxy.url;
+        const killed = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env, onChild: (c) => (child = c) });
+        assert.is(killed.code, null, killed.stdout + killed.stderr);
+        const copies = () => (emu.state()[kind] as unknown as Array<{ id: string; name?: string }>).filter((d) => d.name === raced).map((d) => d.id);
+        assert.is(copies().length, another ? 2 : 1, 'the killed run made its copy');
+
+        const again = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env: { ...emu.env } as Record<string, string> });
+        assert.match(again.stderr, 'took over a stale lock');
+        if (another) {
+          assert.equal(copies(), [othersId], again.stdout + again.stderr);
+          assert.ok(again.stderr.includes(`"${raced}"), a later copy the killed run made and did not remove; ${othersId} stays`), again.stderr);
+        } else {
+          assert.is(copies().length, 1, again.stdout + again.stderr);
+          assert.not.match(again.stderr, 'removed ');
+        }
+        assert.is(again.code, 0, again.stdout + again.stderr);
+      } finally {
+        await proxy.close();
+        await emu.close();
+        p.cleanup();
+      }
+    });
+  }
+}
+
 test.run();

@@ -1,7 +1,7 @@
 /** leftoverCopies: which of a killed run's creates the next apply removes (table-driven, pure). */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { JournalEntry } from '../../src/apply/journal.ts';
+import type { JournalEntry, JournalLine, SendEntry } from '../../src/apply/journal.ts';
 import { linkSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,30 @@ for (const c of CASES)
       c.want,
     );
     for (const x of got) assert.is(x.kept, OLD);
+  });
+
+// A create sent whose outcome the killed run never learned (its answer lost; killed in the settle window): only
+// its send entry is there. It would have kept the oldest marked copy of the title and removed the later ones.
+const send = (at = '2026-11-27T10:00:00.500Z', run = 'r'): SendEntry => ({ at, run, op: 'dashboard.send', name: 'jvm', title: 'JVM' });
+const UNSETTLED: Array<{ name: string; entries: JournalLine[]; live: ReturnType<typeof dash>[]; pinned?: string[]; want: string[] }> = [
+  { name: 'sent, outcome never learned: the later copy goes', entries: [send()], live: [dash(MINE), dash(OLD)], want: [MINE] },
+  { name: 'sent, outcome never learned, three copies: both later ones', entries: [send()], live: [dash(THIRD), dash(OLD), dash(MINE)], want: [THIRD, MINE] },
+  { name: 'sent, one copy: nothing', entries: [send()], live: [dash(MINE)], want: [] },
+  { name: 'sent, the later copy pinned by a file: nothing', entries: [send()], live: [dash(OLD), dash(MINE)], pinned: [MINE], want: [] },
+  { name: "sent, the later copy lacks the marker (someone else's): nothing", entries: [send()], live: [dash(OLD), dash(MINE, [])], want: [] },
+  { name: 'sent before the lock (an earlier run): nothing', entries: [send('2026-11-27T09:00:00.000Z')], live: [dash(OLD), dash(MINE)], want: [] },
+  { name: 'sent and then confirmed as the oldest: nothing (its own copy is known)', entries: [send(), create(OLD)], live: [dash(OLD), dash(MINE)], want: [] },
+  { name: 'sent by another run too since the lock: nothing', entries: [send(), send(undefined, 'other')], live: [dash(OLD), dash(MINE)], want: [] },
+];
+for (const c of UNSETTLED)
+  test(c.name, () => {
+    const ours = dashboardsOurs(c.live, M);
+    const got = leftoverCopies('dashboard', c.entries, SINCE, c.live, (d) => ours(d), new Set(c.pinned ?? []));
+    assert.equal(
+      got.map((x) => x.id),
+      c.want,
+    );
+    for (const x of got) assert.equal([x.kept, x.name], [OLD, 'jvm']);
   });
 
 const alert = (id: string, note: string) => ({ id, name: 'Slow', note }) as never;

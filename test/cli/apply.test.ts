@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJournal } from '../../src/apply/journal.ts';
+import { confirmedEntries, parseJournal } from '../../src/apply/journal.ts';
 import { BIN, steward } from '../helpers/exec.ts';
 import { examplesWithEmulator } from '../helpers/project.ts';
 
@@ -17,7 +17,7 @@ test('plan → apply → plan is empty (--detailed-exitcode 0) for examples/', a
     const p = await steward(['plan', '--detailed-exitcode'], { cwd: x.dir, env: fast });
     assert.is(p.code, 0, p.stdout);
     assert.match(p.stdout, '0 to create, 0 to update, 0 blocked, 7 unchanged');
-    const journal = parseJournal(readFileSync(join(x.dir, '.steward/journal.jsonl'), 'utf8'));
+    const journal = confirmedEntries(parseJournal(readFileSync(join(x.dir, '.steward/journal.jsonl'), 'utf8')));
     assert.equal(journal.map((j) => j.op).sort(), [
       'alert.update',
       'alert.update',
