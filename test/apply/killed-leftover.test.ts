@@ -10,11 +10,39 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChildProcess } from 'node:child_process';
-import { startEmulator } from '../../src/emulator/index.ts';
+import { type Emulator, startEmulator } from '../../src/emulator/index.ts';
 import { stewardSpawned } from '../helpers/exec.ts';
 import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
+
+type Api = 'hyperdx' | 'clickstack-cloud';
+type Kind = 'dashboards' | 'alerts';
+
+/** Another runner's create of the same body, sent straight to the emulator: the id it got. */
+async function otherRunnerCreates(emu: Emulator, path: string, auth: string, body: string): Promise<string | undefined> {
+  const r = await fetch(emu.url + path, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+  const answer = (await r.json()) as { data?: { id?: string }; result?: { id?: string } };
+  return answer.data?.id ?? answer.result?.id;
+}
+
+/** The name a create's answer carries. */
+function answeredName(text: string): string | undefined {
+  const made = JSON.parse(text) as { data?: { name?: string }; result?: { name?: string } };
+  return made.data?.name ?? made.result?.name;
+}
+
+/** apply through the proxy, which kills it (through the process `onChild` is given). */
+function applyThroughProxy(api: Api, dir: string, emu: Emulator, proxyUrl: string, onChild: (c: ChildProcess) => void) {
+  const env = { ...emu.env, STEWARD_OBS_URL: proxyUrl } as Record<string, string>;
+  if (api === 'clickstack-cloud') env['STEWARD_CLOUD_URL'] = proxyUrl;
+  return stewardSpawned(['apply', '--auto-approve'], { cwd: dir, env, onChild });
+}
+
+/** The ids of the emulator's dashboards (alerts) of that name. */
+function copiesOf(emu: Emulator, kind: Kind, name: string | undefined): string[] {
+  return (emu.state()[kind] as unknown as Array<{ id: string; name?: string }>).filter((d) => d.name === name).map((d) => d.id);
+}
 
 for (const [api, kind] of [
   ['hyperdx', 'dashboards'],
@@ -34,11 +62,7 @@ for (const [api, kind] of [
       let created = false;
       let racedBody: string | undefined;
       let child: ChildProcess | undefined;
-      const other = async (path: string, auth: string, body: string) => {
-        const r = await fetch(emu.url + path, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
-        const answer = (await r.json()) as { data?: { id?: string }; result?: { id?: string } };
-        othersId = answer.data?.id ?? answer.result?.id;
-      };
+      const other = async (path: string, auth: string, body: string) => void (othersId = await otherRunnerCreates(emu, path, auth, body));
       const proxy = await startProxy(emu.url, {
         intercept: async (req, path, body) => {
           if (req.method === 'GET' && path.endsWith(`/${kind}`) && created) {
@@ -57,8 +81,7 @@ for (const [api, kind] of [
           if (req.method !== 'POST' || !path.endsWith(`/${kind}`)) return text;
           created = true;
           // Just after this one: made once this one is stored.
-          const made = JSON.parse(text) as { data?: { name?: string }; result?: { name?: string } };
-          if (racedBody !== undefined && (made.data?.name ?? made.result?.name) === raced) {
+          if (racedBody !== undefined && answeredName(text) === raced) {
             const b = racedBody;
             racedBody = undefined;
             await other(path, String(req.headers.authorization), b);
@@ -67,11 +90,9 @@ for (const [api, kind] of [
         },
       });
       try {
-        const env = { ...emu.env, STEWARD_OBS_URL: proxy.url } as Record<string, string>;
-        if (api === 'clickstack-cloud') env['STEWARD_CLOUD_URL'] = proxy.url;
-        const killed = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env, onChild: (c) => (child = c) });
+        const killed = await applyThroughProxy(api, p.dir, emu, proxy.url, (c) => (child = c));
         assert.is(killed.code, null, killed.stdout + killed.stderr);
-        const copies = () => (emu.state()[kind] as unknown as Array<{ id: string; name?: string }>).filter((d) => d.name === raced).map((d) => d.id);
+        const copies = () => copiesOf(emu, kind, raced);
         assert.is(copies().length, 2, 'the killed run left two of the name');
         assert.ok(othersId);
 
@@ -121,30 +142,19 @@ for (const [api, kind] of [
         intercept: async (req, path, body) => {
           if (req.method !== 'POST' || !path.endsWith(`/${kind}`) || raced !== undefined) return undefined;
           raced = (JSON.parse(body) as { name: string }).name;
-          if (another) {
-            const r = await fetch(emu.url + path, {
-              method: 'POST',
-              headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' },
-              body,
-            });
-            const answer = (await r.json()) as { data?: { id?: string }; result?: { id?: string } };
-            othersId = answer.data?.id ?? answer.result?.id;
-          }
+          if (another) othersId = await otherRunnerCreates(emu, path, String(req.headers.authorization), body);
           return undefined;
         },
         rewrite: async (req, path, _status, text) => {
-          const made = JSON.parse(text) as { data?: { name?: string }; result?: { name?: string } };
           // The server made it; the runner dies before its answer arrives.
-          if (req.method === 'POST' && path.endsWith(`/${kind}`) && (made.data?.name ?? made.result?.name) === raced) child?.kill('SIGKILL');
+          if (req.method === 'POST' && path.endsWith(`/${kind}`) && answeredName(text) === raced) child?.kill('SIGKILL');
           return text;
         },
       });
       try {
-        const env = { ...emu.env, STEWARD_OBS_URL: proxy.url } as Record<string, string>;
-        if (api === 'clickstack-cloud') env['STEWARD_CLOUD_URL'] = proxy.url;
-        const killed = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env, onChild: (c) => (child = c) });
+        const killed = await applyThroughProxy(api, p.dir, emu, proxy.url, (c) => (child = c));
         assert.is(killed.code, null, killed.stdout + killed.stderr);
-        const copies = () => (emu.state()[kind] as unknown as Array<{ id: string; name?: string }>).filter((d) => d.name === raced).map((d) => d.id);
+        const copies = () => copiesOf(emu, kind, raced);
         assert.is(copies().length, another ? 2 : 1, 'the killed run made its copy');
 
         const again = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env: { ...emu.env } as Record<string, string> });
