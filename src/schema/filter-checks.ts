@@ -25,6 +25,12 @@ function derivedVariableName(name: string): string {
   return /^[0-9_]/.test(s) ? `v${s}` : s;
 }
 
+/**
+ * HyperDX 2026-08's filter members that ClickStack's filter (ClickStackFilterInput and ClickStackFilter,
+ * ClickHouse Cloud spec 2026-07-31 and 2026-04-14) does not have: no variables, no broadcast switch there.
+ */
+export const CLICKSTACK_UNKNOWN_FILTER_MEMBERS = ['isBroadcastEnabled', 'isVariableEnabled', 'variableName'] as const;
+
 export function filterProblems(filters: readonly unknown[] | undefined, api: string): LocalProblem[] {
   const out: LocalProblem[] = [];
   const variables = new Map<string, number>();
@@ -33,6 +39,18 @@ export function filterProblems(filters: readonly unknown[] | undefined, api: str
     const f = raw as FilterLike;
     const name = typeof f.name === 'string' ? f.name : '';
     const at = (k: string) => `/spec/filters/${i}/${k}`;
+    if (api === 'clickstack-cloud') {
+      // Sent anyway, a member the API does not define is dropped or refused: a variable the tiles name would not
+      // exist, and the filter would plan as drift after every apply. The modes below are HyperDX's.
+      for (const k of CLICKSTACK_UNKNOWN_FILTER_MEMBERS)
+        if ((f as Record<string, unknown>)[k] !== undefined)
+          out.push({
+            pointer: at(k),
+            severity: 'error',
+            message: `filter "${name}" sets ${k}, which the ClickStack API's filters do not have (ClickHouse Cloud spec 2026-07-31: no variables, every filter broadcasts): leave it out, or use observability.api: hyperdx`,
+          });
+      return;
+    }
     const variable = f.isVariableEnabled === true;
     const broadcast = f.isBroadcastEnabled !== false;
     if (f.variableName !== undefined && !variable)

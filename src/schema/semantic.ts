@@ -24,6 +24,11 @@ export interface SemanticProblem {
   offset?: number;
 }
 
+/**
+ * HyperDX 2026-08's builder chart members that ClickStack's configs (ClickStackLineBuilderChartConfig and the
+ * others, ClickHouse Cloud spec 2026-07-31) do not have.
+ */
+const CLICKSTACK_UNKNOWN_CONFIG_MEMBERS = ['formulas', 'seriesLimit', 'showOperandSeries'] as const;
 /** HyperDX API v2 (2026-08): tags are at most 32 characters, at most 50 of them (one is the marker tag). */
 const MAX_TAGS = 50;
 /** HyperDX API v2 (2026-08): a dashboard's name is at most 1,024 characters, its tiles at most 500. */
@@ -204,6 +209,16 @@ export function dashboardLocalProblems(spec: DashboardSpec, api: string): [Local
         severity: 'warning',
         message: `tile "${t.name}" is in the series form, which the ${api} API stores and answers in the config form: once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`,
       });
+    if (api === 'clickstack-cloud') {
+      const config = (t.config ?? {}) as Record<string, unknown>;
+      for (const k of CLICKSTACK_UNKNOWN_CONFIG_MEMBERS)
+        if (config[k] !== undefined)
+          tileProblems.push({
+            pointer: `/spec/tiles/${i}/config/${k}`,
+            severity: 'error',
+            message: `tile "${t.name}" sets ${k}, which the ClickStack API's chart configs do not have (ClickHouse Cloud spec 2026-07-31): leave it out, or use observability.api: hyperdx`,
+          });
+    }
     if (t.x + t.w > GRID_COLUMNS) {
       tileProblems.push({
         pointer: `/spec/tiles/${i}/w`,

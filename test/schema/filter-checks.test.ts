@@ -60,7 +60,7 @@ const CASES: Array<{ name: string; filters: Array<Record<string, unknown>>; prob
   },
 ];
 
-for (const api of ['hyperdx', 'clickstack-cloud']) {
+for (const api of ['hyperdx']) {
   for (const c of CASES) test(`${api}: ${c.name}`, () => assert.equal(errors(c.filters, api), c.problems(api)));
   test(`${api}: a filter that does nothing is a warning (the server refuses it; the spec says "typically")`, () => {
     const problems = checkSemantics([dashboardResource({ name: 'D', tiles: [], filters: [filter({ isBroadcastEnabled: false })] })], { api });
@@ -72,5 +72,64 @@ for (const api of ['hyperdx', 'clickstack-cloud']) {
     );
   });
 }
+
+/**
+ * ClickStack's filters (ClickStackFilterInput, ClickStackFilter: ClickHouse Cloud spec 2026-07-31 and 2026-04-14)
+ * have none of HyperDX's filter modes, and its builder configs none of HyperDX's formulas, seriesLimit or
+ * showOperandSeries. validate passed them on clickstack-cloud and apply sent them: a member the API does not
+ * define is refused or dropped, and a dropped one plans as drift after every apply (and a `$variable` in a tile
+ * names nothing). Each is refused at the member, and the HyperDX mode checks do not run there.
+ */
+test('clickstack-cloud: the filter members and chart members the ClickStack API does not have are refused at the member', () => {
+  const problems = checkSemantics(
+    [
+      dashboardResource({
+        name: 'D',
+        tiles: [
+          {
+            name: 'T',
+            x: 0,
+            y: 0,
+            w: 6,
+            h: 3,
+            config: {
+              displayType: 'line',
+              sourceId: SOURCE,
+              select: [{ aggFn: 'count' }],
+              seriesLimit: 5,
+              showOperandSeries: false,
+              formulas: [{ expression: 'A' }],
+            },
+          },
+        ],
+        filters: [
+          filter({ isVariableEnabled: true, variableName: 'env' }),
+          filter({ name: 'Svc', isBroadcastEnabled: false }),
+          filter({ name: 'Plain', appliesToSourceIds: [SOURCE] }),
+        ],
+      }),
+    ],
+    { api: 'clickstack-cloud' },
+  );
+  const filterNote =
+    "which the ClickStack API's filters do not have (ClickHouse Cloud spec 2026-07-31: no variables, every filter broadcasts): leave it out, or use observability.api: hyperdx";
+  const configNote = "which the ClickStack API's chart configs do not have (ClickHouse Cloud spec 2026-07-31): leave it out, or use observability.api: hyperdx";
+  assert.equal(
+    problems.map((p) => `${p.severity} ${p.pointer}: ${p.message}`),
+    [
+      `error /spec/tiles/0/config/formulas: tile "T" sets formulas, ${configNote}`,
+      `error /spec/tiles/0/config/seriesLimit: tile "T" sets seriesLimit, ${configNote}`,
+      `error /spec/tiles/0/config/showOperandSeries: tile "T" sets showOperandSeries, ${configNote}`,
+      `error /spec/filters/0/isVariableEnabled: filter "Env" sets isVariableEnabled, ${filterNote}`,
+      `error /spec/filters/0/variableName: filter "Env" sets variableName, ${filterNote}`,
+      `error /spec/filters/1/isBroadcastEnabled: filter "Svc" sets isBroadcastEnabled, ${filterNote}`,
+    ],
+  );
+  // The same dashboard is fine on hyperdx, whose API has them all.
+  const hyperdx = checkSemantics([dashboardResource({ name: 'D', tiles: [], filters: [filter({ isVariableEnabled: true, variableName: 'env' })] })], {
+    api: 'hyperdx',
+  });
+  assert.equal(hyperdx, []);
+});
 
 test.run();
