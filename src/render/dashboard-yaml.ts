@@ -138,7 +138,10 @@ export function renderDashboardYaml(
     markerTag: string;
     schemaPath: string;
     pinId: boolean;
-    /** The service takes tiles in the config form (hyperdx, clickstack-cloud): write `config` and `filters`. */
+    /**
+     * The service takes tiles in the config form (hyperdx, clickstack-cloud): write `config`. A dashboard's
+     * `filters` are written under every profile: a file may declare them under any, and plan compares them.
+     */
     configForm?: boolean;
     /** Source names by id in this environment: `sourceId` is written as `source: <name>` where one is known. */
     sourceNames?: ReadonlyMap<string, string>;
@@ -199,9 +202,10 @@ export function renderDashboardYaml(
   const spec: Record<string, unknown> = { name: live.name };
   if (tags.length) spec['tags'] = tags;
   const filters = (live as { filters?: unknown }).filters;
-  if (opts.configForm && Array.isArray(filters) && filters.length > 0) {
+  if (Array.isArray(filters) && filters.length > 0) {
     // Filter ids are the service's own (plan ignores them); everything else is written, but for what HyperDX
-    // omits (and refuses) for the filter's mode.
+    // omits (and refuses) for the filter's mode. Also on the seed profile, whose plan compares filters: left
+    // out there, an imported dashboard of a server that has them (HyperDX 2026-08) planned as blocked.
     spec['filters'] = filters
       .filter((f): f is Record<string, unknown> => !!f && typeof f === 'object')
       .map((f) => {

@@ -167,6 +167,36 @@ test('alert update on a tile of an imported dashboard is accepted (static)', asy
   });
 });
 
+test('import on the seed profile from a 2026-08 server writes the dashboards filters: the next plan shows the imports unchanged, not blocked', async () => {
+  // HyperDX 2026-08's dashboards have `filters` (its static answer's two do). The seed profile's files may
+  // declare filters and plan compares them, but import left them out: the imported dashboards then planned as
+  // blocked ("differs in filters, and the API cannot update dashboards"), and the way out it named, import
+  // again, wrote the same file.
+  const files = {
+    'steward.yaml': `apiVersion: steward/v1
+kind: Project
+spec:
+  resources: ["imported/*.yaml"]
+  observability: { url: "\${STEWARD_OBS_URL}", token: { env: STEWARD_OBS_TOKEN }, requestsPerMinute: 6000 }
+`,
+  };
+  const run = await runConformance(aug.server, {
+    project: files,
+    steps: ['import', { name: 'validate', args: ['validate'] }, { name: 'plan', args: ['plan', '--detailed-exitcode'] }],
+  });
+  assert.equal(run.violations, [], formatViolations(run.violations));
+  const imp = run.step('import')!;
+  assert.is(imp.code, 0, imp.stdout + imp.stderr);
+  const texts = Object.values(run.imported);
+  assert.is(texts.length, 2, imp.stdout);
+  for (const t of texts)
+    assert.match(t, /\n  filters:\n    - \{ type: QUERY_EXPRESSION, name: \S+, expression: \S+, sourceId: "?65f5e4a3b9e77c001a11111[12]"? \}\n/, t);
+  assert.is(run.step('validate')!.code, 0, run.step('validate')!.stdout);
+  const plan = run.step('plan')!;
+  assert.is(plan.code, 0, plan.stdout + plan.stderr);
+  assert.match(plan.stdout, /= 2 unchanged dashboards/);
+});
+
 for (const [h, version] of [
   [jan, '2026-01-30'],
   [aug, '2026-08-21'],
