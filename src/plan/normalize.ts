@@ -2,7 +2,8 @@ import { hash } from 'node:crypto';
 import type { DashboardSpec, Series, Tile } from '../schema/kinds.ts';
 import { canonicalJson, quotedKey, sortedKeysOf } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
-import { setOwn } from '../shared/object.ts';
+import { copyPlain, setOwn } from '../shared/object.ts';
+import { dropUnknownMembers } from '../schema/unknown-members.ts';
 import { withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
@@ -262,11 +263,59 @@ export function withWholeConfigs(before: NormalDashboard, live: NormalDashboard,
   for (const [name, t] of Object.entries(before.tiles)) {
     const whole = Object.hasOwn(live.tiles, name) ? live.tiles[name]!.config : undefined;
     const wanted = Object.hasOwn(desired.tiles, name) ? desired.tiles[name]!.config : undefined;
-    if (!t.config || !whole || !wanted || Object.keys(whole).length === Object.keys(t.config).length) continue;
+    if (!t.config || !whole || !wanted || canonicalJson(whole) === canonicalJson(t.config)) continue;
     tiles ??= { ...before.tiles };
     setOwn(tiles, name, { ...t, config: whole });
   }
   return tiles ? { ...before, tiles } : before;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The live dashboard without the members of its tile configs and filters that steward's schema does not know,
+ * at any depth (a newer server's: the specs leave those objects open), and their paths for the plan's "not
+ * compared" list (`tiles[].config.onClick.extra`); `live` itself when it has none. A member a file cannot say
+ * is not drift: compared, it planned an update after every apply (seed: a dashboard blocked for good), where
+ * import had left it out of the file. Only called for a dashboard whose digest differs (it validates).
+ */
+export function withoutUnknownMembers(live: LiveDashboardInput): { live: LiveDashboardInput; dropped: string[] } {
+  const tiles: readonly unknown[] = Array.isArray(live.tiles) ? live.tiles : [];
+  const filters = (live as { filters?: unknown }).filters;
+  const filterList: readonly unknown[] = Array.isArray(filters) ? filters : [];
+  const configOf = (t: unknown) => (isPlainObject(t) && isPlainObject(t['config']) ? t['config'] : undefined);
+  if (!tiles.some((t) => configOf(t) !== undefined) && !filterList.some(isPlainObject)) return { live, dropped: [] };
+  // A document the schema checks: each tile's config and each filter (without the service's id) as they are.
+  const spec = {
+    name: typeof live.name === 'string' ? live.name : '',
+    tiles: tiles.map((t) => {
+      const config = configOf(t);
+      return { name: 'tile', x: 0, y: 0, w: 1, h: 1, ...(config ? { config: copyPlain(config) } : {}) };
+    }),
+    filters: filterList.map((f) => {
+      if (!isPlainObject(f)) return {};
+      const { id: _id, ...rest } = copyPlain(f);
+      return rest;
+    }),
+  };
+  const dropped = new Set<string>();
+  dropUnknownMembers({ apiVersion: 'steward/v1', kind: 'Dashboard', metadata: { name: 'live' }, spec }, (path) => {
+    dropped.add(
+      path
+        .map((seg) => (/^\d+$/.test(seg) ? '[]' : seg))
+        .join('.')
+        .replace(/\.\[\]/g, '[]'),
+    );
+  });
+  if (dropped.size === 0) return { live, dropped: [] };
+  const known = {
+    ...live,
+    tiles: tiles.map((t, i) => (configOf(t) ? { ...(t as object), config: spec.tiles[i]!.config } : t)),
+    ...(Array.isArray(filters)
+      ? { filters: filterList.map((f, i) => (isPlainObject(f) ? { ...(f['id'] !== undefined ? { id: f['id'] } : {}), ...spec.filters[i] } : f)) }
+      : {}),
+  } as LiveDashboardInput;
+  return { live: known, dropped: [...dropped].sort() };
 }
 
 export function dropUncomparableSeries(desired: NormalDashboard, live: LiveDashboardInput): NormalDashboard {

@@ -10,6 +10,7 @@ import { describesLostAlert, lostTileKeys, otherProjectMarker, planAlert } from 
 import { createBody, tilesLosingAlerts, updateBody } from './dashboard-body.ts';
 import {
   alignConfigs,
+  withoutUnknownMembers,
   desiredDigest,
   displayForm,
   dropUncomparableSeries,
@@ -315,8 +316,11 @@ function planDashboard(
   if (memo && liveDigest !== undefined) memo.set(live, { digest: liveDigest, ignored: ignoredList });
   if (wanted !== undefined && wanted === liveDigest) return noop(wanted, ignoredList);
   const desired = desiredOf();
-  const ignoredSet = new Set(ignoredList);
-  const aligned = alignConfigs(dropUncomparableSeries(desired, live), displayForm(liveNormal), ignoredSet);
+  // Members of its configs and filters steward's schema does not know (a newer server's) are not compared.
+  const known = withoutUnknownMembers(live);
+  const compared = known.dropped.length > 0 ? normalizeLive(known.live, markerTag) : { normal: liveNormal, ignored: ignoredList };
+  const ignoredSet = new Set([...compared.ignored, ...known.dropped]);
+  const aligned = alignConfigs(dropUncomparableSeries(desired, live), displayForm(compared.normal), ignoredSet);
   const before = aligned.before;
   const after: NormalDashboard = aligned.desired;
   const patch = tagsAsSet(compare(before as object, after as object), before.tags ?? [], after.tags ?? []);
@@ -327,7 +331,9 @@ function planDashboard(
   }
   if (caps.updateDashboard) {
     // The PUT replaces each tile's config: what a live config holds beyond the file's goes, and the patch says so.
-    const whole = withWholeConfigs(before, displayForm(liveNormal), after);
+    // So does every filter member the file cannot say (the PUT sends the file's filters): shown going too.
+    const configs = withWholeConfigs(before, displayForm(liveNormal), after);
+    const whole = known.dropped.some((f) => f.startsWith('filters[]')) ? { ...configs, filters: liveNormal.filters } : configs;
     const sent = whole === before ? patch : tagsAsSet(compare(whole as object, after as object), whole.tags ?? [], after.tags ?? []);
     return {
       live,

@@ -2,7 +2,7 @@ import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
 import { METRIC_VALUE_EXPRESSION, metricLacksValue, withoutGatedFilterMembers } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
-import { validateKind } from '../schema/validator.ts';
+import { dropUnknownMembers as dropUnknown } from '../schema/unknown-members.ts';
 import { isPortableFileName } from '../shared/paths.ts';
 import { escapeTerminal } from './escape.ts';
 import { yamlText } from './yaml-text.ts';
@@ -29,44 +29,16 @@ const SERIES_KEYS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where'
 /**
  * The servers' specs leave their objects open (no `additionalProperties: false`), so a live config may carry
  * members the spec does not name and steward's schema cannot say; a file with them would not validate. Such
- * members are left out of the file with a warning (plan never compares live members a file does not have).
- * Only under a tile's `config` and a dashboard's `filters`. A member is unknown when every variant that
- * reports unknown members at that place reports it (a `oneOf` variant that knows it does not count).
+ * members are left out of the file with a warning (plan does not compare them either). Only under a tile's
+ * `config` and a dashboard's `filters` (src/schema/unknown-members.ts).
  */
 function dropUnknownMembers(doc: Record<string, unknown>, warnings: string[]): void {
-  for (let round = 0; round < 20; round++) {
-    const unknown = validateKind('Dashboard', doc).filter(
-      (p) => p.atKey && /^unknown key/.test(p.message) && /^\/spec\/(tiles\/\d+\/config|filters\/\d+)\//.test(p.pointer),
-    );
-    if (unknown.length === 0) return;
-    const count = new Map<string, number>();
-    for (const p of unknown) count.set(p.pointer, (count.get(p.pointer) ?? 0) + 1);
-    const most = new Map<string, number>();
-    for (const [ptr, n] of count) {
-      const parent = ptr.slice(0, ptr.lastIndexOf('/'));
-      most.set(parent, Math.max(most.get(parent) ?? 0, n));
-    }
-    let dropped = 0;
-    for (const [ptr, n] of count) {
-      const cut = ptr.lastIndexOf('/');
-      if (n < most.get(ptr.slice(0, cut))!) continue;
-      const segs = ptr
-        .split('/')
-        .slice(1)
-        .map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
-      const key = segs.pop()!;
-      let holder: unknown = doc;
-      for (const seg of segs) holder = holder && typeof holder === 'object' ? (holder as Record<string, unknown>)[seg] : undefined;
-      if (!holder || typeof holder !== 'object' || !Object.hasOwn(holder, key)) continue;
-      delete (holder as Record<string, unknown>)[key];
-      dropped++;
-      const [, what, index, ...rest] = segs;
-      const tiles = (doc['spec'] as { tiles?: Array<{ name?: unknown }> }).tiles ?? [];
-      const where = what === 'tiles' ? `tile "${String(tiles[Number(index)]?.name)}"` : `filter ${Number(index) + 1}`;
-      warnings.push(`${where}: left out ${[...rest, key].join('.')}, a member steward does not know`);
-    }
-    if (dropped === 0) return;
-  }
+  dropUnknown(doc, (path) => {
+    const [what, index, ...rest] = path;
+    const tiles = (doc['spec'] as { tiles?: Array<{ name?: unknown }> }).tiles ?? [];
+    const where = what === 'tiles' ? `tile "${String(tiles[Number(index)]?.name)}"` : `filter ${Number(index) + 1}`;
+    warnings.push(`${where}: left out ${rest.join('.')}, a member steward does not know`);
+  });
 }
 
 /**

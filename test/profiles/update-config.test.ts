@@ -56,4 +56,44 @@ test('an update shows the config members set outside the files that it removes, 
   }
 });
 
+test('a member a newer server keeps inside a config member the file declares is not drift; an update shows it going', async () => {
+  // HyperDX's spec leaves its objects open, so a live select item (or onClick, numberFormat...) may carry a
+  // member steward's schema does not know. import leaves it out of the file; plan compared it, so the imported
+  // (or applied) dashboard planned as an update after every apply (on seed: blocked for good).
+  const p = tmpProject({});
+  copyExample(p.dir, 'hyperdx');
+  const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
+  try {
+    const env = { ...emu.env, XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const run = (...args: string[]) => steward(args, { cwd: p.dir, env });
+    assert.is((await run('apply', '--auto-approve')).code, 0);
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${emu.url}/api/v2${path}`, {
+        method,
+        headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then(async (r) => ((await r.json()) as { data: any }).data);
+    const live = (await api('GET', '/dashboards')).find((d: { name: string }) => d.name === DASHBOARD);
+    live.tiles.find((t: { name: string }) => t.name === 'Error count').config.select[0].futureMember = { since: '2027' };
+    await api('PUT', `/dashboards/${live.id}`, { name: live.name, tiles: live.tiles, tags: live.tags, filters: live.filters });
+    const quiet = await run('plan', '--detailed-exitcode');
+    assert.is(quiet.code, 0, 'a member steward does not know is not drift: ' + quiet.stdout);
+    assert.match(quiet.stdout, 'tiles[].config.select[].futureMember');
+    // The file changes that tile: the update replaces its config, the unknown member with it, and says so.
+    const f = join(p.dir, 'dashboards/checkout.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('      w: 8\n      h: 3\n', '      w: 8\n      h: 4\n'));
+    const plan = await run('plan', '--format', 'json');
+    const item = JSON.parse(plan.stdout).items.find((i: { kind: string; name: string }) => i.kind === 'Dashboard' && i.name === 'checkout-overview');
+    assert.is(item.action, 'update');
+    const paths = item.patch.map((op: { op: string; path: string }) => `${op.op} ${op.path}`);
+    assert.ok(paths.includes('replace /tiles/Error count/h'), JSON.stringify(paths));
+    assert.ok(paths.includes('remove /tiles/Error count/config/select/0/futureMember'), JSON.stringify(paths));
+    assert.is((await run('apply', '--auto-approve')).code, 0);
+    assert.is((await run('plan', '--detailed-exitcode')).code, 0);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test.run();
