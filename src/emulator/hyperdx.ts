@@ -314,8 +314,12 @@ export class HxStore {
     }
     const channels = this.channelsOf(body);
     if (this.opts.flavor === 'hyperdx') {
-      out['channels'] = clone(channels);
-      out['channel'] = clone(channels[0]!);
+      // HyperDX's channel is {type, webhookId} (AlertChannelWebhook): its server reads channels with a zod
+      // object that drops other members (ClickStack's webhookService, slackChannelId, severity), so they are
+      // neither stored nor answered.
+      const kept = channels.map((c) => ({ type: c['type']!, webhookId: c['webhookId']! }) as JsonObject);
+      out['channels'] = clone(kept);
+      out['channel'] = clone(kept[0]!);
     } else {
       out['channel'] = clone(channels[0]!);
       delete out['channels'];

@@ -331,6 +331,25 @@ test('alerts: create, get, PUT replaces the whole alert (a PUT with one channel 
     assert.is((await obs(emu, 'PUT', `/api/v2/alerts/${a.id}`, body)).status, 404);
   }));
 
+test('alerts: a channel keeps only type and webhookId, as HyperDX stores it (ClickStack members sent are dropped)', () =>
+  withHx(async (emu) => {
+    // AlertChannelWebhook is {type, webhookId}; HyperDX's server reads a channel with a zod object that drops
+    // other members. The emulator stored and answered them, so a client saw a severity the server never keeps.
+    const d = (await obs(emu, 'POST', '/api/v2/dashboards', { name: 'D', tiles: [line('a')] })).body.data;
+    const extra = { type: 'webhook', webhookId: PAGER, severity: 'critical', slackChannelId: 'C01ABCDEF23', webhookService: 'pagerduty_api' };
+    const c = await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, d.tiles[0].id, { channels: [extra] }));
+    assert.is(c.status, 200, c.text);
+    assert.equal(c.body.data.channels, [{ type: 'webhook', webhookId: PAGER }]);
+    assert.equal(c.body.data.channel, { type: 'webhook', webhookId: PAGER });
+    const put = await obs(emu, 'PUT', `/api/v2/alerts/${c.body.data.id}`, tileAlert(d.id, d.tiles[0].id, { channels: undefined, channel: extra }));
+    assert.is(put.status, 200, put.text);
+    assert.equal(put.body.data.channels, [{ type: 'webhook', webhookId: PAGER }]);
+    assert.equal((await obs(emu, 'GET', '/api/v2/alerts')).body.data.find((a: { id: string }) => a.id === c.body.data.id).channel, {
+      type: 'webhook',
+      webhookId: PAGER,
+    });
+  }));
+
 test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhooks, intervals)', () =>
   withHx(async (emu) => {
     const d = (
