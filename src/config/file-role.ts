@@ -57,6 +57,7 @@ export function resourcePattern(resources: readonly string[], dir: string, path:
   const rel = relative(dir, path).split(sep).join('/');
   const subject = opts.fold ? foldPath(rel) : rel;
   const matches = (g: string) => {
+    if (globCost(g) !== undefined) return false; // refused where the resources are read, never run
     try {
       return opts.fold ? picomatch(g.normalize('NFC'), { nocase: true })(subject) : picomatch(g)(subject);
     } catch {
@@ -65,4 +66,24 @@ export function resourcePattern(resources: readonly string[], dir: string, path:
   };
   if (resources.some((g) => g.startsWith('!') && matches(g.slice(1)))) return undefined;
   return resources.find((g) => !g.startsWith('!') && matches(g));
+}
+
+/**
+ * Why a resources glob would cost too much to match, or undefined. picomatch turns a glob into a backtracking
+ * regular expression, and a pull request writes both the patterns and the file names: every `*` (and `**`,
+ * and each brace group's alternatives) that can take the same characters as another multiplies the ways a
+ * name is tried, so the time grows as the name's length to their number. `*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b.yaml`
+ * against a file named with 60 a's kept validate at full CPU for hours, deaf to SIGTERM (red team). Within
+ * these bounds the worst names take milliseconds: at most 3 wildcards, at most 2 of them `**`, at most 4
+ * wildcards and brace groups together, and no extglob (`+(…)`, `*(…)`: quantifiers over alternatives).
+ * Counted on the text, so an escaped `\*` counts too. A leading `!` (a pattern that takes files out) is not.
+ */
+export function globCost(pattern: string): string | undefined {
+  const g = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+  if (/[?*+@!]\(/.test(g)) return 'an extglob such as +(…) or *(…) can take exponential time to match; use * and {a,b}';
+  const wildcards = g.match(/\*+/g)?.length ?? 0;
+  const globstars = g.match(/\*\*/g)?.length ?? 0;
+  const braces = g.match(/\{/g)?.length ?? 0;
+  if (wildcards <= 3 && globstars <= 2 && wildcards + braces <= 4) return undefined;
+  return `it has ${wildcards} wildcard${wildcards === 1 ? '' : 's'} (${globstars} of them **) and ${braces} brace group${braces === 1 ? '' : 's'}: matching such a glob can take hours for a file name chosen for it, so steward takes at most 3 wildcards (2 of them **) and 4 wildcards and brace groups together; split it into simpler patterns`;
 }

@@ -9,6 +9,7 @@ import { credentialValues, secretLookingValues, variablePolicy } from './credent
 import type { FileSystem } from './fs.ts';
 import type { Env } from './interpolate.ts';
 import type { ParallelOptions } from './parse-pool.ts';
+import { globCost } from './file-role.ts';
 import { findProjectFile, loadProject, type Project } from './project.ts';
 import { readResourceFiles, realRoots } from './read-files.ts';
 import type { AnyResource } from '../model/resource.ts';
@@ -255,6 +256,8 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
  * throws inside the directory walk's callback, where no caller can catch it (the process died).
  */
 function globProblem(pattern: string): string | undefined {
+  const cost = globCost(pattern);
+  if (cost !== undefined) return cost;
   try {
     picomatch(pattern)('dashboards/a.yaml');
     return undefined;
