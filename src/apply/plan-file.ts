@@ -215,7 +215,8 @@ export class PlanMismatchError extends CliError {
 
 /** metadata.name of the Project document in the project file ('' when it has none). */
 export async function projectName(projectFile: string): Promise<string> {
-  for (const doc of parseAllDocuments(readFileSync(projectFile, 'utf8'))) {
+  // uniqueKeys: false: the file was loaded (duplicates refused) before; the parser's own check is quadratic.
+  for (const doc of parseAllDocuments(readFileSync(projectFile, 'utf8'), { uniqueKeys: false })) {
     const v = doc.toJS({ maxAliasCount: 100 }) as { kind?: unknown; metadata?: { name?: unknown } } | null;
     if (v && v.kind === 'Project') return typeof v.metadata?.name === 'string' ? v.metadata.name : '';
   }

@@ -1,4 +1,18 @@
-import { LineCounter, isMap, isScalar, isSeq, isPair, parseAllDocuments, visit, type Document, type Node, type YAMLError } from 'yaml';
+import {
+  LineCounter,
+  isMap,
+  isScalar,
+  isSeq,
+  isPair,
+  parseAllDocuments,
+  visit,
+  YAMLParseError,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLError,
+  type YAMLMap,
+} from 'yaml';
 import type { Issue } from '../errors.ts';
 
 /** Larger files are refused: steward files are small, and a huge one is almost always a mistake. */
@@ -61,12 +75,17 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   const lineCounter = countLines(text);
   // logLevel error: the yaml package would otherwise print a Node warning on stderr for a collection used
   // as a key; the schema check reports that key as unknown (at the mapping that holds it).
-  const parsed = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true, strict: true, logLevel: 'error' });
+  // Duplicate keys are found by markDuplicateKeys, not by the parser's uniqueKeys: that compares each key with
+  // every key before it in its mapping, and 40,000 keys took 49 s (a 4 MiB file of them, hours).
+  const parsed = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false, strict: true, logLevel: 'error' });
   const list = Array.isArray(parsed) ? parsed : [];
+  for (const doc of list) markDuplicateKeys(doc);
   const docs: SourceDoc[] = [];
   const directivesSeen = new Set<number>();
   list.forEach((doc, index) => {
     const problems = [...doc.errors, ...doc.warnings];
+    // A set, not doc.errors.includes per problem: a file can hold hundreds of thousands of errors.
+    const isError = new Set<unknown>(doc.errors);
     // The parser recurses per level: nesting deep enough overflows its stack, which it reports as an error
     // of its own. That is the depth limit's case, said once, at the first place it happened.
     const overflow = problems.find((e) => /Maximum call stack/i.test(e.message));
@@ -83,9 +102,9 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
     // document: what follows are echoes of that one mistake, not problems of their own.
     let brokeOnVariable = false;
     for (const e of problems) {
-      if (brokeOnVariable && doc.errors.includes(e as never)) continue;
+      if (brokeOnVariable && isError.has(e)) continue;
       const lineText = text.slice(text.lastIndexOf('\n', e.pos[0] - 1) + 1, text.indexOf('\n', e.pos[0]) === -1 ? undefined : text.indexOf('\n', e.pos[0]));
-      if (doc.errors.includes(e as never) && lineText.includes('${')) {
+      if (isError.has(e) && lineText.includes('${')) {
         const line = lineCounter.linePos(e.pos[0]).line;
         if (linesSeen.has(line)) continue;
         linesSeen.add(line);
@@ -96,7 +115,7 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
         message += ' (inside { } or [ ], write "${VAR}" in quotes, or use block style for numbers)';
         brokeOnVariable = true;
       }
-      issues.push({ ...issueAt(file, lineCounter, opened?.offset ?? e.pos[0], '', message), severity: doc.errors.includes(e as never) ? 'error' : 'warning' });
+      issues.push({ ...issueAt(file, lineCounter, opened?.offset ?? e.pos[0], '', message), severity: isError.has(e) ? 'error' : 'warning' });
     }
     if (doc.errors.length > 0) return;
     if (doc.directives?.yaml.explicit && doc.directives.yaml.version !== '1.2') {
@@ -199,6 +218,46 @@ export function conversionErrorOffset(doc: Document.Parsed): number {
   return offset ?? doc.contents?.range?.[0] ?? doc.range[0];
 }
 
+/**
+ * The parser's uniqueKeys check in linear time: a scalar key whose value an earlier key of the same mapping
+ * has (compared as the parser compares them, `===` on the values) is its DUPLICATE_KEY error, at the same
+ * offset and in source order among the document's errors, so every message stays as it was. Collection and
+ * alias keys are never equal to another there, nor here. Iterative, like findTooDeep.
+ */
+function markDuplicateKeys(doc: Document.Parsed): void {
+  const found: YAMLParseError[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isMap(node) && !isSeq(node)) continue;
+    const seen = isMap(node) ? new Set<unknown>() : undefined;
+    for (const item of node.items as unknown[]) {
+      if (!isPair(item)) {
+        stack.push(item);
+        continue;
+      }
+      stack.push(item.key, item.value);
+      const key = item.key;
+      if (!seen || !isScalar(key) || (typeof key.value === 'number' && Number.isNaN(key.value))) continue;
+      if (!seen.has(key.value)) seen.add(key.value);
+      else if (key.range) found.push(new YAMLParseError([key.range[0], key.range[0] + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+    }
+  }
+  if (found.length === 0) return;
+  // Each before the first error of the parser's that lies after it (one merge: a file of the same key
+  // 400,000 times has as many errors).
+  found.sort((a, b) => a.pos[0] - b.pos[0]);
+  const merged: YAMLError[] = [];
+  let next = 0;
+  for (const x of doc.errors) {
+    while (next < found.length && found[next]!.pos[0] < x.pos[0]) merged.push(found[next++]!);
+    merged.push(x);
+  }
+  while (next < found.length) merged.push(found[next++]!);
+  doc.errors.length = 0;
+  for (const e of merged) doc.errors.push(e as (typeof doc.errors)[number]);
+}
+
 /** Iterative walk (no recursion), so pathological nesting cannot overflow the stack here. */
 function findTooDeep(root: unknown): Node | undefined {
   const stack: Array<[unknown, number]> = [[root, 0]];
@@ -273,7 +332,7 @@ export function locate(src: SourceDoc, segments: readonly (string | number)[], o
     const seg = segments[i]!;
     const last = i === segments.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = pairOf(node as YAMLMap<unknown, unknown>, String(seg));
       if (!pair) break;
       if (last && opts.key) {
         offset = rangeStart(pair.key) ?? offset;
@@ -289,6 +348,28 @@ export function locate(src: SourceDoc, segments: readonly (string | number)[], o
     } else break;
   }
   return src.lineCounter.linePos(offset);
+}
+
+/** Per large mapping, its first pair of each key (as String() writes it), for locate. */
+const pairIndex = new WeakMap<YAMLMap<unknown, unknown>, { size: number; first: Map<string, Pair<unknown, unknown>> }>();
+
+/**
+ * The first pair of `map` whose scalar key reads as `key`. A mapping of many keys is indexed once: every
+ * problem is located through this, and a file of 40,000 unknown keys searched the mapping once per key
+ * (68 s). A hit is checked against the pair as it is now, and a miss or a changed mapping searches it.
+ */
+function pairOf(map: YAMLMap<unknown, unknown>, key: string): Pair<unknown, unknown> | undefined {
+  const matches = (p: Pair<unknown, unknown>) => isScalar(p.key) && String(p.key.value) === key;
+  if (map.items.length < 32) return map.items.find(matches);
+  let index = pairIndex.get(map);
+  if (!index || index.size !== map.items.length) {
+    const first = new Map<string, Pair<unknown, unknown>>();
+    for (const p of map.items) if (isScalar(p.key) && !first.has(String(p.key.value))) first.set(String(p.key.value), p);
+    index = { size: map.items.length, first };
+    pairIndex.set(map, index);
+  }
+  const hit = index.first.get(key);
+  return hit && matches(hit) ? hit : map.items.find(matches);
 }
 
 function rangeStart(node: unknown): number | undefined {
