@@ -23,7 +23,7 @@ export interface ReadRule {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export type Interpolated = { ok: true; value: string; changed: boolean } | { ok: false; message: string };
+export type Interpolated = { ok: true; value: string; changed: boolean } | { ok: false; message: string; tooLong?: true };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -50,10 +50,27 @@ function denied(deny: ReadonlySet<string>, name: string): boolean {
 }
 
 /**
+ * Characters the interpolated strings of one file may hold in all (16 Mi): 4 MiB of `${LONG}` references to
+ * a variable of 2,000 characters built a string of 700 MB, past what V8 can hold ("internal error: Invalid
+ * string length", after 640 MB of memory). A file is at most 4 MiB, and no steward file needs more text than
+ * that after its variables are written in (red team).
+ */
+export const MAX_INTERPOLATED_CHARS = 16 * 1024 * 1024;
+
+/** What the interpolated strings of one file may still hold (shared by its documents), and whether it ran out. */
+export interface InterpolationBudget {
+  room: number;
+  over: boolean;
+}
+
+export const interpolationBudget = (): InterpolationBudget => ({ room: MAX_INTERPOLATED_CHARS, over: false });
+
+/**
  * Expands `${VAR}` and `${VAR:-default}` from env; `$${` is a literal `${`. An unset variable without a
  * default is an error, never an empty string (a silently empty URL or threshold is worse than a failure).
+ * `room`: the characters the values written in may bring the text to, past which it is an error.
  */
-export function interpolateString(input: string, env: Env, rule?: ReadRule): Interpolated {
+export function interpolateString(input: string, env: Env, rule?: ReadRule, room = Infinity): Interpolated {
   if (!input.includes('${')) return { ok: true, value: input, changed: false };
   let out = '';
   let i = 0;
@@ -106,6 +123,13 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
       };
     }
     const value = env[name];
+    if (value !== undefined && value !== '' && out.length + value.length > room) {
+      return {
+        ok: false,
+        message: `\${${name}} makes the file's text longer than ${MAX_INTERPOLATED_CHARS / 1048576} Mi characters once its variables are written in (${name} holds ${value.length} characters): write the value where it is needed, not over and over`,
+        tooLong: true,
+      };
+    }
     if (value !== undefined && value !== '') out += value;
     else if (sep !== -1) out += body.slice(sep + 2);
     // An empty value counts as unset (as the shell's :- does), and is named as empty: a CI secret the job cannot
@@ -124,18 +148,27 @@ export function interpolateString(input: string, env: Env, rule?: ReadRule): Int
  * a reference takes the type its value reads as (`threshold: ${T}` with T=50 is the number 50); quoted
  * scalars stay strings. `skip(path)` leaves subtrees alone (connection settings are resolved when used).
  */
-export function interpolateDocument(src: SourceDoc, env: Env, skip: (path: readonly (string | number)[]) => boolean = () => false, rule?: ReadRule): Issue[] {
+export function interpolateDocument(
+  src: SourceDoc,
+  env: Env,
+  skip: (path: readonly (string | number)[]) => boolean = () => false,
+  rule?: ReadRule,
+  budget: InterpolationBudget = interpolationBudget(),
+): Issue[] {
   const issues: Issue[] = [];
   visit(src.doc, {
     Scalar(_key, node, ancestors) {
-      if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+      // Past the budget the file is refused, said once: every later reference would be over too.
+      if (budget.over || typeof node.value !== 'string' || !node.value.includes('${')) return;
       const path = pathOf(ancestors, node);
       if (skip(path)) return;
-      const r = interpolateString(node.value, env, rule);
+      const r = interpolateString(node.value, env, rule, budget.room);
       if (!r.ok) {
         issues.push(issueAt(src.file, src.lineCounter, node.range?.[0] ?? 0, toPointer(path), r.message));
+        if (r.tooLong) budget.over = true;
         return;
       }
+      budget.room = Math.max(0, budget.room - r.value.length);
       node.value = node.type === Scalar.PLAIN ? typed(r.value) : r.value;
     },
   });

@@ -3,7 +3,7 @@ import type { AnyResource } from '../model/resource.ts';
 import { ALL_KINDS, type DocumentOf, type Kind, type ResourceKind } from '../schema/kinds.ts';
 import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
-import { interpolateDocument, type Env } from './interpolate.ts';
+import { interpolateDocument, interpolationBudget, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
 import { mayFormReference, mayHoldReference } from './reference-scan.ts';
 import { pointerSegments } from '../shared/pointer.ts';
@@ -79,10 +79,11 @@ export function processFile(
       }
     }
   }
+  const budget = interpolationBudget();
   for (const src of parsed.docs) {
     const isProjectDoc = isProject(src);
     const unresolved = expand
-      ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny, project: true } : rule)
+      ? interpolateDocument(src, env, isProjectDoc ? isConnectionPath : undefined, isProjectDoc ? { deny: rule.deny, project: true } : rule, budget)
       : [];
     let value: unknown;
     try {

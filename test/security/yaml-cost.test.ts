@@ -4,6 +4,7 @@
  * every problem was located by searching its mapping from the start (40,000 unknown keys: 68 s); a 4 MiB
  * file of either ran for hours. Duplicate keys are now found with one set per mapping
  * (src/config/source.ts, markDuplicateKeys) and large mappings are indexed once for locating problems.
+ * And `${VAR}` may not make a file's text larger than 16 Mi characters (src/config/interpolate.ts).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -50,6 +51,34 @@ for (const c of CASES) {
     }
   });
 }
+
+test('${VAR} cannot blow a file up past 16 Mi characters', async () => {
+  // 3.5 MB of references to a variable of 2,000 characters: 700 MB, past what V8 can hold in one string
+  // ("internal error: Invalid string length" after 640 MB of memory, before).
+  const refs = '${LONGVAR}'.repeat(350_000);
+  const { dir, cleanup } = tmpProject({ 'steward.yaml': PROJECT, 'dashboards/big.yaml': `${HEAD.replace('name: Big', `name: "${refs}"`)}` });
+  try {
+    const r = await steward(['validate'], { cwd: dir, spawn: true, env: { LONGVAR: 'x'.repeat(2000) }, timeoutMs: 45_000 });
+    assert.is(r.code, 1, r.stderr);
+    assert.not.match(r.stdout + r.stderr, /internal error/);
+    assert.match(r.stdout, /big\.yaml:5:9 +\/spec\/name +error: \$\{LONGVAR\} makes the file's text longer than 16 Mi characters/);
+  } finally {
+    cleanup();
+  }
+});
+
+test('the 16 Mi are shared by the documents of a file, and said once', async () => {
+  // Three documents of 8 Mi each: the second is over, and the refusal is not repeated for every later string.
+  const doc = (n: number) => HEAD.replace('name: big', `name: big${n}`).replace('name: Big', `name: "${'${MID}'.repeat(8192)}"\n  tags: ["\${MID}"]`);
+  const { dir, cleanup } = tmpProject({ 'steward.yaml': PROJECT, 'dashboards/big.yaml': [doc(1), doc(2), doc(3)].join('---\n') });
+  try {
+    const r = await steward(['validate', '--format', 'json'], { cwd: dir, spawn: true, env: { MID: 'y'.repeat(1024) }, timeoutMs: 45_000 });
+    const over = (JSON.parse(r.stdout) as { issues: Array<{ message: string; line: number }> }).issues.filter((p) => /16 Mi characters/.test(p.message));
+    assert.is(over.length, 1, r.stdout.slice(0, 500));
+  } finally {
+    cleanup();
+  }
+});
 
 const issues = (text: string) => parseYamlFile('f.yaml', new TextEncoder().encode(text)).issues.map((i) => `${i.line}:${i.col} ${i.message} (${i.severity})`);
 
