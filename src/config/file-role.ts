@@ -75,12 +75,15 @@ export function resourcePattern(resources: readonly string[], dir: string, path:
  * name is tried, so the time grows as the name's length to their number. `*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b.yaml`
  * against a file named with 60 a's kept validate at full CPU for hours, deaf to SIGTERM (red team). Within
  * these bounds the worst names take milliseconds: at most 3 wildcards, at most 2 of them `**`, at most 4
- * wildcards and brace groups together, and no extglob (`+(…)`, `*(…)`: quantifiers over alternatives).
+ * wildcards and brace groups together, and no group (`(a|b)`, an extglob `+(…)`) nor `+` after `[...]`.
  * Counted on the text, so an escaped `\*` counts too. A leading `!` (a pattern that takes files out) is not.
  */
 export function globCost(pattern: string): string | undefined {
   const g = pattern.startsWith('!') ? pattern.slice(1) : pattern;
-  if (/[?*+@!]\(/.test(g)) return 'an extglob such as +(…) or *(…) can take exponential time to match; use * and {a,b}';
+  // picomatch passes a group `(a|aa)` and a `+` after a class or group through as the regular expression's own:
+  // `(a|aa)+b`, or thirty `(a|aa)`, against a name of a's ran for hours like the wildcards below.
+  if (/\(|\]\+/.test(g))
+    return 'parentheses (groups, extglobs such as +(…)) and a + after [...] repeat or choose inside the glob matcher and can take exponential time to match; use * and {a,b}';
   const wildcards = g.match(/\*+/g)?.length ?? 0;
   const globstars = g.match(/\*\*/g)?.length ?? 0;
   const braces = g.match(/\{/g)?.length ?? 0;

@@ -42,6 +42,8 @@ const CASES: Case[] = [
     files: { [`dashboards/${'a'.repeat(250)}.yaml`]: DASH },
   },
   { name: 'an extglob over stars', pattern: 'dashboards/+(*a|*aa)b.yaml', files: { [`dashboards/${'a'.repeat(200)}.yaml`]: DASH } },
+  { name: 'a repeated group, no wildcard at all', pattern: 'dashboards/(a|aa)+b.yaml', files: { [`dashboards/${'a'.repeat(200)}.yaml`]: DASH } },
+  { name: 'repeated classes', pattern: 'dashboards/x[a-z]+[a-z]+[a-z]+[a-z]+[a-z]+[a-z]+y.yaml', files: { [`dashboards/x${'a'.repeat(200)}.yaml`]: DASH } },
   {
     // The state file's name is checked against the patterns while the project loads, before they are globbed.
     name: 'the state file named for the pattern',
@@ -86,6 +88,9 @@ test('globCost: the bounds, and the patterns people write', () => {
     '*{a,aa}{a,aa}{a,aa}{a,aa}b',
     '{a,aa}{a,aa}{a,aa}{a,aa}{a,aa}b',
     '+(a|aa)b',
+    '(a|aa)+b.yaml', // a plain group is the regular expression's own
+    `${'(a|aa)'.repeat(30)}b.yaml`,
+    'x[a-z]+[a-z]+[a-z]+y.yaml', // so is + after a class
     '!*(a|aa)',
     '!*a*a*a*a',
   ])
