@@ -3,7 +3,7 @@ import { DEFAULT_REQUESTS_PER_MINUTE, DEFAULT_TIMEOUT_MS, parseApiUrl } from '..
 import { CliError, ConfigError, type SourcePos } from '../errors.ts';
 import { ALLOWED_HOSTS_VAR, hostAllowed, listed, parseAllowedHosts } from './allowed-hosts.ts';
 import { credentialVariables, platformCredential, secretWord } from './credentials.ts';
-import { interpolateString, type Env } from './interpolate.ts';
+import { interpolateString, MAX_INTERPOLATED_CHARS, type Env } from './interpolate.ts';
 import type { Project } from './project.ts';
 
 export interface ObservabilityConnection {
@@ -66,7 +66,7 @@ function resolveUrl(project: Project, section: Section, env: Env): string {
   }
   const ptr = pointerOf(project, section, 'url');
   refuseSecretRead(project, raw, `${section} url`, ptr);
-  const r = interpolateString(raw, env);
+  const r = interpolateString(raw, env, undefined, MAX_INTERPOLATED_CHARS);
   if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
   const parsed = parseApiUrl(r.value);
   if (!parsed.ok) {
@@ -202,7 +202,7 @@ function resolvePlain(project: Project, section: Section, key: string, what: str
   }
   const ptr = pointerOf(project, section, key);
   refuseSecretRead(project, raw, `spec.${section}.${key}`, ptr);
-  const r = interpolateString(raw, env);
+  const r = interpolateString(raw, env, undefined, MAX_INTERPOLATED_CHARS);
   if (!r.ok) throw new ConfigError(r.message, project.locate(ptr), ptr);
   return r.value;
 }

@@ -67,6 +67,20 @@ test('${VAR} cannot blow a file up past 16 Mi characters', async () => {
   }
 });
 
+test('nor a url of steward.yaml, resolved when plan connects', async () => {
+  const project = `${PROJECT}  observability:\n    url: "http://127.0.0.1:1/${'${LONGVAR}'.repeat(350_000)}"\n    token: { env: STEWARD_OBS_TOKEN }\n`;
+  const { dir, cleanup } = tmpProject({ 'steward.yaml': project, 'dashboards/d.yaml': HEAD });
+  try {
+    const env = { LONGVAR: 'x'.repeat(2000), STEWARD_OBS_TOKEN: 'token-for-the-test' };
+    const r = await steward(['plan'], { cwd: dir, spawn: true, env, timeoutMs: 45_000 });
+    assert.is(r.code, 1, r.stderr);
+    assert.not.match(r.stdout + r.stderr, /internal error/);
+    assert.match(r.stderr, /steward\.yaml:7:\d+ +\/spec\/observability\/url +\$\{LONGVAR\} makes the file's text longer than 16 Mi characters/);
+  } finally {
+    cleanup();
+  }
+});
+
 test('the 16 Mi are shared by the documents of a file, and said once', async () => {
   // Three documents of 8 Mi each: the second is over, and the refusal is not repeated for every later string.
   const doc = (n: number) => HEAD.replace('name: big', `name: big${n}`).replace('name: Big', `name: "${'${MID}'.repeat(8192)}"\n  tags: ["\${MID}"]`);
