@@ -84,9 +84,19 @@ export function globCost(pattern: string): string | undefined {
   // `(a|aa)+b`, or thirty `(a|aa)`, against a name of a's ran for hours like the wildcards below.
   if (/\(|\]\+/.test(g))
     return 'parentheses (groups, extglobs such as +(…)) and a + after [...] repeat or choose inside the glob matcher and can take exponential time to match; use * and {a,b}';
-  const wildcards = g.match(/\*+/g)?.length ?? 0;
   const globstars = g.match(/\*\*/g)?.length ?? 0;
-  const braces = g.match(/\{/g)?.length ?? 0;
+  // Without ** (and with no brace group spanning a /), a segment's matches end at its /, so a segment of one
+  // * and no brace group matches a name's segment one way only and multiplies nothing:
+  // `services/*/teams/*/dashboards/*.yaml` costs as much as `*.yaml`. Only the other segments count.
+  const counted =
+    globstars === 0 && !/\{[^}]*\//.test(g)
+      ? g
+          .split('/')
+          .filter((seg) => (seg.match(/\*+/g)?.length ?? 0) > 1 || seg.includes('{'))
+          .join('/')
+      : g;
+  const wildcards = counted.match(/\*+/g)?.length ?? 0;
+  const braces = counted.match(/\{/g)?.length ?? 0;
   if (wildcards <= 3 && globstars <= 2 && wildcards + braces <= 4) return undefined;
   return `it has ${wildcards} wildcard${wildcards === 1 ? '' : 's'} (${globstars} of them **) and ${braces} brace group${braces === 1 ? '' : 's'}: matching such a glob can take hours for a file name chosen for it, so steward takes at most 3 wildcards (2 of them **) and 4 wildcards and brace groups together; split it into simpler patterns`;
 }

@@ -79,6 +79,9 @@ test('globCost: the bounds, and the patterns people write', () => {
     '!dashboards/drafts/**',
     'dashboards/dash?.yaml',
     'services.yaml',
+    // One * alone in each segment, no **: each segment matches one way, so nothing multiplies.
+    'services/*/teams/*/dashboards/*/*.yaml',
+    'a/*/b/*/c/*/d/*/e/*.yaml',
   ])
     assert.is(globCost(ok), undefined, ok);
   for (const bad of [
@@ -93,6 +96,10 @@ test('globCost: the bounds, and the patterns people write', () => {
     'x[a-z]+[a-z]+[a-z]+y.yaml', // so is + after a class
     '!*(a|aa)',
     '!*a*a*a*a',
+    'a/*/b/*/c/*/d/*a*a*a*a.yaml', // the one segment of four still counts
+    '*/*a*a/*a*a.yaml', // two ambiguous segments in a row multiply
+    '**/*/*/*/*.yaml', // with **, every * counts: ** splits a deep path among them
+    '{a/*,b/*}/*/*/*.yaml', // a brace group spanning a / : every * counts
   ])
     assert.type(globCost(bad), 'string', bad);
 });
