@@ -85,6 +85,9 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
         : `it is ${code === 'ELOOP' ? 'a symbolic link' : 'not a regular file'}, which steward never makes; remove it`;
     throw new CliError(`cannot open the journal ${path}: ${why}`, { cause: e });
   }
+  // One line whatever the server's names hold: U+2028 is a line break to some readers (Python's splitlines).
+  // No secret's value (a tile named with a prefixed variable): CI keeps the journal as an artifact.
+  const line = (entry: JournalLine) => jsonText(opts.redact ? redactStrings(entry, opts.redact) : entry, 0) + '\n';
   type Waiter = { resolve: () => void; reject: (e: unknown) => void };
   /** Entries written and not yet covered by a sync that has started. */
   let waiting: Waiter[] = [];
@@ -120,14 +123,12 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
     note(entry) {
       if (closed || closing) return;
       // The next sync covers it too; nothing waits for it.
-      writeSync(fd, jsonText(opts.redact ? redactStrings(entry, opts.redact) : entry, 0) + '\n');
+      writeSync(fd, line(entry));
     },
     append(entry) {
       if (closed || closing) return Promise.reject(new Error('the journal is closed'));
       try {
-        // One line whatever the server's names hold: U+2028 is a line break to some readers (Python's splitlines).
-        // No secret's value (a tile named with a prefixed variable): CI keeps the journal as an artifact.
-        writeSync(fd, jsonText(opts.redact ? redactStrings(entry, opts.redact) : entry, 0) + '\n');
+        writeSync(fd, line(entry));
       } catch (e) {
         return Promise.reject(e);
       }

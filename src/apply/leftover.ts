@@ -47,11 +47,9 @@ export function leftoverCopies<T extends Copy>(
   // a copy of its may be any of the name's. It would have kept the oldest and removed the later ones that are
   // this project's (src/apply/duplicates.ts, after a lost answer); so does this, by the title sent.
   const settledNames = new Set(confirmed.filter((e) => e.op === `${kind}.create`).map((e) => e.name));
-  const unsettled = new Map(
-    after.flatMap((e) =>
-      e.op === `${kind}.send` && !settledNames.has(e.name) && typeof (e as SendEntry).title === 'string' ? [[(e as SendEntry).title, e.name]] : [],
-    ),
-  );
+  const sent = after.filter((e): e is SendEntry => e.op === `${kind}.send` && !settledNames.has(e.name));
+  // A journal is a committed file: a line without a title matches nothing.
+  const unsettled = new Map(sent.flatMap((e) => (typeof e.title === 'string' ? [[e.title, e.name] as const] : [])));
   const out: Leftover[] = [];
   if (made.size === 0 && unsettled.size === 0) return out;
   for (const copies of groupBy(live, (d) => d.name).values()) {

@@ -137,19 +137,24 @@ export function isLoopback(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
+/** The variable steward's examples name for a credential (`STEWARD_OBS_TOKEN`, `STEWARD_CLOUD_KEY_SECRET`). */
+function conventionalVariable(section: Section, key: string): string {
+  return `STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}`;
+}
+
 function resolveSecret(project: Project, section: Section, key: string, what: string, env: Env): { value: string; name: string } {
   const ref = (project.spec[section] as Record<string, { env: string } | undefined> | undefined)?.[key];
   const ptr = pointerOf(project, section, key);
   if (!ref)
     throw new ConfigError(
-      `spec.${section}.${key} is not set: name the environment variable that holds the ${what}, like ${key}: { env: STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()} }`,
+      `spec.${section}.${key} is not set: name the environment variable that holds the ${what}, like ${key}: { env: ${conventionalVariable(section, key)} }`,
       project.locate(`/spec/${section}`),
       `/spec/${section}`,
     );
   const platform = platformCredential(ref.env);
   if (platform !== undefined) {
     throw new ConfigError(
-      `spec.${section}.${key} names ${ref.env}, ${platform}: steward sends the ${what} to the url above, and a pull request may change both; name the variable that holds the ${what} itself (like STEWARD_${section === 'cloud' ? 'CLOUD' : 'OBS'}_${key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}); nothing was sent`,
+      `spec.${section}.${key} names ${ref.env}, ${platform}: steward sends the ${what} to the url above, and a pull request may change both; name the variable that holds the ${what} itself (like ${conventionalVariable(section, key)}); nothing was sent`,
       project.locate(ptr),
       ptr,
     );

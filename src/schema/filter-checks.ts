@@ -29,7 +29,7 @@ function derivedVariableName(name: string): string {
  * HyperDX 2026-08's filter members that ClickStack's filter (ClickStackFilterInput and ClickStackFilter,
  * ClickHouse Cloud spec 2026-07-31 and 2026-04-14) does not have: no variables, no broadcast switch there.
  */
-export const CLICKSTACK_UNKNOWN_FILTER_MEMBERS = ['isBroadcastEnabled', 'isVariableEnabled', 'variableName'] as const;
+const CLICKSTACK_UNKNOWN_FILTER_MEMBERS = ['isBroadcastEnabled', 'isVariableEnabled', 'variableName'] as const;
 
 export function filterProblems(filters: readonly unknown[] | undefined, api: string): LocalProblem[] {
   const out: LocalProblem[] = [];

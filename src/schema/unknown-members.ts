@@ -4,6 +4,7 @@
  * any depth (a newer server's, or a mock's): import leaves them out of the file it writes, and plan leaves them
  * out of what it compares (DESIGN.md, Plan: "fields steward does not model ... left out"). Pure.
  */
+import { pointerSegments } from '../shared/pointer.ts';
 import { validateKind } from './validator.ts';
 
 /** Where under `spec` unknown members are looked for: a tile's `config` and a dashboard's `filters`. */
@@ -30,10 +31,7 @@ export function dropUnknownMembers(doc: Record<string, unknown>, onDrop: (path: 
     for (const [ptr, n] of count) {
       const cut = ptr.lastIndexOf('/');
       if (n < most.get(ptr.slice(0, cut))!) continue;
-      const segs = ptr
-        .split('/')
-        .slice(1)
-        .map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const segs = pointerSegments(ptr);
       const key = segs.pop()!;
       let holder: unknown = doc;
       for (const seg of segs) holder = holder && typeof holder === 'object' ? (holder as Record<string, unknown>)[seg] : undefined;
