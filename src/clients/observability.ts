@@ -113,7 +113,10 @@ export interface ObservabilityClient {
   readonly http: Http;
 }
 
-/** Page size for the paged lists (the spec's maximum is 100). */
+/**
+ * Page size for the paged lists (HyperDX 2026-08's alerts and webhooks take 1..1,000). 100 keeps a page small;
+ * the cost is one request per 100 alerts. The no-total rule below reads a page other than full as the last.
+ */
 const PAGE = 100;
 /** A paged list longer than this is refused rather than read for ever (a server that ignores offset). */
 const MAX_PAGES = 10_000;
