@@ -190,6 +190,29 @@ export function sourceIdsOf(body: Record<string, unknown>): string[] {
 }
 
 export const DASHBOARD_OPTIONAL = ['savedQuery', 'savedQueryLanguage', 'savedFilterValues', 'containers'] as const;
+/**
+ * Members of HyperDX 2026-08's dashboards that ClickStack's have not (ClickHouse Cloud 2026-07-31: ClickStackFilter
+ * and ClickStackFilterInput, ClickStackLine/Bar/Table/NumberBuilderChartConfig; the rest of the two dashboard
+ * schemas names the same members). The ClickStack server reads a body with objects that name only its own
+ * members, so these are dropped from what it stores and answers, never stored as sent.
+ */
+export const CLICKSTACK_ABSENT_FILTER_MEMBERS = ['isBroadcastEnabled', 'isVariableEnabled', 'variableName'] as const;
+export const CLICKSTACK_ABSENT_CONFIG_MEMBERS = ['formulas', 'seriesLimit', 'showOperandSeries'] as const;
+
+/** A dashboard body as the ClickStack server reads it: without the HyperDX-only members above (a copy). */
+export function asClickStackReads(body: unknown): unknown {
+  if (!isObject(body)) return body;
+  const without = (o: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+  const out: Record<string, unknown> = { ...body };
+  if (Array.isArray(out['filters'])) out['filters'] = out['filters'].map((f) => (isObject(f) ? without(f, CLICKSTACK_ABSENT_FILTER_MEMBERS) : f));
+  if (Array.isArray(out['tiles'])) {
+    out['tiles'] = out['tiles'].map((t) =>
+      isObject(t) && isObject(t['config']) ? { ...t, config: without(t['config'], CLICKSTACK_ABSENT_CONFIG_MEMBERS) } : t,
+    );
+  }
+  return out;
+}
+
 export const TILE_KEYS = ['name', 'x', 'y', 'w', 'h', 'config', 'containerId', 'tabId'] as const;
 
 export const ALERT_REQUEST_KEYS = [

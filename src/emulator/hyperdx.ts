@@ -29,6 +29,7 @@ import {
   scheduleProblem,
   selectItemProblem,
   filterProblem,
+  asClickStackReads,
 } from './hx-model.ts';
 export interface HxStoreOptions {
   flavor: Flavor;
@@ -144,6 +145,14 @@ export class HxStore {
     return [];
   }
 
+  /**
+   * A dashboard body as this flavour's server reads it: ClickStack's has no place for HyperDX's dashboard
+   * variables, formulas and series limits (asClickStackReads), so it drops them rather than store them.
+   */
+  private asRead(body: unknown): unknown {
+    return this.opts.flavor === 'clickstack' ? asClickStackReads(body) : body;
+  }
+
   /** The dashboard a valid body describes, without its id (tile and filter ids kept when `keepIds`). */
   private normalize(body: Record<string, unknown>, keepIds: boolean, assign: boolean): Omit<HxDashboard, 'id'> {
     const tiles = (body['tiles'] as Record<string, unknown>[]).map((t) => {
@@ -172,14 +181,16 @@ export class HxStore {
   }
 
   /** `POST .../dashboards/validate`: the answer `{valid, errors, normalized}`; nothing is stored. */
-  validateDashboard(body: unknown): { valid: boolean; errors: BodyProblem[]; normalized: JsonObject | null } {
+  validateDashboard(sent: unknown): { valid: boolean; errors: BodyProblem[]; normalized: JsonObject | null } {
+    const body = this.asRead(sent);
     const errors = this.dashboardProblems(body, false);
     if (errors.length > 0) return { valid: false, errors, normalized: null };
     return { valid: true, errors: [], normalized: this.normalize(body as Record<string, unknown>, false, false) as JsonObject };
   }
 
   /** @throws SpecViolation */
-  createDashboard(body: unknown): HxDashboard {
+  createDashboard(sent: unknown): HxDashboard {
+    const body = this.asRead(sent);
     const problems = this.dashboardProblems(body, false);
     if (problems.length > 0) throw new SpecViolation(problems);
     const id = this.freshId();
@@ -194,9 +205,10 @@ export class HxStore {
    * only then). Alerts bound to a tile that is no longer on the dashboard are deleted with it, as HyperDX does.
    * @throws SpecViolation
    */
-  updateDashboard(id: string, body: unknown): HxDashboard | undefined {
+  updateDashboard(id: string, request: unknown): HxDashboard | undefined {
     const before = this.dashboards.get(id);
     if (!before) return undefined;
+    const body = this.asRead(request);
     const problems = this.dashboardProblems(body, true);
     if (problems.length > 0) throw new SpecViolation(problems);
     const sent = body as Record<string, unknown>;

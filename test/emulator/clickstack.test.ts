@@ -153,6 +153,48 @@ test('errors use the cloud envelope: 400 body and path parameters, 401 auth, 404
     await expect(call(emu, 'GET', `${CS}/roles`), 404, /^not found/);
   }));
 
+test("HyperDX's dashboard variables, formulas and series limits, which ClickStack's schemas lack, are dropped, not stored", () =>
+  withCs(async (emu) => {
+    // ClickStackFilter and the ClickStack builder configs (2026-07-31) have none of these members.
+    const hyperdxOnly = {
+      ...tile,
+      config: {
+        ...tile.config,
+        select: [{ aggFn: 'count' }, { aggFn: 'count' }],
+        formulas: [{ expression: 'A / B' }],
+        seriesLimit: 5,
+        showOperandSeries: true,
+      },
+    };
+    const variable = { type: 'QUERY_EXPRESSION', name: 'Env', expression: 'env', sourceId: HX_SOURCE_IDS.Logs, isVariableEnabled: true, variableName: 'env' };
+    // A filter that neither broadcasts nor is a variable is refused by HyperDX; ClickStack has neither member.
+    const quiet = { type: 'QUERY_EXPRESSION', name: 'Svc', expression: 'svc', sourceId: HX_SOURCE_IDS.Logs, isBroadcastEnabled: false };
+    const absent = (d: { tiles: Array<{ config: Record<string, unknown> }>; filters: Array<Record<string, unknown>> }) => {
+      for (const k of ['formulas', 'seriesLimit', 'showOperandSeries']) assert.not.ok(k in d.tiles[0]!.config, `config.${k} stored`);
+      for (const f of d.filters) for (const k of ['isBroadcastEnabled', 'isVariableEnabled', 'variableName']) assert.not.ok(k in f, `filter ${k} stored`);
+    };
+    const created = await call(emu, 'POST', `${CS}/dashboards`, { name: 'D', tiles: [hyperdxOnly], filters: [variable, quiet] });
+    assert.is(created.status, 200, JSON.stringify(created.body));
+    const d = created.body.result;
+    absent(d);
+    assert.equal(
+      d.filters.map((f: { name: string }) => f.name),
+      ['Env', 'Svc'],
+    );
+    assert.equal(d.tiles[0].config.select.length, 2);
+    absent((await call(emu, 'GET', `${CS}/dashboards/${d.id}`)).body.result);
+    const updated = await call(emu, 'PUT', `${CS}/dashboards/${d.id}`, {
+      name: 'D',
+      tiles: [{ ...hyperdxOnly, id: d.tiles[0].id }],
+      filters: d.filters.map((f: object) => ({ ...f, ...variable })),
+    });
+    assert.is(updated.status, 200, JSON.stringify(updated.body));
+    absent(updated.body.result);
+    const v = (await call(emu, 'POST', `${CS}/dashboards/validate`, { name: 'V', tiles: [hyperdxOnly], filters: [variable] })).body.result;
+    assert.is(v.valid, true);
+    absent(v.normalized);
+  }));
+
 test('/api/v2 is not served under clickstack-cloud; the cloud paths are', () =>
   withCs(async (emu) => {
     const r = await obs(emu, 'GET', '/api/v2/dashboards');
