@@ -234,6 +234,14 @@ export const ALERT_REQUEST_KEYS = [
   'channel',
   'channels',
 ] as const;
+/**
+ * The longest alert name and message HyperDX's server takes (its alertSchema; the spec leaves both open), and
+ * neither may be empty there (null or left out is none).
+ */
+export const ALERT_TEXT_BOUNDS: ReadonlyArray<readonly ['name' | 'message', number]> = [
+  ['name', 512],
+  ['message', 4096],
+];
 export const ALERT_ANSWER_ORDER = ['id', ...ALERT_REQUEST_KEYS, 'state', 'teamId', 'silenced', 'executionErrors', 'createdAt', 'updatedAt'];
 
 export function orderAlert(a: Record<string, unknown>): HxAlert {

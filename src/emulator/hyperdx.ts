@@ -30,6 +30,7 @@ import {
   selectItemProblem,
   filterProblem,
   asClickStackReads,
+  ALERT_TEXT_BOUNDS,
 } from './hx-model.ts';
 export interface HxStoreOptions {
   flavor: Flavor;
@@ -257,6 +258,13 @@ export class HxStore {
     const problems = bodyProblems(this.spec, this.schema(update ? 'UpdateAlertRequest' : 'CreateAlertRequest'), body);
     if (problems.length > 0 || !isObject(body)) return problems;
     for (const k of ['threshold', 'interval', 'thresholdType'] as const) if (body[k] === undefined) return [{ path: k, message: 'Required', rule: true }];
+    // HyperDX's alertSchema bounds the texts the spec leaves open: name 1-512 characters, message 1-4,096.
+    for (const [k, max] of ALERT_TEXT_BOUNDS) {
+      const v = body[k];
+      if (typeof v !== 'string') continue;
+      if (v.length === 0) return [{ path: k, message: 'String must contain at least 1 character(s)', rule: true }];
+      if (v.length > max) return [{ path: k, message: `String must contain at most ${max} character(s)`, rule: true }];
+    }
     const channels = this.channelsOf(body);
     if (channels.length === 0) return [{ path: this.opts.flavor === 'hyperdx' ? 'channels' : 'channel', message: 'Required', rule: true }];
     const webhookIds = new Set(this.webhooks.map((w) => w.id));

@@ -403,6 +403,34 @@ test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhoo
     assert.is(offset.status, 200, offset.text);
   }));
 
+test("alerts: an empty name or message, or one over HyperDX's bounds (512, 4,096 characters), is 400 on create and update", () =>
+  withHx(async (emu) => {
+    const d = (await obs(emu, 'POST', '/api/v2/dashboards', { name: 'D', tiles: [line('a')] })).body.data;
+    const alert = (extra: Record<string, unknown>) => tileAlert(d.id, d.tiles[0].id, extra);
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ name: '' }, /^name: String must contain at least 1 character/],
+      [{ name: 'n'.repeat(513) }, /^name: String must contain at most 512 character/],
+      [{ message: '' }, /^message: String must contain at least 1 character/],
+      [{ message: 'm'.repeat(4097) }, /^message: String must contain at most 4096 character/],
+    ];
+    for (const [extra, message] of refused) {
+      const r = await obs(emu, 'POST', '/api/v2/alerts', alert(extra));
+      assert.is(r.status, 400, JSON.stringify(extra).slice(0, 40));
+      assert.match(r.body.message, message);
+    }
+    assert.is((await obs(emu, 'GET', '/api/v2/alerts')).body.meta.total, 2, 'nothing was stored');
+    const ok = await obs(emu, 'POST', '/api/v2/alerts', alert({ name: 'n'.repeat(512), message: 'm'.repeat(4096) }));
+    assert.is(ok.status, 200, ok.text);
+    const none = await obs(emu, 'POST', '/api/v2/alerts', alert({ name: null, message: null }));
+    assert.is(none.status, 200, none.text);
+    for (const [extra, message] of refused) {
+      const r = await obs(emu, 'PUT', `/api/v2/alerts/${ok.body.data.id}`, alert(extra));
+      assert.is(r.status, 400, JSON.stringify(extra).slice(0, 40));
+      assert.match(r.body.message, message);
+    }
+    assert.is((await obs(emu, 'GET', `/api/v2/alerts/${ok.body.data.id}`)).body.data.name, 'n'.repeat(512), 'a refused update changes nothing');
+  }));
+
 test('alerts: a tile a dashboard PUT removes takes its alerts with it, and so does deleting the dashboard', () =>
   withHx(async (emu) => {
     const d = (await obs(emu, 'POST', '/api/v2/dashboards', { name: 'D', tiles: [line('a'), line('b', 6)] })).body.data;
