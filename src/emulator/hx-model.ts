@@ -60,11 +60,18 @@ export const ALERTABLE_DISPLAY_TYPES = new Set(['line', 'stacked_bar', 'number']
 
 const INTERVAL_MINUTES: Readonly<Record<string, number>> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60, '6h': 360, '12h': 720, '1d': 1440 };
 
+/** zod's `datetime()` without options: a UTC time with seconds, as HyperDX validates scheduleStartAt. */
+const ZOD_UTC_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
 /**
  * What HyperDX's server refuses in an alert's schedule (validateAlertScheduleOffsetMinutes), though the spec
  * says only "offset from the interval boundary": an offset not inside the interval, or one beside scheduleStartAt.
  */
 export function scheduleProblem(body: Record<string, unknown>): BodyProblem | undefined {
+  // HyperDX reads scheduleStartAt with zod's datetime(): UTC only (`Z`, seconds, optional fraction). The spec's
+  // `format: date-time` also takes an offset (+02:00), a lower-case t or z, or a space for the T.
+  const start = body['scheduleStartAt'];
+  if (typeof start === 'string' && !ZOD_UTC_DATETIME.test(start)) return { path: 'scheduleStartAt', message: 'Invalid datetime', rule: true };
   const offset = typeof body['scheduleOffsetMinutes'] === 'number' ? body['scheduleOffsetMinutes'] : 0;
   if (offset > 0 && body['scheduleStartAt'] != null)
     return { path: 'scheduleOffsetMinutes', message: 'scheduleOffsetMinutes must be 0 when scheduleStartAt is provided', rule: true };

@@ -384,6 +384,10 @@ test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhoo
         tileAlert(d.id, lineTile.id, { scheduleOffsetMinutes: 2, scheduleStartAt: '2026-02-08T10:00:00Z' }),
         /^scheduleOffsetMinutes: scheduleOffsetMinutes must be 0 when scheduleStartAt is provided/,
       ],
+      // HyperDX reads scheduleStartAt with zod's datetime() (UTC only); the spec's date-time also takes these.
+      [tileAlert(d.id, lineTile.id, { scheduleStartAt: '2026-02-08T10:00:00+02:00' }), /^scheduleStartAt: Invalid datetime/],
+      [tileAlert(d.id, lineTile.id, { scheduleStartAt: '2026-02-08t10:00:00z' }), /^scheduleStartAt: Invalid datetime/],
+      [tileAlert(d.id, lineTile.id, { scheduleStartAt: '2026-02-08 10:00:00Z' }), /^scheduleStartAt: Invalid datetime/],
       [tileAlert(d.id, lineTile.id, { channels: [] }), /channels: must NOT have fewer than 1 items/],
       [tileAlert(d.id, lineTile.id, { channels: undefined }), /^channels: Required/],
       [
@@ -401,6 +405,9 @@ test('alerts: the rules of the spec prose (tiles, saved searches, ranges, webhoo
     assert.is(ranged.status, 200, ranged.text);
     const offset = await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, lineTile.id, { scheduleOffsetMinutes: 4 }));
     assert.is(offset.status, 200, offset.text);
+    const start = await obs(emu, 'POST', '/api/v2/alerts', tileAlert(d.id, lineTile.id, { scheduleStartAt: '2026-02-08T10:00:00.5Z' }));
+    assert.is(start.status, 200, start.text);
+    assert.is(start.body.data.scheduleStartAt, '2026-02-08T10:00:00.500Z');
   }));
 
 test("alerts: an empty name or message, or one over HyperDX's bounds (512, 4,096 characters), is 400 on create and update", () =>
