@@ -12,6 +12,8 @@ export interface Named {
   /** Optional in the services' specs (a source's id in HyperDX 2026-08). */
   id?: string;
   name?: string;
+  /** A source's kind (`log`, `trace`, `metric`, `session`...), where the list gives it. */
+  kind?: unknown;
 }
 
 export interface NameProblem {
@@ -82,7 +84,36 @@ export function resolveWebhookNames(resources: readonly AnyResource[], webhooks:
  * has (or that two sources share) is a problem at its file and pointer, with a did-you-mean.
  */
 export function resolveSourceNames(resources: readonly AnyResource[], sources: readonly Named[]): { resources: AnyResource[]; problems: NameProblem[] } {
-  return resolveSlots(resources, sources, sourceSlots, 'source', 'sourceId', 'source');
+  const resolved = resolveSlots(resources, sources, sourceSlots, 'source', 'sourceId', 'source');
+  // A heatmap reads a trace source only: the spec's HeatmapChartConfig says it "currently supports trace sources",
+  // and the server refuses another kind with a 400 ("Heatmap tiles require a Trace source"). The list says
+  // each source's kind, so a name of another kind is this file's problem, found before anything is sent.
+  const kindOf = new Map<string, unknown>();
+  const seen = new Set<string>();
+  for (const s of sources) {
+    if (typeof s.name !== 'string') continue;
+    // A name two sources share is already a problem (give sourceId): no kind is told for it.
+    if (seen.has(s.name)) kindOf.delete(s.name);
+    else if (typeof s.id === 'string') kindOf.set(s.name, s.kind);
+    seen.add(s.name);
+  }
+  resources.forEach((r) => {
+    if (r.kind !== 'Dashboard') return;
+    (r.doc.spec.tiles ?? []).forEach((t, i) => {
+      const c = t.config as Obj | undefined;
+      const name = c?.['source'];
+      if (c?.['displayType'] !== 'heatmap' || typeof name !== 'string') return;
+      const kind = kindOf.get(name);
+      if (typeof kind !== 'string' || kind === 'trace') return;
+      resolved.problems.push({
+        file: r.file,
+        index: r.index,
+        pointer: `/spec/tiles/${i}/config/source`,
+        message: `source "${name}" is a ${kind} source; a heatmap tile reads a trace source only (the service refuses it: "Heatmap tiles require a Trace source")`,
+      });
+    });
+  });
+  return resolved;
 }
 
 function resolveSlots(
