@@ -17,6 +17,8 @@ export interface OptionInfo {
   /** Options that take a value (the next word, unless written --name=value). */
   takesValue: string[];
   booleans: string[];
+  /** Options that take a value and may be given more than once (`--target`); any other value option may not. */
+  repeatable?: string[];
 }
 
 export type ArgvCheck = { ok: true; argv: string[] } | { ok: false; message: string };
@@ -54,7 +56,14 @@ export function closest(word: string, candidates: readonly string[]): string | u
 }
 
 const merge = (a: OptionInfo, b: OptionInfo | undefined): OptionInfo =>
-  b ? { names: [...a.names, ...b.names], takesValue: [...a.takesValue, ...b.takesValue], booleans: [...a.booleans, ...b.booleans] } : a;
+  b
+    ? {
+        names: [...a.names, ...b.names],
+        takesValue: [...a.takesValue, ...b.takesValue],
+        booleans: [...a.booleans, ...b.booleans],
+        repeatable: [...(a.repeatable ?? []), ...(b.repeatable ?? [])],
+      }
+    : a;
 
 /**
  * Rewrites single-dash long flags and checks commands and option names. `-h` and `-v`-style one-letter
@@ -67,6 +76,8 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
   let known = table.global;
   let expectValue = false;
   let endOfOptions = false;
+  // Options written with a value, in order, to refuse one given twice (below).
+  const given: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i]!;
     if (endOfOptions || expectValue) {
@@ -89,6 +100,7 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
     if (a.startsWith('--') && a.length > 2) {
       const [name, value] = splitOption(a.slice(2));
       const bare = name.startsWith('no-') && known.booleans.includes(name.slice(3)) ? name.slice(3) : name;
+      given.push(name);
       if (!known.names.includes(bare)) {
         if (command === undefined && allNames(table).includes(bare)) {
           // An option of a command, written before the command: yargs takes it; nothing to check yet.
@@ -130,7 +142,25 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
     }
     out.push(a);
   }
+  const twice = repeatedOption(given, known);
+  if (twice !== undefined) return { ok: false, message: twice + `. See ${command ? `steward ${command} --help` : 'steward --help'}` };
   return { ok: true, argv: out };
+}
+
+/**
+ * An option that takes one value, given more than once: yargs makes an array of it, which the commands
+ * read as a string (`--config a --config b` was "internal error: The "paths[1]" argument must be of type
+ * string") or silently take the last of (`--format json --format text`). A CI step that appends an option
+ * to a command line it does not own must not have either happen: the repetition is refused in one line.
+ */
+function repeatedOption(given: readonly string[], known: OptionInfo): string | undefined {
+  const seen = new Map<string, number>();
+  for (const name of given) {
+    if (!known.takesValue.includes(name) || known.repeatable?.includes(name)) continue;
+    seen.set(name, (seen.get(name) ?? 0) + 1);
+  }
+  for (const [name, n] of seen) if (n > 1) return `--${name} is given ${n} times; it takes one value, give it once`;
+  return undefined;
 }
 
 function splitOption(s: string): [string, string | undefined] {

@@ -185,6 +185,51 @@ test('apply with a saved plan refuses each flag that would shape a new plan, nam
   }
 });
 
+test('an option that takes one value, given twice, is refused in one line: never an internal error, never the last silently', async () => {
+  // Red team, round 14: yargs made an array of a repeated string option. `--config a --config b`, `--out a
+  // --out b` and `import --template a --template b` stopped with "internal error: The "paths[1]" argument must
+  // be of type string", `--env a --env b` with "word.toLowerCase is not a function", and `--format json
+  // --format text` printed text as if json had never been asked.
+  const cases: [string[], string][] = [
+    [
+      ['validate', '--config', 'steward.yaml', '--config', 'steward.yaml'],
+      '--config is given 2 times; it takes one value, give it once. See steward validate --help',
+    ],
+    [['--config', 'a.yaml', 'validate', '--config=b.yaml'], '--config is given 2 times; it takes one value, give it once. See steward validate --help'],
+    [['plan', '--env', 'staging', '--env=prod'], '--env is given 2 times; it takes one value, give it once. See steward plan --help'],
+    [['plan', '--out', 'a.json', '-out=b.json'], '--out is given 2 times; it takes one value, give it once. See steward plan --help'],
+    [
+      ['plan', '--format', 'json', '--format', 'text', '--format', 'json'],
+      '--format is given 3 times; it takes one value, give it once. See steward plan --help',
+    ],
+    [['report', '--out', 'r1', '--out', 'r2'], '--out is given 2 times; it takes one value, give it once. See steward report --help'],
+    [['import', '--template', 'a.json', '--template', 'b.json'], '--template is given 2 times; it takes one value, give it once. See steward import --help'],
+    [['emulator', '--port', '0', '--port', '1'], '--port is given 2 times; it takes one value, give it once. See steward emulator --help'],
+  ];
+  const p = tmpProject({});
+  try {
+    for (const [args, message] of cases) {
+      const r = await steward(args, { cwd: p.dir });
+      assert.is(r.code, 1, args.join(' '));
+      assert.is(r.stderr, `error: ${message}\n`, args.join(' '));
+      assert.is(r.stdout, '', args.join(' '));
+    }
+  } finally {
+    p.cleanup();
+  }
+  // What may repeat still does: --target, and the booleans (the last of --prune / --no-prune wins).
+  const t = {
+    ...table(),
+    commands: { ...table().commands, plan: { names: ['out', 'target', 'prune'], takesValue: ['out', 'target'], booleans: ['prune'], repeatable: ['target'] } },
+  };
+  assert.equal(checkArgv(['plan', '--target', 'a/b', '--target=c/d', '--prune', '--no-prune'], t), {
+    ok: true,
+    argv: ['plan', '--target', 'a/b', '--target=c/d', '--prune', '--no-prune'],
+  });
+  // Everything after -- is not an option.
+  assert.equal(checkArgv(['plan', '--out', 'a.json', '--', '--out', 'b.json'], table()).ok, true);
+});
+
 function table() {
   const bool = (names: string[]) => ({ names, booleans: names, takesValue: [] });
   return {
