@@ -135,17 +135,36 @@ function idsOf(items: readonly unknown[]): string {
  * returns a document twice, or a proxy that merges pages, showed one dashboard as two of its name: the check
  * for copies after a lost answer then kept it as the oldest and removed "the later copy", the same id, so the
  * only copy went (red team, duplicates round). Paged lists are kept once each as they are read (readPages).
+ *
+ * Two *different* items of one id in one answer are no copy: keeping the first dropped the other, and a plan
+ * on that list created again the dashboard (or alert) it no longer saw, a duplicate on the service (red team,
+ * round 14). Such a list is returned as `conflict`, which the caller refuses.
  */
-function onceEach<T>(items: T[]): T[] {
-  const seen = new Set<string>();
+function onceEach<T>(items: T[]): { list: T[]; conflict?: { id: string; first: T; other: T } } {
+  const seen = new Map<string, T>();
   const out = items.filter((it) => {
     const id = (it as { id?: unknown } | null)?.id;
     if (typeof id !== 'string') return true;
     if (seen.has(id)) return false;
-    seen.add(id);
+    seen.set(id, it);
     return true;
   });
-  return out.length === items.length ? items : out;
+  if (out.length === items.length) return { list: items };
+  // Only the repeats are compared (as JSON text): a list without them costs nothing more.
+  for (const it of items) {
+    const id = (it as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') continue;
+    const first = seen.get(id)!;
+    if (first !== it && JSON.stringify(first) !== JSON.stringify(it)) return { list: out, conflict: { id, first, other: it } };
+  }
+  return { list: out };
+}
+
+/** How an item of a list is named in a message: its name, quoted, cut short; escaped where it is printed. */
+function shownName(it: unknown): string {
+  const name = (it as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string') return '(no name)';
+  return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
 }
 
 /** Creates the observability client. */
@@ -191,7 +210,9 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     const whole = (body: { data?: T[]; result?: T[]; meta?: { total?: unknown } }) => {
       const list = (result ? body.result : body.data) ?? [];
       refusePartial(path, what, list.length, body.meta?.total, res.status);
-      return onceEach(list);
+      const once = onceEach(list);
+      if (once.conflict && kind === 'dashboards') throw conflictError(path, what, res.status, once.conflict);
+      return once.list;
     };
     const list = res.parse && summaries ? lazyList(summaries, () => whole(res.parse!())) : whole(res.body);
     if (res.digest) rememberBodyDigest(list, tagged(res.digest));
@@ -226,6 +247,16 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
       status,
       problems: [{ field: 'meta.total', message: problem }],
     });
+  }
+
+  /** Two different items of one id in one answer (onceEach): steward cannot tell which one the service has. */
+  function conflictError(path: string, what: string, status: number, c: { id: string; first: unknown; other: unknown }): ApiResponseError {
+    return listError(
+      path,
+      status,
+      `the service listed two different ${what} with the id ${JSON.stringify(c.id)} (${shownName(c.first)} and ${shownName(c.other)}); steward will not plan on a list it cannot read one way (it would create again the one it set aside)`,
+      'two items of one id',
+    );
   }
 
   /** An ApiResponseError when `total` (the server's `meta.total`) says there are more than `listed`. */
@@ -293,6 +324,12 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await fetchPage(out.length);
       const items = (result ? res.body.result : res.body.data) ?? [];
+      // Two different alerts of one id in one answer: one would be set aside and created again (onceEach).
+      // Across pages a repeat is an item that moved while the list was read, which `settled` deals with.
+      if (kind === 'alerts') {
+        const conflict = onceEach(items).conflict;
+        if (conflict) throw conflictError(path, what, res.status, conflict);
+      }
       if (page === 0) firstIds = idsOf(items);
       // A server that ignores `offset` (or whose `meta.total` overstates the list) answers every page with
       // items already read: keep each id (or, without one, each identical item) once, and stop at a page that brings nothing new, rather than
