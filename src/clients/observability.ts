@@ -160,10 +160,14 @@ function onceEach<T>(items: T[]): { list: T[]; conflict?: { id: string; first: T
   return { list: out };
 }
 
-/** How an item of a list is named in a message: its name, quoted, cut short; escaped where it is printed. */
-function shownName(it: unknown): string {
-  const name = (it as { name?: unknown } | null)?.name;
-  if (typeof name !== 'string') return '(no name)';
+/**
+ * How an item of a list is named in a message: its name, redacted before it is cut short (a credential cut
+ * would keep its start), quoted; escaped where it is printed.
+ */
+function shownName(it: unknown, redact: (text: string) => string): string {
+  const raw = (it as { name?: unknown } | null)?.name;
+  if (typeof raw !== 'string') return '(no name)';
+  const name = redact(raw);
   return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
 }
 
@@ -254,7 +258,7 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
     return listError(
       path,
       status,
-      `the service listed two different ${what} with the id ${JSON.stringify(c.id)} (${shownName(c.first)} and ${shownName(c.other)}); steward will not plan on a list it cannot read one way (it would create again the one it set aside)`,
+      `the service listed two different ${what} with the id ${JSON.stringify(c.id)} (${shownName(c.first, http.redact)} and ${shownName(c.other, http.redact)}); steward will not plan on a list it cannot read one way (it would create again the one it set aside)`,
       'two items of one id',
     );
   }
