@@ -119,12 +119,16 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
           continue;
         }
         // `plan --out --detailed-exitcode` (a forgotten file name): yargs would give --out the empty string,
-        // so no plan is saved and the run exits as if one had been. `--name=` stays an explicit empty value.
+        // so no plan is saved and the run exits as if one had been. An empty value is refused too (below).
         if (next === undefined || next.startsWith('--')) {
           return { ok: false, message: `--${name} needs a value. See ${command ? `steward ${command} --help` : 'steward --help'}` };
         }
+        if (next === '') return { ok: false, message: emptyValue(name, command) };
         expectValue = true;
       }
+      // `--out=` or `--out ""`: a CI variable that was not set. yargs hands the command an empty string, which
+      // reads as "not given": `plan --out=` saved no plan and exited 0, `--config=` searched for steward.yaml.
+      if (value === '' && known.takesValue.includes(bare)) return { ok: false, message: emptyValue(name, command) };
       out.push(a);
       continue;
     }
@@ -161,6 +165,10 @@ function repeatedOption(given: readonly string[], known: OptionInfo): string | u
   }
   for (const [name, n] of seen) if (n > 1) return `--${name} is given ${n} times; it takes one value, give it once`;
   return undefined;
+}
+
+function emptyValue(name: string, command: string | undefined): string {
+  return `--${name} is empty (an unset variable?); give it a value. See ${command ? `steward ${command} --help` : 'steward --help'}`;
 }
 
 function splitOption(s: string): [string, string | undefined] {

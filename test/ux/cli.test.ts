@@ -150,10 +150,44 @@ test('an option that takes a value, written without one, is a usage error, not s
   assert.equal(checkArgv(['plan', '--env', '--', 'x'], table()), { ok: false, message: '--env needs a value. See steward plan --help' });
   // a value that starts with one dash is still a value; --name=value is never checked here
   assert.equal(checkArgv(['plan', '--out', '-'], table()), { ok: true, argv: ['plan', '--out', '-'] });
-  assert.equal(checkArgv(['plan', '--out=', '--detailed-exitcode'], table()).ok, true);
+  // an empty value (an unset CI variable) is refused, written either way: `plan --out=` saved no plan and exited 0
+  assert.equal(checkArgv(['plan', '--out=', '--detailed-exitcode'], table()), {
+    ok: false,
+    message: '--out is empty (an unset variable?); give it a value. See steward plan --help',
+  });
+  assert.equal(checkArgv(['plan', '--out', ''], table()), {
+    ok: false,
+    message: '--out is empty (an unset variable?); give it a value. See steward plan --help',
+  });
+  assert.equal(checkArgv(['--config=', 'validate'], table()), {
+    ok: false,
+    message: '--config is empty (an unset variable?); give it a value. See steward --help',
+  });
   const r = await steward(['validate', '--config']);
   assert.is(r.code, 1);
   assert.is(r.stderr, 'error: --config needs a value. See steward validate --help\n');
+});
+
+test('an empty value or plan file name (an unset CI variable) is refused before anything is read or sent', async () => {
+  // Red team, round 14: `plan --out="$PLAN"` with PLAN unset saved no plan and exited 0 (the apply job then had
+  // no file); `--config=` searched for steward.yaml as if none was named; `apply --auto-approve "$PLAN"` read
+  // the empty name as no plan file, planned afresh and applied what nobody reviewed.
+  const p = tmpProject({});
+  try {
+    for (const [args, message] of [
+      [['plan', '--out='], '--out is empty (an unset variable?); give it a value. See steward plan --help'],
+      [['validate', '--config', ''], '--config is empty (an unset variable?); give it a value. See steward validate --help'],
+      [['report', '--out='], '--out is empty (an unset variable?); give it a value. See steward report --help'],
+      [['apply', '--auto-approve', ''], 'the plan file name is empty (an unset variable?): name the file `steward plan --out` saved, or give none'],
+    ] as const) {
+      const r = await steward([...args], { cwd: p.dir });
+      assert.is(r.code, 1, args.join(' '));
+      assert.is(r.stderr, `error: ${message}\n`, args.join(' '));
+      assert.is(r.stdout, '', args.join(' '));
+    }
+  } finally {
+    p.cleanup();
+  }
 });
 
 test("yargs' own refusals read as one line naming the option, not a literal \\n", async () => {

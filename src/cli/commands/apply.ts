@@ -57,6 +57,9 @@ export const applyCommand = defineCommand<ApplyArgs>({
       .example('steward plan --out plan.json && steward apply plan.json', 'Review, then apply exactly what was reviewed')
       .example('steward apply --auto-approve', 'CI on merge: plan afresh and apply'),
   run: async (args, ctx) => {
+    // `apply "$PLAN"` with the variable unset: an empty name read as no plan file, so apply planned afresh and,
+    // with --auto-approve, applied what nobody reviewed. Refused before anything is read.
+    if (args.plan === '') throw new UsageError('the plan file name is empty (an unset variable?): name the file `steward plan --out` saved, or give none');
     // Checked before anything is read or planned, so a typo costs nothing.
     const settleMs = args.settle === undefined ? undefined : parseSettle(args.settle);
     const [{ makeApply }, { createDeps }, { renderApplyEventLine, renderApplySummary, renderApplyJson, renderProgress }, { applyExitCode }] = await Promise.all(
