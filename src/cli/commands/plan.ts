@@ -2,6 +2,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { CliError, ValidationError, type Issue } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
 import { listSome } from '../../shared/text.ts';
+import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactForRender, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -66,7 +67,9 @@ export function detailedExitCode(plan: Plan): number {
 export function renderAlertsLeft(gone: ReadonlyArray<{ id: string; name: string; appliedAt: string }>): string {
   const n = gone.length;
   const head = `notice: ${n} alert${n === 1 ? '' : 's'} steward applied ${n === 1 ? 'is' : 'are'} in no file any more; ${n === 1 ? 'it stays' : 'they stay'} live as last sent and steward no longer manages ${n === 1 ? 'it' : 'them'} (the API cannot delete alerts):`;
-  const lines = gone.map((g) => `  - ${g.name} (${g.id}), last applied ${g.appliedAt}`);
+  // Name, id and time come from the state file, which a pull request can edit (and the name from an alert's file
+  // before it): escaped, or a line break in one started a `::error` workflow command of its own in the CI log.
+  const lines = gone.map((g) => `  - ${escapeTerminal(`${g.name} (${g.id}), last applied ${g.appliedAt}`)}`);
   return [head, ...lines, '  restore the file to manage it again, or turn the alert off in the UI.', ''].join('\n');
 }
 
