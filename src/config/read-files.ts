@@ -150,7 +150,12 @@ function placeResourceFile(
       return refuse('cannot resolve this path (a broken link?); not read');
     }
     const root = roots.find((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
-    if (root === undefined) return refuse('is a link to a file outside the project folder; not read (resources stay inside the project)');
+    if (root === undefined)
+      return refuse(
+        fs.stat(file)?.isDirectory
+          ? 'is a link to a folder outside the project folder; not followed (resources stay inside the project)'
+          : 'is a link to a file outside the project folder; not read (resources stay inside the project)',
+      );
     if (inGitFolder(real.slice(root.length))) return refuse(IN_GIT);
   }
   st ??= fs.stat(file);

@@ -80,10 +80,11 @@ const CASES: Case[] = [
     message: /outside the project folder; not read/,
   },
   {
+    // The link itself, not what is below it: the walk does not go out through it (red team, round 14).
     name: 'a symlinked folder pointing outside',
     setup: (dir, outside) => symlinkSync(outside, join(dir, 'dashboards/ext')),
-    where: 'dashboards/ext/secret.yaml:1:1',
-    message: /outside the project folder; not read/,
+    where: 'dashboards/ext:1:1',
+    message: /is a link to a folder outside the project folder; not followed/,
   },
   {
     // The glob lists regular files only: the fifo is not matched, so not opened (a read would hang).
@@ -197,6 +198,40 @@ test('explicit paths: a folder given on the command line may not reach outside i
     assert.is(r.code, 1);
     assert.match(r.stdout, /d\/b\.yaml:1:1 .*outside the project folder/);
     assert.not.ok((r.stdout + r.stderr).includes('sEcReT'));
+  } finally {
+    p.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test('a link to a folder outside is never walked: a pull request linking / (or a big tree) costs one line', async () => {
+  // Red team, round 14: tinyglobby followed the link, so `dashboards/root -> /` walked the runner's whole file
+  // system on every validate and plan (50 s on a small container, thousands of error lines naming every
+  // .yaml file of the machine). A tree of 3,000 files outside stands in for it; the folder given on the
+  // command line is held to it too.
+  const outside = mkdtempSync(join(tmpdir(), 'steward-outside-'));
+  for (let i = 0; i < 30; i++) {
+    mkdirSync(join(outside, `d${i}`, 'deep'), { recursive: true });
+    for (let j = 0; j < 100; j++) writeFileSync(join(outside, `d${i}`, 'deep', `f${j}.yaml`), `${SECRET_TEXT}\n`);
+  }
+  const p = tmpProject({ 'steward.yaml': project(['dashboards/**/*.yaml']), 'dashboards/d.yaml': DASH });
+  try {
+    symlinkSync(outside, join(p.dir, 'dashboards/root'));
+    symlinkSync(outside, join(p.dir, 'dashboards/named.yaml'));
+    // A link that stays inside is still followed.
+    mkdirSync(join(p.dir, 'shared'));
+    symlinkSync(join(p.dir, 'shared'), join(p.dir, 'dashboards/shared'));
+    for (const args of [['validate'], ['validate', 'dashboards']]) {
+      const r = await steward(args, { cwd: p.dir, env: { XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+      assert.is(r.code, 1, args.join(' '));
+      const lines = r.stdout.split('\n').filter((l) => /^dashboards\//.test(l));
+      const refused = (name: string) =>
+        `dashboards/${name}:1:1  /  error: is a link to a folder outside the project folder; not followed (resources stay inside the project)`;
+      // The folder named on the command line is its own root: shared/ is outside it.
+      const expected = args.length === 1 ? [refused('named.yaml'), refused('root')] : [refused('named.yaml'), refused('root'), refused('shared')];
+      assert.equal(lines, expected, `${args.join(' ')}\n${r.stdout}`);
+      assert.not.ok((r.stdout + r.stderr).includes('sEcReT'));
+    }
   } finally {
     p.cleanup();
     rmSync(outside, { recursive: true, force: true });
