@@ -1,6 +1,6 @@
 import { lstatSync, readdir, realpath, realpathSync, stat, statSync, type Dirent, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import { readRegularFile } from '../shared/files.ts';
+import { GLOB_TOO_LARGE, readRegularFile } from '../shared/files.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { glob } from 'tinyglobby';
 import type { FileVersion } from './cache.ts';
@@ -85,21 +85,33 @@ async function globInside(patterns: string[], cwd: string): Promise<string[]> {
   const marked = (p: string) => outsideLinks.get(p.endsWith('/') ? p.slice(0, -1) : p);
   type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
   const fsHooks = {
-    realpath: (p: string, cb: Callback<string>) =>
+    realpath: (p: string, cb: Callback<string>) => {
+      // Past the bound no link is followed (the walk ends; the glob is refused below).
+      if (++links > MAX_LINKS_FOLLOWED) return cb(Object.assign(new Error('too many links'), { code: 'ELOOP' }), '');
       realpath(p, (error, real) => {
         if (error || inside(real)) return cb(error, real);
         const mark = `${OUTSIDE_MARK}${outsideLinks.size}_`;
         outsideLinks.set(mark, { link: p, real });
         cb(null, mark);
-      }),
+      });
+    },
     stat: (p: string, cb: Callback<Stats>) => stat(marked(p)?.real ?? p, cb),
     readdir: (p: string, opts: { withFileTypes: true }, cb: Callback<Dirent[]>) => {
       const link = marked(p);
-      if (!link) return readdir(p, opts, cb);
-      entered.add(link.link);
-      cb(null, []);
+      if (link) {
+        entered.add(link.link);
+        return cb(null, []);
+      }
+      // Past the bound, every folder lists as empty: the walk ends at once, and the glob is refused below.
+      if (walked > MAX_WALKED_ENTRIES) return cb(null, []);
+      readdir(p, opts, (error, entries) => {
+        walked += entries?.length ?? 0;
+        cb(error, entries);
+      });
     },
   };
+  let walked = 0;
+  let links = 0;
   const found = await glob(patterns, {
     cwd,
     absolute: true,
@@ -108,8 +120,33 @@ async function globInside(patterns: string[], cwd: string): Promise<string[]> {
     expandDirectories: false,
     fs: fsHooks as never,
   });
-  return [...new Set([...found, ...entered])].sort();
+  const out = [...new Set([...found, ...entered])].sort();
+  // Links inside the project are followed, and each names its folder's files again: a pull request of 1,000
+  // links to one folder of 1,000 small files (links to `.` alike) made a million files to read, growing with
+  // the square of what it added (200 of each: 40,000 files, 15 s of validate). Bounded, and said.
+  if (walked > MAX_WALKED_ENTRIES || links > MAX_LINKS_FOLLOWED || out.length > MAX_MATCHED_FILES) {
+    const what =
+      links > MAX_LINKS_FOLLOWED
+        ? `meets more than ${MAX_LINKS_FOLLOWED.toLocaleString('en')} symbolic links on its way, more than steward follows`
+        : walked > MAX_WALKED_ENTRIES
+          ? `walks more than ${MAX_WALKED_ENTRIES.toLocaleString('en')} files and folders, more than steward lists`
+          : `matches ${out.length.toLocaleString('en')} files, more than steward reads (${MAX_MATCHED_FILES.toLocaleString('en')})`;
+    throw Object.assign(new Error(`${what}; are there links that lead to folders again?`), {
+      code: GLOB_TOO_LARGE,
+    });
+  }
+  return out;
 }
+
+/** Files one glob may match: five times the 10,000 dashboards bench/ plans (each in a file of its own). */
+const MAX_MATCHED_FILES = 50_000;
+/** Entries one glob may list on its way (a project beside a large node_modules walks many that match nothing). */
+const MAX_WALKED_ENTRIES = 500_000;
+/**
+ * Links one glob may resolve: each is two system calls, met again in every copy of its folder a link makes
+ * (520 links to `.` took 90 s to walk before any file was read).
+ */
+const MAX_LINKS_FOLLOWED = 10_000;
 
 /** The prefix of the names outsideLinks gives: a folder no machine has at its root. */
 const OUTSIDE_MARK = '/:steward-link-outside:/';

@@ -7,6 +7,7 @@ import { offsetInScalar } from '../templates/position.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
 import { credentialValues, secretLookingValues, variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
+import { GLOB_TOO_LARGE } from '../shared/files.ts';
 import type { Env } from './interpolate.ts';
 import type { ParallelOptions } from './parse-pool.ts';
 import { globCost } from './file-role.ts';
@@ -121,7 +122,20 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
         });
         continue;
       }
-      const matched = await deps.fs.glob([pattern], project!.dir);
+      let matched: string[];
+      try {
+        matched = await deps.fs.glob([pattern], project!.dir);
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== GLOB_TOO_LARGE) throw e;
+        const pointer = `/spec/resources/${i}`;
+        issues.push({
+          ...project!.locate(pointer),
+          pointer,
+          message: `${pattern.length > 120 ? `a pattern of ${pattern.length} characters` : `pattern "${pattern}"`} ${(e as Error).message}`,
+          severity: 'error',
+        });
+        continue;
+      }
       // Only patterns the user wrote: the defaults (dashboards/, alerts/, cloud/) may well be unused.
       if (matched.length === 0 && project!.spec.resources !== undefined) {
         issues.push({
@@ -291,7 +305,13 @@ async function expandPaths(fs: FileSystem, paths: string[], cwd: string): Promis
     const st = fs.stat(p);
     if (!st) throw new ConfigError(`${rel(cwd, p)}: no such file or folder`);
     if (st.isDirectory) {
-      const found = await fs.glob(['**/*.{yaml,yml}'], p);
+      let found: string[];
+      try {
+        found = await fs.glob(['**/*.{yaml,yml}'], p);
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== GLOB_TOO_LARGE) throw e;
+        throw new ConfigError(`${rel(cwd, p)}: ${(e as Error).message}`);
+      }
       // A folder named on the command line is something to check: one with nothing in it is a mistyped path
       // (or a folder named like a file), which would otherwise pass as "valid: 0 files".
       if (found.length === 0) throw new ConfigError(`${rel(cwd, p)}: a folder with no .yaml or .yml file in it`);

@@ -66,3 +66,6 @@ function missingParent(e: unknown, dir: string, isFolder: () => boolean): boolea
   if (code === 'ENOENT' && dirname(dir) !== dir) return true;
   throw e;
 }
+
+/** The code of the error a resources glob throws when it reaches too far (src/config/fs.ts; load.ts says it at the pattern). */
+export const GLOB_TOO_LARGE = 'ESTEWARD_GLOB_TOO_LARGE';

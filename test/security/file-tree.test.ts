@@ -238,6 +238,30 @@ test('a link to a folder outside is never walked: a pull request linking / (or a
   }
 });
 
+test('links inside the project that name one folder again and again are bounded: an error at the pattern, not a million files', async () => {
+  // Red team, round 14: 200 links to `.` beside 200 small files made validate read 40,200 files (15 s); the
+  // count grows with the square of what a pull request adds (1,000 of each: a million). Past 10,000 links (or
+  // 50,000 files one pattern matches) the pattern is an error at its line and nothing is read.
+  const files: Record<string, string> = { 'steward.yaml': project(['dashboards/**/*.yaml']) };
+  for (let i = 0; i < 100; i++) files[`dashboards/d${i}.yaml`] = DASH.replaceAll('d }', `d${i} }`).replace('name: D', `name: D${i}`);
+  const p = tmpProject(files);
+  try {
+    for (let i = 0; i < 520; i++) symlinkSync('.', join(p.dir, `dashboards/l${i}`));
+    const started = Date.now();
+    const r = await steward(['validate'], { cwd: p.dir, env: { XDG_CACHE_HOME: join(p.dir, '.xdg') } });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      'error: pattern "dashboards/**/*.yaml" meets more than 10,000 symbolic links on its way, more than steward follows; are there links that lead to folders again?',
+    );
+    assert.match(r.stdout, /^steward\.yaml:\d+:\d+  \/spec\/resources\/0  error: pattern/m);
+    assert.match(r.stdout, /1 problem/);
+    assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('a file that is not YAML is described, not quoted', async () => {
   const p = tmpProject({ 'steward.yaml': project(['dashboards/*.yaml']), 'dashboards/d.yaml': `${SECRET_TEXT}\n` });
   try {
