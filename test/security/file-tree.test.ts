@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { globInside } from '../../src/config/fs.ts';
 import { steward } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -259,6 +260,44 @@ test('links inside the project that name one folder again and again are bounded:
     assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
   } finally {
     p.cleanup();
+  }
+});
+
+test('the file and entry bounds hold only for walks that followed a link: a plain tree of any size is listed whole (issue 15)', async () => {
+  // Bounds of 20 files and 40 entries stand for 50,000 and 500,000: a project of 100,000 dashboards in files of
+  // their own must plan, so a tree that no link multiplied is never cut.
+  const bounds = { files: 20, entries: 40, links: 5 };
+  const rows: Array<{ name: string; files: number; links: string[]; refused?: RegExp; listed?: number }> = [
+    { name: 'no link, files over the bound', files: 60, links: [], listed: 60 },
+    { name: 'no link, files under the bound', files: 10, links: [], listed: 10 },
+    {
+      name: 'one link to the folder itself: its files twice, over the bound',
+      files: 15,
+      links: ['.'],
+      refused: /^matches 30 files, more than steward reads \(20\)/,
+    },
+    { name: 'one link, files and copies under the bound', files: 5, links: ['.'], listed: 10 },
+    { name: 'links past their own bound', files: 1, links: ['.', '.', '.', '.', '.', '.'], refused: /^meets more than 5 symbolic links/ },
+  ];
+  for (const row of rows) {
+    const dir = mkdtempSync(join(tmpdir(), 'steward-glob-'));
+    try {
+      mkdirSync(join(dir, 'd'));
+      for (let i = 0; i < row.files; i++) writeFileSync(join(dir, 'd', `f${i}.yaml`), '');
+      row.links.forEach((to, i) => symlinkSync(to, join(dir, 'd', `l${i}`)));
+      if (row.refused) {
+        const e = await globInside(['d/**/*.yaml'], dir, bounds).then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        );
+        assert.ok(e, `${row.name}: refused`);
+        assert.match(e.message, row.refused, row.name);
+      } else {
+        assert.is((await globInside(['d/**/*.yaml'], dir, bounds)).length, row.listed, row.name);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 });
 
