@@ -28,8 +28,8 @@ function canonicalHost(h: string): string {
  * Parses the variable: entries separated by commas or white space, each `host`, `host:port`, `*.domain`,
  * `[v6]` or `[v6]:port`, or one of those after `http://` (plain http may go to it: with the list set, a
  * steward.yaml that turns on `allowInsecureHttp` cannot send the token in clear to a host the job named for
- * https). Unset or without entries (a CI variable that is not defined arrives empty): no restriction (`rules`
- * undefined). Anything else in an entry (another scheme, a path, a `*` elsewhere) is an error, not a silent
+ * https). Unset or empty (a CI variable that is not defined arrives empty): no restriction (`rules`
+ * undefined); separators alone are an error. Anything else in an entry (another scheme, a path, a `*` elsewhere) is an error, not a silent
  * non-match, so a typo cannot lock everything out without saying why.
  */
 export function parseAllowedHosts(raw: string | undefined): AllowedHosts {
@@ -51,6 +51,14 @@ export function parseAllowedHosts(raw: string | undefined): AllowedHosts {
       plainHttp,
       ...(m[3] !== undefined ? { port: String(Number(m[3])) } : {}),
     });
+  }
+  // Only separators: a list built from parts that are all unset (`${A},${B}`). The job meant to restrict, so
+  // steward does not take that as no list (red team, round 14); an empty value is a variable never defined.
+  if (rules.length === 0 && raw !== undefined && raw !== '') {
+    return {
+      ok: false,
+      message: `${ALLOWED_HOSTS_VAR} is set to ${JSON.stringify(raw.slice(0, 40))}, which lists no host (made of variables that are not set?): list the hosts, such as api.hyperdx.io, api.clickhouse.cloud, or leave it empty or unset for no restriction`,
+    };
   }
   return { ok: true, rules: rules.length > 0 ? rules : undefined };
 }

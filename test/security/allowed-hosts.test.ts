@@ -76,10 +76,15 @@ for (const [hosts, url, verdict] of MATCHES) {
   });
 }
 
-test('unset or blank: no restriction; an entry that is not a host is an error naming it', () => {
-  for (const blank of [undefined, '', '  , ']) {
+test('unset or empty: no restriction; separators alone or an entry that is not a host: an error naming it', () => {
+  for (const blank of [undefined, '']) {
     const p = parseAllowedHosts(blank);
     assert.ok(p.ok && p.rules === undefined, String(blank));
+  }
+  // A list built from variables that are all unset (red team, round 14): the job meant a restriction.
+  for (const built of ['  , ', ',', ' ', '\n']) {
+    const p = parseAllowedHosts(built);
+    assert.ok(!p.ok && /lists no host \(made of variables that are not set\?\)/.test(p.message), JSON.stringify(built));
   }
   for (const bad of [
     'https://api.hyperdx.io',
