@@ -1,5 +1,6 @@
 import { CliError, UsageError } from '../../errors.ts';
 import { DEFAULT_APPLY_CONCURRENCY } from '../../apply/types.ts';
+import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, type CommandContext, type GlobalArgs } from '../context.ts';
 import { renderAlertsLeft, renderPlan } from './plan.ts';
 import { LOCK_TIMEOUT_OPTION, takeStateLock } from '../lock.ts';
@@ -79,7 +80,8 @@ export const applyCommand = defineCommand<ApplyArgs>({
             if (args.format === 'text') ctx.io.stdout(await renderPlan(plan, 'text', ctx, { applying: true }));
           },
           confirm: () => confirm(args, ctx),
-          warn: (text) => ctx.io.stderr(`steward: ${text}\n`),
+          // Escaped: the text is an error's message, which may quote a path a link made (red team, round 14).
+          warn: (text) => ctx.io.stderr(`steward: ${escapeTerminal(text)}\n`),
           emit: (e) => {
             if (args.format === 'json') return;
             if (ctx.io.isTTY && e.type === 'item-start') {
