@@ -121,7 +121,7 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
         // `plan --out --detailed-exitcode` (a forgotten file name): yargs would give --out the empty string,
         // so no plan is saved and the run exits as if one had been. An empty value is refused too (below).
         if (next === undefined || next.startsWith('--')) {
-          return { ok: false, message: `--${name} needs a value. See ${command ? `steward ${command} --help` : 'steward --help'}` };
+          return { ok: false, message: `--${name} needs a value. ${seeHelp(command)}` };
         }
         if (next === '') return { ok: false, message: emptyValue(name, command) };
         expectValue = true;
@@ -147,7 +147,7 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
     out.push(a);
   }
   const twice = repeatedOption(given, known);
-  if (twice !== undefined) return { ok: false, message: twice + `. See ${command ? `steward ${command} --help` : 'steward --help'}` };
+  if (twice !== undefined) return { ok: false, message: `${twice}. ${seeHelp(command)}` };
   return { ok: true, argv: out };
 }
 
@@ -168,7 +168,12 @@ function repeatedOption(given: readonly string[], known: OptionInfo): string | u
 }
 
 function emptyValue(name: string, command: string | undefined): string {
-  return `--${name} is empty (an unset variable?); give it a value. See ${command ? `steward ${command} --help` : 'steward --help'}`;
+  return `--${name} is empty (an unset variable?); give it a value. ${seeHelp(command)}`;
+}
+
+/** Where a refused command line points its reader. */
+function seeHelp(command: string | undefined): string {
+  return `See ${command ? `steward ${command} --help` : 'steward --help'}`;
 }
 
 function splitOption(s: string): [string, string | undefined] {
@@ -183,8 +188,7 @@ function allNames(table: OptionTable): string[] {
 function unknownOption(written: string, name: string, known: OptionInfo, command: string | undefined): string {
   const candidates = [...known.names, ...known.booleans.map((b) => `no-${b}`)];
   const guess = closest(name.replace(/^-+/, ''), candidates);
-  const where = command ? `steward ${command} --help` : 'steward --help';
-  return `unknown option ${written}${guess ? `; did you mean --${guess}?` : '.'} See ${where}`;
+  return `unknown option ${written}${guess ? `; did you mean --${guess}?` : '.'} ${seeHelp(command)}`;
 }
 
 /**
@@ -194,7 +198,6 @@ function unknownOption(written: string, name: string, known: OptionInfo, command
  * string (`show <plan>`), when a command was named.
  */
 export function usageMessage(msg: string, usage: string | undefined): string {
-  const help = usage ? `steward ${usage.split(' ')[0]!} --help` : 'steward --help';
   const lines = msg
     .split('\n')
     .map((l) => l.trim())
@@ -214,5 +217,5 @@ export function usageMessage(msg: string, usage: string | undefined): string {
       parts.push(line);
     }
   }
-  return `${parts.join('; ')}. See ${help}`;
+  return `${parts.join('; ')}. ${seeHelp(usage?.split(' ')[0])}`;
 }

@@ -7,7 +7,7 @@ import { offsetInScalar } from '../templates/position.ts';
 import { openParseCache, type CacheStats } from './cache.ts';
 import { credentialValues, secretLookingValues, variablePolicy } from './credentials.ts';
 import type { FileSystem } from './fs.ts';
-import { GLOB_TOO_LARGE } from '../shared/files.ts';
+import { isGlobTooLarge } from '../shared/files.ts';
 import type { Env } from './interpolate.ts';
 import type { ParallelOptions } from './parse-pool.ts';
 import { globCost } from './file-role.ts';
@@ -126,12 +126,12 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
       try {
         matched = await deps.fs.glob([pattern], project!.dir);
       } catch (e) {
-        if ((e as { code?: unknown }).code !== GLOB_TOO_LARGE) throw e;
+        if (!isGlobTooLarge(e)) throw e;
         const pointer = `/spec/resources/${i}`;
         issues.push({
           ...project!.locate(pointer),
           pointer,
-          message: `${pattern.length > 120 ? `a pattern of ${pattern.length} characters` : `pattern "${pattern}"`} ${(e as Error).message}`,
+          message: `${pattern.length > 120 ? `a pattern of ${pattern.length} characters` : `pattern "${pattern}"`} ${e.message}`,
           severity: 'error',
         });
         continue;
@@ -309,8 +309,8 @@ async function expandPaths(fs: FileSystem, paths: string[], cwd: string): Promis
       try {
         found = await fs.glob(['**/*.{yaml,yml}'], p);
       } catch (e) {
-        if ((e as { code?: unknown }).code !== GLOB_TOO_LARGE) throw e;
-        throw new ConfigError(`${rel(cwd, p)}: ${(e as Error).message}`);
+        if (!isGlobTooLarge(e)) throw e;
+        throw new ConfigError(`${rel(cwd, p)}: ${e.message}`);
       }
       // A folder named on the command line is something to check: one with nothing in it is a mistyped path
       // (or a folder named like a file), which would otherwise pass as "valid: 0 files".

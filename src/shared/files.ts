@@ -69,3 +69,8 @@ function missingParent(e: unknown, dir: string, isFolder: () => boolean): boolea
 
 /** The code of the error a resources glob throws when it reaches too far (src/config/fs.ts; load.ts says it at the pattern). */
 export const GLOB_TOO_LARGE = 'ESTEWARD_GLOB_TOO_LARGE';
+
+/** Whether an error is that one (a glob that reached too far), not a fault to pass on. */
+export function isGlobTooLarge(e: unknown): e is Error {
+  return e instanceof Error && (e as { code?: unknown }).code === GLOB_TOO_LARGE;
+}
