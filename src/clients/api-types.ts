@@ -50,7 +50,7 @@ export interface LiveTile {
   [k: string]: unknown;
 }
 /**
- * One data series of a tile. Every member is optional: which are present depends on the series type and the server version.
+ * One data series of a tile. Every member is optional: which are present depends on the series type and the server version (alias, level, numberFormat, sortOrder, displayType, fields and content: HyperDX 2026-01-30, which answers series).
  *
  * This interface was referenced by `LiveDashboard`'s JSON-Schema
  * via the `definition` "LiveSeries".
@@ -66,6 +66,15 @@ export interface LiveSeries {
   groupBy?: string[];
   metricName?: string | null;
   metricDataType?: string | null;
+  alias?: string | null;
+  level?: number | null;
+  numberFormat?: {
+    [k: string]: unknown;
+  } | null;
+  sortOrder?: string | null;
+  displayType?: string | null;
+  fields?: string[];
+  content?: string | null;
   [k: string]: unknown;
 }
 

@@ -62,3 +62,92 @@ export function sourceSlots(spec: {
   });
   return out;
 }
+
+/**
+ * The members of a series (the older tile form), in the order files and plans show them. The first ten are
+ * seed 000's Series; the rest are HyperDX's since 2026-01-30 (TimeChartSeries, TableChartSeries,
+ * NumberChartSeries, SearchChartSeries, MarkdownChartSeries; the same in 2026-08-21 and in ClickStack's
+ * ClickStack*ChartSeries).
+ */
+export const SERIES_MEMBERS = [
+  'type',
+  'dataSource',
+  'sourceId',
+  'fields',
+  'aggFn',
+  'level',
+  'field',
+  'alias',
+  'where',
+  'whereLanguage',
+  'groupBy',
+  'sortOrder',
+  'displayType',
+  'numberFormat',
+  'metricName',
+  'metricDataType',
+  'content',
+] as const;
+
+export type SeriesMember = (typeof SERIES_MEMBERS)[number];
+
+/** What seed 000's Series has (its table): the seed profile refuses the other members. */
+export const SEED_SERIES_MEMBERS: ReadonlySet<string> = new Set([
+  'type',
+  'dataSource',
+  'sourceId',
+  'aggFn',
+  'field',
+  'where',
+  'whereLanguage',
+  'groupBy',
+  'metricName',
+  'metricDataType',
+]);
+
+/** Enum values of the series schema that only HyperDX 2026-01-30 and later have (not 2025-11-21, not the seed). */
+export const LIVE_ONLY_SERIES_VALUES: Readonly<Record<'aggFn' | 'metricDataType', readonly string[]>> = {
+  aggFn: ['any', 'none'],
+  metricDataType: ['summary', 'exponential histogram'],
+};
+
+/**
+ * The members each series type has in HyperDX's DashboardChartSeries (2026-01-30 and 2026-08-21) and
+ * ClickStack's. HyperDX reads a series with a zod object of its type, which drops any other member: sent, it
+ * is lost (and a server answering series never gives it back).
+ */
+export const LIVE_SERIES_MEMBERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  time: new Set([
+    'type',
+    'sourceId',
+    'aggFn',
+    'level',
+    'field',
+    'alias',
+    'where',
+    'whereLanguage',
+    'groupBy',
+    'numberFormat',
+    'metricDataType',
+    'metricName',
+    'displayType',
+  ]),
+  table: new Set([
+    'type',
+    'sourceId',
+    'aggFn',
+    'level',
+    'field',
+    'alias',
+    'where',
+    'whereLanguage',
+    'groupBy',
+    'sortOrder',
+    'numberFormat',
+    'metricDataType',
+    'metricName',
+  ]),
+  number: new Set(['type', 'sourceId', 'aggFn', 'level', 'field', 'alias', 'where', 'whereLanguage', 'numberFormat', 'metricDataType', 'metricName']),
+  search: new Set(['type', 'sourceId', 'fields', 'where', 'whereLanguage']),
+  markdown: new Set(['type', 'content']),
+};

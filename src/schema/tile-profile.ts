@@ -1,5 +1,5 @@
 /** What a live profile's server (HyperDX 2026-08, ClickStack) refuses in a tile that the schema lets through. */
-import { lacksValueExpression } from '../model/dashboard.ts';
+import { lacksValueExpression, LIVE_ONLY_SERIES_VALUES, LIVE_SERIES_MEMBERS, SEED_SERIES_MEMBERS, SERIES_MEMBERS } from '../model/dashboard.ts';
 
 /** The dashboard grid's width, in columns. */
 export const GRID_COLUMNS = 24;
@@ -13,15 +13,51 @@ const TILE_BOUNDS: ReadonlyArray<[keyof TileLike, number, number | undefined]> =
   ['h', 1, undefined],
 ];
 
-/**
- * What HyperDX 2026-08 (`DashboardChartSeries`) and ClickStack require of a series, by type. Search and
- * markdown series need `fields` and `content`, which steward's series cannot hold: those tiles take `config`.
- */
+/** What HyperDX 2026-08 (`DashboardChartSeries`) and ClickStack require of a series, by type. */
 const LIVE_SERIES_NEEDS: Readonly<Record<string, readonly string[]>> = {
   time: ['sourceId', 'aggFn', 'where', 'whereLanguage', 'groupBy'],
   table: ['sourceId', 'aggFn', 'where', 'whereLanguage', 'groupBy'],
   number: ['sourceId', 'aggFn', 'where', 'whereLanguage'],
+  search: ['sourceId', 'fields', 'where', 'whereLanguage'],
+  markdown: ['content'],
 };
+
+/** The most groupBy fields HyperDX takes in a time or table series (its zod schema: `.max(10)`; ClickStack's spec says none). */
+const LIVE_GROUP_BY_MAX = 10;
+
+/** The series types that have each member (LIVE_SERIES_MEMBERS), for a message: `table`, `time, table and number`. */
+function typesWith(member: string): string[] {
+  return Object.keys(LIVE_SERIES_MEMBERS).filter((type) => LIVE_SERIES_MEMBERS[type]!.has(member));
+}
+
+/**
+ * The seed profile's series: seed 000's Series members and the values it shows, no more. The other members
+ * (alias, level, numberFormat, ...) and values (aggFn any, metricDataType summary, ...) are HyperDX's since
+ * 2026-01-30: the seed API has no place for them.
+ */
+function seedSeriesProblems(series: readonly unknown[], i: number, out: Array<{ pointer: string; message: string }>): void {
+  series.forEach((s, j) => {
+    if (!s || typeof s !== 'object') return;
+    const member = s as Record<string, unknown>;
+    for (const k of SERIES_MEMBERS) {
+      if (member[k] === undefined) continue;
+      if (!SEED_SERIES_MEMBERS.has(k)) {
+        out.push({
+          pointer: `/spec/tiles/${i}/series/${j}/${k}`,
+          message: `${k} is not a member of the seed API's series (seed 000): it needs observability.api: hyperdx or clickstack-cloud`,
+        });
+      }
+    }
+    for (const [k, values] of Object.entries(LIVE_ONLY_SERIES_VALUES)) {
+      const v = member[k];
+      if (typeof v === 'string' && values.includes(v))
+        out.push({
+          pointer: `/spec/tiles/${i}/series/${j}/${k}`,
+          message: `${k} ${v} is not in the seed API (seed 000, HyperDX 2025-11-21): it needs observability.api: hyperdx or clickstack-cloud`,
+        });
+    }
+  });
+}
 
 /** `a, b and c`. */
 function joinLast(items: readonly string[], word: 'and' | 'or'): string {
@@ -48,6 +84,26 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
       out.push({ pointer: `${at}/${j}/type`, message: `series of type ${String(type)} are not taken by the ${api} API: write the tile in the config form` });
       return;
     }
+    // HyperDX refuses a tile whose series differ in type ("All series must have the same type").
+    const first = (series[0] as Record<string, unknown> | null | undefined)?.['type'];
+    if (j > 0 && typeof first === 'string' && type !== first)
+      out.push({
+        pointer: `${at}/${j}/type`,
+        message: `series ${j} of tile "${name}" is of type ${String(type)}, series 0 of type ${first}; the ${api} API takes one type per tile`,
+      });
+    // A member another type has: HyperDX reads the series with its type's zod object, which drops it unseen.
+    // (dataSource is the seed's and HyperDX 2025-11-21's; it is left as it was: sent, ignored.)
+    const members = LIVE_SERIES_MEMBERS[type as string]!;
+    for (const k of SERIES_MEMBERS) {
+      if (member[k] === undefined || members.has(k) || k === 'dataSource') continue;
+      out.push({
+        pointer: `${at}/${j}/${k}`,
+        message: `${k} is for series of type ${joinLast(typesWith(k), 'and')}; the ${api} API drops it from a ${String(type)} series`,
+      });
+    }
+    const groupBy = member['groupBy'];
+    if (Array.isArray(groupBy) && groupBy.length > LIVE_GROUP_BY_MAX)
+      out.push({ pointer: `${at}/${j}/groupBy`, message: `groupBy has ${groupBy.length} fields; the ${api} API takes at most ${LIVE_GROUP_BY_MAX}` });
     const missing = needs.filter((k) => member[k] === undefined);
     if (missing.length === 0) return;
     const seed = member['dataSource'] !== undefined && missing.includes('sourceId');
@@ -71,6 +127,7 @@ export function tileProfileProblems(t: TileLike, i: number, api: string): Array<
   if (api === 'seed') {
     if (t.config !== undefined)
       out.push({ pointer: at('config'), message: 'tiles in the config form need observability.api: hyperdx or clickstack-cloud (the seed API takes series)' });
+    if (Array.isArray(t.series)) seedSeriesProblems(t.series as unknown[], i, out);
     return out;
   }
   for (const [k, min, max] of TILE_BOUNDS) {

@@ -333,7 +333,7 @@ export interface StewardDashboard {
        */
       series?: {
         /**
-         * Chart type of the series.
+         * Chart type of the series: time, table, number, search and markdown on the hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack) (all series of a tile of one type); histogram on the seed profile only.
          */
         type?: 'time' | 'table' | 'number' | 'histogram' | 'search' | 'markdown';
         /**
@@ -345,13 +345,25 @@ export interface StewardDashboard {
          */
         sourceId?: string;
         /**
-         * Aggregation function.
+         * Search series only: the fields the search table shows (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
          */
-        aggFn?: 'avg' | 'count' | 'count_distinct' | 'last_value' | 'max' | 'min' | 'quantile' | 'sum';
+        fields?: string[];
+        /**
+         * Aggregation function (time, table, number). any and none: hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack) only.
+         */
+        aggFn?: 'avg' | 'count' | 'count_distinct' | 'last_value' | 'max' | 'min' | 'quantile' | 'sum' | 'any' | 'none';
+        /**
+         * Quantile level for aggFn quantile, 0 to 1 (0.95 for p95); time, table and number series (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
+         */
+        level?: number;
         /**
          * Field to aggregate (e.g. with avg).
          */
         field?: string;
+        /**
+         * Display name of the series; time, table and number series (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
+         */
+        alias?: string;
         /**
          * Filter expression.
          */
@@ -361,11 +373,27 @@ export interface StewardDashboard {
          */
         whereLanguage?: 'lucene' | 'sql';
         /**
-         * Grouping fields; may be empty.
+         * Grouping fields; may be empty (time and table series; at most 10 on the hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
          */
         groupBy?: string[];
+        /**
+         * Table series only: sort order of the rows (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
+         */
+        sortOrder?: 'desc' | 'asc';
+        /**
+         * Time series only: drawn as lines or stacked bars (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
+         */
+        displayType?: 'stacked_bar' | 'line';
+        numberFormat?: NumberFormat;
         metricName?: string;
-        metricDataType?: 'sum' | 'gauge' | 'histogram';
+        /**
+         * Metric type (metric series). summary and exponential histogram: hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack) only.
+         */
+        metricDataType?: 'sum' | 'gauge' | 'histogram' | 'summary' | 'exponential histogram';
+        /**
+         * Markdown series only: the text the tile shows (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
+         */
+        content?: string;
       }[];
       config?: TileConfig;
     }[];
@@ -374,6 +402,96 @@ export interface StewardDashboard {
      */
     filters?: FilterInput[];
   };
+}
+/**
+ * Number formatting of the values; time, table and number series (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
+ */
+export interface NumberFormat {
+  /**
+   * Output format applied to the number.
+   */
+  output?: 'currency' | 'percent' | 'byte' | 'time' | 'number' | 'data_rate' | 'throughput' | 'duration';
+  /**
+   * Number of decimal places.
+   */
+  mantissa?: number;
+  /**
+   * Whether to use thousand separators.
+   */
+  thousandSeparated?: boolean;
+  /**
+   * Whether to show as average.
+   */
+  average?: boolean;
+  /**
+   * Use decimal bytes (1000) vs binary bytes (1024).
+   */
+  decimalBytes?: boolean;
+  /**
+   * Multiplication factor.
+   */
+  factor?: number;
+  /**
+   * Currency symbol for currency format.
+   */
+  currencySymbol?: string;
+  /**
+   * Numeric unit for data, data rate, or throughput formats.
+   */
+  numericUnit?:
+    | 'bytes_iec'
+    | 'bytes_si'
+    | 'bits_iec'
+    | 'bits_si'
+    | 'kibibytes'
+    | 'kilobytes'
+    | 'mebibytes'
+    | 'megabytes'
+    | 'gibibytes'
+    | 'gigabytes'
+    | 'tebibytes'
+    | 'terabytes'
+    | 'pebibytes'
+    | 'petabytes'
+    | 'packets_sec'
+    | 'bytes_sec_iec'
+    | 'bytes_sec_si'
+    | 'bits_sec_iec'
+    | 'bits_sec_si'
+    | 'kibibytes_sec'
+    | 'kibibits_sec'
+    | 'kilobytes_sec'
+    | 'kilobits_sec'
+    | 'mebibytes_sec'
+    | 'mebibits_sec'
+    | 'megabytes_sec'
+    | 'megabits_sec'
+    | 'gibibytes_sec'
+    | 'gibibits_sec'
+    | 'gigabytes_sec'
+    | 'gigabits_sec'
+    | 'tebibytes_sec'
+    | 'tebibits_sec'
+    | 'terabytes_sec'
+    | 'terabits_sec'
+    | 'pebibytes_sec'
+    | 'pebibits_sec'
+    | 'petabytes_sec'
+    | 'petabits_sec'
+    | 'cps'
+    | 'ops'
+    | 'rps'
+    | 'reads_sec'
+    | 'wps'
+    | 'iops'
+    | 'cpm'
+    | 'opm'
+    | 'rpm_reads'
+    | 'wpm';
+  /**
+   * Custom unit label.
+   */
+  unit?: string;
 }
 /**
  * A drop-down filter on a dashboard. Every filter can either broadcast its
