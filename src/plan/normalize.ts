@@ -4,7 +4,7 @@ import { canonicalJson, quotedKey, sortedKeysOf } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
 import { copyPlain, setOwn } from '../shared/object.ts';
 import { dropUnknownMembers } from '../schema/unknown-members.ts';
-import { withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
+import { SERIES_MEMBERS, withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
 /** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
@@ -34,7 +34,12 @@ export interface NormalTile {
   unnamed?: true;
 }
 
-const SERIES_FIELDS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'metricName', 'metricDataType'] as const;
+/**
+ * Every series member steward models (seed 000's, and HyperDX's since 2026-01-30: alias, level, numberFormat,
+ * sortOrder, displayType, fields, content), in the order plans show them. Compared on both sides: a member
+ * left out here was neither seen as drift nor as an edit.
+ */
+const SERIES_FIELDS = SERIES_MEMBERS;
 const DASHBOARD_FIELDS = new Set(['id', 'name', 'tags', 'tiles', 'filters']);
 const TILE_KNOWN = new Set(['id', 'name', 'x', 'y', 'w', 'h', 'asRatio', 'series', 'config']);
 const SERIES_KNOWN = new Set<string>(SERIES_FIELDS);
@@ -209,6 +214,10 @@ function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | unde
     if (v === undefined || v === null) continue;
     if (Array.isArray(v)) {
       if (v.length > 0) out[f] = [...v];
+    } else if (typeof v === 'object') {
+      // numberFormat: its members without a value left out, in sorted order (see normalDigest).
+      const o = compact(v as Record<string, unknown>);
+      if (Object.keys(o).length > 0) out[f] = o;
     } else out[f] = v;
   }
   if (ignored) for (const k of Object.keys(s)) if (!SERIES_KNOWN.has(k)) ignored.add(`tiles[].series[].${k}`);

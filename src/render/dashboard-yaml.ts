@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
-import { METRIC_VALUE_EXPRESSION, metricLacksValue, withoutGatedFilterMembers } from '../model/dashboard.ts';
+import { METRIC_VALUE_EXPRESSION, metricLacksValue, SERIES_MEMBERS, withoutGatedFilterMembers } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { dropUnknownMembers as dropUnknown } from '../schema/unknown-members.ts';
 import { isPortableFileName } from '../shared/paths.ts';
@@ -24,7 +24,6 @@ export interface ImportedFile {
 }
 
 const TILE_KEYS = ['name', 'x', 'y', 'w', 'h', 'asRatio', 'series'] as const;
-const SERIES_KEYS = ['type', 'dataSource', 'sourceId', 'aggFn', 'field', 'where', 'whereLanguage', 'groupBy', 'metricName', 'metricDataType'] as const;
 
 /**
  * The servers' specs leave their objects open (no `additionalProperties: false`), so a live config may carry
@@ -155,9 +154,14 @@ export function renderDashboardYaml(
         if (k === 'name') out['name'] = name;
         else if (k === 'series') {
           if (Array.isArray(t.series) && t.series.length > 0) {
-            out['series'] = t.series.map((s) => {
+            // Members in SERIES_MEMBERS' order (type, source, what is aggregated, then how it is shown); one
+            // steward does not know is left out, and said, as for a config.
+            out['series'] = t.series.map((s, j) => {
               const o: Record<string, unknown> = {};
-              for (const sk of SERIES_KEYS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = s[sk];
+              for (const sk of SERIES_MEMBERS) if (s[sk] !== undefined && s[sk] !== null) o[sk] = withoutNulls(s[sk]);
+              for (const k of Object.keys(s))
+                if (!Object.hasOwn(o, k) && s[k] !== undefined && s[k] !== null && !(SERIES_MEMBERS as readonly string[]).includes(k))
+                  warnings.push(`tile "${name}": left out series[${j}].${k}, a member steward does not know`);
               return o;
             });
           } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
@@ -205,7 +209,8 @@ export function renderDashboardYaml(
     for (const tile of tilesNode.items) {
       if (!isMap(tile)) continue;
       const series = tile.get('series');
-      if (isSeq(series)) for (const s of (series as YAMLSeq).items) if (isMap(s)) s.flow = true;
+      // A markdown series' text keeps its lines (a block, not one flow line).
+      if (isSeq(series)) for (const s of (series as YAMLSeq).items) if (isMap(s) && !s.has('content')) s.flow = true;
       const config = tile.get('config');
       const select = isMap(config) ? config.get('select') : undefined;
       if (isSeq(select)) for (const s of (select as YAMLSeq).items) if (isMap(s)) s.flow = true;
