@@ -140,11 +140,21 @@ export function clone<T>(v: T): T {
   return structuredClone(v);
 }
 
+/** The quantile levels HyperDX answers on a select item (externalQuantileLevelSchema); it stores any 0-1. */
+const ANSWERED_LEVELS = new Set([0.5, 0.9, 0.95, 0.99]);
+
 /**
- * A deprecated `series` tile as the `config` it stands for: time series become `line` (or `stacked_bar` when
- * the series says so), `table`, `number`, `search` and `markdown` keep their kind; series members map to
- * `select` items (`field` is the `valueExpression`, `metricDataType` the `metricType`), `groupBy` lists join
- * with ", ".
+ * A deprecated `series` tile as the `config` HyperDX 2026-08 answers for it: its server turns the series into
+ * its internal chart (translateExternalChartToTileConfig) and answers that (convertToExternalTileChartConfig).
+ * Time series become `line` (`stacked_bar` when the series says so), `table`, `number`, `search` and
+ * `markdown` keep their kind. Each series is a `select` item: `field` is the `valueExpression`, `where` and
+ * `whereLanguage` its own, `metricDataType` the `metricType`; `alias`, `level` and `metricName` are kept only
+ * when truthy (an empty alias, a level of 0 are not stored), and a level is answered only on a quantile and
+ * only as one of 0.5, 0.9, 0.95, 0.99. `groupBy` lists join with ",". The tile's `numberFormat` is the first
+ * series' that has one (a number tile: the first series'). A table's `sortOrder` is stored as an orderBy list,
+ * which the 2026-08 answer leaves out (it answers `orderBy` only as text). `asRatio` is answered on line,
+ * stacked_bar and table charts, true only with two series. Markdown: `{displayType, markdown}`; search:
+ * `fields` joined with ", " as the `select`.
  */
 export function seriesToConfig(series: JsonObject[], asRatio: boolean | undefined): JsonObject {
   const first = series[0] ?? {};
@@ -161,26 +171,26 @@ export function seriesToConfig(series: JsonObject[], asRatio: boolean | undefine
     out['whereLanguage'] = (first['whereLanguage'] as JsonValue) ?? 'lucene';
     return out;
   }
-  const select = series.map((s) => {
+  const used = type === 'number' ? [first] : series;
+  const select = used.map((s) => {
     const item: JsonObject = { aggFn: s['aggFn'] ?? 'count' };
     if (s['field'] !== undefined) item['valueExpression'] = s['field']!;
-    if (s['alias'] !== undefined) item['alias'] = s['alias']!;
-    if (s['level'] !== undefined) item['level'] = s['level']!;
+    if (s['alias']) item['alias'] = s['alias'];
+    if (s['level'] && s['aggFn'] === 'quantile' && ANSWERED_LEVELS.has(Number(s['level']))) item['level'] = s['level'];
     item['where'] = s['where'] ?? '';
-    if (s['whereLanguage'] !== undefined) item['whereLanguage'] = s['whereLanguage']!;
-    if (s['metricName'] !== undefined) item['metricName'] = s['metricName']!;
-    if (s['metricDataType'] !== undefined) item['metricType'] = s['metricDataType']!;
+    item['whereLanguage'] = s['whereLanguage'] ?? 'lucene';
+    if (s['metricName']) item['metricName'] = s['metricName'];
+    if (s['metricDataType']) item['metricType'] = s['metricDataType'];
     return item;
   });
   const displayType = type === 'time' ? (first['displayType'] === 'stacked_bar' ? 'stacked_bar' : 'line') : type;
   const config: JsonObject = { displayType, sourceId: String(first['sourceId'] ?? ''), select };
   const groupBy = Array.isArray(first['groupBy']) ? (first['groupBy'] as JsonValue[]).map(String) : [];
-  if (groupBy.length > 0 && displayType !== 'number') config['groupBy'] = groupBy.join(', ');
-  if (first['numberFormat'] !== undefined) config['numberFormat'] = first['numberFormat']!;
-  if (type === 'table' && first['sortOrder'] !== undefined)
-    config['orderBy'] = `${String(first['aggFn'] ?? 'count')} ${String(first['sortOrder']).toUpperCase()}`;
-  if (asRatio !== undefined && displayType !== 'number') config['asRatio'] = asRatio;
-  return config;
+  if (groupBy.length > 0 && displayType !== 'number') config['groupBy'] = groupBy.join(',');
+  const numberFormat = type === 'number' ? first['numberFormat'] : used.map((s) => s['numberFormat']).find((f) => !!f);
+  if (numberFormat) config['numberFormat'] = numberFormat;
+  if (asRatio !== undefined && displayType !== 'number') config['asRatio'] = asRatio === true && select.length === 2;
+  return withServerSelectDefaults(config);
 }
 
 /** Every `sourceId` a dashboard body names (tiles' config and series, filters). */

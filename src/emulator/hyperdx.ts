@@ -133,6 +133,9 @@ export class HxStore {
       if (isObject(t) && t['config'] !== undefined && t['series'] !== undefined) {
         return [{ path: `tiles.${i}`, message: 'send either config or series, not both', rule: true }];
       }
+      // HyperDX's tile schema: a tile's series are all of one type.
+      const types = isObject(t) && Array.isArray(t['series']) ? t['series'].map((s) => (isObject(s) ? s['type'] : undefined)) : [];
+      if (types.some((x) => x !== types[0])) return [{ path: `tiles.${i}.series`, message: 'All series must have the same type', rule: true }];
     }
     if (update) {
       const seen = new Set<string>();

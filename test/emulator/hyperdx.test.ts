@@ -238,14 +238,15 @@ test('dashboards: series tiles are accepted and answered in the config form', ()
     assert.is(r.status, 200, r.text);
     const [a, b, c] = r.body.data.tiles;
     assert.not.ok('series' in a);
+    // As HyperDX answers it: a count keeps no value expression, groupBy joins with ",".
     assert.equal(a.config, {
       displayType: 'line',
       sourceId: LOGS,
-      select: [{ aggFn: 'count', valueExpression: 'Duration', where: 'level:error', whereLanguage: 'lucene' }],
-      groupBy: 'ServiceName, Host',
+      select: [{ aggFn: 'count', valueExpression: '', where: 'level:error', whereLanguage: 'lucene' }],
+      groupBy: 'ServiceName,Host',
       asRatio: false,
     });
-    assert.equal(b.config, { displayType: 'number', sourceId: LOGS, select: [{ aggFn: 'sum', where: '', whereLanguage: 'sql' }] });
+    assert.equal(b.config, { displayType: 'number', sourceId: LOGS, select: [{ aggFn: 'sum', where: '', whereLanguage: 'sql', valueExpression: '' }] });
     assert.equal(c.config, { displayType: 'markdown', markdown: '# hi' });
     const both = await obs(emu, 'POST', '/api/v2/dashboards', { name: 'x', tiles: [{ ...line('t'), series: [{ type: 'markdown', content: 'x' }] }] });
     assert.is(both.status, 400);
