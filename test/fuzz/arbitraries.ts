@@ -424,7 +424,15 @@ export function liveDashboards(w: Workspace, marker: string): fc.Arbitrary<LiveD
     .tuple(
       series,
       fc.record(
-        { field: fc.constant(null), metricName: fc.constant(null), metricDataType: fc.constant(null), extra: freeValue, numberFormat: freeValue },
+        // numberFormat and alias are series members since HyperDX 2026-01-30 (typed: an object, a string, or null).
+        {
+          field: fc.constant(null),
+          metricName: fc.constant(null),
+          metricDataType: fc.constant(null),
+          alias: fc.constant(null),
+          numberFormat: fc.constant(null),
+          extra: freeValue,
+        },
         { requiredKeys: [], noNullPrototype: true },
       ),
     )
