@@ -41,6 +41,10 @@ export function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointe
         out.push({ pointer: `${at}/${k}`, atKey: true, message: `${k} is for ${c.type === 'email' ? 'webhook' : 'email'} channels, not ${c.type}` });
     if (c.type === 'email') {
       if (c.emailRecipients === undefined) out.push({ pointer: at, message: 'an email channel takes emailRecipients' });
+      // ClickStack's spec takes an empty list (a channel made in the UI and emptied since): said, not refused,
+      // so import keeps such an alert instead of skipping it.
+      else if (c.emailRecipients.length === 0)
+        out.push({ pointer: `${at}/emailRecipients`, severity: 'warning', message: 'an email channel with no emailRecipients mails no one' });
       if (api !== 'clickstack-cloud')
         out.push({ pointer: `${at}/type`, message: `email channels need observability.api: clickstack-cloud (the ${api} API's channels are webhooks)` });
       return;

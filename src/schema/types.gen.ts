@@ -693,11 +693,9 @@ export interface AlertChannelSpec {
    */
   severity?: 'critical' | 'error' | 'warning' | 'info';
   /**
-   * Who an email channel mails (clickstack-cloud).
-   *
-   * @minItems 1
+   * Who an email channel mails (clickstack-cloud). ClickStack takes an empty list (validate warns: it mails no one).
    */
-  emailRecipients?: [string, ...string[]];
+  emailRecipients?: string[];
 }
 
 /**

@@ -39,3 +39,11 @@ export function cut(s: string, n: number): string {
   if (c >= 0xd800 && c < 0xdc00) end--;
   return `${s.slice(0, end)}…`;
 }
+
+/**
+ * Words joined as a POSIX shell reads them back: a word of plain characters as it is, any other in single
+ * quotes (a `'` inside as `'\''`). For commands steward suggests, so a path with a space still pastes.
+ */
+export function shellWords(words: readonly string[]): string {
+  return words.map((w) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
+}

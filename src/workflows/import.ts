@@ -49,6 +49,11 @@ export interface ImportResult {
   failed: boolean;
   /** New files (relative to the project, `/`-separated) that no pattern of spec.resources reads. */
   unread: string[];
+  /**
+   * With --out: new files spec.resources reads whose dashboard or alert a project file already declares
+   * (relative to the project, `/`-separated): validate refuses the project until one of the two goes.
+   */
+  repeats: Array<{ file: string; declaredIn: string }>;
 }
 
 const SCHEMA = fileURLToPath(packageFile('schemas/dashboard.schema.json'));
@@ -147,6 +152,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
 
   let written = 0;
   const fresh: string[] = []; // the new files written (not those rewritten in place)
+  const copyOf = new Map<string, string>(); // --out: a new file → the project file that declares its resource
   let refusedIds = 0;
   const lines: string[] = [];
   const { declaringResource, rewriteDeclaring } = await import('./import-rewrite.ts');
@@ -263,6 +269,8 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     writeFileAtomic(file, text);
     claimed.add(claimKey(file));
     fresh.push(file);
+    const original = options.out === undefined ? undefined : declaringResource(loaded.resources, d, nameCount);
+    if (original) copyOf.set(file, original.file);
     written++;
     lines.push(escapeTerminal(`  + ${shown}  ← "${d.name}" (${d.id})`));
     for (const w of warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
@@ -378,20 +386,25 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       writeFileAtomic(file, text);
       claimed.add(claimKey(file));
       fresh.push(file);
+      const original = options.out === undefined ? undefined : (declaringFile.get(name) ?? stampedAlerts.get(name)?.file);
+      if (original !== undefined) copyOf.set(file, original);
       written++;
       lines.push(escapeTerminal(`  + ${shown}  ← alert "${name}" (${a.id})`));
       for (const w of r.warnings) lines.push(`      warning: ${escapeTerminal(w)}`);
     }
   }
-  // New files the project does not read (init leaves alerts/ out of spec.resources until the first alert):
-  // plan would not see them. Not said for --out, a folder of copies by choice.
-  const unread = options.out === undefined ? fresh.filter((f) => resourcePattern(project.resources, project.dir, f) === undefined) : [];
+  // New files the project does not read (init leaves alerts/ out of spec.resources until the first alert, and
+  // --out is often a folder of copies outside it): plan would not see them.
+  const unread = fresh.filter((f) => resourcePattern(project.resources, project.dir, f) === undefined);
+  const shownPath = (f: string) => relative(project.dir, f).split(sep).join('/');
+  const repeats = fresh.filter((f) => copyOf.has(f) && !unread.includes(f)).map((f) => ({ file: shownPath(f), declaredIn: shownPath(copyOf.get(f)!) }));
   return {
     lines,
     written,
     total: chosen.length + chosenAlerts.length,
     alerts: chosenAlerts.length,
     failed: refusedIds > 0 || lines.some((l) => l.includes('skipped')),
-    unread: unread.map((f) => relative(project.dir, f).split(sep).join('/')),
+    unread: unread.map(shownPath),
+    repeats,
   };
 }

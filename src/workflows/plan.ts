@@ -60,7 +60,8 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
         onProject: (p) => (early = startReads(deps, p, args, useCache)),
       },
     );
-    return await planLoaded(deps, args, { loaded, paths, early, useCache });
+    // Whether the lone path named the project (apply takes it as --config) rather than narrowing the plan.
+    return { ...(await planLoaded(deps, args, { loaded, paths, early, useCache })), projectFromPath: projectPath !== undefined };
   } catch (e) {
     // A plan stopped by a file's problem (or anything else) makes no use of the lists: stop reading them.
     const started = early as EarlyReads | undefined;

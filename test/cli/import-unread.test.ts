@@ -2,7 +2,9 @@
  * A new project's first import: `steward init` leaves `alerts/**` out of spec.resources until the first alert,
  * and `import --all` writes the service's alerts into alerts/. Those files were read by nothing (validate, plan
  * and apply did not see them) while import said "plan now shows them as unchanged". It now names them and the
- * pattern to add; with --out (a folder of copies by choice) it says nothing.
+ * pattern to add. With --out (a folder of copies by choice) it said the same "plan now shows them as
+ * unchanged", true of neither case: a folder spec.resources does not read (plan never sees the copies), or one
+ * it reads (validate then refuses every dashboard declared twice). Each is now said as it is.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,10 +38,28 @@ test('import after init: alert files spec.resources does not read are named, wit
     const after = await steward(['validate'], { cwd: dir });
     assert.is(after.code, 0, after.stdout + after.stderr);
     assert.match(after.stdout, /2 alerts/);
-    // --out writes copies by choice, outside spec.resources: nothing is said.
+    // The project's dashboard live, so --out has a declared dashboard to copy.
+    const applied = await steward(['apply', '--auto-approve'], { cwd: dir, env });
+    assert.is(applied.code, 0, applied.stdout + applied.stderr);
+    // --out outside spec.resources: copies by choice, said in a note, with no promise about plan.
     const again = await steward(['import', '--all', '--out', 'copies'], { cwd: dir, env });
     assert.is(again.code, 0, again.stdout + again.stderr);
-    assert.not.match(again.stdout, 'spec.resources');
+    assert.match(again.stdout, /^note: spec\.resources reads none of these 3 files \(copies\/[a-z-]+\.yaml, .*\): validate, plan and apply do not see them$/m);
+    assert.not.match(again.stdout, 'warning');
+    assert.not.match(again.stdout, 'unchanged');
+    // --out inside spec.resources: the dashboard's copy repeats dashboards/<name>.yaml, which validate refuses.
+    const inside = await steward(['import', '--all', '--out', 'dashboards/again'], { cwd: dir, env });
+    assert.is(inside.code, 0, inside.stdout + inside.stderr);
+    const repeat =
+      /^warning: (dashboards\/again\/[a-z-]+\.yaml) declares again what (dashboards\/[a-z-]+\.yaml) declares, and spec\.resources reads both/m.exec(
+        inside.stdout,
+      );
+    assert.ok(repeat, inside.stdout);
+    assert.not.match(inside.stdout, 'unchanged');
+    const refused = await steward(['validate'], { cwd: dir });
+    assert.is(refused.code, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout, `first at ${repeat[1]}`);
+    assert.match(refused.stdout, repeat[2]!);
   } finally {
     await emu.close();
     p.cleanup();

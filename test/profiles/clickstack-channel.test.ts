@@ -203,6 +203,41 @@ test('import writes every channel member, an email channel too; the imported fil
   }
 });
 
+test('an email channel with no recipients (ClickStack takes it) is imported and warned about, not skipped', async () => {
+  const x = await applied();
+  try {
+    // GIVEN an email alert whose list was emptied in the UI
+    await x.api('POST', '/alerts', {
+      name: 'Mail nobody',
+      source: 'saved_search',
+      savedSearchId: '65f5e4a3b9e77c001a0004d9',
+      threshold: 3,
+      thresholdType: 'above',
+      interval: '15m',
+      note: MARKER,
+      channel: { type: 'email', emailRecipients: [] },
+    });
+    // WHEN it is imported
+    const r = await x.run('import', '--name', 'Mail nobody');
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, '+ alerts/mail-nobody.yaml');
+    const text = readFileSync(join(x.dir, 'alerts/mail-nobody.yaml'), 'utf8');
+    assert.match(text, '  channel: { type: email, emailRecipients: [] }\n');
+    // THEN validate passes with a warning at the list, and plan finds it unchanged
+    const v = await x.run('validate');
+    assert.is(v.code, 0, v.stdout + v.stderr);
+    const line = text.slice(0, text.indexOf('  channel:')).split('\n').length;
+    assert.match(
+      v.stdout + v.stderr,
+      `alerts/mail-nobody.yaml:${line}:${'  channel: { type: email, emailRecipients: '.length + 1}  /spec/channel/emailRecipients  warning: an email channel with no emailRecipients mails no one`,
+    );
+    const p = await x.run('plan', '--detailed-exitcode');
+    assert.is(p.code, 0, p.stdout + p.stderr);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test('validate refuses ClickStack channel members on hyperdx, each at its line and column', async () => {
   const p = tmpProject({});
   try {

@@ -67,20 +67,44 @@ export const importCommand = defineCommand<ImportArgs>({
     ctx.io.stdout(
       `Imported ${r.written} of ${r.total} ${r.alerts > 0 ? 'dashboards and alerts' : `dashboard${r.total === 1 ? '' : 's'}`}:\n${r.lines.join('\n')}\n`,
     );
-    if (r.unread.length > 0) {
-      // Escaped as every line above: the names come from the live service.
-      const { escapeTerminal } = await import('../../render/escape.ts');
-      const folders = [...new Set(r.unread.map((f) => (f.includes('/') ? `${f.slice(0, f.lastIndexOf('/'))}/**/*.yaml` : '*.yaml')))];
-      const shown = r.unread.slice(0, 3).join(', ') + (r.unread.length > 3 ? ` (and ${r.unread.length - 3} more)` : '');
+    // Escaped as every line above: the names come from the live service.
+    const { escapeTerminal } = await import('../../render/escape.ts');
+    const few = (files: string[]) => files.slice(0, 3).join(', ') + (files.length > 3 ? ` (and ${files.length - 3} more)` : '');
+    const they = (n: number) => (n === 1 ? 'it' : 'them');
+    if (r.unread.length > 0 && args.out !== undefined) {
+      // A folder of copies by choice: said, not warned.
       ctx.io.stdout(
         escapeTerminal(
-          `warning: the project's spec.resources reads none of ${r.unread.length === 1 ? 'this file' : `these ${r.unread.length} files`}: ${shown}; validate, plan and apply do not see ${r.unread.length === 1 ? 'it' : 'them'} until it does: add ${folders.map((g) => JSON.stringify(g)).join(' and ')} to spec.resources`,
+          `note: spec.resources reads none of ${r.unread.length === 1 ? 'this file' : `these ${r.unread.length} files`} (${few(r.unread)}): validate, plan and apply do not see ${they(r.unread.length)}`,
+        ) + '\n',
+      );
+    } else if (r.unread.length > 0) {
+      const folders = [...new Set(r.unread.map((f) => (f.includes('/') ? `${f.slice(0, f.lastIndexOf('/'))}/**/*.yaml` : '*.yaml')))];
+      ctx.io.stdout(
+        escapeTerminal(
+          `warning: the project's spec.resources reads none of ${r.unread.length === 1 ? 'this file' : `these ${r.unread.length} files`}: ${few(r.unread)}; validate, plan and apply do not see ${they(r.unread.length)} until it does: add ${folders.map((g) => JSON.stringify(g)).join(' and ')} to spec.resources`,
         ) + '\n',
       );
     }
-    if (r.written > 0) {
+    for (const { file, declaredIn } of r.repeats.slice(0, 3))
       ctx.io.stdout(
-        `Check them with \`steward validate\` and \`steward plan\` (review rewritten files with \`git diff\`); plan now shows them as unchanged${r.unread.length > 0 ? ' once spec.resources reads them' : ''}${r.alerts > 0 ? " (an alert steward did not create is updated once, to carry its marker in the note; one without a name also takes its file's)" : ''}.\n`,
+        escapeTerminal(
+          `warning: ${file} declares again what ${declaredIn} declares, and spec.resources reads both: validate refuses the project until one goes (delete one, or give --out a folder spec.resources does not read)`,
+        ) + '\n',
+      );
+    if (r.repeats.length > 3) ctx.io.stdout(`warning: and ${r.repeats.length - 3} more files declare again what a project file declares\n`);
+    if (r.written > 0) {
+      // "Unchanged" is only true of files plan reads and that declare nothing twice.
+      const promise =
+        r.repeats.length > 0
+          ? ''
+          : r.unread.length === 0
+            ? '; plan now shows them as unchanged'
+            : args.out === undefined
+              ? '; plan now shows them as unchanged once spec.resources reads them'
+              : '';
+      ctx.io.stdout(
+        `Check them with \`steward validate\` and \`steward plan\`${args.out === undefined ? ' (review rewritten files with \`git diff\`)' : ''}${promise}${promise && r.alerts > 0 ? " (an alert steward did not create is updated once, to carry its marker in the note; one without a name also takes its file's)" : ''}.\n`,
       );
     }
     return r.failed ? 1 : 0;

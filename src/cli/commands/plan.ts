@@ -1,7 +1,7 @@
 import { dirname, resolve, sep } from 'node:path';
 import { CliError, ValidationError, type Issue } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
-import { listSome } from '../../shared/text.ts';
+import { listSome, shellWords } from '../../shared/text.ts';
 import { escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactForRender, type CommandContext, type GlobalArgs } from '../context.ts';
 
@@ -153,7 +153,9 @@ export const planCommand = defineCommand<PlanArgs>({
       makeFolderInside(ctx.cwd, dirname(out), 'the plan');
       writeFileAtomic(out, text);
     }
-    ctx.io.stdout(await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out }));
+    ctx.io.stdout(
+      await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out, next: applyCommand(args, made.projectFromPath) }),
+    );
     if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
     // --server-validate is a check: a body the service calls invalid fails it (apply would be refused), as
     // a file that fails validate does, whatever --detailed-exitcode says.
@@ -199,14 +201,40 @@ export async function renderInvalid(issues: readonly Issue[], format: 'json' | '
 }
 
 /**
- * A plan in one of the formats. `out` is the saved plan's file (named as the way to apply it); `applying`
- * when apply prints the plan it is about to run (no "Run `steward apply`").
+ * The command that applies what this plan shows. A saved plan is applied by its file; otherwise apply plans
+ * afresh, so it is given the flags that shaped this plan (a plan made with --prune, applied without it, deletes
+ * nothing). apply takes no paths: a plan narrowed by them is saved, then applied by its file.
+ */
+export function applyCommand(
+  args: Pick<PlanArgs, 'out' | 'paths' | 'target' | 'prune' | 'allowEmpty' | 'reassertAlerts'> & Pick<GlobalArgs, 'config' | 'env'>,
+  projectFromPath: boolean,
+): string {
+  const project = args.config ?? (projectFromPath ? args.paths?.[0] : undefined);
+  const config = project !== undefined ? ['--config', project] : [];
+  if (args.out !== undefined) return shellWords(['steward', 'apply', args.out, ...config]);
+  const shaping = [
+    ...config,
+    ...(args.env !== undefined ? ['--env', args.env] : []),
+    ...(args.target ?? []).flatMap((t) => ['--target', t]),
+    ...(args.prune === undefined ? [] : [args.prune ? '--prune' : '--no-prune']),
+    ...(args.allowEmpty ? ['--allow-empty'] : []),
+    ...(args.reassertAlerts ? ['--reassert-alerts'] : []),
+  ];
+  const paths = projectFromPath ? [] : (args.paths ?? []);
+  if (paths.length === 0) return shellWords(['steward', 'apply', ...shaping]);
+  return `${shellWords(['steward', 'plan', ...paths, ...shaping, '--out', 'plan.json'])} && ${shellWords(['steward', 'apply', 'plan.json', ...config])}`;
+}
+
+/**
+ * A plan in one of the formats. `out` is the saved plan's file; `next` the command that applies the plan
+ * (default: `steward apply`, or `steward apply <out>`); `applying` when apply prints the plan it is about to
+ * run (no "Run `steward apply`").
  */
 export async function renderPlan(
   plan: Plan,
   format: PlanArgs['format'],
   ctx: CommandContext,
-  opts: { showUnchanged?: boolean; out?: string; applying?: boolean } = {},
+  opts: { showUnchanged?: boolean; out?: string; next?: string; applying?: boolean } = {},
 ): Promise<string> {
   // Every string redacted as a value, before any renderer escapes, wraps or cuts it: a credential escaped
   // for Markdown (\_) or wrapped over two lines would no longer be found in the finished text. Not copied
@@ -227,7 +255,7 @@ export async function renderPlan(
     }
     default: {
       const { renderPlanText } = await import('../../render/plan-text.ts');
-      const next = opts.applying ? 'applying' : opts.out ? `steward apply ${opts.out}` : undefined;
+      const next = opts.applying ? 'applying' : (opts.next ?? (opts.out ? shellWords(['steward', 'apply', opts.out]) : undefined));
       return renderPlanText(plan, { color: ctx.color, columns: ctx.columns, showUnchanged: opts.showUnchanged ?? false, ...(next ? { next } : {}) });
     }
   }
