@@ -220,6 +220,12 @@ function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | unde
       if (Object.keys(o).length > 0) out[f] = o;
     } else out[f] = v;
   }
+  // What a server answering series (HyperDX 2026-01-30) fills in, and what it means when left out: a time
+  // series is drawn as lines, a table's rows sort ascending, an empty alias is none (it is not stored). Without
+  // this, a file that leaves them out would plan as drift after every apply.
+  if (out['type'] === 'time' && out['displayType'] === 'line') delete out['displayType'];
+  if (out['type'] === 'table' && out['sortOrder'] === 'asc') delete out['sortOrder'];
+  if (out['alias'] === '') delete out['alias'];
   if (ignored) for (const k of Object.keys(s)) if (!SERIES_KNOWN.has(k)) ignored.add(`tiles[].series[].${k}`);
   return out;
 }

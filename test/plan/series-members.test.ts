@@ -127,7 +127,7 @@ test('displayForm shows a series in the order files have it: type, source, what 
     content: undefined,
     metricDataType: 'summary',
     numberFormat: { output: 'number' },
-    displayType: 'line',
+    displayType: 'stacked_bar',
     groupBy: ['host'],
     alias: 'p95',
     level: 0.95,
@@ -156,6 +156,24 @@ test('displayForm shows a series in the order files have it: type, source, what 
     'metricName',
     'metricDataType',
   ]);
+});
+
+test('what a server answering series fills in is no drift: displayType line on a time series, sortOrder asc on a table, an empty alias', () => {
+  // GIVEN files that leave them out, and the answers of HyperDX 2026-01-30, which always has them
+  const time = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
+  const table = { ...time, type: 'table' };
+  const cases: Array<[Record<string, unknown>, Record<string, unknown>, string]> = [
+    [time, { ...time, displayType: 'line' }, 'noop'],
+    [table, { ...table, sortOrder: 'asc' }, 'noop'],
+    [{ ...time, alias: '' }, time, 'noop'],
+    // THEN only the other value is drift
+    [time, { ...time, displayType: 'stacked_bar' }, 'update'],
+    [table, { ...table, sortOrder: 'desc' }, 'update'],
+  ];
+  for (const [file, answered, action] of cases) {
+    const it = plan({ resources: [dashboard('d1', { tiles: [tile(file)] as never })], live: [live(answered)] }).items[0]!;
+    assert.is(it.action, action, JSON.stringify({ file, answered, patch: it.patch }));
+  }
 });
 
 test('numberFormat: members without a value are no drift, and key order is not', () => {
