@@ -176,7 +176,7 @@ function normalizeTile(tile: LiveTileInput, ignored: Set<string> | undefined, sa
   if (typeof tile.h === 'number') out.h = tile.h;
   if (sameNameAs !== undefined) out.sameNameAs = sameNameAs;
   const series = Array.isArray(tile.series) ? tile.series : [];
-  if (series.length > 0) out.series = series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored));
+  if (series.length > 0) out.series = withTileNumberFormat(series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored)));
   if (unnamed) out.unnamed = true;
   for (const f of ['w', 'x', 'y'] as const) if (typeof tile[f] === 'number') out[f] = tile[f];
   if (ignored) for (const k of Object.keys(tile)) if (!TILE_KNOWN.has(k)) ignored.add(`tiles[].${k}`);
@@ -205,6 +205,20 @@ function withSelectDefaults(config: Record<string, unknown>): Record<string, unk
     return out;
   });
   return { ...config, select: items };
+}
+
+/**
+ * A time or table tile's series with the tile's number format on each: HyperDX keeps one per tile (the first
+ * series' that has one) and a server answering series (2026-01-30) gives it on every series, so a file that
+ * says it once means what the server answers. Series of other types are left as they are.
+ */
+function withTileNumberFormat(series: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  const type = series[0]?.['type'];
+  if (type !== 'time' && type !== 'table') return series;
+  const format = series.find((s) => s['numberFormat'] !== undefined)?.['numberFormat'];
+  if (format === undefined || series.every((s) => s['numberFormat'] !== undefined && canonicalJson(s['numberFormat']) === canonicalJson(format))) return series;
+  // Rebuilt in sorted member order (see normalDigest).
+  return series.map((s) => Object.fromEntries(Object.entries({ ...s, numberFormat: format }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }
 
 function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | undefined): Record<string, unknown> {

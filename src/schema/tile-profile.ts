@@ -71,6 +71,10 @@ function joinLast(items: readonly string[], word: 'and' | 'or'): string {
 function seriesProfileProblems(name: string, series: readonly unknown[], i: number, api: string, out: Array<{ pointer: string; message: string }>): void {
   const at = `/spec/tiles/${i}/series`;
   if (series.length === 0) out.push({ pointer: at, message: `tile "${name}" has no series; the ${api} API needs at least one` });
+  // HyperDX builds a number, search or markdown chart from the first series alone; the others are dropped.
+  const kind = (series[0] as Record<string, unknown> | null | undefined)?.['type'];
+  if (series.length > 1 && (kind === 'number' || kind === 'search' || kind === 'markdown'))
+    out.push({ pointer: `${at}/1`, message: `a ${kind} tile shows its first series only; the ${api} API drops the other ${series.length - 1}: give one` });
   series.forEach((s, j) => {
     if (!s || typeof s !== 'object') return;
     const member = s as Record<string, unknown>;

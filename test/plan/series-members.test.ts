@@ -176,6 +176,46 @@ test('what a server answering series fills in is no drift: displayType line on a
   }
 });
 
+test("numberFormat is the tile's: said once in the file, it equals the answer that gives it on every series", () => {
+  // GIVEN a time tile of two series, the number format on the first only, as a file may say it
+  const s = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
+  const format = { output: 'time', factor: 0.001 };
+  const file = [
+    { ...s, numberFormat: format },
+    { ...s, where: 'level:error' },
+  ];
+  const d = dashboard('d1', { tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series: file }] as never });
+  const answered = (f: unknown) =>
+    ({
+      id: ID,
+      name: 'Dash d1',
+      tags: ['team:a', MARKER],
+      tiles: [
+        {
+          id: 'tile-1',
+          name: 'T',
+          x: 0,
+          y: 0,
+          w: 6,
+          h: 3,
+          series: [
+            { ...s, numberFormat: f },
+            { ...s, where: 'level:error', numberFormat: f },
+          ],
+        },
+      ],
+    }) as LiveDashboardInput;
+  // WHEN HyperDX 2026-01-30 answers the tile's format on both series THEN nothing changed
+  assert.is(plan({ resources: [d], live: [answered(format)] }).items[0]!.action, 'noop');
+  // and another format on the tile is drift, on each series
+  const other = plan({ resources: [d], live: [answered({ output: 'number' })] }).items[0]!;
+  assert.is(other.action, 'update');
+  assert.ok(
+    other.patch!.some((op) => op.path.startsWith('/tiles/T/series/1/numberFormat')),
+    JSON.stringify(other.patch),
+  );
+});
+
 test('numberFormat: members without a value are no drift, and key order is not', () => {
   const s = { type: 'number', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene' };
   const d = dashboard('d1', { tiles: [tile({ ...s, numberFormat: { output: 'byte', mantissa: 2 } })] as never });

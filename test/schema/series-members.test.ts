@@ -116,6 +116,18 @@ test('live profiles: the series of one tile are of one type; groupBy takes at mo
   }
 });
 
+test('live profiles: a number, search or markdown tile takes one series (HyperDX charts the first, drops the others)', () => {
+  for (const api of ['hyperdx', 'clickstack-cloud']) {
+    for (const type of ['number', 'search', 'markdown']) {
+      assert.equal(errors([BASE[type]!, BASE[type]!], api), [
+        `/spec/tiles/0/series/1: a ${type} tile shows its first series only; the ${api} API drops the other 1: give one`,
+      ]);
+    }
+    assert.equal(errors([BASE['time']!, BASE['time']!], api), []);
+    assert.equal(errors([BASE['table']!, BASE['table']!], api), []);
+  }
+});
+
 test('seed: validate names the file, line and column of each member the seed API does not have', async () => {
   const p = tmpProject({
     'steward.yaml': 'apiVersion: steward/v1\nkind: Project\nspec:\n  resources: ["dashboards/*.yaml"]\n',
