@@ -4,7 +4,7 @@ import { canonicalJson, quotedKey, sortedKeysOf } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
 import { copyPlain, setOwn } from '../shared/object.ts';
 import { dropUnknownMembers } from '../schema/unknown-members.ts';
-import { SERIES_MEMBERS, withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
+import { dropSeriesDefaults, SERIES_MEMBERS, withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
 /** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
@@ -234,12 +234,9 @@ function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | unde
       if (Object.keys(o).length > 0) out[f] = o;
     } else out[f] = v;
   }
-  // What a server answering series (HyperDX 2026-01-30) fills in, and what it means when left out: a time
-  // series is drawn as lines, a table's rows sort ascending, an empty alias is none (it is not stored). Without
-  // this, a file that leaves them out would plan as drift after every apply.
-  if (out['type'] === 'time' && out['displayType'] === 'line') delete out['displayType'];
-  if (out['type'] === 'table' && out['sortOrder'] === 'asc') delete out['sortOrder'];
-  if (out['alias'] === '') delete out['alias'];
+  // What a server answering series (HyperDX 2026-01-30) fills in equals its absence: without this, a file
+  // that leaves them out would plan as drift after every apply.
+  dropSeriesDefaults(out);
   if (ignored) for (const k of Object.keys(s)) if (!SERIES_KNOWN.has(k)) ignored.add(`tiles[].series[].${k}`);
   return out;
 }

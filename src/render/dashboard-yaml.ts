@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
-import { METRIC_VALUE_EXPRESSION, metricLacksValue, SERIES_MEMBERS, withoutGatedFilterMembers } from '../model/dashboard.ts';
+import { dropSeriesDefaults, METRIC_VALUE_EXPRESSION, metricLacksValue, SERIES_MEMBERS, withoutGatedFilterMembers } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from '../plan/types.ts';
 import { dropUnknownMembers as dropUnknown } from '../schema/unknown-members.ts';
 import { isPortableFileName } from '../shared/paths.ts';
@@ -162,7 +162,9 @@ export function renderDashboardYaml(
               for (const k of Object.keys(s))
                 if (!Object.hasOwn(o, k) && s[k] !== undefined && s[k] !== null && !(SERIES_MEMBERS as readonly string[]).includes(k))
                   warnings.push(`tile "${name}": left out series[${j}].${k}, a member steward does not know`);
-              return o;
+              // What the server fills in when none was sent (displayType line, sortOrder asc) is not written:
+              // it means the same left out, and a seed file cannot say it.
+              return dropSeriesDefaults(o);
             });
           } else if (t['config'] !== undefined && t['config'] !== null && typeof t['config'] === 'object' && opts.configForm) {
             out['config'] = withMetricValues(named(withoutNulls(t['config']) as Record<string, unknown>), name, warnings);

@@ -144,7 +144,6 @@ test('import -> validate -> plan (no change) -> edit one tile -> apply: the serv
       'level: 0.95',
       'displayType: stacked_bar',
       'output: time',
-      'sortOrder: asc',
       'aggFn: any',
       'metricDataType: summary',
       'mantissa: 2',

@@ -140,9 +140,11 @@ for (const c of MEMBERS) {
     assert.equal(warnings, []);
     const written = parse(text).spec.tiles[0].series[0] as Record<string, unknown>;
     assert.equal(written[c.member], c.series[c.member]);
+    // (displayType line and sortOrder asc, which that server answers when none was set, are left out)
+    const isDefault = (k: string) => (k === 'displayType' && c.series[k] === 'line') || (k === 'sortOrder' && c.series[k] === 'asc');
     assert.equal(
       Object.keys(written),
-      ORDER.filter((k) => k in c.series),
+      ORDER.filter((k) => k in c.series && !isDefault(k)),
     );
   });
 
@@ -175,6 +177,26 @@ test('a markdown series is written as a block, its text with its lines; ${ stays
     (r.resources[0]!.doc as { spec: { tiles: Array<{ series: Array<{ content: string }> }> } }).spec.tiles[0]!.series[0]!.content,
     '# Runbook\n\nPage ${TEAM}.',
   );
+});
+
+test("what that server fills in (displayType line, sortOrder asc) is left out: plain series import as the seed profile's, and validate there", () => {
+  // GIVEN a time and a table series with only seed 000's members, as HyperDX 2026-01-30 answers them
+  const seedLike = [
+    { aggFn: 'count', type: 'time', sourceId: SOURCE, displayType: 'line', field: '', where: 'level:error', whereLanguage: 'lucene', groupBy: [] },
+    { aggFn: 'count', type: 'table', sourceId: SOURCE, field: '', where: '', whereLanguage: 'lucene', groupBy: ['host'], sortOrder: 'asc' },
+  ];
+  for (const series of seedLike) {
+    const live = liveWith(series);
+    const { text } = render(live);
+    assert.not.match(text, /displayType|sortOrder/);
+    const r = processFile('imported/old-style.yaml', Buffer.from(text), {}, { isProjectFile: false });
+    assert.equal(
+      checkSemantics(r.resources, { api: 'seed' }).filter((p) => p.severity === 'error'),
+      [],
+    );
+    const spec = (r.resources[0]!.doc as unknown as { spec: never }).spec;
+    assert.is(normalDigest(normalizeDesired(spec, MARKER)), normalDigest(normalizeLive(live, MARKER).normal));
+  }
 });
 
 test('a series member steward does not know is left out with a warning', () => {
