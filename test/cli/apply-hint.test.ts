@@ -5,7 +5,7 @@
  * The flags that shape a plan now go with it, a narrowed plan is saved and applied by its file, and every word
  * is quoted as a shell reads it back. The end-to-end cases run the printed command itself through sh.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import { applyCommand } from '../../src/cli/commands/plan.ts';
 import { shellWords } from '../../src/shared/text.ts';
 import { startEmulator } from '../../src/emulator/index.ts';
-import { BIN, steward } from '../helpers/exec.ts';
+import { BIN, run, steward } from '../helpers/exec.ts';
 import { copyExample } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -51,23 +51,11 @@ test('shellWords: sh reads every word back as it was', () => {
 });
 
 /** Runs a command line as a user pastes it, with `steward` on PATH (not blocking: the emulator is in this process). */
-function sh(line: string, cwd: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function sh(line: string, cwd: string, env: Record<string, string>) {
   const bin = join(cwd, '..', 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'steward'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { cwd, env: { ...env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+  return run('sh', ['-c', line], { cwd, env: { ...env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' } });
 }
 
 test('the printed command applies the plan: --prune deletes the orphan, a narrowed plan creates only its own', async () => {
@@ -93,7 +81,7 @@ test('the printed command applies the plan: --prune deletes the orphan, a narrow
     assert.ok(first, narrowed.stdout);
     assert.is(first[1], "steward plan 'dashboards/team a' --prune --out plan.json && steward apply plan.json");
     const ran = await sh(first[1]!, dir, env);
-    assert.is(ran.status, 0, ran.stdout + ran.stderr);
+    assert.is(ran.code, 0, ran.stdout + ran.stderr);
     assert.match(ran.stdout, '1 created');
     // THEN only Team A was created; the orphan is still there, and plan --prune says how to delete it
     const pruning = await steward(['plan', '--prune'], { cwd: dir, env });
@@ -102,7 +90,7 @@ test('the printed command applies the plan: --prune deletes the orphan, a narrow
     assert.ok(second, pruning.stdout);
     assert.is(second[1], 'steward apply --prune');
     const deleted = await sh(`${second[1]} --auto-approve`, dir, env);
-    assert.is(deleted.status, 0, deleted.stdout + deleted.stderr);
+    assert.is(deleted.code, 0, deleted.stdout + deleted.stderr);
     assert.match(deleted.stdout, '1 deleted');
     const after = await steward(['plan', '--prune', '--detailed-exitcode'], { cwd: dir, env });
     assert.is(after.code, 0, after.stdout + after.stderr);

@@ -61,12 +61,16 @@ export async function steward(args: string[], opts: ExecOptions = {}): Promise<E
 
 /** Runs the built binary in a child process. */
 export function stewardSpawned(args: string[], opts: ExecOptions = {}): Promise<ExecResult> {
+  return run(process.execPath, [BIN, ...args], {
+    ...opts,
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', XDG_CACHE_HOME: testCacheHome(), ...opts.env },
+  });
+}
+
+/** Runs a command in a child process (killed after `timeoutMs`, 60 s by default) and collects its output. */
+export function run(command: string, args: string[], opts: Omit<ExecOptions, 'spawn'> = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd,
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', XDG_CACHE_HOME: testCacheHome(), ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
     opts.onChild?.(child);
     let stdout = '';
     let stderr = '';

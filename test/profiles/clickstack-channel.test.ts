@@ -159,20 +159,25 @@ test('a channel member the server holds and the file lacks is shown going before
   }
 });
 
+/** An email alert made in the UI, with the project's marker (so it is steward's). */
+function mailAlert(x: Awaited<ReturnType<typeof applied>>, name: string, emailRecipients: string[]) {
+  return x.api('POST', '/alerts', {
+    name,
+    source: 'saved_search',
+    savedSearchId: '65f5e4a3b9e77c001a0004d9',
+    threshold: 3,
+    thresholdType: 'above',
+    interval: '15m',
+    note: MARKER,
+    channel: { type: 'email', emailRecipients },
+  });
+}
+
 test('import writes every channel member, an email channel too; the imported files plan as unchanged', async () => {
   const x = await applied();
   try {
     // GIVEN also an email alert made in the UI (with the project's marker, so it is steward's)
-    await x.api('POST', '/alerts', {
-      name: 'Paging by mail',
-      source: 'saved_search',
-      savedSearchId: '65f5e4a3b9e77c001a0004d9',
-      threshold: 3,
-      thresholdType: 'above',
-      interval: '15m',
-      note: MARKER,
-      channel: { type: 'email', emailRecipients: ['sre@example.com', 'oncall@example.com'] },
-    });
+    await mailAlert(x, 'Paging by mail', ['sre@example.com', 'oncall@example.com']);
     // WHEN the alerts' files are replaced by what import writes
     rmSync(join(x.dir, 'alerts'), { recursive: true });
     mkdirSync(join(x.dir, 'alerts'));
@@ -207,16 +212,7 @@ test('an email channel with no recipients (ClickStack takes it) is imported and 
   const x = await applied();
   try {
     // GIVEN an email alert whose list was emptied in the UI
-    await x.api('POST', '/alerts', {
-      name: 'Mail nobody',
-      source: 'saved_search',
-      savedSearchId: '65f5e4a3b9e77c001a0004d9',
-      threshold: 3,
-      thresholdType: 'above',
-      interval: '15m',
-      note: MARKER,
-      channel: { type: 'email', emailRecipients: [] },
-    });
+    await mailAlert(x, 'Mail nobody', []);
     // WHEN it is imported
     const r = await x.run('import', '--name', 'Mail nobody');
     assert.is(r.code, 0, r.stdout + r.stderr);
