@@ -202,6 +202,20 @@ export function dashboardLocalProblems(spec: DashboardSpec, api: string): [Local
       });
     } else seen.set(t.name, i);
     for (const p of tileProfileProblems(t, i, api)) tileProblems.push({ severity: 'error', ...p });
+    // asRatio plots the first series (select item) over the second: with another count HyperDX stores false
+    // for a series tile (so plan would show the file's true as a change on every run); its spec says the
+    // config form "requires exactly two select items", with no word on what the server does otherwise.
+    const ratioOf = (what: 'series' | 'select items', n: number, pointer: string, severity: 'error' | 'warning') =>
+      tileProblems.push({
+        pointer,
+        severity,
+        message: `tile "${t.name}" sets asRatio, which divides the first of its ${what} by the second: it needs exactly two, and has ${n}${severity === 'error' ? `; the ${api} API stores asRatio false then, which plan would show as a change on every run` : ''}`,
+      });
+    if (t.asRatio === true && Array.isArray(t.series) && t.series.length !== 2)
+      ratioOf('series', t.series.length, `/spec/tiles/${i}/asRatio`, api === 'seed' ? 'warning' : 'error');
+    const config = t.config as { asRatio?: unknown; select?: unknown } | undefined;
+    if (config?.asRatio === true && Array.isArray(config.select) && config.select.length !== 2)
+      ratioOf('select items', config.select.length, `/spec/tiles/${i}/config/asRatio`, 'warning');
     // HyperDX stores a series tile as a config and answers only that: plan has nothing to compare the series with.
     if (api !== 'seed' && Array.isArray(t.series) && t.config === undefined)
       tileProblems.push({

@@ -141,11 +141,11 @@ const tile = (name: fc.Arbitrary<string>) =>
       asRatio: fc.option(fc.boolean(), { nil: undefined }),
       series: fc.option(fc.array(series, { maxLength: 3 }), { nil: undefined }),
     })
-    // x + w stays within the 24-column grid (beyond it is a semantic warning).
+    // x + w stays within the 24-column grid, and asRatio is true only over two series (else, semantic warnings).
     .map(({ wRatio, asRatio, series: s, ...t }) => ({
       ...t,
       w: 1 + Math.floor(wRatio * (23 - t.x)),
-      ...(asRatio === undefined ? {} : { asRatio }),
+      ...(asRatio === undefined ? {} : { asRatio: asRatio && (s === undefined || s.length === 2) }),
       ...(s === undefined ? {} : { series: s }),
     }));
 
