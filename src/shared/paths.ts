@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { CliError } from '../errors.ts';
 import { makeDirs } from './files.ts';
+import { gitFolderName } from './path-fold.ts';
 
 /** Whether `path` is `root` or below it, by the names alone (no links resolved). */
 export function isInside(root: string, path: string): boolean {
@@ -62,11 +63,35 @@ export function linkEscape(root: string, path: string): string | undefined {
 }
 
 /**
+ * Refuses an output of steward's (`what`: the plan, the report, dashboards) that `path` would put inside a
+ * `.git` folder, by its name or where links lead: a file there is git's own (`--out .git/config` left the
+ * clone unusable, `.git/hooks/...` is code git runs, and a worktree's `.git` file points git at its
+ * repository). As the reads refuse it (IN_GIT), by every name a file system takes for `.git` (`.GIT`).
+ * Only the part below `root` counts for a path inside it, so a project kept under such a folder still works.
+ * @throws CliError
+ */
+export function refuseGitOutput(root: string, path: string, what: string): void {
+  for (const [r, p] of [
+    [root, path],
+    [realPathOf(root), realPathOf(path)],
+  ] as const) {
+    const name = gitFolderName(isInside(r, p) ? relative(r, p) : p);
+    const shown = (f: string) => (isInside(root, f) && f !== root ? relative(root, f) : f);
+    if (name !== undefined)
+      throw new CliError(
+        `refusing to write ${what} to ${shown(path)}: ${p === path ? 'it' : `it leads to ${shown(p)}, which`} is inside ${JSON.stringify(name)}, git's own folder (a file there changes what git does); name a path outside it`,
+        { code: 'usage' },
+      );
+  }
+}
+
+/**
  * Creates the folder `dir` (with its parents) for `what`, refusing one that a symbolic link inside `root`
  * takes outside it, and naming a file that stands where the folder should be.
  * @throws CliError
  */
 export function makeFolderInside(root: string, dir: string, what: string): void {
+  refuseGitOutput(root, dir, what);
   const escape = linkEscape(root, dir);
   if (escape !== undefined)
     throw new CliError(`refusing to write ${what} into ${dir}: a symbolic link takes it outside ${root} (to ${escape})`, { code: 'usage' });

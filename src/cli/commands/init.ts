@@ -9,7 +9,8 @@ import { DEFAULT_REQUESTS_PER_MINUTE } from '../../clients/settings.ts';
 import { OBSERVABILITY_PROFILES } from '../../clients/profiles.ts';
 import { packageFile } from '../../shared/package-root.ts';
 import { makeDirs, readRegularFile } from '../../shared/files.ts';
-import { schemaModelinePath } from '../../shared/paths.ts';
+import { refuseGitOutput, schemaModelinePath } from '../../shared/paths.ts';
+import { escapeTerminal } from '../../render/escape.ts';
 
 /** A .gitignore init adds to is read whole: a larger one is no .gitignore. */
 const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
@@ -162,6 +163,7 @@ export const initCommand = defineCommand<InitArgs>({
     if (!/^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/.test(name)) {
       throw new UsageError(`--name ${name}: use lowercase letters, digits, '.', '_' and '-' (it names the project and its marker tag)`);
     }
+    refuseGitOutput(ctx.cwd, dir, 'a project');
     // The folder, or the nearest part of its path that exists, must be a folder: a file there is the user's
     // mistake, named, not an ENOTDIR from the first lstat below read as "a bug in steward".
     for (let at = dir; ; at = dirname(at)) {
@@ -254,7 +256,7 @@ export const initCommand = defineCommand<InitArgs>({
         text = `${old}${old.endsWith('\n') || old === '' ? '' : '\n'}\n${f.text}`;
       }
       writeFileAtomic(path, text);
-      lines.push(`  + ${relative(ctx.cwd, path) || f.path}`);
+      lines.push(`  + ${escapeTerminal(relative(ctx.cwd, path) || f.path)}`);
     }
     const cd = relative(ctx.cwd, dir);
     if (!inside(SCHEMAS, dir)) {
@@ -272,7 +274,7 @@ export const initCommand = defineCommand<InitArgs>({
         ...lines,
         '',
         'Next:',
-        ...(cd ? [`  cd ${cd}`] : []),
+        ...(cd ? [`  cd ${escapeTerminal(cd)}`] : []),
         '  steward validate              # offline: YAML, schemas, references',
         `  set ${vars}`,
         `                                # (or run \`steward emulator${args.api === 'seed' ? '' : ` --api ${args.api}`}\` and paste the exports it prints)`,

@@ -2,7 +2,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { CliError, ValidationError, type Issue } from '../../errors.ts';
 import type { Plan } from '../../plan/types.ts';
 import { listSome, shellWords } from '../../shared/text.ts';
-import { escapeTerminal } from '../../render/escape.ts';
+import { escapeMarkdownCode, escapeTerminal } from '../../render/escape.ts';
 import { defineCommand, redactForOutput, redactForRender, type CommandContext, type GlobalArgs } from '../context.ts';
 
 export interface PlanArgs {
@@ -126,7 +126,7 @@ export const planCommand = defineCommand<PlanArgs>({
     }
     const { plan } = made;
     if (args.out) {
-      const [{ writeFileAtomic }, { jsonText }, { makeFolderInside }] = await Promise.all([
+      const [{ writeFileAtomic }, { jsonText }, { makeFolderInside, refuseGitOutput }] = await Promise.all([
         import('../../atomic-write.ts'),
         import('../../render/escape.ts'),
         import('../../shared/paths.ts'),
@@ -143,7 +143,15 @@ export const planCommand = defineCommand<PlanArgs>({
       }
       // As report's folder: a folder that a link in the work tree takes outside (a pull request can commit
       // one) is refused; one named outside on the command line is the user's choice.
+      // resolve() drops a trailing separator, and `--out plans/` wrote a file named plans: a name ending in
+      // one means a folder, and a saved plan needs a file's name (apply reads it back), so say which.
+      if (args.out.endsWith('/') || args.out.endsWith(sep))
+        throw new CliError(
+          `--out ${args.out} ends in ${args.out.endsWith('/') ? '/' : sep}, so it names a folder; name the plan's file (${args.out}plan.json)`,
+          { code: 'usage' },
+        );
       const out = resolve(ctx.cwd, args.out);
+      refuseGitOutput(ctx.cwd, out, 'the plan');
       const { projectFileRole } = await import('../../config/project.ts');
       const taken = projectFileRole(made.project, out);
       if (taken)
@@ -156,7 +164,7 @@ export const planCommand = defineCommand<PlanArgs>({
     ctx.io.stdout(
       await renderPlan(plan, args.format, ctx, { showUnchanged: args.showUnchanged, out: args.out, next: applyCommand(args, made.projectFromPath) }),
     );
-    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${args.out}.\n`);
+    if (args.out && args.format === 'text') ctx.io.stdout(`Saved the plan to ${escapeTerminal(args.out)}.\n`);
     // --server-validate is a check: a body the service calls invalid fails it (apply would be refused), as
     // a file that fails validate does, whatever --detailed-exitcode says.
     const invalid = plan.items.filter((i) => i.serverValidation && !i.serverValidation.valid).map((i) => `${i.kind.toLowerCase()} ${i.name}`);
@@ -182,7 +190,7 @@ export async function renderInvalid(issues: readonly Issue[], format: 'json' | '
     const errors = rel.filter((i) => i.severity === 'error');
     // Paths and messages quote the files under review (a pull request's): escaped as every other Markdown
     // steward writes, so they cannot forge lines, workflow commands, links or mentions.
-    const { escapeMarkdownCode, escapeMarkdownKeepingCode } = await import('../../render/escape.ts');
+    const { escapeMarkdownKeepingCode } = await import('../../render/escape.ts');
     return [
       `## steward plan`,
       '',
@@ -247,7 +255,7 @@ export async function renderPlan(
     }
     case 'markdown': {
       const { renderPlanMarkdown } = await import('../../render/plan-markdown.ts');
-      return renderPlanMarkdown(plan, opts.out ? { artifactHint: `\`${opts.out}\`` } : {});
+      return renderPlanMarkdown(plan, opts.out ? { artifactHint: `\`${escapeMarkdownCode(opts.out)}\`` } : {});
     }
     case 'github': {
       const { renderPlanGithub } = await import('../../render/plan-github.ts');

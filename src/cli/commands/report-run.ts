@@ -4,6 +4,7 @@ import { assertReplaceable, writeFileAtomic } from '../../atomic-write.ts';
 import { projectFileRole, type Project } from '../../config/project.ts';
 import { CliError } from '../../errors.ts';
 import { renderIssuesText } from '../../render/issues.ts';
+import { escapeTerminal } from '../../render/escape.ts';
 import { renderReportHtml } from '../../render/report-html.ts';
 import { renderReportJson } from '../../render/report-json.ts';
 import { renderReportMarkdown } from '../../render/report-markdown.ts';
@@ -116,5 +117,6 @@ export function writeReportFiles(dir: string, report: Report, redact: (text: str
 
 function displayPath(cwd: string, file: string): string {
   const r = relative(cwd, file);
-  return r === '' || r.startsWith('..') ? file : r;
+  // The folder is --out as typed: an escape sequence in it would be run by the terminal, not shown.
+  return escapeTerminal(r === '' || r.startsWith('..') ? file : r);
 }

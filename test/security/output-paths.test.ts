@@ -1,0 +1,106 @@
+/**
+ * Output paths named on the command line (plan --out, report --out, import --out, init DIR): what each
+ * writes where a demanding user expects it, and never into git's own folder (red team, round 15).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startEmulator, type Emulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+import { DASH, ENV, project } from './project-files.ts';
+
+/** A one-dashboard project pointed at a fresh emulator, with a `.git` folder holding a config. */
+function withLiveProject(fn: (dir: string, env: Record<string, string>, emu: Emulator) => Promise<void>) {
+  return async () => {
+    const emu = await startEmulator({ seed: 1 });
+    const p = tmpProject({
+      'steward.yaml': project().replace('http://127.0.0.1:9', emu.url),
+      'dashboards/d.yaml': DASH,
+      '.git/config': '[core]\n\trepositoryformatversion = 0\n',
+      '.git/hooks/README': 'hooks\n',
+    });
+    try {
+      await fn(p.dir, { ...ENV(p.dir), ...(emu.env as Record<string, string>) }, emu);
+    } finally {
+      await emu.close();
+      p.cleanup();
+    }
+  };
+}
+
+test(
+  'plan --out with a trailing slash names a folder: refused with the file to name instead (it wrote a file named like the folder)',
+  withLiveProject(async (dir, env) => {
+    // GIVEN --out plans/ WHEN plan runs THEN it is refused and nothing named plans is made. Before, resolve()
+    // dropped the slash and the plan was saved as a file named plans (exit 0, "Saved the plan to plans/").
+    const r = await steward(['plan', '--out', 'plans/'], { cwd: dir, env });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.is(r.stderr, "error: --out plans/ ends in /, so it names a folder; name the plan's file (plans/plan.json)\n");
+    assert.not.ok(existsSync(join(dir, 'plans')));
+    // An existing folder with the slash: the same, and the folder is left as it was.
+    mkdirSync(join(dir, 'out'));
+    const again = await steward(['plan', '--out', 'out/'], { cwd: dir, env });
+    assert.is(again.code, 1, again.stdout + again.stderr);
+    assert.equal(readdirSync(join(dir, 'out')), []);
+  }),
+);
+
+test(
+  "no output goes into .git, git's own folder, by any name or link: plan, report, import and init refuse it in one line",
+  withLiveProject(async (dir, env) => {
+    // GIVEN a clone WHEN an output is named inside .git THEN it is refused before anything is written there.
+    // Before, plan --out .git/config replaced git's config with the plan (every git command then failed:
+    // "bad config line 1"), plan --out .git/hooks/pre-push put a file where git runs hooks, and report,
+    // import and init wrote their files into .git.
+    const config = readFileSync(join(dir, '.git/config'), 'utf8');
+    symlinkSync('.git', join(dir, 'gitlink'));
+    const runs: Array<[string[], RegExp]> = [
+      [['plan', '--out', '.git/config'], /^error: refusing to write the plan to \.git\/config: it is inside "\.git", git's own folder/],
+      [['plan', '--out', '.git/hooks/pre-push'], /^error: refusing to write the plan to \.git\/hooks\/pre-push: it is inside "\.git"/],
+      [['plan', '--out', '.GIT/hooks/pre-push'], /^error: refusing to write the plan to \.GIT\/hooks\/pre-push: it is inside "\.GIT"/],
+      [['plan', '--out', 'gitlink/config'], /^error: refusing to write the plan to gitlink\/config: it leads to \.git\/config, which is inside "\.git"/],
+      [['plan', '--out', '.git'], /^error: refusing to write the plan to \.git: it is inside "\.git"/],
+      [['report', '--out', '.git/review'], /^error: refusing to write the report to \.git\/review: it is inside "\.git"/],
+      [['import', '--all', '--out', '.git/hooks'], /^error: refusing to write dashboards to \.git\/hooks: it is inside "\.git"/],
+      [['init', '.git/p'], /^error: refusing to write a project to \.git\/p: it is inside "\.git"/],
+    ];
+    // import needs a live dashboard to write.
+    const applied = await steward(['apply', '--yes'], { cwd: dir, env });
+    assert.is(applied.code, 0, applied.stdout + applied.stderr);
+    for (const [args, message] of runs) {
+      const r = await steward(args, { cwd: dir, env });
+      assert.is(r.code, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message, args.join(' '));
+      assert.is(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    assert.is(readFileSync(join(dir, '.git/config'), 'utf8'), config);
+    assert.equal(readdirSync(join(dir, '.git')).sort(), ['config', 'hooks']);
+    assert.equal(readdirSync(join(dir, '.git/hooks')), ['README']);
+    assert.not.ok(existsSync(join(dir, '.GIT')));
+    // A project kept below a folder named .git still saves its plans (only the part below the project counts).
+    const nested = join(dir, '.git', 'inner');
+    mkdirSync(nested);
+    writeFileSync(join(nested, 'steward.yaml'), readFileSync(join(dir, 'steward.yaml')));
+    const inside = await steward(['plan', '--out', 'plan.json'], { cwd: nested, env });
+    assert.is(inside.code, 0, inside.stdout + inside.stderr);
+    rmSync(nested, { recursive: true });
+  }),
+);
+
+test(
+  'an --out with escape sequences is shown escaped on stdout, never sent to the terminal',
+  withLiveProject(async (dir, env) => {
+    // GIVEN --out named with ESC (a branch name pasted into a job) WHEN plan and report print where they
+    // wrote THEN the escape is shown as \e. Before, "Saved the plan to" and "wrote" printed it raw.
+    const plan = await steward(['plan', '--out', 'p\x1b[2Jx.json'], { cwd: dir, env });
+    assert.is(plan.code, 0, plan.stdout + plan.stderr);
+    assert.match(plan.stdout, /Saved the plan to p\\e\[2Jx\.json\./);
+    const report = await steward(['report', '--out', 'r\x1b]0;x\x07'], { cwd: dir, env });
+    assert.match(report.stdout, /wrote r\\e\]0;x\\u0007\/report\.md/);
+    for (const r of [plan, report]) assert.not.match(r.stdout + r.stderr, /\x1b/);
+  }),
+);
+
+test.run();
