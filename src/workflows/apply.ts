@@ -12,6 +12,7 @@ import { CliError, UsageError } from '../errors.ts';
 import type { Plan } from '../plan/types.ts';
 import type { WorkflowDeps } from './deps.ts';
 import { createRedactor } from '../clients/redact.ts';
+import { maxOf } from '../shared/arrays.ts';
 import { makePlan, type PlanOptions } from './plan.ts';
 
 /** How long requests in flight may take to finish after Ctrl-C before they are abandoned. */
@@ -156,6 +157,7 @@ async function applyLocked(
 
   const runId = randomUUID();
   try {
+    if (killedSince !== undefined) await settleKilledCreates(deps, loadedProject, killedSince, options.settleMs);
     let planned: Plan;
     let made;
     /** A person was asked: what was live when the plan was made is not taken as live now. */
@@ -276,6 +278,45 @@ async function runChecked<T>(asked: boolean, plan: Plan, apply: () => Promise<T>
       `live dashboards or alert records changed while apply waited for "yes" (the plan was made ${plan.createdAt}); nothing was changed`,
     );
   }
+}
+
+/**
+ * Waits, before anything is listed, for the creates a killed apply sent and never learned the outcome of
+ * (journal `send` lines since its lock with no confirmed create of the name): the service may still commit
+ * one after its client is gone, and a plan made before that commit creates the name again, two of it (for
+ * good where the API has no delete). The killed run would have waited a settle window after losing each
+ * answer before listing (createOnce); this waits the same from when it can have lost it at the latest: the
+ * send's request timeout, or now. The window is the request timeout, or --settle when longer.
+ */
+async function settleKilledCreates(deps: ApplyDeps, project: Project, since: string, settleFlagMs: number | undefined): Promise<void> {
+  const [{ readJournalText }, { parseJournal, confirmedEntries }, { resolveObservability }, { timerSleep }] = await Promise.all([
+    import('../apply/leftover.ts'),
+    import('../apply/journal.ts'),
+    import('../config/connection.ts'),
+    import('../apply/create.ts'),
+  ]);
+  const from = Date.parse(since);
+  if (Number.isNaN(from)) return;
+  const after = parseJournal(readJournalText(project.journalPath)).filter((e) => Date.parse(e.at) >= from);
+  const settled = new Set(confirmedEntries(after).flatMap((e) => (e.op.endsWith('.create') ? [`${e.op.slice(0, -7)}/${e.name}`] : [])));
+  const unsettled = after.filter((e) => e.op.endsWith('.send') && !settled.has(`${e.op.slice(0, -5)}/${e.name}`));
+  if (unsettled.length === 0) return;
+  const { timeoutMs } = resolveObservability(project, deps.env);
+  const settleMs = Math.max(timeoutMs, settleFlagMs ?? 0);
+  const now = deps.connect(project).clock.now().getTime();
+  // A line's time is the killed run's clock, written in a committed file: never more than one window ahead.
+  const until = maxOf(unsettled.map((e) => Math.min(Date.parse(e.at) + timeoutMs, now) + settleMs).filter(Number.isFinite));
+  const waitMs = Math.min(until - now, timeoutMs + settleMs);
+  if (!(waitMs > 0)) return;
+  const n = unsettled.length;
+  deps.warn(
+    `waiting ${Math.ceil(waitMs / 1000)} s before planning: the killed run sent ${n} create${n === 1 ? '' : 's'} whose outcome it never learned (${unsettled
+      .slice(0, 3)
+      .map((e) => `${e.op.slice(0, -5)} ${e.name}`)
+      .join(', ')}${n > 3 ? ', …' : ''}), which the service may still make; a plan made sooner would create ${n === 1 ? 'it' : 'them'} again`,
+  );
+  await timerSleep(waitMs, deps.signal);
+  if (deps.signal.aborted) throw deps.signal.reason;
 }
 
 /**
