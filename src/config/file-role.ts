@@ -21,7 +21,16 @@ import { comparePaths, foldedNote, foldPath, hasStreamSuffix } from '../shared/p
  * git ignores it (its .gitignore is `*`), so a state there was replaced by the parse pack, or never committed.
  */
 export function projectFileRole(
-  p: { file: string; dir: string; resources: readonly string[]; statePath: string; journalPath?: string; self?: string },
+  p: {
+    file: string;
+    dir: string;
+    resources: readonly string[];
+    statePath: string;
+    journalPath?: string;
+    self?: string;
+    /** The state files and journals of the other environments (Project.otherStateFiles). */
+    otherStateFiles?: ReadonlyArray<{ path: string; what: 'state' | 'journal'; env: string | undefined }>;
+  },
   path: string,
 ): string | undefined {
   const shown = (f: string) => relative(p.dir, f).split(sep).join('/') || f;
@@ -32,6 +41,12 @@ export function projectFileRole(
     [`${p.statePath}.lock.takeover`, "the guard of the state lock's takeover (apply deletes it)"],
     [p.journalPath, 'the journal'],
   ];
+  // Another environment's (`plan --out .steward/state.staging.json` without --env replaced staging's state).
+  for (const o of p.otherStateFiles ?? []) {
+    const of = o.env === undefined ? 'of the project without --env' : `of --env ${o.env}`;
+    if (o.what === 'journal') rivals.push([o.path, `the journal ${of}`]);
+    else rivals.push([o.path, `the state file ${of}`], [`${o.path}.lock`, `the state's lock file ${of}`]);
+  }
   for (const [rival, what] of rivals) {
     const how = rival === undefined ? undefined : comparePaths(path, rival);
     if (how === 'same') return what;

@@ -39,6 +39,11 @@ export interface Project {
   resources: string[];
   statePath: string;
   journalPath: string;
+  /**
+   * The state files and journals the project's other environments (and the project without --env) use:
+   * never an output's (projectFileRole), though this run neither reads nor writes them.
+   */
+  otherStateFiles?: Array<{ path: string; what: 'state' | 'journal'; env: string | undefined }>;
   markerTag: string;
   concurrency: number | undefined;
   /** Resources written inside the project file itself, after the Project document. */
@@ -233,6 +238,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     resources,
     statePath,
     journalPath,
+    otherStateFiles: otherStateFiles(dir, pd.doc.spec, [statePath, journalPath]),
     markerTag,
     concurrency: spec.concurrency,
     inlineResources: r.resources,
@@ -317,6 +323,31 @@ function refuseMarkerVariables(file: string, src: SourceDoc, spec: ProjectSpec):
 }
 
 /** Objects merge key by key; anything else in the overlay replaces. Prototype keys are never copied. */
+/**
+ * The state file and journal of the project without --env and of each environment (an overlay without its
+ * own takes the project's), but those in `mine` (this run's): for Project.otherStateFiles.
+ */
+function otherStateFiles(dir: string, base: ProjectSpec, mine: readonly string[]): NonNullable<Project['otherStateFiles']> {
+  const out: NonNullable<Project['otherStateFiles']> = [];
+  const seen = new Set(mine);
+  const add = (path: string, what: 'state' | 'journal', env: string | undefined) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    out.push({ path, what, env });
+  };
+  const envs: Array<[string | undefined, { state?: unknown; journal?: unknown } | undefined]> = [
+    [undefined, base],
+    ...Object.entries(base.environments ?? {}).map(([name, o]) => [name, o as { state?: unknown; journal?: unknown } | undefined] as [string, typeof o]),
+  ];
+  for (const [env, o] of envs) {
+    const state = typeof o?.state === 'string' ? o.state : (base.state ?? '.steward/state.json');
+    const journal = typeof o?.journal === 'string' ? o.journal : (base.journal ?? '.steward/journal.jsonl');
+    add(resolve(dir, state), 'state', env);
+    add(resolve(dir, journal), 'journal', env);
+  }
+  return out;
+}
+
 function mergeOverlay<T extends object>(base: T, overlay: Record<string, unknown>): T {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [k, v] of Object.entries(overlay)) {

@@ -141,7 +141,15 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
   // the journal. Folded (path-fold.ts): on macOS and Windows team.yaml is Team.yaml, and NFC is NFD on macOS.
   const claimKey = (f: string): string => foldPath(resolve(f));
   const projectFiles = new Set(loaded.files.map(claimKey));
-  const claimed = new Set([project.statePath, `${project.statePath}.lock`, project.journalPath].map(claimKey));
+  const claimed = new Set(
+    [
+      project.statePath,
+      `${project.statePath}.lock`,
+      project.journalPath,
+      // Another environment's too: a state named .steward/state.yaml is not this run's, but is someone's.
+      ...(project.otherStateFiles ?? []).flatMap((o) => (o.what === 'state' ? [o.path, `${o.path}.lock`] : [o.path])),
+    ].map(claimKey),
+  );
   /** Whether a new file may take `dir/key.yaml`: never one this run wrote; a project file only for its own resource (`own`: then it is skipped, or replaced with --force, as before). */
   const freeFile = (dir: string, key: string, own: boolean): boolean => {
     const k = claimKey(join(dir, `${key}.yaml`));

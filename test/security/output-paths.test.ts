@@ -103,4 +103,44 @@ test(
   }),
 );
 
+test(
+  "no output replaces another environment's state file or journal (plan --out, import --out)",
+  withLiveProject(async (dir, env) => {
+    // GIVEN a project whose staging environment keeps its own state and journal WHEN plan --out (without --env)
+    // names them THEN it is refused and they are as they were. Before, only this run's state and journal
+    // were protected: `plan --out .steward/state.staging.json` replaced staging's record of its alerts with
+    // a plan, and every staging plan then failed ("not a steward state file"); import --out likewise.
+    writeFileSync(
+      join(dir, 'steward.yaml'),
+      readFileSync(join(dir, 'steward.yaml'), 'utf8') +
+        '  environments:\n    staging: { state: .steward/state.staging.json, journal: .steward/journal.staging.jsonl }\n    qa: { state: out/d.yaml }\n',
+    );
+    mkdirSync(join(dir, '.steward'));
+    mkdirSync(join(dir, 'out'));
+    const state = '{"formatVersion":1,"alerts":{}}\n';
+    for (const f of ['.steward/state.staging.json', '.steward/journal.staging.jsonl', '.steward/state.json', 'out/d.yaml']) writeFileSync(join(dir, f), state);
+    const runs: Array<[string[], RegExp]> = [
+      [
+        ['plan', '--out', '.steward/state.staging.json'],
+        /--out \.steward\/state\.staging\.json names the state file of --env staging, which the plan would replace/,
+      ],
+      [['plan', '--out', '.steward/journal.staging.jsonl'], /names the journal of --env staging/],
+      [['plan', '--out', '.steward/state.staging.json.lock'], /names the state's lock file of --env staging/],
+      [['plan', '--env', 'staging', '--out', '.steward/state.json'], /names the state file of the project without --env/],
+      [['plan', '--out', 'out/d.yaml'], /names the state file of --env qa/],
+    ];
+    for (const [args, message] of runs) {
+      const r = await steward(args, { cwd: dir, env });
+      assert.is(r.code, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message, args.join(' '));
+    }
+    const applied = await steward(['apply', '--yes'], { cwd: dir, env });
+    assert.is(applied.code, 0, applied.stdout + applied.stderr);
+    const imported = await steward(['import', '--all', '--out', 'out', '--force'], { cwd: dir, env });
+    assert.is(imported.code, 0, imported.stdout + imported.stderr);
+    assert.ok(existsSync(join(dir, 'out/d-2.yaml')), imported.stdout);
+    for (const f of ['.steward/state.staging.json', '.steward/journal.staging.jsonl', 'out/d.yaml']) assert.is(readFileSync(join(dir, f), 'utf8'), state, f);
+  }),
+);
+
 test.run();
