@@ -40,7 +40,9 @@ export function summarizeErrorBody(body: Buffer | string, contentType: string | 
     return withRequestId({ message: line(`${message} (unparseable JSON body)`) }, rid?.[1] === undefined ? undefined : unescapeJsonString(rid[1]), line);
   }
 
-  if (ct.includes('html') || /^<(?:!doctype|html|head|body|\?xml)/i.test(text)) {
+  // XML too (an S3-style `<Error><Message>` from a gateway): its character references are decoded before the
+  // cleaner reads it, as an HTML page's are; shown raw, a token echoed as `abc&#43;def` passed it (red team).
+  if (ct.includes('html') || /[/+]xml\b/.test(ct) || /^<(?:!doctype|html|head|body|\?xml)/i.test(text)) {
     return { message: line(htmlToText(text)) };
   }
   return { message: line(text) };

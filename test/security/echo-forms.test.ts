@@ -59,7 +59,28 @@ const ROWS: Array<{ name: string; token: string; args: string[]; type: string; b
     type: 'application/json',
     body: (t) => JSON.stringify({ message: `bad token ${t}` }),
   },
+  // Round 15: an XML error body (a gateway's `<Error><Message>`) was shown as sent, its character references
+  // undecoded, so a token with `/`, `+` or `=` (base64) written as `&#47;`, `&#43;`, `&#61;` met no redactor.
+  {
+    name: 'an XML error body writing the token with character references',
+    token: 'tokCANARY/0123+4567=89abcdefghij',
+    args: ['plan'],
+    type: 'application/xml',
+    body: (t) => `<Error><Code>InvalidToken</Code><Message>bad token ${xmlRefs(t)}</Message></Error>`,
+  },
+  {
+    name: 'a problem+xml body, in --format json',
+    token: 'tokCANARY/0123+4567=89abcdefghij',
+    args: ['plan', '--format', 'json'],
+    type: 'application/problem+xml; charset=utf-8',
+    body: (t) => `<problem xmlns="urn:ietf:rfc:7807"><title>bad token ${xmlRefs(t)}</title></problem>`,
+  },
 ];
+
+/** `/`, `+`, `=` and `&` as numeric character references, as some XML and HTML writers spell them. */
+function xmlRefs(s: string): string {
+  return s.replace(/[/+=&]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 /** Any 6 characters in a row of the token or of its HTML-escaped form. */
 function leaked(text: string, token: string): string | undefined {
