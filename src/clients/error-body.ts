@@ -17,7 +17,9 @@ export interface ErrorBodySummary {
 export function summarizeErrorBody(body: Buffer | string, contentType: string | undefined, clean: (text: string) => string = (t) => t): ErrorBodySummary {
   // Each piece is cleaned after it is decoded (JSON's \u escapes, HTML's character references) and before it
   // is cut: a secret spelled in escapes would pass a cleaner of the raw body, and a cut one any cleaner.
-  const line = (t: string) => oneLine(clean(t), true);
+  // Character references anywhere (a JSON message or a plain text an escaping layer wrote `abc&#43;def` in)
+  // are read as what they stand for first, as the --debug trace reads them (traceText).
+  const line = (t: string) => oneLine(clean(t.includes('&') ? decodeEntities(t) : t), true);
   const text = (typeof body === 'string' ? body : body.toString('utf8')).trim();
   if (text === '') return { message: '' };
   const ct = (contentType ?? '').toLowerCase();

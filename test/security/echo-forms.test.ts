@@ -75,6 +75,20 @@ const ROWS: Array<{ name: string; token: string; args: string[]; type: string; b
     type: 'application/problem+xml; charset=utf-8',
     body: (t) => `<problem xmlns="urn:ietf:rfc:7807"><title>bad token ${xmlRefs(t)}</title></problem>`,
   },
+  {
+    name: 'a JSON message writing the token with character references',
+    token: 'tokCANARY/0123+4567=89abcdefghij',
+    args: ['plan'],
+    type: 'application/json',
+    body: (t) => JSON.stringify({ message: `bad token ${xmlRefs(t)}` }),
+  },
+  {
+    name: 'a plain-text body writing the token with character references',
+    token: 'tokCANARY/0123+4567=89abcdefghij',
+    args: ['plan'],
+    type: 'text/plain',
+    body: (t) => `bad token ${xmlRefs(t)}`,
+  },
 ];
 
 /** `/`, `+`, `=` and `&` as numeric character references, as some XML and HTML writers spell them. */
