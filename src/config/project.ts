@@ -214,13 +214,16 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
       `/spec/${key}`,
     );
   }
-  // apply appends to the journal and replaces the state: neither may be a file the project reads as its own.
+  // apply appends to the journal and replaces the state: neither may be a file the project reads as its own,
+  // nor what another environment keeps as the other of the two (staging's state the default's journal).
   const resources = spec.resources ?? DEFAULT_RESOURCES;
+  const others = otherStateFiles(dir, pd.doc.spec, { state: statePath, journal: journalPath });
   for (const [key, path] of [
     ['state', statePath],
     ['journal', journalPath],
   ] as const) {
-    const what = projectFileRole({ file, dir, resources, statePath, ...(key === 'journal' ? {} : { self: statePath }) }, path);
+    const otherKind = others.filter((o) => o.what !== key);
+    const what = projectFileRole({ file, dir, resources, statePath, otherStateFiles: otherKind, ...(key === 'journal' ? {} : { self: statePath }) }, path);
     if (what === undefined) continue;
     const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
     throw new ConfigError(
@@ -238,7 +241,7 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     resources,
     statePath,
     journalPath,
-    otherStateFiles: otherStateFiles(dir, pd.doc.spec, [statePath, journalPath]),
+    otherStateFiles: others,
     markerTag,
     concurrency: spec.concurrency,
     inlineResources: r.resources,
@@ -327,12 +330,14 @@ function refuseMarkerVariables(file: string, src: SourceDoc, spec: ProjectSpec):
  * The state file and journal of the project without --env and of each environment (an overlay without its
  * own takes the project's), but those in `mine` (this run's): for Project.otherStateFiles.
  */
-function otherStateFiles(dir: string, base: ProjectSpec, mine: readonly string[]): NonNullable<Project['otherStateFiles']> {
+function otherStateFiles(dir: string, base: ProjectSpec, mine: { state: string; journal: string }): NonNullable<Project['otherStateFiles']> {
   const out: NonNullable<Project['otherStateFiles']> = [];
-  const seen = new Set(mine);
+  // Environments may share a state file or a journal; one environment's state that is another's journal is
+  // listed (loadProject refuses it).
+  const seen = new Set([`state:${mine.state}`, `journal:${mine.journal}`]);
   const add = (path: string, what: 'state' | 'journal', env: string | undefined) => {
-    if (seen.has(path)) return;
-    seen.add(path);
+    if (seen.has(`${what}:${path}`)) return;
+    seen.add(`${what}:${path}`);
     out.push({ path, what, env });
   };
   const envs: Array<[string | undefined, { state?: unknown; journal?: unknown } | undefined]> = [

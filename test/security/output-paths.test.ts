@@ -143,4 +143,38 @@ test(
   }),
 );
 
+test("an environment's state that is another's journal (or the reverse) is refused at load: apply would replace one with the other", async () => {
+  // GIVEN staging keeping its state where the project keeps its journal WHEN any command loads it THEN it is
+  // refused at the line. Before, each environment was checked alone: `apply --env staging` replaced the
+  // journal with a state file, and the next apply without --env appended journal lines to staging's state.
+  for (const [overlay, env, message] of [
+    ['staging: { state: .steward/journal.jsonl, journal: .steward/j-staging.jsonl }', undefined, /spec\.journal names the state file of --env staging/],
+    ['staging: { state: .steward/journal.jsonl, journal: .steward/j-staging.jsonl }', 'staging', /spec\.state names the journal of the project without --env/],
+    ['qa: { journal: .steward/state.json }', undefined, /spec\.state names the journal of --env qa/],
+  ] as const) {
+    const p = tmpProject({ 'steward.yaml': project(`  environments:\n    ${overlay}\n`), 'dashboards/d.yaml': DASH });
+    try {
+      const r = await steward(['validate', ...(env ? ['--env', env] : [])], { cwd: p.dir, env: ENV(p.dir) });
+      assert.is(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /^steward\.yaml:\d+:\d+ /);
+    } finally {
+      p.cleanup();
+    }
+  }
+  // Environments sharing one state file, or one journal, are no clash.
+  const shared = tmpProject({
+    'steward.yaml': project('  environments:\n    a: { journal: .steward/j.jsonl }\n    b: { journal: .steward/j.jsonl }\n'),
+    'dashboards/d.yaml': DASH,
+  });
+  try {
+    for (const env of [[], ['--env', 'a'], ['--env', 'b']]) {
+      const r = await steward(['validate', ...env], { cwd: shared.dir, env: ENV(shared.dir) });
+      assert.is(r.code, 0, r.stdout + r.stderr);
+    }
+  } finally {
+    shared.cleanup();
+  }
+});
+
 test.run();
