@@ -1,5 +1,5 @@
 import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
-import { escapeTerminal, jsonText } from './escape.ts';
+import { escapeTerminal, jsonText, shownId } from './escape.ts';
 import { painter } from '../shared/colour.ts';
 
 /** One plain line per event, for CI logs (no TTY). Names, ids and server messages are terminal-escaped. */
@@ -13,11 +13,11 @@ function rawEventLine(e: ApplyEvent): string | undefined {
     case 'start':
       return e.total === 0 ? undefined : `applying ${e.total} change${e.total === 1 ? '' : 's'}`;
     case 'created':
-      return `  + created ${e.item.kind.toLowerCase()} ${e.item.name} (${e.id})${e.recovered ? ', confirmed by listing after an unknown outcome' : ''}`;
+      return `  + created ${e.item.kind.toLowerCase()} ${e.item.name} (${shownId(e.id)})${e.recovered ? ', confirmed by listing after an unknown outcome' : ''}`;
     case 'updated':
-      return `  ~ updated ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id})`;
+      return `  ~ updated ${e.item.kind.toLowerCase()} ${e.item.name} (${shownId(String(e.item.id))})`;
     case 'deleted':
-      return `  - deleted ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id}, prune)`;
+      return `  - deleted ${e.item.kind.toLowerCase()} ${e.item.name} (${shownId(String(e.item.id))}, prune)`;
     case 'failed':
       return `  ✗ failed ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.error}`;
     case 'skipped':
@@ -30,16 +30,16 @@ function rawEventLine(e: ApplyEvent): string | undefined {
       return `  ? dashboard ${e.item.name}: ${e.why}; waiting ${formatMs(e.waitMs)} for it to settle, then listing before any re-send`;
     case 'id-by-listing':
       return e.after === 'rate-limited'
-        ? `  ? dashboard ${e.item.name}: after the 429, a dashboard of this name is listed (${e.id}): taken as this create, not sent again`
-        : `  ? dashboard ${e.item.name}: the service answered 2xx without the new id; found ${e.id} by listing`;
+        ? `  ? dashboard ${e.item.name}: after the 429, a dashboard of this name is listed (${shownId(e.id)}): taken as this create, not sent again`
+        : `  ? dashboard ${e.item.name}: the service answered 2xx without the new id; found ${shownId(e.id)} by listing`;
     case 'unknown':
       return `  ? ${e.item.kind.toLowerCase()} ${e.item.name}: ${e.why}`;
     case 'duplicate':
-      return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.join(', ')}): ${
+      return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.map(shownId).join(', ')}): ${
         e.unmanaged ? unmanagedLine(e.unmanaged, e.kind) : 'another runner applied at the same time'
       }${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
     case 'not-recorded':
-      return `  ! applied ${e.item.kind.toLowerCase()} ${e.item.name} (${e.item.id}), not recorded: ${e.error}`;
+      return `  ! applied ${e.item.kind.toLowerCase()} ${e.item.name} (${shownId(String(e.item.id))}), not recorded: ${e.error}`;
     default:
       return undefined;
   }
@@ -67,8 +67,8 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
     `${head}: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length ? `${r.deleted.length} deleted, ` : ''}${r.unchanged} unchanged, ${r.failed.length} failed, ${r.skipped.length} skipped${extra.length ? `, ${extra.join(', ')}` : ''}${r.blocked ? `, ${r.blocked} blocked (not applied)` : ''}.`,
   );
   if (r.interrupted) {
-    for (const c of r.created) lines.push(escapeTerminal(`  + created dashboard ${c.name} (${c.id})`));
-    for (const u of r.updated) lines.push(escapeTerminal(`  ~ updated ${u.name} (${u.id})`));
+    for (const c of r.created) lines.push(escapeTerminal(`  + created dashboard ${c.name} (${shownId(c.id)})`));
+    for (const u of r.updated) lines.push(escapeTerminal(`  ~ updated ${u.name} (${shownId(u.id)})`));
   }
   for (const f of r.failed) lines.push(paint('red', escapeTerminal(`  ✗ ${f.kind.toLowerCase()} ${f.name}: ${f.error}`)));
   for (const u of r.unknown) lines.push(paint('red', escapeTerminal(`  ? ${u.kind.toLowerCase()} ${u.name}: ${u.error}`)));
@@ -86,7 +86,8 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
       paint('red', escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),
     );
   }
-  for (const n of r.notRecorded) lines.push(paint('red', escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${n.id}): applied, not recorded: ${n.error}`)));
+  for (const n of r.notRecorded)
+    lines.push(paint('red', escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${shownId(n.id)}): applied, not recorded: ${n.error}`)));
   for (const s of r.skipped) lines.push(paint('yellow', escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
   for (const n of r.notDone) lines.push(paint('yellow', escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');

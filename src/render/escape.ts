@@ -40,6 +40,17 @@ export function escapeTerminal(s: string): string {
   return s.replace(UNSAFE, shownAs);
 }
 
+/** Longest id shown whole: import refuses longer ones as no id (SAFE_ID), and ids are 24 characters in practice. */
+const MAX_SHOWN_ID = 256;
+
+/**
+ * An id the service sent, for a line: whole when it can be an id, else its start and its length. A server
+ * answering a create with a 5 MB id had apply print it whole, on each line that names it.
+ */
+export function shownId(id: string): string {
+  return id.length <= MAX_SHOWN_ID ? id : `${id.slice(0, 40)}… (an id of ${id.length.toLocaleString('en-US')} characters)`;
+}
+
 /** How one character UNSAFE matched is shown (`\e`, `\u202e`); not escapeTerminal(c), which would judge it out of its text. */
 function shownAs(c: string): string {
   const named = NAMED[c];

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { emptyIfMissing } from '../clients/errors.ts';
 import { CliError, UsageError, ValidationError } from '../errors.ts';
 import { markerTagIssue, resourcePattern } from '../config/project.ts';
-import { escapeTerminal } from '../render/escape.ts';
+import { escapeTerminal, shownId } from '../render/escape.ts';
 import { foldPath } from '../shared/path-fold.ts';
 import { makeFolderInside, schemaModelinePath } from '../shared/paths.ts';
 import type { WorkflowDeps } from './deps.ts';
@@ -174,7 +174,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     if (typeof d.id !== 'string' || !SAFE_ID.test(d.id)) {
       lines.push(
         escapeTerminal(
-          `  - refused "${d.name}": its id ${JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
+          `  - refused "${d.name}": its id ${typeof d.id === 'string' ? JSON.stringify(shownId(d.id)) : JSON.stringify(d.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
         ),
       );
       refusedIds++;
@@ -339,7 +339,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
       if (typeof a.id !== 'string' || !SAFE_ID.test(a.id)) {
         lines.push(
           escapeTerminal(
-            `  - refused alert "${name}": its id ${JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
+            `  - refused alert "${name}": its id ${typeof a.id === 'string' ? JSON.stringify(shownId(a.id)) : JSON.stringify(a.id)} is not the shape of an id (it holds control characters or line breaks, or is empty or over 256 characters), so it is not written into a file`,
           ),
         );
         refusedIds++;
