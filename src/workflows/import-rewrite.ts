@@ -4,6 +4,7 @@ import { CliError } from '../errors.ts';
 import { inGitFolder, isInside, realPathOf } from '../shared/paths.ts';
 import type { AnyResource } from '../model/resource.ts';
 import { processFile } from '../config/resources.ts';
+import { variablePolicy } from '../config/credentials.ts';
 import type { Project } from '../config/project.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { computePlan } from '../plan/plan.ts';
@@ -37,6 +38,8 @@ export function rewriteDeclaring(input: {
   env: Readonly<Record<string, string | undefined>>;
   /** The live dashboard as a file would hold it (import's own rendering, config form and source names included). */
   render: (live: LiveDashboardInput, metadataName: string) => { text: string; warnings: string[] };
+  /** The redaction import applies to the live dashboards it reads: applied to the file as read, to compare like with like. */
+  redactValue?: <T>(value: T) => T;
   /** Source names by id in this environment (what `render` writes for an id), to read the file as plan does. */
   sourceNames?: ReadonlyMap<string, string>;
 }): { text: string; changed: number; warnings: string[]; file: string } {
@@ -53,10 +56,18 @@ export function rewriteDeclaring(input: {
   const synced = syncDashboardSpec(original, resource.index, specOf(rendered.text));
   const caps = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'].capabilities;
   const matches = (text: string): boolean => {
-    const r = processFile(resource.file, Buffer.from(text), input.env as Record<string, string>, { isProjectFile: resource.file === project.file });
+    // Read as plan reads it: with the project's rule for ${VAR} (spec.resourceVariablePrefix; the default rule
+    // refused a `${APP_HOOK_TOKEN}` the prefix allows), and with the secrets in it redacted as import reads the
+    // live dashboard (redactValue). Else a `${VAR}` holding a secret never matched the live `[redacted]`: its
+    // undo was dropped and `[redacted]` written in its place, a file plan then blocked (red team, round 15).
+    const r = processFile(resource.file, Buffer.from(text), input.env as Record<string, string>, {
+      isProjectFile: resource.file === project.file,
+      variables: variablePolicy(project.spec),
+    });
     if (r.issues.some((i) => i.severity === 'error')) return false;
-    const found = r.resources.find((x) => x.kind === 'Dashboard' && x.index === resource.index);
-    if (!found) return false;
+    const read = r.resources.find((x) => x.kind === 'Dashboard' && x.index === resource.index);
+    if (!read) return false;
+    const found = input.redactValue ? input.redactValue(read) : read;
     // `source: <name>` as plan reads it, the id of that source here: else every named source differs.
     const res = input.sourceNames
       ? resolveSourceNames(

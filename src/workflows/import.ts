@@ -206,6 +206,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
         live: d,
         project,
         env: deps.env,
+        redactValue: (v) => deps.redactValue(v),
         render: (l, metadataName) =>
           renderDashboardYaml(l, {
             metadataName,
