@@ -116,41 +116,17 @@ export const LIVE_ONLY_SERIES_VALUES: Readonly<Record<'aggFn' | 'metricDataType'
  * ClickStack's. HyperDX reads a series with a zod object of its type, which drops any other member: sent, it
  * is lost (and a server answering series never gives it back).
  */
-export const LIVE_SERIES_MEMBERS: Readonly<Record<string, ReadonlySet<string>>> = {
-  time: new Set([
-    'type',
-    'sourceId',
-    'aggFn',
-    'level',
-    'field',
-    'alias',
-    'where',
-    'whereLanguage',
-    'groupBy',
-    'numberFormat',
-    'metricDataType',
-    'metricName',
-    'displayType',
-  ]),
-  table: new Set([
-    'type',
-    'sourceId',
-    'aggFn',
-    'level',
-    'field',
-    'alias',
-    'where',
-    'whereLanguage',
-    'groupBy',
-    'sortOrder',
-    'numberFormat',
-    'metricDataType',
-    'metricName',
-  ]),
-  number: new Set(['type', 'sourceId', 'aggFn', 'level', 'field', 'alias', 'where', 'whereLanguage', 'numberFormat', 'metricDataType', 'metricName']),
-  search: new Set(['type', 'sourceId', 'fields', 'where', 'whereLanguage']),
-  markdown: new Set(['type', 'content']),
-};
+export const LIVE_SERIES_MEMBERS: Readonly<Record<string, ReadonlySet<string>>> = (() => {
+  // What number, time and table series share: one aggregated value, filtered, named and formatted.
+  const value = ['type', 'sourceId', 'aggFn', 'level', 'field', 'alias', 'where', 'whereLanguage', 'numberFormat', 'metricDataType', 'metricName'];
+  return {
+    time: new Set([...value, 'groupBy', 'displayType']),
+    table: new Set([...value, 'groupBy', 'sortOrder']),
+    number: new Set(value),
+    search: new Set(['type', 'sourceId', 'fields', 'where', 'whereLanguage']),
+    markdown: new Set(['type', 'content']),
+  };
+})();
 
 /**
  * A series without what a server answering series (HyperDX 2026-01-30) fills in when it was left out, and
