@@ -54,7 +54,8 @@ function valueAt(root: unknown, pointer: string): unknown {
 
 /** A value from the file, short: the message is one line (the renderer escapes what a terminal would run). */
 function shownValue(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
+  // JSON.stringify says null of a number JSON.parse read as infinite (1e999): shown as what it is.
+  const text = typeof v === 'number' && !Number.isFinite(v) ? `${v} (a number too large)` : (JSON.stringify(v) ?? String(v));
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
@@ -69,7 +70,7 @@ export async function readPlanFile(path: string, shown: string): Promise<Plan> {
     const bytes = readRegularFile(path, MAX_PLAN_BYTES);
     if (bytes.length > MAX_PLAN_BYTES)
       throw Object.assign(new Error(`larger than ${MAX_PLAN_BYTES / 1024 / 1024} MiB, more than any plan steward writes`), { code: 'EFBIG' });
-    text = bytes.toString('utf8');
+    text = planText(bytes);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'ENOTREG' || code === 'EISDIR' ? 'not a regular file' : (e as Error).message;
@@ -89,6 +90,17 @@ export async function readPlanFile(path: string, shown: string): Promise<Plan> {
     throw new CliError(`${shown} is not a steward plan (${problem}); make one with \`steward plan --out ${shown}\``, { code: 'config' });
   }
   return plan as Plan;
+}
+
+/**
+ * A plan file's text. `steward plan --out` writes UTF-8 without a byte-order mark, but a plan that passed through
+ * an editor or a Windows shell may carry one (Notepad's UTF-8 BOM; Windows PowerShell 5's `>` writes UTF-16LE):
+ * the mark says how to read the bytes and is not part of the JSON.
+ */
+function planText(bytes: Buffer): string {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  // TextDecoder drops a leading byte-order mark of its encoding (ignoreBOM: false).
+  return new TextDecoder(encoding).decode(bytes);
 }
 
 /** The longest text Node can hold in one string is about 512 MiB: a plan file is read whole into one. */

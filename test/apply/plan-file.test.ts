@@ -125,6 +125,11 @@ test('a plan of another format version, or a value outside a fixed set, says wha
     await planShapeProblem({ formatVersion: '1' }),
     'formatVersion is "1"; this steward reads plans of formatVersion 1 (was it made by another version?)',
   );
+  // GIVEN a version JSON.parse reads as Infinity THEN it is not shown as null
+  assert.is(
+    await planShapeProblem(JSON.parse('{"formatVersion": 1e999}')),
+    'formatVersion is Infinity (a number too large); this steward reads plans of formatVersion 1 (was it made by another version?)',
+  );
   // GIVEN an item whose action was edited THEN the allowed values and the value found
   const p = await planShapeProblem({ formatVersion: 1, items: [{ action: 'explode' }] });
   assert.not.match(p!, 'allowed values');

@@ -44,4 +44,33 @@ test('apply FILE: a plan saved with the format-2 fingerprint applies; one with a
   }
 });
 
+/** The plan's text as an editor or a Windows shell may save it: with a byte-order mark, or as UTF-16. */
+const ENCODINGS: Array<{ name: string; bytes: (text: string) => Buffer }> = [
+  { name: 'UTF-8 with a byte-order mark (Notepad)', bytes: (t) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(t, 'utf8')]) },
+  { name: "UTF-16LE with a byte-order mark (Windows PowerShell 5's >)", bytes: (t) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(t, 'utf16le')]) },
+  { name: 'UTF-16BE with a byte-order mark', bytes: (t) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(t, 'utf16le').swap16()]) },
+];
+
+test('show and apply FILE read a plan saved with a byte-order mark or as UTF-16', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const p = await steward(['plan', '--out', 'plan.json'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stderr);
+    const file = join(x.dir, 'plan.json');
+    const text = readFileSync(file, 'utf8');
+    for (const e of ENCODINGS) {
+      writeFileSync(file, e.bytes(text));
+      const shown = await steward(['show', 'plan.json'], { cwd: x.dir, env: x.env });
+      assert.is(shown.code, 0, `${e.name}: ${shown.stdout}${shown.stderr}`);
+      assert.match(shown.stdout, 'to create', e.name);
+    }
+    // The last of them (UTF-16BE) applies: the digest holds over the decoded text.
+    const a = await steward(['apply', 'plan.json'], { cwd: x.dir, env: x.env });
+    assert.is(a.code, 0, a.stdout + a.stderr);
+    assert.match(a.stdout, 'Apply complete');
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test.run();
