@@ -237,9 +237,12 @@ export function abortedError(ctx: RequestContext, attempts: number, sent: boolea
   });
 }
 
-/** A write answered with this status may have been applied: a 5xx (not 501) may come after the work was done. */
+/** A write answered with this status may have been applied: the caller must find out before sending it again. */
 export function statusMayHaveApplied(method: HttpMethod, status: number): boolean {
-  return method !== 'GET' && status >= 500 && status !== 501;
+  // A 5xx but 501 (not implemented: nothing was done); a 303, the server's way to point at what it made (post,
+  // redirect, get); a 304 to a write, which no server should send but one that stored the body then sent it
+  // has applied it. Other redirects (301, 302, 307, 308) say where to send the request, not that it was done.
+  return method !== 'GET' && ((status >= 500 && status !== 501) || status === 303 || status === 304);
 }
 
 /** A write whose request may have reached the server: anything but a failure before connecting. */
