@@ -216,12 +216,13 @@ export function dashboardLocalProblems(spec: DashboardSpec, api: string): [Local
     const config = t.config as { asRatio?: unknown; select?: unknown } | undefined;
     if (config?.asRatio === true && Array.isArray(config.select) && config.select.length !== 2)
       ratioOf('select items', config.select.length, `/spec/tiles/${i}/config/asRatio`, 'warning');
-    // HyperDX stores a series tile as a config and answers only that: plan has nothing to compare the series with.
+    // HyperDX 2026-08 stores a series tile as a config and answers only that: plan has nothing to compare the
+    // series with (a 2026-01-30 server answers series, and plan compares them).
     if (api !== 'seed' && Array.isArray(t.series) && t.config === undefined)
       tileProblems.push({
         pointer: `/spec/tiles/${i}/series`,
         severity: 'warning',
-        message: `tile "${t.name}" is in the series form, which the ${api} API stores and answers in the config form: once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`,
+        message: `tile "${t.name}" is in the series form, which the ${api} API stores and answers in the config form (HyperDX since 2026-08; one of 2026-01-30 answers series, which plan compares): once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`,
       });
     if (api === 'clickstack-cloud') {
       const config = (t.config ?? {}) as Record<string, unknown>;

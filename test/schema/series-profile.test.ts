@@ -89,7 +89,7 @@ for (const c of CASES) {
  */
 test('validate, series form on the live profiles: a warning that plan cannot see a change to it once applied', () => {
   const warning = (api: string) =>
-    `warning /spec/tiles/0/series: tile "Errors" is in the series form, which the ${api} API stores and answers in the config form: once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`;
+    `warning /spec/tiles/0/series: tile "Errors" is in the series form, which the ${api} API stores and answers in the config form (HyperDX since 2026-08; one of 2026-01-30 answers series, which plan compares): once it is applied, plan cannot see a change to its series. Write it in the config form (steward import rewrites the file so)`;
   for (const api of ['hyperdx', 'clickstack-cloud']) {
     const problems = checkSemantics([dashboardWith([{ type: 'time', ...full }])], { api });
     assert.equal(
