@@ -325,7 +325,6 @@ function refuseMarkerVariables(file: string, src: SourceDoc, spec: ProjectSpec):
   }
 }
 
-/** Objects merge key by key; anything else in the overlay replaces. Prototype keys are never copied. */
 /**
  * The state file and journal of the project without --env and of each environment (an overlay without its
  * own takes the project's), but those in `mine` (this run's): for Project.otherStateFiles.
@@ -353,6 +352,7 @@ function otherStateFiles(dir: string, base: ProjectSpec, mine: { state: string; 
   return out;
 }
 
+/** Objects merge key by key; anything else in the overlay replaces. Prototype keys are never copied. */
 function mergeOverlay<T extends object>(base: T, overlay: Record<string, unknown>): T {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [k, v] of Object.entries(overlay)) {

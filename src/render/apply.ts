@@ -37,7 +37,7 @@ function rawEventLine(e: ApplyEvent): string | undefined {
     case 'duplicate':
       return `  ✗ ${e.ids.length} ${e.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${e.name}" (${e.ids.map(shownId).join(', ')}): ${
         e.unmanaged ? unmanagedLine(e.unmanaged, e.kind) : 'another runner applied at the same time'
-      }${e.removed ? `; removed this run's copy ${e.removed}` : ''}`;
+      }${e.removed ? `; removed this run's copy ${shownId(e.removed)}` : ''}`;
     case 'not-recorded':
       return `  ! applied ${e.item.kind.toLowerCase()} ${e.item.name} (${shownId(String(e.item.id))}), not recorded: ${e.error}`;
     default:
@@ -76,14 +76,17 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
     const after = d.unmanaged
       ? `: ${unmanagedLine(d.unmanaged, d.kind)}; this run kept its own${d.kind === 'Alert' ? '' : ' (its alerts are bound to it)'} and removed neither`
       : d.removed
-        ? `; this run removed its copy ${d.removed}`
+        ? `; this run removed its copy ${shownId(d.removed)}`
         : d.cleared
-          ? `; this run's answer was lost, so it kept the oldest, ${d.kept}, and removed the later ${d.cleared.length === 1 ? 'copy' : 'copies'} ${d.cleared.join(', ') || '(none carried its marker: delete the extra ones by hand)'}`
+          ? `; this run's answer was lost, so it kept the oldest, ${shownId(String(d.kept))}, and removed the later ${d.cleared.length === 1 ? 'copy' : 'copies'} ${d.cleared.map(shownId).join(', ') || '(none carried its marker: delete the extra ones by hand)'}`
           : d.kept
-            ? `; this run's copy ${d.kept} is the oldest: the other runner removes its own (else delete the extra ones by hand)`
+            ? `; this run's copy ${shownId(d.kept)} is the oldest: the other runner removes its own (else delete the extra ones by hand)`
             : '; delete the extra ones by hand';
     lines.push(
-      paint('red', escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.join(', ')})${after}`)),
+      paint(
+        'red',
+        escapeTerminal(`  ✗ ${d.ids.length} ${d.kind === 'Alert' ? 'alerts' : 'dashboards'} are named "${d.name}" (${d.ids.map(shownId).join(', ')})${after}`),
+      ),
     );
   }
   for (const n of r.notRecorded)

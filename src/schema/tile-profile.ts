@@ -72,9 +72,9 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
   const at = `/spec/tiles/${i}/series`;
   if (series.length === 0) out.push({ pointer: at, message: `tile "${name}" has no series; the ${api} API needs at least one` });
   // HyperDX builds a number, search or markdown chart from the first series alone; the others are dropped.
-  const kind = (series[0] as Record<string, unknown> | null | undefined)?.['type'];
-  if (series.length > 1 && (kind === 'number' || kind === 'search' || kind === 'markdown'))
-    out.push({ pointer: `${at}/1`, message: `a ${kind} tile shows its first series only; the ${api} API drops the other ${series.length - 1}: give one` });
+  const first = (series[0] as Record<string, unknown> | null | undefined)?.['type'];
+  if (series.length > 1 && (first === 'number' || first === 'search' || first === 'markdown'))
+    out.push({ pointer: `${at}/1`, message: `a ${first} tile shows its first series only; the ${api} API drops the other ${series.length - 1}: give one` });
   series.forEach((s, j) => {
     if (!s || typeof s !== 'object') return;
     const member = s as Record<string, unknown>;
@@ -89,7 +89,6 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
       return;
     }
     // HyperDX refuses a tile whose series differ in type ("All series must have the same type").
-    const first = (series[0] as Record<string, unknown> | null | undefined)?.['type'];
     if (j > 0 && typeof first === 'string' && type !== first)
       out.push({
         pointer: `${at}/${j}/type`,
