@@ -11,7 +11,7 @@ import { processFile } from './resources.ts';
 import { projectFileRole, resourcePattern } from './file-role.ts';
 import { isObject as isPlainObject } from '../shared/object.ts';
 import { IN_GIT, inGitFolder, isInside, linkEscape } from '../shared/paths.ts';
-import { gitFolderName, showName } from '../shared/path-fold.ts';
+import { comparePaths, gitFolderName, showName } from '../shared/path-fold.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { locate, MAX_FILE_BYTES, type SourceDoc } from './source.ts';
 
@@ -225,10 +225,17 @@ export function loadProject(fs: FileSystem, file: string, env: Env, envName?: st
     const otherKind = others.filter((o) => o.what !== key);
     const what = projectFileRole({ file, dir, resources, statePath, otherStateFiles: otherKind, ...(key === 'journal' ? {} : { self: statePath }) }, path);
     if (what === undefined) continue;
-    const at = envName !== undefined && spec !== pd.doc.spec ? ['spec', 'environments', envName, key] : ['spec', key];
+    const mine = writtenAt(pd.doc.spec, envName, key);
+    // Another environment's file: the clash may be written only there (`qa: { journal: .steward/state.json }`
+    // refused every run without --env at line 1, where nothing is written), so the message names both places
+    // and points at one that is written.
+    const rival = otherKind.find((o) => comparePaths(path, o.path) !== undefined);
+    const theirs = rival ? writtenAt(pd.doc.spec, rival.env, rival.what) : undefined;
+    const where = (at: string[] | undefined) => (at ? `${at.join('.')} (line ${locate(src, at).line})` : 'the default');
+    const both = rival ? `; this run's comes from ${where(mine)}, that one from ${where(theirs)}` : '';
     throw new ConfigError(
-      `spec.${key} names ${what}, which apply would overwrite with its own records; give it a file of its own (default ${key === 'state' ? '.steward/state.json' : '.steward/journal.jsonl'})`,
-      { file, ...locate(src, at) },
+      `spec.${key} names ${what}, which apply would overwrite with its own records${both}; give it a file of its own (default ${key === 'state' ? '.steward/state.json' : '.steward/journal.jsonl'})`,
+      { file, ...locate(src, mine ?? theirs ?? ['spec', key]) },
       `/spec/${key}`,
     );
   }
@@ -323,6 +330,13 @@ function refuseMarkerVariables(file: string, src: SourceDoc, spec: ProjectSpec):
       '/' + at.join('/'),
     );
   }
+}
+
+/** Where the project file writes an environment's state or journal (its overlay's, else the project's); undefined: the default. */
+function writtenAt(base: ProjectSpec, env: string | undefined, key: 'state' | 'journal'): string[] | undefined {
+  const overlay = env === undefined ? undefined : (base.environments?.[env] as { state?: unknown; journal?: unknown } | undefined);
+  if (typeof overlay?.[key] === 'string') return ['spec', 'environments', env!, key];
+  return typeof base[key] === 'string' ? ['spec', key] : undefined;
 }
 
 /**

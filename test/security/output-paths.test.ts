@@ -147,17 +147,35 @@ test("an environment's state that is another's journal (or the reverse) is refus
   // GIVEN staging keeping its state where the project keeps its journal WHEN any command loads it THEN it is
   // refused at the line. Before, each environment was checked alone: `apply --env staging` replaced the
   // journal with a state file, and the next apply without --env appended journal lines to staging's state.
+  // Each names both places, and points at one where the clash is written (the third was shown at line 1, where
+  // nothing is written: qa's overlay alone makes it).
+  const line =
+    project(`  environments:\n    X\n`)
+      .split('\n')
+      .findIndex((l) => l.includes('X')) + 1;
   for (const [overlay, env, message] of [
-    ['staging: { state: .steward/journal.jsonl, journal: .steward/j-staging.jsonl }', undefined, /spec\.journal names the state file of --env staging/],
-    ['staging: { state: .steward/journal.jsonl, journal: .steward/j-staging.jsonl }', 'staging', /spec\.state names the journal of the project without --env/],
-    ['qa: { journal: .steward/state.json }', undefined, /spec\.state names the journal of --env qa/],
+    [
+      'staging: { state: .steward/journal.jsonl, journal: .steward/j-staging.jsonl }',
+      undefined,
+      /spec\.journal names the state file of --env staging, .*; this run's comes from the default, that one from spec\.environments\.staging\.state \(line \d+\)/,
+    ],
+    [
+      'staging: { state: .steward/journal.jsonl, journal: .steward/j-staging.jsonl }',
+      'staging',
+      /spec\.state names the journal of the project without --env, .*; this run's comes from spec\.environments\.staging\.state \(line \d+\), that one from the default/,
+    ],
+    [
+      'qa: { journal: .steward/state.json }',
+      undefined,
+      /spec\.state names the journal of --env qa, .*that one from spec\.environments\.qa\.journal \(line \d+\)/,
+    ],
   ] as const) {
     const p = tmpProject({ 'steward.yaml': project(`  environments:\n    ${overlay}\n`), 'dashboards/d.yaml': DASH });
     try {
       const r = await steward(['validate', ...(env ? ['--env', env] : [])], { cwd: p.dir, env: ENV(p.dir) });
       assert.is(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stderr, message);
-      assert.match(r.stderr, /^steward\.yaml:\d+:\d+ /);
+      assert.match(r.stderr, new RegExp(`^steward\\.yaml:${line}:\\d+ `), r.stderr);
     } finally {
       p.cleanup();
     }
