@@ -114,16 +114,18 @@ export interface ObservabilityClient {
 }
 
 /**
- * Page size for the paged lists (HyperDX 2026-08's alerts and webhooks take 1..1,000). 100 keeps a page small;
- * the cost is one request per 100 alerts. The no-total rule below reads a page other than full as the last.
+ * Page size for the paged lists: the largest HyperDX 2026-08 allows (`limit` 1..1,000 on alerts and webhooks,
+ * default 1,000). A smaller page only costs requests: 100 took ten reads (and ten chances for the list to move
+ * between pages, which reads it all again) where the server answers a team's alerts in one. The no-total rule
+ * below reads a page other than full as the last.
  */
-const PAGE = 100;
+const PAGE = 1000;
 /** A paged list longer than this is refused rather than read for ever (a server that ignores offset). */
 const MAX_PAGES = 10_000;
 /** Reads of a paged list whose pages disagree on its total before steward gives up. */
 const LIST_READS = 3;
 /** Full pages read from a server that sends no total before steward gives up (10,000 items). */
-const NO_TOTAL_PAGES = 100;
+const NO_TOTAL_PAGES = 10_000 / PAGE;
 
 /** The ids of a page, in order, as one text to compare two reads of it. */
 function idsOf(items: readonly unknown[]): string {

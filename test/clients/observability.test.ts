@@ -353,15 +353,15 @@ test('a paged list whose server ignores offset (every page the same) is read onc
     assert.equal(hooks, [hook]);
     assert.equal(
       server.requests.map((r) => r.url),
-      ['/api/v2/webhooks?limit=100&offset=0', '/api/v2/webhooks?limit=100&offset=1'],
+      ['/api/v2/webhooks?limit=1000&offset=0', '/api/v2/webhooks?limit=1000&offset=1'],
     );
   } finally {
     await server.close();
   }
 });
 
-test('a paged list that honours offset is read to its total', async () => {
-  const all = Array.from({ length: 250 }, (_, i) => ({ id: `w${i}`, name: `hook ${i}` }));
+test('a paged list that honours offset is read to its total, 1,000 a page (the most the 2026-08 spec allows)', async () => {
+  const all = Array.from({ length: 2500 }, (_, i) => ({ id: `w${i}`, name: `hook ${i}` }));
   const server = await startServer((req, res) => {
     const { offset, limit } = pageOf(req);
     json(res, 200, { data: all.slice(offset, offset + limit), meta: { total: all.length, limit, offset } });
@@ -373,33 +373,36 @@ test('a paged list that honours offset is read to its total', async () => {
       all.map((h) => h.id),
     );
     // Three pages, then page one again to see that nothing slid past the reader.
-    assert.is(server.requests.length, 4);
+    assert.equal(
+      server.requests.map((r) => pageOf(r)),
+      [0, 1000, 2000, 0].map((offset) => ({ offset, limit: 1000 })),
+    );
   } finally {
     await server.close();
   }
 });
 
-test('full pages without a total are read to an end, but not for ever: refused past 100 pages (red team, round 9)', async () => {
+test('full pages without a total are read to an end, but not for ever: refused past 10,000 items (red team, round 9)', async () => {
   const server = await startServer((req, res) => {
     const offset = pageOf(req).offset;
-    json(res, 200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `a${offset + i}`, name: `alert ${offset + i}` })) });
+    json(res, 200, { data: Array.from({ length: 1000 }, (_, i) => ({ id: `a${offset + i}`, name: `alert ${offset + i}` })) });
   });
   try {
     const e = (await rejects(() => client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts())) as ApiResponseError;
-    assert.match(e.message, /more than 100 full pages and no total; steward will not plan on a list it cannot see the end of/);
-    assert.is(server.requests.length, 100);
+    assert.match(e.message, /more than 10 full pages and no total; steward will not plan on a list it cannot see the end of/);
+    assert.is(server.requests.length, 10);
   } finally {
     await server.close();
   }
 });
 
 test('a delete and a create between two pages keep the total but slide an item past the reader: page one read again tells (red team, round 9)', async () => {
-  let all = Array.from({ length: 105 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+  let all = Array.from({ length: 1005 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
   let shifted = false;
   const server = await startServer((req, res) => {
     const { offset, limit } = pageOf(req);
-    if (offset === 100 && !shifted) {
-      // Someone deletes the first alert and creates another: the total stays 105.
+    if (offset === 1000 && !shifted) {
+      // Someone deletes the first alert and creates another: the total stays 1005.
       shifted = true;
       all = [...all.slice(1), { id: 'new', name: 'concurrent' }];
     }
@@ -407,7 +410,7 @@ test('a delete and a create between two pages keep the total but slide an item p
   });
   try {
     const got = await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts();
-    // Read again after the first page changed: the whole list as it now is, a100 included.
+    // Read again after the first page changed: the whole list as it now is, a1000 included.
     assert.equal(
       got.map((a) => a.id),
       all.map((a) => a.id),
@@ -418,7 +421,7 @@ test('a delete and a create between two pages keep the total but slide an item p
 });
 
 test('alerts: a full page repeated (limit honoured, offset not) is refused; without a total a full page reads on (red team, round 8)', async () => {
-  const all = Array.from({ length: 162 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+  const all = Array.from({ length: 1620 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
   for (const withTotal of [true, false]) {
     const server = await startServer((req, res) => {
       const limit = pageOf(req).limit;
@@ -428,12 +431,12 @@ test('alerts: a full page repeated (limit honoured, offset not) is refused; with
       const c = client(server, { profile: OBSERVABILITY_PROFILES.hyperdx });
       if (withTotal) {
         const e = (await rejects(() => c.listAlerts())) as ApiResponseError;
-        assert.match(e.message, /the server said 162 but its pages gave 100 before repeating themselves; steward will not plan on an incomplete list/);
+        assert.match(e.message, /the server said 1620 but its pages gave 1000 before repeating themselves; steward will not plan on an incomplete list/);
       } else {
         // A full page with no total: read on; page two repeats page one, a server that ignores offset and
         // whose list may go on: refused too (red team, round 9).
         const e = (await rejects(() => c.listAlerts())) as ApiResponseError;
-        assert.match(e.message, /the server said no total but its pages gave 100 before repeating themselves; steward will not plan/);
+        assert.match(e.message, /the server said no total but its pages gave 1000 before repeating themselves; steward will not plan/);
         assert.is(server.requests.length, 2);
       }
     } finally {
@@ -446,7 +449,7 @@ test('alerts: a full page repeated (limit honoured, offset not) is refused; with
     json(res, 200, { data: all.slice(offset, offset + limit) });
   });
   try {
-    assert.is((await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts()).length, 162);
+    assert.is((await client(server, { profile: OBSERVABILITY_PROFILES.hyperdx }).listAlerts()).length, 1620);
   } finally {
     await server.close();
   }
@@ -454,7 +457,7 @@ test('alerts: a full page repeated (limit honoured, offset not) is refused; with
 
 test('a list that changes while it is paged (pages disagree on the total) is read again, and refused if it never holds still', async () => {
   for (const settles of [true, false]) {
-    let all = Array.from({ length: 150 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
+    let all = Array.from({ length: 1500 }, (_, i) => ({ id: `a${i}`, name: `alert ${i}` }));
     let served = 0;
     const server = await startServer((req, res) => {
       const { offset, limit } = pageOf(req);
