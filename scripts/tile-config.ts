@@ -38,7 +38,23 @@ export function tileConfigDefs(rootUrl: URL): Record<string, unknown> {
     allowSourceName(s);
     defs[n] = s;
   }
+  defs['SeriesNumberFormat'] = seriesNumberFormat(defs['NumberFormat'] as Json);
   return defs;
+}
+
+/**
+ * A series' numberFormat: the config form's, but for mantissa, which HyperDX 2026-01-30 (the version that
+ * answers series; its NumberFormat.mantissa is a `number`) stores as sent, 2.5 included. With the config form's
+ * integer, import skipped such a dashboard (the file it wrote was refused). validate asks for a whole number on
+ * the profiles whose servers refuse one (tile-profile.ts).
+ */
+function seriesNumberFormat(numberFormat: Json): Json {
+  const properties = { ...(numberFormat['properties'] as Json) };
+  properties['mantissa'] = {
+    type: 'number',
+    description: 'Number of decimal places: a whole number for HyperDX 2026-08 and ClickStack; HyperDX 2026-01-30 takes and keeps any number.',
+  };
+  return { ...numberFormat, properties };
 }
 
 function closure(all: Record<string, Json>, roots: string[]): Set<string> {

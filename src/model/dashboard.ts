@@ -131,13 +131,17 @@ export const LIVE_SERIES_MEMBERS: Readonly<Record<string, ReadonlySet<string>>> 
 /**
  * A series without what a server answering series (HyperDX 2026-01-30) fills in when it was left out, and
  * what means nothing: a time series' `displayType: line` (HyperDX draws lines unless told stacked_bar), a
- * table series' `sortOrder: asc` (answered when no order is stored), an empty alias (not stored). Changed in
- * place; plan compares series without them, and import leaves them out, so the seed profile, which has none of
- * these members, still takes such a series as it is.
+ * table series' `sortOrder: asc` (answered when no order is stored), an empty alias (not stored), an empty
+ * field (a series without one is stored as `valueExpression: ''` and answered as `field: ''`) and a level of 0
+ * (HyperDX keeps alias, level and metricName only when truthy: pickIfTruthy in translateExternalChartToTileConfig,
+ * so 0 is answered as no level; validate warns of it). Changed in place; plan compares series without them, and
+ * import leaves them out, so the seed profile, which has none of these members, still takes such a series as it is.
  */
 export function dropSeriesDefaults(s: Record<string, unknown>): Record<string, unknown> {
   if (s['type'] === 'time' && s['displayType'] === 'line') delete s['displayType'];
   if (s['type'] === 'table' && s['sortOrder'] === 'asc') delete s['sortOrder'];
   if (s['alias'] === '') delete s['alias'];
+  if (s['field'] === '') delete s['field'];
+  if (s['level'] === 0) delete s['level'];
   return s;
 }

@@ -4,6 +4,9 @@ import { lacksValueExpression, LIVE_ONLY_SERIES_VALUES, LIVE_SERIES_MEMBERS, SEE
 /** The dashboard grid's width, in columns. */
 export const GRID_COLUMNS = 24;
 
+/** A problem at a pointer of the tile: an error unless it says it is a warning. */
+export type ProfileProblem = { pointer: string; message: string; severity?: 'warning' };
+
 type TileLike = { name: string; x: number; y: number; w: number; h: number; series?: unknown; config?: unknown };
 
 const TILE_BOUNDS: ReadonlyArray<[keyof TileLike, number, number | undefined]> = [
@@ -68,7 +71,7 @@ function joinLast(items: readonly string[], word: 'and' | 'or'): string {
  * The series form on a live profile: what its server refuses. The seed's series (`dataSource`, no sourceId)
  * are valid files, and without this check only the create's 400 said so.
  */
-function seriesProfileProblems(name: string, series: readonly unknown[], i: number, api: string, out: Array<{ pointer: string; message: string }>): void {
+function seriesProfileProblems(name: string, series: readonly unknown[], i: number, api: string, out: ProfileProblem[]): void {
   const at = `/spec/tiles/${i}/series`;
   if (series.length === 0) out.push({ pointer: at, message: `tile "${name}" has no series; the ${api} API needs at least one` });
   // HyperDX builds a number, search or markdown chart from the first series alone; the others are dropped.
@@ -95,8 +98,26 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
         message: `series ${j} of tile "${name}" is of type ${String(type)}, series 0 of type ${first}; the ${api} API takes one type per tile`,
       });
     // A member another type has: HyperDX reads the series with its type's zod object, which drops it unseen.
-    // (dataSource is the seed's and HyperDX 2025-11-21's; it is left as it was: sent, ignored.)
     const members = LIVE_SERIES_MEMBERS[type as string]!;
+    // (dataSource is the seed's and HyperDX 2025-11-21's; it is left as it was: sent, ignored.)
+    const mantissa = (member['numberFormat'] as { mantissa?: unknown } | null | undefined)?.mantissa;
+    if (typeof mantissa === 'number' && !Number.isInteger(mantissa))
+      out.push({
+        pointer: `${at}/${j}/numberFormat/mantissa`,
+        // HyperDX 2026-01-30 typed it a number and stores 2.5 as sent (import writes it); 2026-08 and ClickStack
+        // type it an integer and refuse the body.
+        ...(api === 'clickstack-cloud' ? {} : { severity: 'warning' as const }),
+        message:
+          api === 'clickstack-cloud'
+            ? `mantissa is ${mantissa}; the ${api} API takes a whole number of decimal places (ClickHouse Cloud spec 2026-07-31): give ${Math.round(mantissa)}`
+            : `mantissa is ${mantissa}: HyperDX 2026-01-30 stores it, but 2026-08 takes a whole number of decimal places and refuses the dashboard: give ${Math.round(mantissa)} unless the server is of 2026-01-30`,
+      });
+    if (member['level'] === 0)
+      out.push({
+        pointer: `${at}/${j}/level`,
+        severity: 'warning',
+        message: `level 0 is not stored: the ${api} API keeps a series' level only when it is above 0, so the chart gets no level (plan reads the two alike). For the smallest value use aggFn min; otherwise leave level out`,
+      });
     for (const k of SERIES_MEMBERS) {
       if (member[k] === undefined || members.has(k) || k === 'dataSource') continue;
       out.push({
@@ -124,8 +145,8 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
  * HyperDX 2025-11, returns and takes them); HyperDX 2026-08 and ClickStack take x 0-23, w 1-24, y and h
  * from 0 and 1. `config` tiles and source names need a profile whose server knows them.
  */
-export function tileProfileProblems(t: TileLike, i: number, api: string): Array<{ pointer: string; message: string }> {
-  const out: Array<{ pointer: string; message: string }> = [];
+export function tileProfileProblems(t: TileLike, i: number, api: string): ProfileProblem[] {
+  const out: ProfileProblem[] = [];
   const at = (k: string) => `/spec/tiles/${i}/${k}`;
   if (api === 'seed') {
     if (t.config !== undefined)

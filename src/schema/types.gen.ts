@@ -384,7 +384,7 @@ export interface StewardDashboard {
          * Time series only: drawn as lines or stacked bars (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
          */
         displayType?: 'stacked_bar' | 'line';
-        numberFormat?: NumberFormat;
+        numberFormat?: SeriesNumberFormat;
         metricName?: string;
         /**
          * Metric type (metric series). summary and exponential histogram: hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack) only.
@@ -406,13 +406,13 @@ export interface StewardDashboard {
 /**
  * Number formatting of the values; time, table and number series (hyperdx and clickstack-cloud profiles (HyperDX 2026-01-30 and later, ClickStack)).
  */
-export interface NumberFormat {
+export interface SeriesNumberFormat {
   /**
    * Output format applied to the number.
    */
   output?: 'currency' | 'percent' | 'byte' | 'time' | 'number' | 'data_rate' | 'throughput' | 'duration';
   /**
-   * Number of decimal places.
+   * Number of decimal places: a whole number for HyperDX 2026-08 and ClickStack; HyperDX 2026-01-30 takes and keeps any number.
    */
   mantissa?: number;
   /**

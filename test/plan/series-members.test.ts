@@ -158,17 +158,25 @@ test('displayForm shows a series in the order files have it: type, source, what 
   ]);
 });
 
-test('what a server answering series fills in is no drift: displayType line on a time series, sortOrder asc on a table, an empty alias', () => {
+test('what a server answering series fills in is no drift: displayType line on a time series, sortOrder asc on a table, an empty alias or field, level 0', () => {
   // GIVEN files that leave them out, and the answers of HyperDX 2026-01-30, which always has them
   const time = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
   const table = { ...time, type: 'table' };
+  const quantile = { ...table, aggFn: 'quantile', field: 'Duration' };
   const cases: Array<[Record<string, unknown>, Record<string, unknown>, string]> = [
     [time, { ...time, displayType: 'line' }, 'noop'],
     [table, { ...table, sortOrder: 'asc' }, 'noop'],
     [{ ...time, alias: '' }, time, 'noop'],
+    // A series without field is stored as valueExpression '' and answered as field ''; a file may say either.
+    [time, { ...time, field: '' }, 'noop'],
+    [{ ...time, field: '' }, time, 'noop'],
+    // A level is stored only when truthy (pickIfTruthy): level 0 is answered as none.
+    [{ ...quantile, level: 0 }, quantile, 'noop'],
     // THEN only the other value is drift
     [time, { ...time, displayType: 'stacked_bar' }, 'update'],
     [table, { ...table, sortOrder: 'desc' }, 'update'],
+    [time, { ...time, field: 'Duration' }, 'update'],
+    [{ ...quantile, level: 0.5 }, quantile, 'update'],
   ];
   for (const [file, answered, action] of cases) {
     const it = plan({ resources: [dashboard('d1', { tiles: [tile(file)] as never })], live: [live(answered)] }).items[0]!;

@@ -77,13 +77,22 @@ function asSeriesTiles(dashboard: unknown): unknown {
   };
 }
 
-/** The proxy: `url` serves what the emulator at `target` holds, dashboards answered as 2026-01-30 did. */
-export function startSeriesServer(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * The proxy: `url` serves what the emulator at `target` holds, dashboards answered as 2026-01-30 did.
+ * `held`, when given, changes each answered dashboard (series form) into what that server would hold: for what
+ * 2026-08, and so the emulator, refuses to store (a numberFormat.mantissa of 2.5, a number in 2026-01-30's spec).
+ */
+export function startSeriesServer(target: string, held?: (dashboard: Json) => void): Promise<{ url: string; close: () => Promise<void> }> {
+  const answer = (d: unknown): unknown => {
+    const out = asSeriesTiles(d);
+    if (held && out && typeof out === 'object') held(out as Json);
+    return out;
+  };
   return startProxy(target, {
     rewrite: (_req, path, status, text) => {
       if (status !== 200 || !path.startsWith('/api/v2/dashboards') || path.endsWith('/validate')) return text;
       const body = JSON.parse(text) as { data?: unknown };
-      const data = Array.isArray(body.data) ? body.data.map(asSeriesTiles) : asSeriesTiles(body.data);
+      const data = Array.isArray(body.data) ? body.data.map(answer) : answer(body.data);
       return JSON.stringify({ ...body, data });
     },
   });

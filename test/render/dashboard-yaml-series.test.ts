@@ -140,8 +140,9 @@ for (const c of MEMBERS) {
     assert.equal(warnings, []);
     const written = parse(text).spec.tiles[0].series[0] as Record<string, unknown>;
     assert.equal(written[c.member], c.series[c.member]);
-    // (displayType line and sortOrder asc, which that server answers when none was set, are left out)
-    const isDefault = (k: string) => (k === 'displayType' && c.series[k] === 'line') || (k === 'sortOrder' && c.series[k] === 'asc');
+    // (displayType line, sortOrder asc and field '', which that server answers when none was set, are left out)
+    const isDefault = (k: string) =>
+      (k === 'displayType' && c.series[k] === 'line') || (k === 'sortOrder' && c.series[k] === 'asc') || (k === 'field' && c.series[k] === '');
     assert.equal(
       Object.keys(written),
       ORDER.filter((k) => k in c.series && !isDefault(k)),

@@ -31,7 +31,7 @@ const MEMBERS: Array<{ member: string; series: Record<string, unknown>; bad: unk
   {
     member: 'numberFormat',
     series: { ...BASE['number'], numberFormat: { output: 'time', factor: 0.001, mantissa: 2 } },
-    bad: [{ output: 'weird' }, { mantissa: 1.5 }, { extra: 1 }],
+    bad: [{ output: 'weird' }, { mantissa: '2' }, { extra: 1 }],
     otherType: 'search',
   },
   { member: 'sortOrder', series: { ...BASE['table'], sortOrder: 'desc' }, bad: ['up'], otherType: 'time' },

@@ -1,0 +1,81 @@
+/**
+ * What validate says of series members a live server takes but does not store as written, or ignores:
+ * - numberFormat.mantissa with decimals: HyperDX 2026-01-30 types it a number (NumberFormat.mantissa) and keeps
+ *   2.5, so import of such a dashboard must give a file validate takes; 2026-08 and ClickStack type it an
+ *   integer and refuse it (a warning on hyperdx, whose servers differ; an error on clickstack-cloud);
+ * - level 0: HyperDX keeps a series' level only when truthy (pickIfTruthy), so 0 is answered as no level;
+ * Table-driven: a series, the profile, the problems expected (severity, pointer, a part of the message).
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { checkSemantics } from '../../src/schema/semantic.ts';
+import { validateKind } from '../../src/schema/validator.ts';
+import { dashboardResource } from '../helpers/resource.ts';
+
+const SOURCE = '65f5e4a3b9e77c001a0001a1';
+const TIME = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
+const QUANTILE = { ...TIME, aggFn: 'quantile', field: 'Duration' };
+const AT = '/spec/tiles/0/series/0';
+
+const CASES: Array<{ name: string; series: Record<string, unknown>; api: string; problems: Array<[string, string, string]> }> = [
+  { name: 'a whole mantissa', series: { ...TIME, numberFormat: { mantissa: 2 } }, api: 'hyperdx', problems: [] },
+  {
+    name: 'mantissa 2.5 on hyperdx: a warning (2026-01-30 stores it, 2026-08 refuses it)',
+    series: { ...TIME, numberFormat: { output: 'number', mantissa: 2.5 } },
+    api: 'hyperdx',
+    problems: [['warning', `${AT}/numberFormat/mantissa`, 'mantissa is 2.5: HyperDX 2026-01-30 stores it, but 2026-08 takes a whole number']],
+  },
+  {
+    name: 'mantissa 2.5 on clickstack-cloud: an error (ClickStackNumberFormat.mantissa is an integer)',
+    series: { ...TIME, numberFormat: { mantissa: 2.5 } },
+    api: 'clickstack-cloud',
+    problems: [['error', `${AT}/numberFormat/mantissa`, 'the clickstack-cloud API takes a whole number of decimal places']],
+  },
+  {
+    name: 'level 0: a warning, the server stores no level',
+    series: { ...QUANTILE, level: 0 },
+    api: 'hyperdx',
+    problems: [['warning', `${AT}/level`, 'level 0 is not stored']],
+  },
+  { name: 'level 0.5: nothing', series: { ...QUANTILE, level: 0.5 }, api: 'clickstack-cloud', problems: [] },
+];
+
+for (const c of CASES) {
+  test(c.name, () => {
+    const doc = {
+      apiVersion: 'steward/v1',
+      kind: 'Dashboard',
+      metadata: { name: 'd' },
+      spec: { name: 'D', tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series: [c.series] }] },
+    };
+    // The schema takes every one of them (2026-01-30's NumberFormat.mantissa is a number).
+    assert.equal(validateKind('Dashboard', doc), []);
+    const found = checkSemantics([dashboardResource(doc.spec as never)], { api: c.api })
+      // The series form's own warning on live profiles is another matter (test/schema/series-profile.test.ts).
+      .filter((p) => !(p.pointer === '/spec/tiles/0/series' && p.severity === 'warning'))
+      .map((p) => [p.severity, p.pointer, p.message] as const);
+    assert.is(found.length, c.problems.length, JSON.stringify(found));
+    c.problems.forEach(([severity, pointer, part], k) => {
+      assert.is(found[k]![0], severity, JSON.stringify(found[k]));
+      assert.is(found[k]![1], pointer, JSON.stringify(found[k]));
+      assert.ok(found[k]![2].includes(part), `${found[k]![2]}\n  lacks: ${part}`);
+    });
+  });
+}
+
+test('the config form keeps a whole mantissa (HyperDX 2026-08 and ClickStack type it an integer)', () => {
+  const config = { displayType: 'line', sourceId: SOURCE, select: [{ aggFn: 'count', where: '' }], numberFormat: { mantissa: 2.5 } };
+  const doc = {
+    apiVersion: 'steward/v1',
+    kind: 'Dashboard',
+    metadata: { name: 'd' },
+    spec: { name: 'D', tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, config }] },
+  };
+  const problems = validateKind('Dashboard', doc);
+  assert.ok(
+    problems.some((p) => p.pointer === '/spec/tiles/0/config/numberFormat/mantissa'),
+    JSON.stringify(problems),
+  );
+});
+
+test.run();
