@@ -99,7 +99,15 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
       });
     // A member another type has: HyperDX reads the series with its type's zod object, which drops it unseen.
     const members = LIVE_SERIES_MEMBERS[type as string]!;
-    // (dataSource is the seed's and HyperDX 2025-11-21's; it is left as it was: sent, ignored.)
+    // dataSource (events|metrics) is the seed's and HyperDX 2025-11-21's. Since 2026-01-30 sourceId says where
+    // the data is and the server drops dataSource unseen: sent beside it, it changes nothing on the chart, and a
+    // server answering series answers none, so plan showed it as a change on every run. Without sourceId the
+    // missing-member check below says what to write.
+    if (member['dataSource'] !== undefined && member['sourceId'] !== undefined)
+      out.push({
+        pointer: `${at}/${j}/dataSource`,
+        message: `dataSource is the seed API's (events or metrics); the ${api} API ignores it beside sourceId, which says where series ${j} of tile "${name}" reads from: leave dataSource out (a metrics series gives metricName and metricDataType)`,
+      });
     const mantissa = (member['numberFormat'] as { mantissa?: unknown } | null | undefined)?.mantissa;
     if (typeof mantissa === 'number' && !Number.isInteger(mantissa))
       out.push({

@@ -4,13 +4,16 @@
  *   2.5, so import of such a dashboard must give a file validate takes; 2026-08 and ClickStack type it an
  *   integer and refuse it (a warning on hyperdx, whose servers differ; an error on clickstack-cloud);
  * - level 0: HyperDX keeps a series' level only when truthy (pickIfTruthy), so 0 is answered as no level;
+ * - dataSource beside sourceId: the seed's member, which HyperDX since 2026-01-30 drops unseen.
  * Table-driven: a series, the profile, the problems expected (severity, pointer, a part of the message).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkSemantics } from '../../src/schema/semantic.ts';
 import { validateKind } from '../../src/schema/validator.ts';
+import { steward } from '../helpers/exec.ts';
 import { dashboardResource } from '../helpers/resource.ts';
+import { tmpProject } from '../helpers/tmp.ts';
 
 const SOURCE = '65f5e4a3b9e77c001a0001a1';
 const TIME = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] };
@@ -38,6 +41,32 @@ const CASES: Array<{ name: string; series: Record<string, unknown>; api: string;
     problems: [['warning', `${AT}/level`, 'level 0 is not stored']],
   },
   { name: 'level 0.5: nothing', series: { ...QUANTILE, level: 0.5 }, api: 'clickstack-cloud', problems: [] },
+  {
+    name: 'dataSource beside sourceId on hyperdx: an error saying to leave it out',
+    series: { ...TIME, dataSource: 'events' },
+    api: 'hyperdx',
+    problems: [
+      ['error', `${AT}/dataSource`, 'the hyperdx API ignores it beside sourceId, which says where series 0 of tile "T" reads from: leave dataSource out'],
+    ],
+  },
+  {
+    name: 'dataSource beside sourceId on clickstack-cloud: an error',
+    series: { ...TIME, dataSource: 'metrics' },
+    api: 'clickstack-cloud',
+    problems: [['error', `${AT}/dataSource`, 'the clickstack-cloud API ignores it beside sourceId']],
+  },
+  {
+    name: 'dataSource without sourceId: the missing sourceId, as before (no second problem)',
+    series: { type: 'time', dataSource: 'events', aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: [] },
+    api: 'hyperdx',
+    problems: [['error', AT, "lacks sourceId, which the hyperdx API requires (dataSource is the seed API's"]],
+  },
+  {
+    name: 'the seed profile keeps dataSource',
+    series: { type: 'time', dataSource: 'events', aggFn: 'count', where: '', groupBy: [] },
+    api: 'seed',
+    problems: [],
+  },
 ];
 
 for (const c of CASES) {
@@ -76,6 +105,59 @@ test('the config form keeps a whole mantissa (HyperDX 2026-08 and ClickStack typ
     problems.some((p) => p.pointer === '/spec/tiles/0/config/numberFormat/mantissa'),
     JSON.stringify(problems),
   );
+});
+
+test('validate names the line and column of dataSource beside sourceId, and fails', async () => {
+  const p = tmpProject({
+    'steward.yaml': [
+      'apiVersion: steward/v1',
+      'kind: Project',
+      'spec:',
+      '  resources: ["dashboards/*.yaml"]',
+      '  observability: { api: hyperdx, url: "http://127.0.0.1:9", token: { env: T } }',
+      '',
+    ].join('\n'),
+    'dashboards/d.yaml': [
+      'apiVersion: steward/v1',
+      'kind: Dashboard',
+      'metadata: { name: d }',
+      'spec:',
+      '  name: D',
+      '  tiles:',
+      '    - name: T',
+      '      config: { displayType: markdown, markdown: "# x" }',
+      '      x: 0',
+      '      y: 0',
+      '      w: 6',
+      '      h: 3',
+      '    - name: U',
+      '      x: 6',
+      '      y: 0',
+      '      w: 6',
+      '      h: 3',
+      '      series:',
+      '        - type: time',
+      `          sourceId: "${SOURCE}"`,
+      '          dataSource: events',
+      '          aggFn: count',
+      '          where: ""',
+      '          whereLanguage: lucene',
+      '          groupBy: []',
+      '',
+    ].join('\n'),
+  });
+  try {
+    const r = await steward(['validate'], { cwd: p.dir });
+    const out = r.stdout + r.stderr;
+    assert.is(r.code, 1, out);
+    assert.match(
+      out,
+      /dashboards\/d\.yaml:21:\d+\s+\/spec\/tiles\/1\/series\/0\/dataSource\s+error: .*dataSource is the seed API's \(events or metrics\); the hyperdx API ignores it beside sourceId/,
+    );
+    assert.match(out, /leave dataSource out/);
+  } finally {
+    p.cleanup();
+  }
 });
 
 test.run();
