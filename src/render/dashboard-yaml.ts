@@ -162,6 +162,12 @@ export function renderDashboardYaml(
               for (const k of Object.keys(s))
                 if (!Object.hasOwn(o, k) && s[k] !== undefined && s[k] !== null && !(SERIES_MEMBERS as readonly string[]).includes(k))
                   warnings.push(`tile "${name}": left out series[${j}].${k}, a member steward does not know`);
+              // dataSource beside sourceId: the live profiles' servers ignore it (validate refuses the pair there),
+              // so a file that kept it would be skipped; the seed's series keep it, as its server reads it.
+              if (opts.configForm && o['dataSource'] !== undefined && o['sourceId'] !== undefined) {
+                delete o['dataSource'];
+                warnings.push(`tile "${name}": left out series[${j}].dataSource, which the server ignores beside sourceId`);
+              }
               // What the server fills in when none was sent (displayType line, sortOrder asc) is not written:
               // it means the same left out, and a seed file cannot say it.
               return dropSeriesDefaults(o);

@@ -206,4 +206,19 @@ test('a series member steward does not know is left out with a warning', () => {
   assert.not.match(text, 'futureMember');
 });
 
+test('dataSource beside sourceId is left out with a warning on a live profile (validate refuses the pair there), kept on seed', () => {
+  // GIVEN a server that answers both (a mock of HyperDX 2025-11-21's spec does)
+  const live = liveWith({ ...MEMBERS[0]!.series, dataSource: 'events' });
+  const { text, warnings } = render(live);
+  assert.equal(warnings, ['tile "T": left out series[0].dataSource, which the server ignores beside sourceId']);
+  assert.not.match(text, 'dataSource');
+  const r = processFile('imported/old-style.yaml', Buffer.from(text), {}, { isProjectFile: false });
+  assert.equal(
+    checkSemantics(r.resources, { api: 'hyperdx' }).filter((p) => p.severity === 'error'),
+    [],
+  );
+  const seed = renderDashboardYaml(live, { metadataName: 'old-style', markerTag: MARKER, schemaPath: 'x.json', pinId: false });
+  assert.match(seed.text, 'dataSource: events');
+});
+
 test.run();
