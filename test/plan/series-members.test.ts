@@ -38,7 +38,7 @@ const MEMBERS: Array<{ member: string; series: Record<string, unknown>; other: u
   },
   {
     member: 'sortOrder',
-    series: { type: 'table', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['host'], sortOrder: 'desc' },
+    series: { type: 'table', sourceId: SOURCE, aggFn: 'avg', field: 'Duration', where: '', whereLanguage: 'lucene', groupBy: ['host'], sortOrder: 'desc' },
     other: 'asc',
   },
   {
@@ -174,7 +174,7 @@ test('what a server answering series fills in is no drift: displayType line on a
     [{ ...quantile, level: 0 }, quantile, 'noop'],
     // THEN only the other value is drift
     [time, { ...time, displayType: 'stacked_bar' }, 'update'],
-    [table, { ...table, sortOrder: 'desc' }, 'update'],
+    [quantile, { ...quantile, sortOrder: 'desc' }, 'update'],
     [time, { ...time, field: 'Duration' }, 'update'],
     [{ ...quantile, level: 0.5 }, quantile, 'update'],
   ];
@@ -222,6 +222,45 @@ test("numberFormat is the tile's: said once in the file, it equals the answer th
     other.patch!.some((op) => op.path.startsWith('/tiles/T/series/1/numberFormat')),
     JSON.stringify(other.patch),
   );
+});
+
+test("sortOrder is the table's: the first series' when it has a field, answered on every series (HyperDX 2026-01-30)", () => {
+  // GIVEN table tiles of one or two series, and what a server answering series says of each
+  const s = { type: 'table', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['host'] };
+  const withField = { ...s, aggFn: 'avg', field: 'Duration' };
+  const answered = (series: Array<Record<string, unknown>>) =>
+    ({ id: ID, name: 'Dash d1', tags: ['team:a', MARKER], tiles: [{ id: 'tile-1', name: 'T', x: 0, y: 0, w: 6, h: 3, series }] }) as LiveDashboardInput;
+  const cases: Array<[string, Array<Record<string, unknown>>, Array<Record<string, unknown>>, string]> = [
+    // desc on a first series without a field is not stored: answered asc
+    ['desc without a field', [{ ...s, sortOrder: 'desc' }], [{ ...s, sortOrder: 'asc' }], 'noop'],
+    // a later series' order is ignored; the first's is answered on each
+    [
+      'desc said once',
+      [{ ...withField, sortOrder: 'desc' }, s],
+      [
+        { ...withField, sortOrder: 'desc' },
+        { ...s, sortOrder: 'desc' },
+      ],
+      'noop',
+    ],
+    [
+      'a later series says desc',
+      [withField, { ...s, sortOrder: 'desc' }],
+      [
+        { ...withField, sortOrder: 'asc' },
+        { ...s, sortOrder: 'asc' },
+      ],
+      'noop',
+    ],
+    // THEN a stored order that differs is drift
+    ['desc stored, the file says none', [withField], [{ ...withField, sortOrder: 'desc' }], 'update'],
+    ['desc with a field, answered asc', [{ ...withField, sortOrder: 'desc' }], [{ ...withField, sortOrder: 'asc' }], 'update'],
+  ];
+  for (const [label, file, live, action] of cases) {
+    const d = dashboard('d1', { tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series: file }] as never });
+    const it = plan({ resources: [d], live: [answered(live)] }).items[0]!;
+    assert.is(it.action, action, `${label}: ${JSON.stringify(it.patch)}`);
+  }
 });
 
 test('numberFormat: members without a value are no drift, and key order is not', () => {

@@ -62,6 +62,18 @@ const CASES: Array<{ name: string; series: Record<string, unknown>; api: string;
     problems: [['error', AT, "lacks sourceId, which the hyperdx API requires (dataSource is the seed API's"]],
   },
   {
+    name: 'sortOrder desc on a table series without a field: a warning, the server sorts asc',
+    series: { ...TIME, type: 'table', sortOrder: 'desc' },
+    api: 'hyperdx',
+    problems: [['warning', `${AT}/sortOrder`, "sortOrder desc is not stored: the hyperdx API sorts a table by its first series' field"]],
+  },
+  {
+    name: 'sortOrder desc with a field: nothing',
+    series: { ...QUANTILE, type: 'table', level: 0.5, sortOrder: 'desc' },
+    api: 'clickstack-cloud',
+    problems: [],
+  },
+  {
     name: 'the seed profile keeps dataSource',
     series: { type: 'time', dataSource: 'events', aggFn: 'count', where: '', groupBy: [] },
     api: 'seed',
@@ -91,6 +103,19 @@ for (const c of CASES) {
     });
   });
 }
+
+test("a later table series' sortOrder other than the first's: a warning at it, the server ignores it", () => {
+  const first = { ...TIME, type: 'table', aggFn: 'avg', field: 'Duration', sortOrder: 'desc' };
+  const series = [first, { ...first, sortOrder: 'desc' }, { ...first, sortOrder: 'asc' }];
+  const found = checkSemantics([dashboardResource({ name: 'D', tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series }] })], { api: 'hyperdx' }).filter(
+    (p) => p.pointer !== '/spec/tiles/0/series',
+  );
+  assert.equal(
+    found.map((p) => [p.severity, p.pointer]),
+    [['warning', '/spec/tiles/0/series/2/sortOrder']],
+  );
+  assert.match(found[0]!.message, "the hyperdx API sorts a table by its first series and ignores series 2's sortOrder");
+});
 
 test('the config form keeps a whole mantissa (HyperDX 2026-08 and ClickStack type it an integer)', () => {
   const config = { displayType: 'line', sourceId: SOURCE, select: [{ aggFn: 'count', where: '' }], numberFormat: { mantissa: 2.5 } };
