@@ -176,8 +176,7 @@ function normalizeTile(tile: LiveTileInput, ignored: Set<string> | undefined, sa
   if (typeof tile.h === 'number') out.h = tile.h;
   if (sameNameAs !== undefined) out.sameNameAs = sameNameAs;
   const series = Array.isArray(tile.series) ? tile.series : [];
-  if (series.length > 0)
-    out.series = withTileSortOrder(withTileNumberFormat(series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored))));
+  if (series.length > 0) out.series = withTileMembers(withTileNumberFormat(series.map((s) => normalizeSeries(s as Series & Record<string, unknown>, ignored))));
   if (unnamed) out.unnamed = true;
   for (const f of ['w', 'x', 'y'] as const) if (typeof tile[f] === 'number') out[f] = tile[f];
   if (ignored) for (const k of Object.keys(tile)) if (!TILE_KNOWN.has(k)) ignored.add(`tiles[].${k}`);
@@ -223,23 +222,31 @@ function withTileNumberFormat(series: Array<Record<string, unknown>>): Array<Rec
 }
 
 /**
- * A table tile's series with the tile's sort order on each. HyperDX stores one order per table, taken from the
- * first series and only when that series has a field to sort by (translateExternalChartToTileConfig: `orderBy`
- * from `firstSeries.sortOrder && firstSeries.field`), and a server answering series (2026-01-30) gives it on
- * every series, `asc` when none was stored. So a later series' sortOrder, or `desc` on a first series without a
- * field, means what the server answers; without this, plan showed it as a change after every apply. Both
- * sides; validate warns of the ignored ones. `asc` is left out (dropSeriesDefaults).
+ * A time or table tile's series with the tile's own members on each: HyperDX stores one chart per tile, whose
+ * groupBy, time display type and table order come from the first series (translateExternalChartToTileConfig:
+ * `firstSeries.groupBy`, `firstSeries.displayType`, `orderBy` from `firstSeries.sortOrder && firstSeries.field`),
+ * and a server answering series (2026-01-30) gives them on every series, a table's order `asc` when none was
+ * stored. So a later series' groupBy, displayType or sortOrder, or `desc` on a first series without a field,
+ * means what the server answers; without this, plan showed it as a change after every apply. Both sides;
+ * validate warns of the ignored ones. Defaults stay left out (dropSeriesDefaults).
  */
-function withTileSortOrder(series: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+function withTileMembers(series: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
   const first = series[0];
-  if (first?.['type'] !== 'table') return series;
-  const order = typeof first['field'] === 'string' && first['field'] !== '' && first['sortOrder'] === 'desc' ? 'desc' : undefined;
-  if (series.every((s) => s['sortOrder'] === order)) return series;
+  const type = first?.['type'];
+  if (type !== 'time' && type !== 'table') return series;
+  const tile: Record<string, unknown> = { groupBy: first!['groupBy'] };
+  if (type === 'time') tile['displayType'] = first!['displayType'];
+  else tile['sortOrder'] = typeof first!['field'] === 'string' && first!['field'] !== '' && first!['sortOrder'] === 'desc' ? 'desc' : undefined;
+  const same = (s: Record<string, unknown>) => Object.keys(tile).every((k) => canonicalJson(s[k] ?? null) === canonicalJson(tile[k] ?? null));
+  if (series.every(same)) return series;
   // Rebuilt in sorted member order (see normalDigest).
   return series.map((s) => {
-    const { sortOrder: _sortOrder, ...rest } = s;
-    const entries = Object.entries(order === undefined ? rest : { ...rest, sortOrder: order });
-    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const out: Record<string, unknown> = { ...s };
+    for (const [k, v] of Object.entries(tile)) {
+      if (v === undefined) delete out[k];
+      else out[k] = v;
+    }
+    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 }
 

@@ -120,24 +120,27 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
             ? `mantissa is ${mantissa}; the ${api} API takes a whole number of decimal places (ClickHouse Cloud spec 2026-07-31): give ${Math.round(mantissa)}`
             : `mantissa is ${mantissa}: HyperDX 2026-01-30 stores it, but 2026-08 takes a whole number of decimal places and refuses the dashboard: give ${Math.round(mantissa)} unless the server is of 2026-01-30`,
       });
-    // A table is sorted by its first series' field: HyperDX stores that series' sortOrder only when it has a
-    // field, and no other series' (plan reads them as the server answers them, withTileSortOrder).
-    const sortOrder = member['sortOrder'];
-    if (type === 'table' && typeof sortOrder === 'string') {
-      const firstSeries = series[0] as Record<string, unknown>;
-      if (j > 0 && sortOrder !== (firstSeries['sortOrder'] ?? 'asc'))
+    // HyperDX keeps one groupBy and display type per tile, and one table order, from the first series (the
+    // order only when that series has a field): a later series' own is dropped (plan reads them as the server
+    // answers them, withTileMembers).
+    const firstSeries = series[0] as Record<string, unknown>;
+    if (j > 0 && (type === 'time' || type === 'table')) {
+      const tileMembers: Array<[string, unknown]> = [['groupBy', []], type === 'time' ? ['displayType', 'line'] : ['sortOrder', 'asc']];
+      for (const [k, absent] of tileMembers) {
+        if (member[k] === undefined || JSON.stringify(member[k]) === JSON.stringify(firstSeries[k] ?? absent)) continue;
         out.push({
-          pointer: `${at}/${j}/sortOrder`,
+          pointer: `${at}/${j}/${k}`,
           severity: 'warning',
-          message: `the ${api} API sorts a table by its first series and ignores series ${j}'s sortOrder: give the order on series 0, or leave this one out`,
+          message: `the ${api} API takes a ${String(type)} tile's ${k} from its first series and ignores series ${j}'s: give it on series 0, or leave this one out`,
         });
-      if (j === 0 && sortOrder === 'desc' && (typeof member['field'] !== 'string' || member['field'] === ''))
-        out.push({
-          pointer: `${at}/0/sortOrder`,
-          severity: 'warning',
-          message: `sortOrder desc is not stored: the ${api} API sorts a table by its first series' field, and series 0 has none, so the table is sorted asc. Give series 0 a field, or leave sortOrder out`,
-        });
+      }
     }
+    if (type === 'table' && j === 0 && member['sortOrder'] === 'desc' && (typeof member['field'] !== 'string' || member['field'] === ''))
+      out.push({
+        pointer: `${at}/0/sortOrder`,
+        severity: 'warning',
+        message: `sortOrder desc is not stored: the ${api} API sorts a table by its first series' field, and series 0 has none, so the table is sorted asc. Give series 0 a field, or leave sortOrder out`,
+      });
     if (member['level'] === 0)
       out.push({
         pointer: `${at}/${j}/level`,

@@ -263,6 +263,51 @@ test("sortOrder is the table's: the first series' when it has a field, answered 
   }
 });
 
+test("groupBy and a time series' displayType are the tile's: the first series', answered on every series (HyperDX 2026-01-30)", () => {
+  const s = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['host'] };
+  const answered = (series: Array<Record<string, unknown>>) =>
+    ({ id: ID, name: 'Dash d1', tags: ['team:a', MARKER], tiles: [{ id: 'tile-1', name: 'T', x: 0, y: 0, w: 6, h: 3, series }] }) as LiveDashboardInput;
+  const cases: Array<[string, Array<Record<string, unknown>>, Array<Record<string, unknown>>, string]> = [
+    // GIVEN a second series with its own groupBy and display type, which the server drops
+    [
+      'a later series says its own',
+      [
+        { ...s, displayType: 'stacked_bar' },
+        { ...s, groupBy: [] },
+      ],
+      [
+        { ...s, displayType: 'stacked_bar' },
+        { ...s, displayType: 'stacked_bar' },
+      ],
+      'noop',
+    ],
+    // THEN the first series' members are compared as ever
+    [
+      'the first series groupBy changed',
+      [s, s],
+      [
+        { ...s, groupBy: ['service'] },
+        { ...s, groupBy: ['service'] },
+      ],
+      'update',
+    ],
+    [
+      'the first series displayType changed',
+      [s, s],
+      [
+        { ...s, displayType: 'stacked_bar' },
+        { ...s, displayType: 'stacked_bar' },
+      ],
+      'update',
+    ],
+  ];
+  for (const [label, file, live, action] of cases) {
+    const d = dashboard('d1', { tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series: file }] as never });
+    const it = plan({ resources: [d], live: [answered(live)] }).items[0]!;
+    assert.is(it.action, action, `${label}: ${JSON.stringify(it.patch)}`);
+  }
+});
+
 test('numberFormat: members without a value are no drift, and key order is not', () => {
   const s = { type: 'number', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene' };
   const d = dashboard('d1', { tiles: [tile({ ...s, numberFormat: { output: 'byte', mantissa: 2 } })] as never });

@@ -114,7 +114,23 @@ test("a later table series' sortOrder other than the first's: a warning at it, t
     found.map((p) => [p.severity, p.pointer]),
     [['warning', '/spec/tiles/0/series/2/sortOrder']],
   );
-  assert.match(found[0]!.message, "the hyperdx API sorts a table by its first series and ignores series 2's sortOrder");
+  assert.match(found[0]!.message, "the hyperdx API takes a table tile's sortOrder from its first series and ignores series 2's");
+});
+
+test("a later time series' groupBy or displayType other than the first's: a warning at each, the server ignores them", () => {
+  const first = { ...TIME, groupBy: ['host'], displayType: 'stacked_bar' };
+  const series = [first, { ...first, groupBy: ['service'], displayType: 'line' }, { ...first }];
+  const found = checkSemantics([dashboardResource({ name: 'D', tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series }] })], { api: 'clickstack-cloud' }).filter(
+    (p) => p.pointer !== '/spec/tiles/0/series',
+  );
+  assert.equal(
+    found.map((p) => [p.severity, p.pointer]),
+    [
+      ['warning', '/spec/tiles/0/series/1/groupBy'],
+      ['warning', '/spec/tiles/0/series/1/displayType'],
+    ],
+  );
+  assert.match(found[0]!.message, "the clickstack-cloud API takes a time tile's groupBy from its first series and ignores series 1's");
 });
 
 test('the config form keeps a whole mantissa (HyperDX 2026-08 and ClickStack type it an integer)', () => {
