@@ -223,10 +223,10 @@ function withTileNumberFormat(series: Array<Record<string, unknown>>): Array<Rec
 
 /**
  * A time or table tile's series with the tile's own members on each: HyperDX stores one chart per tile, whose
- * groupBy, time display type and table order come from the first series (translateExternalChartToTileConfig:
- * `firstSeries.groupBy`, `firstSeries.displayType`, `orderBy` from `firstSeries.sortOrder && firstSeries.field`),
+ * source, groupBy, time display type and table order come from the first series (translateExternalChartToTileConfig:
+ * `firstSeries.sourceId`, `.groupBy`, `.displayType`, `orderBy` from `firstSeries.sortOrder && firstSeries.field`),
  * and a server answering series (2026-01-30) gives them on every series, a table's order `asc` when none was
- * stored. So a later series' groupBy, displayType or sortOrder, or `desc` on a first series without a field,
+ * stored. So a later series' sourceId, groupBy, displayType or sortOrder, or `desc` on a first series without a field,
  * means what the server answers; without this, plan showed it as a change after every apply. Both sides;
  * validate warns of the ignored ones. Defaults stay left out (dropSeriesDefaults).
  */
@@ -234,7 +234,7 @@ function withTileMembers(series: Array<Record<string, unknown>>): Array<Record<s
   const first = series[0];
   const type = first?.['type'];
   if (type !== 'time' && type !== 'table') return series;
-  const tile: Record<string, unknown> = { groupBy: first!['groupBy'] };
+  const tile: Record<string, unknown> = { groupBy: first!['groupBy'], sourceId: first!['sourceId'] };
   if (type === 'time') tile['displayType'] = first!['displayType'];
   else tile['sortOrder'] = typeof first!['field'] === 'string' && first!['field'] !== '' && first!['sortOrder'] === 'desc' ? 'desc' : undefined;
   const same = (s: Record<string, unknown>) => Object.keys(tile).every((k) => canonicalJson(s[k] ?? null) === canonicalJson(tile[k] ?? null));

@@ -120,18 +120,25 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
             ? `mantissa is ${mantissa}; the ${api} API takes a whole number of decimal places (ClickHouse Cloud spec 2026-07-31): give ${Math.round(mantissa)}`
             : `mantissa is ${mantissa}: HyperDX 2026-01-30 stores it, but 2026-08 takes a whole number of decimal places and refuses the dashboard: give ${Math.round(mantissa)} unless the server is of 2026-01-30`,
       });
-    // HyperDX keeps one groupBy and display type per tile, and one table order, from the first series (the
+    // HyperDX keeps one source, groupBy and display type per tile, and one table order, from the first series (the
     // order only when that series has a field): a later series' own is dropped (plan reads them as the server
     // answers them, withTileMembers).
     const firstSeries = series[0] as Record<string, unknown>;
     if (j > 0 && (type === 'time' || type === 'table')) {
-      const tileMembers: Array<[string, unknown]> = [['groupBy', []], type === 'time' ? ['displayType', 'line'] : ['sortOrder', 'asc']];
+      const tileMembers: Array<[string, unknown]> = [
+        ['sourceId', undefined],
+        ['groupBy', []],
+        type === 'time' ? ['displayType', 'line'] : ['sortOrder', 'asc'],
+      ];
       for (const [k, absent] of tileMembers) {
         if (member[k] === undefined || JSON.stringify(member[k]) === JSON.stringify(firstSeries[k] ?? absent)) continue;
         out.push({
           pointer: `${at}/${j}/${k}`,
           severity: 'warning',
-          message: `the ${api} API takes a ${String(type)} tile's ${k} from its first series and ignores series ${j}'s: give it on series 0, or leave this one out`,
+          message:
+            k === 'sourceId'
+              ? `the ${api} API reads every series of a ${String(type)} tile from the first series' source and ignores series ${j}'s sourceId: put series of another source in a tile of their own`
+              : `the ${api} API takes a ${String(type)} tile's ${k} from its first series and ignores series ${j}'s: give it on series 0, or leave this one out`,
         });
       }
     }

@@ -263,7 +263,7 @@ test("sortOrder is the table's: the first series' when it has a field, answered 
   }
 });
 
-test("groupBy and a time series' displayType are the tile's: the first series', answered on every series (HyperDX 2026-01-30)", () => {
+test("sourceId, groupBy and a time series' displayType are the tile's: the first series', answered on every series (HyperDX 2026-01-30)", () => {
   const s = { type: 'time', sourceId: SOURCE, aggFn: 'count', where: '', whereLanguage: 'lucene', groupBy: ['host'] };
   const answered = (series: Array<Record<string, unknown>>) =>
     ({ id: ID, name: 'Dash d1', tags: ['team:a', MARKER], tiles: [{ id: 'tile-1', name: 'T', x: 0, y: 0, w: 6, h: 3, series }] }) as LiveDashboardInput;
@@ -281,7 +281,17 @@ test("groupBy and a time series' displayType are the tile's: the first series', 
       ],
       'noop',
     ],
+    ['a later series says another source', [s, { ...s, sourceId: '65f5e4a3b9e77c001a0001a2' }], [s, s], 'noop'],
     // THEN the first series' members are compared as ever
+    [
+      'the first series source changed',
+      [s, s],
+      [
+        { ...s, sourceId: '65f5e4a3b9e77c001a0001a2' },
+        { ...s, sourceId: '65f5e4a3b9e77c001a0001a2' },
+      ],
+      'update',
+    ],
     [
       'the first series groupBy changed',
       [s, s],

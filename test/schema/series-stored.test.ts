@@ -117,9 +117,9 @@ test("a later table series' sortOrder other than the first's: a warning at it, t
   assert.match(found[0]!.message, "the hyperdx API takes a table tile's sortOrder from its first series and ignores series 2's");
 });
 
-test("a later time series' groupBy or displayType other than the first's: a warning at each, the server ignores them", () => {
+test("a later time series' groupBy, displayType or sourceId other than the first's: a warning at each, the server ignores them", () => {
   const first = { ...TIME, groupBy: ['host'], displayType: 'stacked_bar' };
-  const series = [first, { ...first, groupBy: ['service'], displayType: 'line' }, { ...first }];
+  const series = [first, { ...first, groupBy: ['service'], displayType: 'line' }, { ...first, sourceId: '65f5e4a3b9e77c001a0001a2' }];
   const found = checkSemantics([dashboardResource({ name: 'D', tiles: [{ name: 'T', x: 0, y: 0, w: 6, h: 3, series }] })], { api: 'clickstack-cloud' }).filter(
     (p) => p.pointer !== '/spec/tiles/0/series',
   );
@@ -128,9 +128,11 @@ test("a later time series' groupBy or displayType other than the first's: a warn
     [
       ['warning', '/spec/tiles/0/series/1/groupBy'],
       ['warning', '/spec/tiles/0/series/1/displayType'],
+      ['warning', '/spec/tiles/0/series/2/sourceId'],
     ],
   );
   assert.match(found[0]!.message, "the clickstack-cloud API takes a time tile's groupBy from its first series and ignores series 1's");
+  assert.match(found[2]!.message, "reads every series of a time tile from the first series' source and ignores series 2's sourceId");
 });
 
 test('the config form keeps a whole mantissa (HyperDX 2026-08 and ClickStack type it an integer)', () => {
