@@ -22,8 +22,49 @@ const validators = compiled as unknown as Record<Kind, CompiledValidator>;
 /** Validates one document of a known kind; returns every problem, in document order. */
 export function validateKind(kind: Kind, value: unknown): SchemaProblem[] {
   const validate = validators[kind];
-  if (validate(value)) return [];
-  return toProblems(validate.errors ?? [], value);
+  const halves = halfCharacters(value);
+  if (validate(value)) return halves;
+  return [...toProblems(validate.errors ?? [], value), ...halves];
+}
+
+/**
+ * Half of a UTF-16 surrogate pair with no other half: what YAML's "\ud800" escape writes. No UTF-8 text can
+ * hold one, so a server that stores UTF-8 (HyperDX's and ClickStack's MongoDB) keeps U+FFFD in its place and
+ * answers a name that never equals the file's: every apply created the dashboard again, one more each run, and
+ * a tile so named changed on every apply (red team, round 16). With the u flag a whole pair is one code point,
+ * so only a lone half matches.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Every string (value or key) of a document that holds a lone surrogate, as a problem at it. The walk keeps its
+ * own stack: a document may nest deeper than the call stack under a key the schema leaves open.
+ */
+function halfCharacters(root: unknown): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const say = (s: string) => {
+    const at = s.search(LONE_SURROGATE);
+    const unit = s.charCodeAt(at).toString(16);
+    return `holds half a character at character ${at + 1} (a lone surrogate, as the escape \\u${unit} writes), which no UTF-8 text can hold: the server would store U+FFFD in its place, so its answer never equals the file and every apply would make or change it again; write the whole character (both halves of the pair, or the character itself)`;
+  };
+  const stack: Array<{ value: unknown; pointer: string }> = [{ value: root, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) out.push({ pointer, atKey: false, message: `the string ${say(value)}` });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], pointer: `${pointer}/${i}` });
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i]!;
+        const at = `${pointer}/${esc(k)}`;
+        if (LONE_SURROGATE.test(k)) out.push({ pointer: at, atKey: true, message: `the key ${say(k)}` });
+        stack.push({ value: v, pointer: at });
+      }
+    }
+  }
+  return out;
 }
 
 function toProblems(errors: ErrorObject[], root: unknown): SchemaProblem[] {
