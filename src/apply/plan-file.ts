@@ -10,6 +10,7 @@ import type { ErrorObject } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { CliError } from '../errors.ts';
 import { readRegularFile } from '../shared/files.ts';
+import { freeHeap, parseRoom, WORST_HEAP_PER_BYTE } from '../shared/json.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
 import type { Plan, PlanBinding, PlanItem } from '../plan/types.ts';
 import { redact } from '../clients/redact.ts';
@@ -64,18 +65,28 @@ function shownValue(v: unknown): string {
  * (`apply FILE` and `show FILE` alike: a hand-edited plan is untrusted input); one clear line when it is not.
  */
 export async function readPlanFile(path: string, shown: string): Promise<Plan> {
-  let text: string;
+  let bytes: Buffer;
   try {
     // A regular file of a bounded size: /dev/zero would read until memory ran out, a fifo would hang.
-    const bytes = readRegularFile(path, MAX_PLAN_BYTES);
+    bytes = readRegularFile(path, MAX_PLAN_BYTES);
     if (bytes.length > MAX_PLAN_BYTES)
       throw Object.assign(new Error(`larger than ${MAX_PLAN_BYTES / 1024 / 1024} MiB, more than any plan steward writes`), { code: 'EFBIG' });
-    text = planText(bytes);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'ENOTREG' || code === 'EISDIR' ? 'not a regular file' : (e as Error).message;
     throw new CliError(`cannot read plan ${shown}: ${why}`, { code: 'config', cause: e });
   }
+  // Counted before JSON.parse, as a response body is: 192 MiB of `{},` (well within the size bound) held show
+  // and apply six minutes, then Node stopped out of heap with a native stack trace (red team, round 16).
+  const free = freeHeap();
+  const room = bytes.length * WORST_HEAP_PER_BYTE > free ? parseRoom(bytes, free) : undefined;
+  if (room) {
+    throw new CliError(
+      `cannot read plan ${shown}: its ${mib(bytes.length)} hold ${room.values.toLocaleString('en-US')} JSON values or more, which would take about ${mib(room.need)} to read, more than the ${mib(room.free)} this process has left (Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it)`,
+      { code: 'config' },
+    );
+  }
+  const text = planText(bytes);
   let plan: unknown;
   try {
     plan = JSON.parse(text);
@@ -102,6 +113,8 @@ function planText(bytes: Buffer): string {
   // TextDecoder drops a leading byte-order mark of its encoding (ignoreBOM: false).
   return new TextDecoder(encoding).decode(bytes);
 }
+
+const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;
 
 /** The longest text Node can hold in one string is about 512 MiB: a plan file is read whole into one. */
 const MAX_PLAN_BYTES = 500 * 1024 * 1024;

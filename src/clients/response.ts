@@ -4,12 +4,15 @@
  * to `maxResponseBytes` (a declared content-length above it refused before anything is read), an error
  * body only to MAX_ERROR_BODY_BYTES, since one line of it is shown.
  */
-import { getHeapStatistics } from 'node:v8';
 import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './errors.ts';
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
 import { formatBytes, headerValue, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
+import { freeHeap, parseRoom, WORST_HEAP_PER_BYTE } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
+
+/** The count lives in src/shared/json.ts (a saved plan is counted the same way); re-exported for its test. */
+export { parseRoom };
 
 /** The response of one attempt, read (attempt.ts); `ms` is filled in by the caller, which knows when it started. */
 export type ReadResponse = Omit<ResponseAttempt, 'ms'>;
@@ -137,44 +140,6 @@ export function traceBody(text: string): string {
     c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
-}
-
-/**
- * Heap bytes JSON.parse takes at most, measured on Node 20: per object or array opened (an empty `{}` takes
- * 64 with its slot, an array nested in an array 58), and per member or element more (`,` and `:`).
- */
-const HEAP_PER_CONTAINER = 64;
-const HEAP_PER_SLOT = 16;
-
-/**
- * Heap bytes per body byte at worst (every byte opens an array, and two for the text): a body whose worst
- * case fits in what is free is parsed without counting (a 28 MB list with Node's usual 4 GiB heap).
- */
-const WORST_HEAP_PER_BYTE = HEAP_PER_CONTAINER + 2;
-
-/**
- * Whether `JSON.parse` of a body would fit in `free` bytes of heap; when not, what it would need. The
- * size limit is a tenth of the heap (src/cli/deps.ts), which holds for real lists (a dashboard list takes
- * 1.6 bytes of heap per byte) but not for JSON a hostile server chooses: `{},` takes 64 bytes per 3, and a
- * 400 MiB body of it ran Node out of heap after ten minutes, with a native stack trace (red team round 10,
- * F1). Counted without decoding (one pass, no allocation), every `{` and `[` as a container and every `,`
- * and `:` as a slot: an overestimate (those inside strings count too), plus two bytes per byte for the text.
- */
-export function parseRoom(body: Uint8Array, free: number): { values: number; need: number; free: number } | undefined {
-  let containers = 0;
-  let slots = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (c === 0x7b || c === 0x5b) containers++;
-    else if (c === 0x2c || c === 0x3a) slots++;
-  }
-  const need = body.length * 2 + containers * HEAP_PER_CONTAINER + slots * HEAP_PER_SLOT;
-  return need > free ? { values: containers + slots, need, free: Math.max(0, free) } : undefined;
-}
-
-function freeHeap(): number {
-  const h = getHeapStatistics();
-  return h.heap_size_limit - h.used_heap_size;
 }
 
 const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;
