@@ -14,6 +14,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { Issue } from '../errors.ts';
+import { freeHeap } from '../shared/json.ts';
 
 /** Larger files are refused: steward files are small, and a huge one is almost always a mistake. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -70,6 +71,18 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   if (text.includes('\u0000')) {
     const { line, col } = lineColOfByte(bytes, new TextEncoder().encode(text.slice(0, text.indexOf('\u0000'))).byteLength);
     issues.push(at(line, col, 'file contains a NUL byte: it looks binary, not YAML'));
+    return { file, docs: [], issues };
+  }
+  const room = yamlRoom(bytes, freeHeap());
+  if (room) {
+    const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;
+    issues.push(
+      at(
+        1,
+        1,
+        `file holds up to ${room.values.toLocaleString('en-US')} YAML values in ${mib(bytes.byteLength)}; reading them would take about ${mib(room.need)}, more than the ${mib(room.free)} this process has left (Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it): split it into several files`,
+      ),
+    );
     return { file, docs: [], issues };
   }
   const lineCounter = countLines(text);
@@ -394,4 +407,30 @@ function refusedShape(contents: unknown): { offset: number; message: string } | 
         'merge keys (<<) are YAML 1.1, and steward reads YAML 1.2, where << is an ordinary key: write the keys out (a Template repeats tiles and alerts; see docs/templates.md)',
     };
   return undefined;
+}
+
+/**
+ * Heap bytes the YAML parser takes per value at most, measured on Node 20 with yaml 2 (its tokens, tree and
+ * positions, then the plain value): about 900 for a number in a flow list (`1,`), 1,000 for an empty flow
+ * mapping (`{},`, two marks), less for block mappings.
+ */
+const YAML_HEAP_PER_MARK = 1024;
+
+/**
+ * Whether parsing a file's YAML would fit in `free` bytes of heap; when not, what it would need. 4 MiB of `{},`
+ * (within the size bound) stopped validate after 30 s with V8's "heap out of memory" and a native stack trace
+ * on a 1 GiB heap (red team, round 16): yaml keeps about a kilobyte per value. Counted without decoding, every
+ * byte that may start or separate a value (`,` `[` `{` `:` `-` and line ends) as one: an overestimate, as
+ * those inside text count too, and a file whose every byte is one fits without counting. A file of real
+ * resources holds about one per six bytes.
+ */
+export function yamlRoom(bytes: Uint8Array, free: number): { values: number; need: number; free: number } | undefined {
+  if (bytes.byteLength * (YAML_HEAP_PER_MARK + 2) <= free) return undefined;
+  let marks = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 0x2c || c === 0x5b || c === 0x7b || c === 0x3a || c === 0x2d || c === 0x0a) marks++;
+  }
+  const need = bytes.byteLength * 2 + marks * YAML_HEAP_PER_MARK;
+  return need > free ? { values: marks, need, free: Math.max(0, free) } : undefined;
 }
