@@ -41,6 +41,9 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * own stack: a document may nest deeper than the call stack under a key the schema leaves open.
  */
 function halfCharacters(root: unknown): SchemaProblem[] {
+  // Almost no document holds one: a walk that builds no pointers says so first (building a pointer for every
+  // value cost ~30 µs a 12-tile dashboard, 0.3 s of a cold plan of 10,000; issue 15).
+  if (wellFormed(root)) return [];
   const out: SchemaProblem[] = [];
   const say = (s: string) => {
     const at = s.search(LONE_SURROGATE);
@@ -48,8 +51,15 @@ function halfCharacters(root: unknown): SchemaProblem[] {
     return `holds half a character at character ${at + 1} (a lone surrogate, as the escape \\u${unit} writes), which no UTF-8 text can hold: the server would store U+FFFD in its place, so its answer never equals the file and every apply would make or change it again; write the whole character (both halves of the pair, or the character itself)`;
   };
   const stack: Array<{ value: unknown; pointer: string }> = [{ value: root, pointer: '' }];
+  // An alias makes one object appear in several places, or inside itself (`&x [*x]`, which made this walk run
+  // until the heap was gone): each is walked once, at its first place.
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const { value, pointer } = stack.pop()!;
+    if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) continue;
+      seen.add(value);
+    }
     if (typeof value === 'string') {
       if (LONE_SURROGATE.test(value)) out.push({ pointer, atKey: false, message: `the string ${say(value)}` });
     } else if (Array.isArray(value)) {
@@ -65,6 +75,21 @@ function halfCharacters(root: unknown): SchemaProblem[] {
     }
   }
   return out;
+}
+
+/**
+ * Whether no string or key of a plain value holds a lone surrogate. JSON.stringify writes one as the escape
+ * `\udXXX` (lowercase hex), and writes a backslash typed in a string doubled, so a text without `\ud` holds
+ * none; one with it (a typed `\ud`, or a real half) is walked exactly.
+ */
+function wellFormed(root: unknown): boolean {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(root);
+  } catch {
+    return false; // a cycle (YAML's `&x [*x]`): the walk visits each object once
+  }
+  return text === undefined || !text.includes('\\ud');
 }
 
 function toProblems(errors: ErrorObject[], root: unknown): SchemaProblem[] {

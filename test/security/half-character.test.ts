@@ -91,4 +91,26 @@ test('a lone surrogate in a key is refused at the key', async () => {
   }
 });
 
+test('an alias inside itself is walked once: a half in it is said once, and validate ends (it ran out of heap)', async () => {
+  // `&x [*x, ...]` makes a list that holds itself; the walk for halves followed it for ever.
+  for (const [extra, half] of [
+    ['&x [*x]', false],
+    ['&x [*x, "b\\udc00"]', true],
+  ] as const) {
+    const p = tmpProject({
+      'steward.yaml': PROJECT,
+      'dashboards/loop.yaml': `apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: l }\nspec:\n  name: l\n  tiles: []\n  extra: ${extra}\n`,
+    });
+    try {
+      const v = await steward(['validate'], { cwd: p.dir, spawn: true, timeoutMs: 30_000, env: { XDG_CACHE_HOME: join(p.dir, '.cache') } });
+      assert.is(v.code, 1, v.stdout + v.stderr);
+      assert.match(v.stdout, /dashboards\/loop\.yaml:7:3 {2}\/spec\/extra {2}error: unknown key "extra"/);
+      assert.is((v.stdout.match(/holds half a character/g) ?? []).length, half ? 1 : 0, v.stdout);
+      assert.not.match(v.stdout + v.stderr, /internal error|heap/);
+    } finally {
+      p.cleanup();
+    }
+  }
+});
+
 test.run();
