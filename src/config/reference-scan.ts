@@ -40,3 +40,15 @@ export function mayHideReference(bytes: Uint8Array): boolean {
   if (buf.indexOf(0x5c) === -1) return false;
   return buf.indexOf(0x24) !== -1 || ESCAPED_DOLLARS.some((e) => buf.indexOf(e) !== -1);
 }
+
+const ESCAPES_OF_CODE_UNITS = ['\\u', '\\U'].map((e) => Buffer.from(e));
+
+/**
+ * Whether a scalar of the file can hold half a character (a lone surrogate): valid UTF-8 encodes none (the
+ * decoder refuses the bytes), so only a double-quoted `\uXXXX` or `\UXXXXXXXX` escape can make one, or a
+ * `${VAR}` whose value is inserted as it is. The schema check looks for them only then (validateKind).
+ */
+export function mayHoldHalfCharacter(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return ESCAPES_OF_CODE_UNITS.some((e) => buf.indexOf(e) !== -1) || mayFormReference(bytes);
+}

@@ -5,7 +5,7 @@ import { suggestKind, validateKind } from '../schema/validator.ts';
 import { variablePolicy, type VariablePolicy } from './credentials.ts';
 import { interpolateDocument, interpolationBudget, type Env } from './interpolate.ts';
 import { fastLoadAll } from './fast-parse.ts';
-import { mayFormReference, mayHoldReference } from './reference-scan.ts';
+import { mayFormReference, mayHoldHalfCharacter, mayHoldReference } from './reference-scan.ts';
 import { pointerSegments } from '../shared/pointer.ts';
 import { conversionErrorOffset, issueAt, locate, MAX_FILE_BYTES, parseYamlFile, type SourceDoc } from './source.ts';
 import { pushAll } from '../shared/arrays.ts';
@@ -56,6 +56,7 @@ export function processFile(
 
   let sawDocument = false;
   const expand = mayHoldReference(bytes);
+  const halves = mayHoldHalfCharacter(bytes);
   // Variables that hold credentials may not be read outside the connection settings: the ones the loader
   // passes (from the project file), the defaults, and those this file's own Project document names; and
   // when the project sets a prefix, resource documents read only variables with it, and without one no
@@ -128,7 +129,7 @@ export function processFile(
       continue;
     }
     // A value left as "${VAR}" is already reported; its type error would only repeat it.
-    const problems = validateKind(kind as Kind, value).filter((p) => !unresolved.some((u) => u.pointer === p.pointer));
+    const problems = validateKind(kind as Kind, value, { halves }).filter((p) => !unresolved.some((u) => u.pointer === p.pointer));
     for (const p of problems) out.issues.push(at(p.pointer, p.message, p.atKey));
     if (problems.length > 0 || unresolved.length > 0) continue;
     if (kind === 'Project') {
@@ -168,12 +169,13 @@ export function fastProcessFile(file: string, bytes: Uint8Array): FileResult | u
   if (text.includes('\u0000')) return undefined;
   const docs = fastLoadAll(text);
   if (!docs) return undefined;
+  const halves = mayHoldHalfCharacter(bytes);
   const resources: AnyResource[] = [];
   for (const [index, value] of docs.entries()) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     const kind = (value as { kind?: unknown }).kind;
     if (typeof kind !== 'string' || kind === 'Project' || !(ALL_KINDS as readonly string[]).includes(kind)) return undefined;
-    if (validateKind(kind as Kind, value).length > 0) return undefined;
+    if (validateKind(kind as Kind, value, { halves }).length > 0) return undefined;
     const doc = value as DocumentOf<ResourceKind>;
     resources.push({ kind, name: doc.metadata.name, file, index, doc } as AnyResource);
   }
