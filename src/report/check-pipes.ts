@@ -17,6 +17,15 @@ import { pushAll } from '../shared/arrays.ts';
  */
 const TRANSITIONAL_PIPE_STATES: readonly string[] = ['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Starting', 'Stopping', 'Pausing', 'Resuming'];
 
+/**
+ * Where a transitional state settles, for those whose end the API names: "Stopping" is "transitioning to
+ * stopped state" and "Pausing" "transitioning to paused state" (ClickPipe.state, both spec versions); Starting
+ * and Resuming end Running. Such a pipe is in progress only towards that state: a pipe Stopping while its file
+ * expects Running is on its way away from it, which is drift (pipe.state), not "expected Running once it
+ * settles". The others (Provisioning, Setup, Snapshot, Modifying, Resync) have no one end, and stay in progress.
+ */
+const SETTLES_AT: Readonly<Record<string, string>> = { stopping: 'Stopped', pausing: 'Paused', starting: 'Running', resuming: 'Running' };
+
 /** Every pipe state the real API names (2026-07 OpenAPI), plus Starting/Resuming. Others are "unknown". */
 const KNOWN_PIPE_STATES: readonly string[] = [
   'Unknown',
@@ -124,6 +133,19 @@ function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Fin
   const actual = typeof p.state === 'string' ? p.state : undefined;
   if (expectedState !== undefined && same(actual, expectedState)) return [];
   const obj = pipeObject(p);
+  const settlesAt = actual === undefined ? undefined : SETTLES_AT[actual.toLowerCase()];
+  if (expectedState !== undefined && settlesAt !== undefined && !same(settlesAt, expectedState)) {
+    return [
+      {
+        id: 'pipe.state',
+        severity: 'error',
+        object: obj,
+        expected: expectedState,
+        actual,
+        message: `pipe "${p.name}" is ${actual}, on its way to ${settlesAt}; expected ${expectedState}`,
+      },
+    ];
+  }
   if (isIn(TRANSITIONAL_PIPE_STATES, actual)) {
     return [
       {

@@ -282,12 +282,39 @@ const cases: Case[] = [
     observed: observed({ pipes: [pipe('a')] }),
     expect: [],
   },
-  ...['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Stopping', 'Pausing', 'Starting', 'Resuming'].map((state): Case => ({
+  ...['Provisioning', 'Setup', 'Snapshot', 'Modifying', 'Resync', 'Starting', 'Resuming'].map((state): Case => ({
     name: `transitional state ${state}: in progress (info), not drift`,
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
     observed: observed({ pipes: [pipe('a', { state })] }),
     expect: ['pipe.in-progress info a'],
   })),
+  // The spec names where Stopping and Pausing end (Stopped, Paused): in progress only towards that state.
+  ...(
+    [
+      ['Stopping', 'Running', 'pipe.state error a', /is Stopping, on its way to Stopped; expected Running$/],
+      ['Pausing', 'Running', 'pipe.state error a', /is Pausing, on its way to Paused; expected Running$/],
+      ['pausing', 'Stopped', 'pipe.state error a', /is pausing, on its way to Paused; expected Stopped$/],
+      ['Resuming', 'Paused', 'pipe.state error a', /is Resuming, on its way to Running; expected Paused$/],
+      ['Stopping', 'Stopped', 'pipe.in-progress info a', /is Stopping, in progress \(expected Stopped once it settles\)$/],
+      ['Pausing', 'paused', 'pipe.in-progress info a', /is Pausing, in progress \(expected paused once it settles\)$/],
+      ['Resuming', 'Running', 'pipe.in-progress info a', /is Resuming, in progress/],
+    ] as const
+  ).map(([state, declared, finding, message]): Case => ({
+    name: `${state} while the file expects ${declared}: ${finding.split(' ').slice(0, 2).join(' ')}`,
+    spec: spec({ pipes: { expected: [{ name: 'a', state: declared }] } }),
+    observed: observed({ pipes: [pipe('a', { state })] }),
+    expect: [finding],
+    check: (fs) => {
+      assert.match(fs[0]!.message, message);
+      if (fs[0]!.id === 'pipe.state') assert.equal([fs[0]!.expected, fs[0]!.actual], [declared, state]);
+    },
+  })),
+  {
+    name: 'Stopping or Pausing without a declared state: in progress (info)',
+    spec: spec({ pipes: { expected: [{ name: 'a' }, { name: 'b' }] } }),
+    observed: observed({ pipes: [pipe('a', { state: 'Stopping' }), pipe('b', { state: 'Pausing' })] }),
+    expect: ['pipe.in-progress info a', 'pipe.in-progress info b'],
+  },
   {
     name: 'Completed is not transitional: expecting Running, it is a state finding',
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
