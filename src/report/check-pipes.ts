@@ -50,6 +50,13 @@ const KNOWN_PIPE_STATES: readonly string[] = [
 /** States reported as `pipe.state` (warning) even when the file declares no state. */
 const UNHEALTHY_PIPE_STATES: readonly string[] = ['Failed', 'InternalError', 'Degraded'];
 
+/**
+ * The API's own "Unknown" (ClickPipe.state, both spec versions): the service cannot say whether the pipe
+ * ingests. Like a state steward does not know, or none at all (the real spec marks `state` optional), it
+ * cannot pass as healthy: a warning when the file declares no state, as for unhealthy states.
+ */
+const STATE_NOT_KNOWN = 'Unknown';
+
 /** Source kinds the real API names; a pipe whose source holds none of these gets `pipe.unknown-source-kind`. */
 const KNOWN_SOURCE_KINDS: readonly string[] = ['kafka', 'objectStorage', 'kinesis', 'pubsub', 'postgres', 'mysql', 'bigquery', 'mongodb'];
 
@@ -159,7 +166,11 @@ function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Fin
     ];
   }
   const unknown = actual !== undefined && !isIn(KNOWN_PIPE_STATES, actual);
-  const shown = actual === undefined ? 'reports no state' : `is ${actual}${unknown ? ' (a state steward does not know)' : ''}`;
+  const notKnown = actual === undefined || same(actual, STATE_NOT_KNOWN);
+  const shown =
+    actual === undefined
+      ? 'reports no state'
+      : `is ${actual}${unknown ? ' (a state steward does not know)' : notKnown ? ' (the service does not know its state)' : ''}`;
   if (expectedState !== undefined) {
     return [
       {
@@ -172,8 +183,8 @@ function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Fin
       },
     ];
   }
-  if (isIn(UNHEALTHY_PIPE_STATES, actual) || unknown) {
-    return [{ id: 'pipe.state', severity: 'warning', object: obj, actual, message: `pipe "${p.name}" ${shown} (the file declares no state)` }];
+  if (isIn(UNHEALTHY_PIPE_STATES, actual) || unknown || notKnown) {
+    return [{ id: 'pipe.state', severity: 'warning', object: obj, actual: actual ?? null, message: `pipe "${p.name}" ${shown} (the file declares no state)` }];
   }
   return [];
 }

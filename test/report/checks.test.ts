@@ -349,6 +349,20 @@ const cases: Case[] = [
     expect: ['pipe.state warning a', 'pipe.state warning b', 'pipe.state warning c', 'pipe.in-progress info e'],
   },
   {
+    name: "no state declared: the API's Unknown, or no state at all, is a warning (it cannot pass as healthy)",
+    spec: spec({ pipes: { expected: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] } }),
+    observed: observed({
+      pipes: [pipe('a', { state: 'Unknown' }), { name: 'b', id: 'id-b' }, pipe('c', { state: 'unknown' }), pipe('d', { state: 'Paused' })],
+    }),
+    expect: ['pipe.state warning a', 'pipe.state warning b', 'pipe.state warning c'],
+    check: (fs) => {
+      assert.match(fs[0]!.message, /^pipe "a" is Unknown \(the service does not know its state\) \(the file declares no state\)$/);
+      assert.is(fs[0]!.actual, 'Unknown');
+      assert.match(fs[1]!.message, /^pipe "b" reports no state \(the file declares no state\)$/);
+      assert.is(fs[1]!.actual, null);
+    },
+  },
+  {
     name: 'a pipe that reports no state, against a declared one',
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
     observed: observed({ pipes: [{ name: 'a' }] }),
@@ -444,7 +458,7 @@ const cases: Case[] = [
     name: 'pipes with only a name (missing optional fields): no crash',
     spec: spec({ pipes: { expected: [{ name: 'a', scaling: { replicas: 1 }, source: { kafka: { topics: 't' } } }] } }),
     observed: observed({ pipes: [{ name: 'a' }, { name: 'b' }] }),
-    expect: ['pipe.field-drift warning a', 'pipe.unlisted warning b'],
+    expect: ['pipe.state warning a', 'pipe.field-drift warning a', 'pipe.unlisted warning b'],
   },
   // ----------------------------------------------------------------- endpoints
   {
