@@ -30,3 +30,31 @@ export type ObservedEndpoint = Observed<ReversePrivateEndpoint, 'description'>;
  * until the backup finishes; while it runs, `durationInSeconds` is the time since it started.
  */
 export type ObservedBackup = Observed<Backup, 'id'>;
+
+/**
+ * Every ClickPipe state ClickHouse Cloud names (ClickPipe.state, 2026-07-31 OpenAPI; 2026-04-14 lacks Degraded),
+ * plus Starting and Resuming, which a server may send. The report reads any other state as one steward does not
+ * know; validate warns at a declared state outside this list (a typo would differ from every pipe).
+ */
+export const PIPE_STATES: readonly string[] = [
+  'Unknown',
+  'Provisioning',
+  'Running',
+  'Degraded',
+  'Stopping',
+  'Stopped',
+  'Failed',
+  'Completed',
+  'InternalError',
+  'Setup',
+  'Snapshot',
+  'Paused',
+  'Pausing',
+  'Modifying',
+  'Resync',
+  'Starting',
+  'Resuming',
+];
+
+/** Every reverse private endpoint status ClickHouse Cloud names (ReversePrivateEndpoint.status, both spec versions). */
+export const ENDPOINT_STATUSES: readonly string[] = ['Unknown', 'Provisioning', 'Deleting', 'Ready', 'Failed', 'PendingAcceptance', 'Rejected', 'Expired'];

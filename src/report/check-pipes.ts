@@ -2,7 +2,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { isSecretKey } from './redact.ts';
-import type { ObservedPipe } from '../model/cloud.ts';
+import { PIPE_STATES, type ObservedPipe } from '../model/cloud.ts';
 import type { Finding, FindingObject, PatchOperation } from './types.ts';
 import { isObject } from '../shared/object.ts';
 import { compareText as cmp } from '../shared/text.ts';
@@ -26,26 +26,8 @@ const TRANSITIONAL_PIPE_STATES: readonly string[] = ['Provisioning', 'Setup', 'S
  */
 const SETTLES_AT: Readonly<Record<string, string>> = { stopping: 'Stopped', pausing: 'Paused', starting: 'Running', resuming: 'Running' };
 
-/** Every pipe state the real API names (2026-07 OpenAPI), plus Starting/Resuming. Others are "unknown". */
-const KNOWN_PIPE_STATES: readonly string[] = [
-  'Unknown',
-  'Provisioning',
-  'Running',
-  'Degraded',
-  'Stopping',
-  'Stopped',
-  'Failed',
-  'Completed',
-  'InternalError',
-  'Setup',
-  'Snapshot',
-  'Paused',
-  'Pausing',
-  'Modifying',
-  'Resync',
-  'Starting',
-  'Resuming',
-];
+/** Every pipe state the real API names, plus Starting/Resuming (src/model/cloud.ts). Others are "unknown". */
+const KNOWN_PIPE_STATES = PIPE_STATES;
 
 /** States reported as `pipe.state` (warning) even when the file declares no state. */
 const UNHEALTHY_PIPE_STATES: readonly string[] = ['Failed', 'InternalError', 'Degraded'];

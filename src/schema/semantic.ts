@@ -1,3 +1,4 @@
+import { ENDPOINT_STATUSES, PIPE_STATES } from '../model/cloud.ts';
 import { ALERTABLE_CHARTS, MAX_LIVE_TAG_LENGTH, sourceSlots } from '../model/dashboard.ts';
 import type { AnyResource, DashboardFacts, LocalProblem, Resource } from '../model/resource.ts';
 import type { DashboardSpec } from './kinds.ts';
@@ -102,6 +103,8 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
     () => `two CloudService documents describe the same service`,
     out,
   );
+
+  for (const s of services) for (const p of cloudStateProblems(s)) out.push({ file: s.file, index: s.index, ...p });
 
   // Facts hold the local checks of the API the project had when the file was cached; another reads the document.
   const local = dashboards.map((d) => (d.facts?.local?.[0] === api ? d.facts.local[1] : dashboardLocalProblems(d.doc.spec, api)));
@@ -317,4 +320,27 @@ function duplicates<T extends { file: string; index: number }>(
       });
     } else first.set(k, item);
   }
+}
+
+/**
+ * A declared pipe state or endpoint status that ClickHouse Cloud does not name (src/model/cloud.ts): the report
+ * compares it as written (ignoring case), so a typo such as `Runing` made every pipe of that name a pipe.state
+ * error, every night. A warning, not an error: a newer server may name more states.
+ */
+export function cloudStateProblems(s: Resource<'CloudService'>): Omit<SemanticProblem, 'file' | 'index'>[] {
+  const out: Omit<SemanticProblem, 'file' | 'index'>[] = [];
+  const check = (value: string | undefined, known: readonly string[], pointer: string, what: string) => {
+    if (value === undefined || known.some((k) => k.toLowerCase() === value.toLowerCase())) return;
+    const hint = didYouMean(value, known);
+    out.push({
+      pointer,
+      severity: 'warning',
+      message: `"${value}" is not ${what} ClickHouse Cloud names, and the report compares it as written: ${hint ? `did you mean "${hint}"?` : `use one of ${known.join(', ')}`}`,
+    });
+  };
+  (s.doc.spec.pipes?.expected ?? []).forEach((e, i) => check(e.state, PIPE_STATES, `/spec/pipes/expected/${i}/state`, 'a ClickPipe state'));
+  (s.doc.spec.reversePrivateEndpoints?.expected ?? []).forEach((e, i) =>
+    check(e.status, ENDPOINT_STATUSES, `/spec/reversePrivateEndpoints/expected/${i}/status`, 'a reverse private endpoint status'),
+  );
+  return out;
 }

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { checkResponse } from '../../src/clients/validate.ts';
+import { ENDPOINT_STATUSES, PIPE_STATES } from '../../src/model/cloud.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
 
 /**
@@ -254,7 +255,8 @@ export const cloudServiceDoc = (name: fc.Arbitrary<string> = resourceName) =>
               fc.record(
                 {
                   name: text({ minLength: 1 }),
-                  state: text({ minLength: 1 }),
+                  // A state the API names: validate warns at any other (test/schema/cloud-states.test.ts).
+                  state: fc.constantFrom(...PIPE_STATES),
                   scaling: fc.record(
                     { replicas: fc.nat(), concurrency: fc.nat(), replicaCpuMillicores: fc.nat(), replicaMemoryGb: fc.double({ min: 0, max: 64, noNaN: true }) },
                     { requiredKeys: [], noNullPrototype: true },
@@ -274,7 +276,10 @@ export const cloudServiceDoc = (name: fc.Arbitrary<string> = resourceName) =>
         reversePrivateEndpoints: fc.record(
           {
             expected: fc.array(
-              fc.record({ description: text({ minLength: 1 }), status: text({ minLength: 1 }) }, { requiredKeys: ['description'], noNullPrototype: true }),
+              fc.record(
+                { description: text({ minLength: 1 }), status: fc.constantFrom(...ENDPOINT_STATUSES) },
+                { requiredKeys: ['description'], noNullPrototype: true },
+              ),
               { maxLength: 3 },
             ),
             reportUnlisted: fc.boolean(),
