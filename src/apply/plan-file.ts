@@ -10,7 +10,7 @@ import type { ErrorObject } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { CliError } from '../errors.ts';
 import { readRegularFile } from '../shared/files.ts';
-import { freeHeap, parseRoom, WORST_HEAP_PER_BYTE } from '../shared/json.ts';
+import { mib, parseRoom } from '../shared/json.ts';
 import { canonicalJson } from '../plan/fingerprint.ts';
 import type { Plan, PlanBinding, PlanItem } from '../plan/types.ts';
 import { redact } from '../clients/redact.ts';
@@ -78,8 +78,7 @@ export async function readPlanFile(path: string, shown: string): Promise<Plan> {
   }
   // Counted before JSON.parse, as a response body is: 192 MiB of `{},` (well within the size bound) held show
   // and apply six minutes, then Node stopped out of heap with a native stack trace (red team, round 16).
-  const free = freeHeap();
-  const room = bytes.length * WORST_HEAP_PER_BYTE > free ? parseRoom(bytes, free) : undefined;
+  const room = parseRoom(bytes);
   if (room) {
     throw new CliError(
       `cannot read plan ${shown}: its ${mib(bytes.length)} hold ${room.values.toLocaleString('en-US')} JSON values or more, which would take about ${mib(room.need)} to read, more than the ${mib(room.free)} this process has left (Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it)`,
@@ -113,8 +112,6 @@ function planText(bytes: Buffer): string {
   // TextDecoder drops a leading byte-order mark of its encoding (ignoreBOM: false).
   return new TextDecoder(encoding).decode(bytes);
 }
-
-const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;
 
 /** The longest text Node can hold in one string is about 512 MiB: a plan file is read whole into one. */
 const MAX_PLAN_BYTES = 500 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../atomic-write.ts';
 import { CliError } from '../errors.ts';
 import type { AlertRecord, StateFile } from '../plan/types.ts';
 import { makeDirs, readRegularFile } from '../shared/files.ts';
-import { freeHeap, parseRoom, WORST_HEAP_PER_BYTE } from '../shared/json.ts';
+import { mib, parseRoom } from '../shared/json.ts';
 import { isObject } from '../shared/object.ts';
 import { jsonText } from '../render/escape.ts';
 import { redactStrings } from '../shared/redact-strings.ts';
@@ -27,11 +27,10 @@ export function readState(path: string): StateFile {
     if (bytes.length > MAX_STATE_BYTES) throw new Error(`larger than ${MAX_STATE_BYTES / 1048576} MiB`);
     // Counted before JSON.parse, as a response body and a saved plan are: the file is in the work tree, and 60 MiB
     // of `{},` in it stopped plan out of heap with a native stack trace on a 1 GiB heap (red team, round 16).
-    const free = freeHeap();
-    const room = bytes.length * WORST_HEAP_PER_BYTE > free ? parseRoom(bytes, free) : undefined;
+    const room = parseRoom(bytes);
     if (room) {
       throw new Error(
-        `its ${Math.ceil(bytes.length / 1048576)} MiB hold ${room.values.toLocaleString('en-US')} JSON values or more, which would take about ${Math.ceil(room.need / 1048576).toLocaleString('en-US')} MiB to read, more than the ${Math.ceil(room.free / 1048576).toLocaleString('en-US')} MiB this process has left (no state file steward writes is so dense; restore it from version control or the CI artifact)`,
+        `its ${mib(bytes.length)} hold ${room.values.toLocaleString('en-US')} JSON values or more, which would take about ${mib(room.need)} to read, more than the ${mib(room.free)} this process has left (no state file steward writes is so dense; restore it from version control or the CI artifact)`,
       );
     }
     text = bytes.toString('utf8');

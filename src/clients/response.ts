@@ -8,7 +8,7 @@ import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './err
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
 import { formatBytes, headerValue, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
-import { freeHeap, parseRoom, WORST_HEAP_PER_BYTE } from '../shared/json.ts';
+import { mib, parseRoom } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
 
 /** The count lives in src/shared/json.ts (a saved plan is counted the same way); re-exported for its test. */
@@ -46,8 +46,7 @@ export function parseSuccess(
       problems: [{ field: '', message: 'body not decodable' }],
     });
   }
-  const free = freeHeap();
-  const room = r.body.length * WORST_HEAP_PER_BYTE > free ? parseRoom(r.body, free) : undefined;
+  const room = parseRoom(r.body);
   if (room) {
     throw new ApiResponseError(
       `${head}: response of ${mib(r.body.length)} holds ${room.values.toLocaleString('en-US')} JSON values or more; reading them would take about ${mib(room.need)}, more than the ${mib(room.free)} this process has left (Node's heap limit; NODE_OPTIONS=--max-old-space-size raises it); refused${unknownNote}`,
@@ -141,5 +140,3 @@ export function traceBody(text: string): string {
   );
   return flat.length > TRACE_BODY_LIMIT ? `${flat.slice(0, TRACE_BODY_LIMIT)}… (${flat.length - TRACE_BODY_LIMIT} more characters)` : flat;
 }
-
-const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;

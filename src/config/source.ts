@@ -14,7 +14,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { Issue } from '../errors.ts';
-import { freeHeap } from '../shared/json.ts';
+import { freeHeap, mib } from '../shared/json.ts';
 
 /** Larger files are refused: steward files are small, and a huge one is almost always a mistake. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -75,7 +75,6 @@ export function parseYamlFile(file: string, bytes: Uint8Array): ParsedFile {
   }
   const room = yamlRoom(bytes, freeHeap());
   if (room) {
-    const mib = (n: number) => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;
     issues.push(
       at(
         1,

@@ -38,7 +38,7 @@ const HEAP_PER_SLOT = 16;
  * Heap bytes per body byte at worst (every byte opens an array, and two for the text): a body whose worst
  * case fits in what is free is parsed without counting (a 28 MB list with Node's usual 4 GiB heap).
  */
-export const WORST_HEAP_PER_BYTE = HEAP_PER_CONTAINER + 2;
+const WORST_HEAP_PER_BYTE = HEAP_PER_CONTAINER + 2;
 
 /**
  * Whether `JSON.parse` of a body would fit in `free` bytes of heap; when not, what it would need. The
@@ -48,7 +48,8 @@ export const WORST_HEAP_PER_BYTE = HEAP_PER_CONTAINER + 2;
  * F1), and so did a saved plan of 192 MiB of it given to `show` or `apply` (round 16). Counted without
  * decoding (one pass, no allocation), every `{` and `[` as a container and every `,` and `:` as a slot: an overestimate (those inside strings count too), plus two bytes per byte for the text.
  */
-export function parseRoom(body: Uint8Array, free: number): { values: number; need: number; free: number } | undefined {
+export function parseRoom(body: Uint8Array, free: number = freeHeap()): { values: number; need: number; free: number } | undefined {
+  if (body.length * WORST_HEAP_PER_BYTE <= free) return undefined;
   let containers = 0;
   let slots = 0;
   for (let i = 0; i < body.length; i++) {
@@ -59,6 +60,9 @@ export function parseRoom(body: Uint8Array, free: number): { values: number; nee
   const need = body.length * 2 + containers * HEAP_PER_CONTAINER + slots * HEAP_PER_SLOT;
   return need > free ? { values: containers + slots, need, free: Math.max(0, free) } : undefined;
 }
+
+/** A byte count as the heap messages give it: whole MiB, rounded up (`3 MiB`). */
+export const mib = (n: number): string => `${Math.ceil(n / 1048576).toLocaleString('en-US')} MiB`;
 
 /** Bytes the heap may still grow by before Node stops with "heap out of memory". */
 export function freeHeap(): number {
