@@ -26,9 +26,6 @@ const TRANSITIONAL_PIPE_STATES: readonly string[] = ['Provisioning', 'Setup', 'S
  */
 const SETTLES_AT: Readonly<Record<string, string>> = { stopping: 'Stopped', pausing: 'Paused', starting: 'Running', resuming: 'Running' };
 
-/** Every pipe state the real API names, plus Starting/Resuming (src/model/cloud.ts). Others are "unknown". */
-const KNOWN_PIPE_STATES = PIPE_STATES;
-
 /** States reported as `pipe.state` (warning) even when the file declares no state. */
 const UNHEALTHY_PIPE_STATES: readonly string[] = ['Failed', 'InternalError', 'Degraded'];
 
@@ -147,7 +144,7 @@ function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Fin
       },
     ];
   }
-  const unknown = actual !== undefined && !isIn(KNOWN_PIPE_STATES, actual);
+  const unknown = actual !== undefined && !isIn(PIPE_STATES, actual); // PIPE_STATES: every state the API names (src/model/cloud.ts)
   const notKnown = actual === undefined || same(actual, STATE_NOT_KNOWN);
   const shown =
     actual === undefined
