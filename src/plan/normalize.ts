@@ -244,7 +244,8 @@ function withTileMembers(series: Array<Record<string, unknown>>): Array<Record<s
     const out: Record<string, unknown> = { ...s };
     for (const [k, v] of Object.entries(tile)) {
       if (v === undefined) delete out[k];
-      else out[k] = v;
+      // A copy each: series sharing the first's groupBy array are one array, and a patch to one changed all.
+      else out[k] = structuredClone(v);
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   });

@@ -259,6 +259,16 @@ test('property: a document diffed with itself is empty, and the patch converges'
   );
 });
 
+test("a tile's members given to its later series are copies: a patch to one series leaves the others (the property above, seed -50730158)", () => {
+  // HyperDX takes a time tile's groupBy from its first series (withTileMembers); the later series got the first's
+  // own array, so the patch that changed series 1's groupBy changed series 0's too, and never converged.
+  const a = { name: 'd', tiles: [{ name: 't', x: 0, y: 0, w: 1, h: 1, series: [{ type: 'time', groupBy: [''] }, {}] }] };
+  const b = { name: 'd', tiles: [{ name: 't', x: 0, y: 0, w: 1, h: 1, series: [{ groupBy: [''] }, { groupBy: [' '] }] }] };
+  const na = normalizeDesired(a as never, MARKER);
+  const nb = normalizeDesired(b as never, MARKER);
+  assert.equal(fastJsonPatch.applyPatch(structuredClone(na), fastJsonPatch.compare(na, nb)).newDocument, nb);
+});
+
 test('property: a live dashboard created from a file plans as noop', () => {
   fc.assert(
     fc.property(spec, hex24, (s, id) => {
