@@ -300,9 +300,11 @@ async function main() {
   // A test file that failed is run once more, alone. When it passes then, the run passes, and the end of the
   // output says which test failed first and how: a machine shared with other work sometimes misses a
   // deadline, and one such miss should not hide the rest of a run. A file that fails again fails the run.
+  // A failed property is never run again: it failed for the seed it drew, which a retry would not draw (one
+  // such failure was a real bug, passed by a retry), and the seed in its output reproduces it.
   const flaky: { file: string; failures: Failure[] }[] = [];
   for (const [i, r] of results.entries()) {
-    if (r.code === 0 || !r.job.files) continue;
+    if (r.code === 0 || !r.job.files || PROPERTY_FAILED.test(r.output)) continue;
     const files = failedFiles(r.output, r.job.files);
     if (files.length === 0) continue;
     const again = await Promise.all(files.map((f) => run(fileJob(f))));
@@ -367,6 +369,9 @@ const ANSI = /\u001b\[[0-9;]*m/g;
  * The tests uvu reports as failed in a job's output: a file's name, then its marks (✘ for a failure), and
  * after all of a file's marks each failure as `FAIL  "title"`, its message, a diff, and its stack.
  */
+/** fast-check's message when a property fails: `Property failed after 3 tests` then `{ seed: …, path: … }`. */
+const PROPERTY_FAILED = /Property failed after \d+ tests?/;
+
 function failuresOf(output: string): Failure[] {
   const lines = output.replace(ANSI, '').split('\n');
   const out: Failure[] = [];
