@@ -132,7 +132,9 @@ for (const [api, kind] of [
   for (const another of [true, false]) {
     test(`${api}, ${kind}: an apply killed before its create's answer reached it, run again: ${another ? "its unknown later copy is removed, the other runner's stays" : 'its only copy is adopted, nothing removed'}`, async () => {
       const p = tmpProject({});
-      copyExample(p.dir, api);
+      // The takeover waits out the killed run's unanswered creates, a request timeout and a settle window
+      // (30 s each by default): a short timeout keeps that to seconds.
+      copyExample(p.dir, api, { timeoutSeconds: 3 });
       let clock = Date.parse('2026-11-01T00:00:00Z');
       const emu = await startEmulator({ api, seed: 29, now: () => new Date((clock += 1000)) });
       let raced: string | undefined;
@@ -159,6 +161,7 @@ for (const [api, kind] of [
 
         const again = await stewardSpawned(['apply', '--auto-approve'], { cwd: p.dir, env: { ...emu.env } as Record<string, string> });
         assert.match(again.stderr, 'took over a stale lock');
+        assert.match(again.stderr, /waiting \d s before planning: the killed run sent \d+ creates? whose outcome it never learned/);
         if (another) {
           assert.equal(copies(), [othersId], again.stdout + again.stderr);
           assert.ok(again.stderr.includes(`"${raced}"), a later copy the killed run made and did not remove; ${othersId} stays`), again.stderr);
