@@ -107,7 +107,8 @@ test('a file that is not a plan is one clear line', async () => {
 });
 
 test('killed in the middle of an apply: state and journal stay parseable and the next apply converges without a duplicate', async () => {
-  const x = await examplesWithEmulator({ latencyMs: 150 });
+  // The next apply waits out the killed run's unanswered create (a request timeout and a settle window): 3 s.
+  const x = await examplesWithEmulator({ latencyMs: 150, timeoutSeconds: 3 });
   try {
     const journalPath = join(x.dir, '.steward/journal.jsonl');
     // Kill it after its first confirmed write, with the others in flight.

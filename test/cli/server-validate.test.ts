@@ -4,13 +4,12 @@
  * says. Before, it printed "service validation: INVALID" and exited 0 (2 with --detailed-exitcode), and a CI
  * step that ran it to catch such bodies passed.
  */
-import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
@@ -27,7 +26,7 @@ test('plan --server-validate: exit 0 when the service takes every body; 1, namin
     },
   });
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    copyExample(p.dir, 'hyperdx');
     const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
     const ok = await steward(['plan', '--server-validate', '--detailed-exitcode'], { cwd: p.dir, env });
     assert.is(ok.code, 2, ok.stdout + ok.stderr);

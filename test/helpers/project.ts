@@ -19,9 +19,14 @@ export const notStewardFolder = (src: string): boolean => basename(src) !== '.st
  */
 export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud', opts: { timeoutSeconds?: number } = {}): void {
   cpSync(sub ? join(EXAMPLES, sub) : EXAMPLES, dest, { recursive: true, filter: notStewardFolder });
-  const f = join(dest, 'steward.yaml');
-  let text = readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000');
-  // A short request timeout keeps the settle window after an unknown outcome short.
+  tune(join(dest, 'steward.yaml'), opts);
+}
+
+/** The copy's client rate limit raised (unless kept) and its request timeout set, when asked. */
+function tune(f: string, opts: { timeoutSeconds?: number; keepRateLimit?: boolean }): void {
+  let text = readFileSync(f, 'utf8');
+  if (!opts.keepRateLimit) text = text.replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000');
+  // A short request timeout keeps the settle window after an unknown outcome short (30 s by default).
   if (opts.timeoutSeconds !== undefined) text = text.replace(/( {2}observability:\n)/, `$1    timeoutSeconds: ${opts.timeoutSeconds}\n`);
   writeFileSync(f, text);
 }
@@ -32,15 +37,12 @@ export function copyExample(dest: string, sub?: 'hyperdx' | 'clickstack-cloud', 
  * tests); pass keepRateLimit to keep it.
  */
 export async function examplesWithEmulator(
-  opts: EmulatorOptions & { keepRateLimit?: boolean } = {},
+  opts: EmulatorOptions & { keepRateLimit?: boolean; timeoutSeconds?: number } = {},
 ): Promise<{ dir: string; emu: Emulator; env: Record<string, string>; cleanup: () => Promise<void> }> {
   const p = tmpProject({});
   cpSync(EXAMPLES, p.dir, { recursive: true, filter: notStewardFolder });
-  if (!opts.keepRateLimit) {
-    const f = join(p.dir, 'steward.yaml');
-    writeFileSync(f, readFileSync(f, 'utf8').replace(/requestsPerMinute: \d+/g, 'requestsPerMinute: 6000'));
-  }
-  const { keepRateLimit: _k, ...emuOpts } = opts;
+  tune(join(p.dir, 'steward.yaml'), opts);
+  const { keepRateLimit: _k, timeoutSeconds: _t, ...emuOpts } = opts;
   const emu = await startEmulator({ seed: 1, ...emuOpts });
   return {
     dir: p.dir,

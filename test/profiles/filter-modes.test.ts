@@ -5,13 +5,13 @@
  * as HyperDX does, test/emulator/hyperdx.test.ts). A server that answers such a member anyway (a mock of the
  * spec does) must not make an applied project drift, and import must not write it into a file.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { applyThenReadThroughProxy } from './through-proxy.ts';
@@ -21,7 +21,7 @@ const ENVIRONMENT = '{ type: QUERY_EXPRESSION, name: Environment, expression: en
 test('hyperdx: a variableName on a filter that is not a variable is refused by validate at the member', async () => {
   const p = tmpProject({});
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    copyExample(p.dir, 'hyperdx');
     const f = join(p.dir, 'dashboards', 'checkout.yaml');
     writeFileSync(f, readFileSync(f, 'utf8').replace(ENVIRONMENT, ENVIRONMENT.replace(' }', ', variableName: env }')));
     const r = await steward(['validate'], { cwd: p.dir });

@@ -5,20 +5,20 @@
  * differs from the live dashboard after the rewrite", and the server's defaults it had written while syncing
  * (`valueExpression: ""`, `where: ""`, `whereLanguage: lucene`) were kept in the file instead of undone.
  */
-import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 test('hyperdx: import --name rewrites a drifted file with source names in place, only what differs, without a false warning', async () => {
   const p = tmpProject({});
   const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    copyExample(p.dir, 'hyperdx');
     const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
     const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
     assert.is(a.code, 0, a.stdout + a.stderr);
@@ -47,7 +47,7 @@ test('import rewrites a resource file that is a link where it leads, and keeps t
   const p = tmpProject({});
   const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    copyExample(p.dir, 'hyperdx');
     const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
     assert.is((await steward(['apply', '--auto-approve'], { cwd: p.dir, env })).code, 0);
     const link = join(p.dir, 'dashboards', 'checkout.yaml');

@@ -5,7 +5,7 @@
  * `arr[1]` over a file's `arr[ 1 ]` kept the old value, and a live `arr[ 1 ]` was written as `arr[1]`. The
  * rewrite then said "the file still differs" every time, and plan showed the drift import was to remove.
  */
-import { cpSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,7 +13,7 @@ import { parseDocument } from 'yaml';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { syncDashboardSpec } from '../../src/render/dashboard-sync.ts';
 import { steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const file = (tags: string, markdown: string) =>
@@ -49,7 +49,7 @@ test('hyperdx: import rewrites a markdown tile whose live text differs only in s
   const p = tmpProject({});
   const emu = await startEmulator({ api: 'hyperdx', seed: 7 });
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    copyExample(p.dir, 'hyperdx');
     const env: Record<string, string> = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
     const a = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
     assert.is(a.code, 0, a.stdout + a.stderr);

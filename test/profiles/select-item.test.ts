@@ -8,13 +8,13 @@
  * - A server that answers them (the emulator behind a proxy that adds both, as a prism mock does) must not
  *   make an applied project drift, and import must write files that validate: the members mean nothing there.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startEmulator } from '../../src/emulator/index.ts';
 import { steward } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { applyThenReadThroughProxy } from './through-proxy.ts';
@@ -44,7 +44,7 @@ function inertMembersProxy(target: string) {
 test('hyperdx: a level off quantile, or a count with a valueExpression, is refused by validate at the member', async () => {
   const p = tmpProject({});
   try {
-    cpSync(join(EXAMPLES, 'hyperdx'), p.dir, { recursive: true });
+    copyExample(p.dir, 'hyperdx');
     const f = join(p.dir, 'dashboards', 'checkout.yaml');
     const text = readFileSync(f, 'utf8');
     writeFileSync(

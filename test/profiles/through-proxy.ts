@@ -1,7 +1,6 @@
-import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { steward, type ExecResult } from '../helpers/exec.ts';
-import { EXAMPLES } from '../helpers/project.ts';
+import { copyExample } from '../helpers/project.ts';
 
 /**
  * examples/hyperdx copied into `dir` and applied straight to the emulator; then, through a proxy that changes
@@ -13,7 +12,7 @@ export async function applyThenReadThroughProxy(
   emuEnv: Record<string, string>,
   proxyUrl: string,
 ): Promise<{ env: Record<string, string>; apply: ExecResult; plan: ExecResult; imp: ExecResult }> {
-  cpSync(join(EXAMPLES, 'hyperdx'), dir, { recursive: true });
+  copyExample(dir, 'hyperdx');
   const env = { ...emuEnv, XDG_CACHE_HOME: join(dir, '.cache') };
   const apply = await steward(['apply', '--auto-approve'], { cwd: dir, env });
   const viaProxy = { ...env, STEWARD_OBS_URL: proxyUrl };
