@@ -102,19 +102,20 @@ export function escapeGithubProperty(s: string): string {
   return escapeGithubMessage(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** HTML text or attribute value. */
+/**
+ * HTML text or attribute value, on one line: unsafe characters shown as escapes, as in a terminal (a
+ * right-to-left override would reorder a name on the page), line breaks and tabs too. The report shows values
+ * `white-space: pre-wrap`, one `key: value` per line, so a server's state `Failed\nstate: Running` drew a
+ * forged line under the real one (red team, round 17). steward's own multi-line text escapes each line and
+ * joins them (escapeHtmlLines).
+ */
 export function escapeHtml(s: string): string {
-  return (
-    s
-      // Shown as escapes, as in a terminal (a right-to-left override would reorder a name on the page), but for
-      // the line breaks and tabs of steward's own multi-line text (a JSON Patch in a <pre>).
-      .replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : shownAs(c)))
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&#39;')
-  );
+  return s.replace(UNSAFE, shownAs).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** steward's own lines (a JSON Patch for a `<pre>`), each escaped as escapeHtml, joined by line breaks. */
+export function escapeHtmlLines(lines: readonly string[]): string {
+  return lines.map(escapeHtml).join('\n');
 }
 
 /**

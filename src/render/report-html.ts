@@ -12,7 +12,7 @@ import {
   sizeSeries,
   type ChartPoint,
 } from './report-chart.ts';
-import { escapeHtml } from './escape.ts';
+import { escapeHtml, escapeHtmlLines } from './escape.ts';
 import { countBySeverity, incompleteWhy } from './report-text.ts';
 import { maxOf, minOf } from '../shared/arrays.ts';
 import { firstFindings, HTML_ROWS_SHOWN, MESSAGE_LIMIT, moreFindings, NAME_LIMIT, patchLines, VALUE_LIMIT } from './report-bounds.ts';
@@ -165,7 +165,7 @@ function serviceSection(svc: ServiceReport): string {
 }
 
 function findingRow(f: Finding, backupLabel: (id: string | undefined, fallback: string) => string): string {
-  const patch = f.patch?.length ? `<details><summary>JSON Patch (live → file)</summary><pre>${esc(patchLines(f.patch).join('\n'))}</pre></details>` : '';
+  const patch = f.patch?.length ? `<details><summary>JSON Patch (live → file)</summary><pre>${escapeHtmlLines(patchLines(f.patch))}</pre></details>` : '';
   return (
     `<tr data-testid="finding" data-severity="${f.severity}" data-finding-id="${esc(f.id)}">` +
     `<td><span class="badge ${f.severity}">${f.severity}</span></td>` +
