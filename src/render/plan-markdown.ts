@@ -1,5 +1,5 @@
 import type { Action, Plan, PlanItem } from '../plan/types.ts';
-import { escapeCodeBlockLine, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
+import { escapeCodeBlockLine, escapeMarkdown, escapeMarkdownCode, escapeMarkdownHtml, escapeMarkdownKeepingCode } from './escape.ts';
 import { itemDetail, liveCounts, renameHint, summaryLine } from './plan-text.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 import { pushAll } from '../shared/arrays.ts';
@@ -50,8 +50,9 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   }
   head.push('');
   if (plan.summary.blocked > 0) {
+    // A saved plan (`steward show FILE`) may hold any text as a reason: escaped as the file's other text.
     const reasons = Object.entries(plan.summary.blockedByReason)
-      .map(([r, n]) => `${n} ${r}`)
+      .map(([r, n]) => `${n} ${escapeMarkdown(r)}`)
       .join(', ');
     head.push(`> [!WARNING]\n> ${plan.summary.blocked} blocked (${reasons}): these need a person; \`steward apply\` skips them.`);
     head.push('');
@@ -109,7 +110,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
   let listed = 0;
   for (const i of rest) {
     const it = changed[i]!;
-    const line = `- ${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(cutName(it.name))}</b>${it.reason ? ` · ${it.reason}` : ''}\n`;
+    const line = `- ${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(cutName(it.name))}</b>${it.reason ? ` · ${escapeMarkdownHtml(it.reason)}` : ''}\n`;
     if (body.length + line.length + reserve > limit) break;
     body += line;
     listed++;
@@ -125,7 +126,7 @@ export function renderPlanMarkdown(plan: Plan, opts: MarkdownOptions = {}): stri
 }
 
 function section(it: PlanItem): string {
-  const title = `${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(it.name)}</b>${it.reason ? ` · ${it.reason}` : ''}`;
+  const title = `${ICON[it.action]} ${it.kind.toLowerCase()} <b>${escapeMarkdownHtml(it.name)}</b>${it.reason ? ` · ${escapeMarkdownHtml(it.reason)}` : ''}`;
   const detail = itemDetail(it, 100);
   const diff = detail.filter((l) => /^[+~-] /.test(l)).map((l) => (l.startsWith('~') ? `! ${l.slice(2)}` : l));
   const rest = detail.filter((l) => !/^[+~-] /.test(l));

@@ -76,8 +76,9 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     out.push('', bold(kind === 'Dashboard' ? 'Dashboards' : 'Alerts'));
     for (const it of items) {
       const sym = paint(colorOf[it.action], `${SYMBOL[it.action]} ${it.action.padEnd(7)}`);
-      const label = it.action === 'blocked' ? `${it.reason}: ` : '';
-      // Names, files and messages hold the user's and the server's text: escaped for the terminal.
+      // Names, files and messages hold the user's and the server's text: escaped for the terminal. So is the
+      // reason, which a saved plan (`steward show FILE`) may hold as any text.
+      const label = it.action === 'blocked' ? `${t(it.reason)}: ` : '';
       out.push(`  ${sym} ${bold(t(it.name))}${it.file ? dim(`  ${t(it.file)}`) : ''}`);
       out.push(`      ${label}${t(it.message)}`);
       for (const line of itemDetail(it, width - 8))
