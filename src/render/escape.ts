@@ -140,6 +140,13 @@ function defuseLinks(s: string): string {
  * heading markers at the start) escaped with backslashes; mentions, references and bare URLs defused.
  */
 export function escapeMarkdown(s: string): string {
+  // Up to three spaces before a marker still make it one ('   # x' is a heading), and four a code block: a
+  // leading space is written as a character reference, so the line starts with text (red team, round 17).
+  return escapeMarkdownPart(s).replace(/^ /, '&#32;');
+}
+
+/** escapeMarkdown but for leading spaces: for a part of a text after a code span, which starts no line. */
+function escapeMarkdownPart(s: string): string {
   const html = escapeTerminal(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   // Inline syntax anywhere; what only counts at the start of a line (lists, quotes, headings), there.
   return defuseLinks(
@@ -166,10 +173,10 @@ export function escapeMarkdownKeepingCode(s: string): string {
   let out = '';
   let last = 0;
   for (const m of one.matchAll(/`[^`]+`/g)) {
-    out += escapeMarkdown(one.slice(last, m.index)) + m[0];
+    out += (last === 0 ? escapeMarkdown : escapeMarkdownPart)(one.slice(last, m.index)) + m[0];
     last = m.index! + m[0].length;
   }
-  return out + escapeMarkdown(one.slice(last));
+  return out + (last === 0 ? escapeMarkdown : escapeMarkdownPart)(one.slice(last));
 }
 
 /** Text inside a Markdown code span: one line, no backtick (it would end the span), no pipe (tables). */
