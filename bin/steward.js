@@ -25,6 +25,15 @@ if (argv.length === 1 && argv[0] === '--version') {
 } else if (typeof help === 'string') {
   process.stdout.write(help);
 } else {
+  // A working folder that is gone (removed under the shell) or cannot be read: one line, not the stack trace
+  // of uv_cwd that loading the CLI threw (yargs asks for it as it loads).
+  try {
+    process.cwd();
+  } catch (e) {
+    const why = e?.code === 'ENOENT' ? 'no longer exists' : `cannot be read (${e?.code ?? e})`;
+    process.stderr.write(`error: the working folder ${why}: cd to the project's folder (or one below it) and run steward again\n`);
+    process.exit(1);
+  }
   const bundle = new URL('../dist/bundle/main.js', import.meta.url);
   let main;
   try {
