@@ -29,6 +29,14 @@ export interface Host {
 
 /** The host of the running process: the only place steward reads `process`. */
 export function processHost(): Host {
+  // A reader that left (`steward validate | head -1`): what is still written goes nowhere and the command
+  // finishes as it would (an apply is never cut short by it), where Node threw EPIPE with its stack trace.
+  // Any other error of the streams stays one.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    });
+  }
   return {
     env: process.env,
     cwd: process.cwd(),
