@@ -100,6 +100,20 @@ async function editAsColleague(url: string, work: string): Promise<string> {
   return 'Meanwhile a colleague added the tag "edited-in-the-ui" to Checkout overview in the UI, and deleted dashboards/jvm.yaml.\n';
 }
 
+/**
+ * A new folder in the system's temp folder for a working copy. One that cannot be made (TMPDIR naming a folder
+ * that is gone or read-only) is the environment's, said in one line: it was "a bug in steward" (red team,
+ * round 17).
+ */
+function workFolder(prefix: string): string {
+  try {
+    return mkdtempSync(join(tmpdir(), prefix));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    throw new CliError(`cannot make the demo's working copy in ${tmpdir()} (${code}): set TMPDIR to a folder you can write to`, { cause: e });
+  }
+}
+
 export const demoCommand = defineCommand<DemoArgs>({
   command: 'demo',
   describe:
@@ -123,7 +137,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       }
     }
     // A working copy, so the state file and journal of this run never meet a later run's fresh emulator.
-    const work = mkdtempSync(join(tmpdir(), 'steward-demo-'));
+    const work = workFolder('steward-demo-');
     cpSync(source, work, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
     if (!args.examples) unthrottle(work);
     const emu = await startEmulator({ port: 0 });
@@ -145,7 +159,7 @@ export const demoCommand = defineCommand<DemoArgs>({
       }
       if (!args.examples) {
         const hx = await startEmulator({ port: 0, api: 'hyperdx' });
-        const hxWork = mkdtempSync(join(tmpdir(), 'steward-demo-hyperdx-'));
+        const hxWork = workFolder('steward-demo-hyperdx-');
         cpSync(join(EXAMPLES, 'hyperdx'), hxWork, { recursive: true, filter: (src) => !src.includes(`${'/'}.steward`) });
         unthrottle(hxWork);
         try {
