@@ -18,6 +18,8 @@ import { readFileSync } from 'node:fs';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { METRIC_VALUE_EXPRESSION, metricLacksValue } from '../model/dashboard.ts';
 import { packageFile } from '../shared/package-root.ts';
+import { UNSAFE_BEYOND_C0 } from '../render/escape.ts';
+import { yamlText } from '../render/yaml-text.ts';
 
 type Json = Record<string, unknown>;
 type Defs = Record<string, Json>;
@@ -75,9 +77,19 @@ function literal(v: unknown): unknown {
   return v;
 }
 
-/** Text for a `#` comment line: line breaks and other control characters written as escapes. */
+/** What a `#` comment line writes as an escape: control characters, and the bidirectional and invisible ones yamlText escapes. */
+const COMMENT_UNSAFE = new RegExp(String.raw`[\u0000-\u001f]|${UNSAFE_BEYOND_C0.source}`, 'gu');
+
+/**
+ * Text for a `#` comment line: line breaks and other control characters written as escapes, and so are the
+ * bidirectional overrides and invisible characters, which would reorder or hide the line in a review (red
+ * team, round 17: the file is made from a template downloaded from the internet).
+ */
 function oneCommentLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(COMMENT_UNSAFE, (c) => {
+    const cp = c.codePointAt(0)!;
+    return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
 }
 
 function serviceClause(language: string): string {
@@ -218,5 +230,6 @@ export function importHyperdxTemplate(input: unknown, opts: { name: string; sche
     // One comment line each: a line break in a tile's name or type would end the comment and start YAML.
     ...warnings.map((w) => `# note: ${oneCommentLine(w)}`),
   ].join('\n');
-  return { name: opts.name, text: `${header}\n${doc.toString({ lineWidth: 0 })}`, warnings };
+  // Through yamlText as every YAML steward writes: no bidirectional override or invisible character raw.
+  return { name: opts.name, text: `${header}\n${yamlText(doc)}`, warnings };
 }
