@@ -2,6 +2,7 @@ import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { escapeInterpolation } from '../config/interpolate.ts';
 import { liveChannels, sentChannelOf, type LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
+import { escapeTerminal } from './escape.ts';
 import { yamlText } from './yaml-text.ts';
 
 /**
@@ -96,7 +97,8 @@ export function renderAlertYaml(
   if (isMap(ch)) ch.flow = true;
   const list = specNode.get('channels');
   if (isSeq(list)) for (const c of list.items) if (isMap(c)) c.flow = true;
-  const header = `# yaml-language-server: $schema=${opts.schemaPath}\n# Imported from live alert ${live.id} by steward import; matched by ${opts.pinId ? 'metadata.id' : 'spec.name'} from now on.\n`;
+  // The id is the server's (SAFE_ID keeps out line breaks, not what shows nothing): escaped, as the dashboard header's.
+  const header = `# yaml-language-server: $schema=${escapeTerminal(opts.schemaPath)}\n# Imported from live alert ${escapeTerminal(String(live.id))} by steward import; matched by ${opts.pinId ? 'metadata.id' : 'spec.name'} from now on.\n`;
   return { text: header + yamlText(doc), warnings };
 }
 
