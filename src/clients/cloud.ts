@@ -40,6 +40,15 @@ export type {
   PostgresTableMapping,
 } from './api-types.ts';
 
+/** What the report reads of a service: its state, as sent (`undefined` when the answer has none as text). */
+export interface ServiceInfo {
+  id?: string;
+  name?: string;
+  state?: string;
+  /** What the answer held at `state` when it was not text (a number, an object), for the report to name. */
+  stateSent?: unknown;
+}
+
 export interface CloudClientOptions extends Omit<HttpOptions, 'prefixUrl' | 'auth'> {
   /** Base URL of the API (`https://api.example.com`); paths `/v1/...` are appended. */
   url: string;
@@ -70,6 +79,13 @@ export interface CloudClient {
   listBackups(organizationId: string, serviceId: string, opts?: CallOptions): Promise<CloudList<Backup>>;
   /** @throws {NotFoundError} when the backup does not exist; other ApiErrors as `Http.request`. */
   getBackup(organizationId: string, serviceId: string, backupId: string, opts?: CallOptions): Promise<CloudItem<Backup>>;
+  /**
+   * The service itself (`GET /v1/organizations/{organizationId}/services/{serviceId}`), present only when the
+   * profile can read it (`serviceState`). Only what the report uses is kept: `state` (and `id`, `name`) when
+   * sent as text; anything else the server sends is ignored.
+   * @throws {ApiError} see `Http.request` (404 for an unknown service, 403 for a key without access to it).
+   */
+  getService?(organizationId: string, serviceId: string, opts?: CallOptions): Promise<ServiceInfo>;
   readonly http: Http;
   readonly profile: CloudProfile;
 }
@@ -122,7 +138,38 @@ export function createCloudClient(opts: CloudClientOptions): CloudClient {
       });
       return readItem<Backup>(items.backup, res.body.result);
     },
+    ...(profile.serviceState
+      ? {
+          getService: async (org: string, svc: string, o?: CallOptions): Promise<ServiceInfo> => {
+            const res = await http.request<{ result: unknown }>({
+              method: 'GET',
+              path: service(org, svc),
+              signal: o?.signal,
+              validate: (body) => checkResponse('cloud.item', body),
+            });
+            return serviceInfo(res.body.result);
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * The members of a Service the report reads. The spec marks `state` an enum of fourteen values; a value
+ * outside it is kept as sent (the report names it), a `state` that is not text is `stateSent`.
+ * @throws {Error} when `result` is not an object (the read fails, and the report says the state is unknown).
+ */
+function serviceInfo(result: unknown): ServiceInfo {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    throw new Error(`GET service: expected an object in result, got ${result === null ? 'null' : Array.isArray(result) ? 'a list' : typeof result}`);
+  }
+  const r = result as Record<string, unknown>;
+  const out: ServiceInfo = {};
+  if (typeof r['id'] === 'string') out.id = r['id'];
+  if (typeof r['name'] === 'string') out.name = r['name'];
+  if (typeof r['state'] === 'string') out.state = r['state'];
+  else if (r['state'] !== undefined && r['state'] !== null) out.stateSent = r['state'];
+  return out;
 }
 
 function buildHttp(opts: CloudClientOptions): Http {

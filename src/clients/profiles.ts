@@ -126,6 +126,12 @@ export interface CloudProfile {
   paths: { pipes: string; endpoints: string; backups: string };
   /** The schema (schemas/api/cloud/) each item of a read is checked against, on its own. */
   items: { pipe: SchemaName; endpoint: SchemaName; backup: SchemaName };
+  /**
+   * The service itself can be read (`GET /v1/organizations/{organizationId}/services/{serviceId}`, its `state`):
+   * the report then tells a stopped or idle service's old backups from a failing backup schedule. The seed
+   * document names no such read.
+   */
+  serviceState: boolean;
   /** The client's rate limit when the project sets no `requestsPerMinute`. */
   requestsPerMinute: number;
 }
@@ -142,6 +148,7 @@ export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
     title: 'the seed cloud API (ingest pipes)',
     paths: { pipes: '/ingestpipes', endpoints: '/ingestpipesReversePrivateEndpoints', backups: '/backups' },
     items: { pipe: 'ingestPipe', endpoint: 'reversePrivateEndpoint', backup: 'backup' },
+    serviceState: false,
     requestsPerMinute: DEFAULT_REQUESTS_PER_MINUTE,
   },
   'clickhouse-cloud': {
@@ -149,6 +156,9 @@ export const CLOUD_PROFILES: Readonly<Record<CloudApi, CloudProfile>> = {
     title: 'ClickHouse Cloud API v1 (ClickPipes)',
     paths: { pipes: '/clickpipes', endpoints: '/clickpipesReversePrivateEndpoints', backups: '/backups' },
     items: { pipe: 'clickPipe', endpoint: 'clickPipesReversePrivateEndpoint', backup: 'clickhouseCloudBackup' },
+    // Service.state: starting, stopping, terminating, softdeleting, awaking, partially_running, provisioning,
+    // running, stopped, terminated, softdeleted, degraded, failed, idle (both spec snapshots).
+    serviceState: true,
     // 10 requests in 10 s per key (settings.ts).
     requestsPerMinute: CLICKHOUSE_CLOUD_REQUESTS_PER_MINUTE,
   },

@@ -92,6 +92,7 @@ export function defaultSeed(): SeedData {
           {
             id: DEFAULT_SERVICE_IDS['prod-warehouse'],
             name: 'prod-warehouse',
+            state: 'running',
             reversePrivateEndpoints: [mskEndpoint('msk-prod', 'Ready', 'msk-prod'), mskEndpoint('msk-analytics', 'PendingAcceptance', 'msk-analytics')],
             pipes: prodPipes(),
             backups: prodBackups(),
@@ -99,6 +100,7 @@ export function defaultSeed(): SeedData {
           {
             id: DEFAULT_SERVICE_IDS['staging-warehouse'],
             name: 'staging-warehouse',
+            state: 'running',
             reversePrivateEndpoints: [
               {
                 id: ENDPOINT_IDS['kafka-staging'],

@@ -15,6 +15,27 @@ const RELATIVE_TIME = /^([+-])?((?:\d+(?:\.\d+)?(?:ms|d|h|m|s))+)$/;
 const RELATIVE_PART = /(\d+(?:\.\d+)?)(ms|d|h|m|s)/g;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 /** The time fields that may be written relative to the clock at start. */
+/**
+ * ClickHouse Cloud's Service.state values (both spec snapshots). The emulator imports nothing from the rest of
+ * steward, so the list is its own (src/report/check-service.ts holds the report's).
+ */
+export const SERVICE_STATES: readonly string[] = [
+  'starting',
+  'stopping',
+  'terminating',
+  'softdeleting',
+  'awaking',
+  'partially_running',
+  'provisioning',
+  'running',
+  'stopped',
+  'terminated',
+  'softdeleted',
+  'degraded',
+  'failed',
+  'idle',
+];
+
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'startedAt', 'finishedAt']);
 
 /**
@@ -250,8 +271,14 @@ export function materializeSeed(seed: unknown, anchor: Date, newId: () => string
       const sid = uuidField(s['id'], `${ws}.id`);
       if (serviceIds.has(sid.toLowerCase())) throw new EmulatorError(`${ws}.id: service ${sid} appears twice`);
       serviceIds.add(sid.toLowerCase());
+      const state = s['state'] ?? 'running';
+      if (typeof state !== 'string' || !SERVICE_STATES.includes(state)) {
+        throw new EmulatorError(`${ws}.state: must be one of ${SERVICE_STATES.join(', ')}; got ${JSON.stringify(state)}`);
+      }
       const service: ServiceState = {
         id: sid,
+        state,
+        ...(s['createdAt'] !== undefined ? { createdAt: resolveTime(s['createdAt'], anchor, `${ws}.createdAt`) } : {}),
         reversePrivateEndpoints: cloudObjects(s['reversePrivateEndpoints'], `${ws}.reversePrivateEndpoints`, sid, anchor, 'endpoint'),
         pipes: cloudObjects(s['pipes'], `${ws}.pipes`, sid, anchor, 'pipe'),
         backups: cloudObjects(s['backups'], `${ws}.backups`, sid, anchor, 'backup'),

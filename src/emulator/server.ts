@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UUID_PATTERN } from './seed.ts';
 import { hxResource } from './hx-routes.ts';
 import { BadRequest, parseAlertUpdate, parseDashboardInput } from './validate.ts';
+import type { ServiceState } from './types.ts';
 import {
   type HandlerConfig,
   type Api,
@@ -100,16 +101,54 @@ function serveBackup(b: Record<string, unknown>, now: Date): Record<string, unkn
   return { ...b, durationInSeconds: Math.max(0, Math.floor((now.getTime() - Date.parse(b['startedAt'])) / 1000)) };
 }
 
+/**
+ * The service as ClickHouse Cloud's `GET …/services/{serviceId}` answers it (Service, 2026-07-31 spec): its
+ * state from the seed (`running` unless the seed says otherwise) and fixed values for the members the spec
+ * requires (`autoscalingMode`, `currentScaling`) or a client would expect.
+ */
+function serveService(s: ServiceState): Record<string, unknown> {
+  return {
+    id: s.id,
+    name: s.name ?? `service-${s.id.slice(0, 8)}`,
+    provider: 'aws',
+    region: 'us-east-1',
+    state: s.state,
+    clickhouseVersion: '25.8.1.1',
+    endpoints: [{ protocol: 'nativesecure', host: `${s.id.slice(0, 8)}.us-east-1.aws.clickhouse.cloud`, port: 9440, username: null }],
+    minReplicaMemoryGb: 16,
+    maxReplicaMemoryGb: 120,
+    numReplicas: 3,
+    autoscalingMode: 'vertical',
+    idleScaling: true,
+    idleTimeoutMinutes: 15,
+    ipAccessList: [],
+    ...(s.createdAt !== undefined ? { createdAt: s.createdAt } : {}),
+    isPrimary: true,
+    isReadonly: false,
+    currentScaling: {
+      effectiveAutoscalingMode: 'vertical',
+      effectiveMinReplicaMemoryGb: 16,
+      effectiveMaxReplicaMemoryGb: 120,
+      effectiveMinReplicas: 3,
+      effectiveMaxReplicas: 3,
+      effectiveIdleScaling: true,
+      effectiveIdleTimeoutMinutes: 15,
+    },
+  };
+}
+
 /** `/v1/organizations/{organizationId}/services/{serviceId}/...`, after faults and auth. */
 async function cloud(cfg: HandlerConfig, ex: Exchange, query: URLSearchParams): Promise<void> {
   const seg = ex.path.split('/'); // ['', 'v1', 'organizations', org, 'services', svc, resource, id?...]
   const resource = seg[6];
   const itemParam = resource === undefined ? undefined : CLOUD_ITEM_PARAM[resource];
+  // The service itself: GET /v1/organizations/{organizationId}/services/{serviceId} (ClickHouse Cloud's
+  // instanceGet; the seed document names no such read).
+  const whole = seg.length === 6;
   if (
     seg[2] !== 'organizations' ||
     seg[4] !== 'services' ||
-    resource === undefined ||
-    !CLOUD_RESOURCES.has(resource) ||
+    (!whole && (resource === undefined || !CLOUD_RESOURCES.has(resource))) ||
     (resource !== 'clickstack' && (seg.length > 8 || (seg.length === 8 && itemParam === undefined)))
   ) {
     return ex.error(404, `not found: ${ex.method} ${ex.path}`);
@@ -118,6 +157,7 @@ async function cloud(cfg: HandlerConfig, ex: Exchange, query: URLSearchParams): 
     return ex.error(404, `not found: ${ex.method} ${ex.path} (the ClickStack paths are served with --api clickstack-cloud; this emulator serves ${cfg.api})`);
   }
   if (resource !== 'clickstack' && ex.method !== 'GET') return methodNotAllowed(ex, 'GET');
+  if (seg[5] === undefined) return ex.error(404, `not found: ${ex.method} ${ex.path}`);
   const params: [string, string | undefined][] = [
     ['organizationId', decodeSegment(seg[3])],
     ['serviceId', decodeSegment(seg[5])],
@@ -133,6 +173,7 @@ async function cloud(cfg: HandlerConfig, ex: Exchange, query: URLSearchParams): 
   const service = cfg.store.service(orgId, serviceId);
   if (service === 'organization') return ex.error(404, `organization ${orgId} not found`);
   if (service === 'service') return ex.error(404, `service ${serviceId} not found in organization ${orgId}`);
+  if (whole) return ex.send(200, `{"status":200,"requestId":"${cfg.requestId()}","result":${JSON.stringify(serveService(service))}}`);
   if (resource === 'clickstack') {
     const home = cfg.clickstack!;
     if (home.organizationId.toLowerCase() !== orgId.toLowerCase() || home.serviceId.toLowerCase() !== serviceId.toLowerCase()) {

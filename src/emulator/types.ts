@@ -72,6 +72,10 @@ export interface Alert {
 export interface ServiceState {
   id: string;
   name?: string;
+  /** ClickHouse Cloud's Service.state (`running`, `stopped`, `idle`…), served by `GET …/services/{serviceId}`. */
+  state: string;
+  /** When the service was created (ISO 8601), when the seed says. */
+  createdAt?: string;
   reversePrivateEndpoints: JsonObject[];
   pipes: JsonObject[];
   backups: JsonObject[];
@@ -125,6 +129,10 @@ export interface SeedOrganization {
 export interface SeedService {
   id: string;
   name?: string;
+  /** Service.state as ClickHouse Cloud names it (default `running`): a stopped or idle service takes no backups. */
+  state?: string;
+  /** ISO 8601 or a relative time (`-30d`). */
+  createdAt?: string;
   reversePrivateEndpoints?: JsonObject[];
   pipes?: JsonObject[];
   backups?: JsonObject[];

@@ -104,7 +104,8 @@ function serviceSection(svc: ServiceReport): string {
   const out: string[] = [];
   out.push(`<section data-testid="service" id="${anchor(svc)}">`);
   out.push(`<h2>${esc(svc.name)}</h2>`);
-  out.push(`<p class="ids">organization <code>${esc(svc.organizationId)}</code> · service <code>${esc(svc.serviceId)}</code></p>`);
+  const state = svc.state === undefined ? '' : ` · state <code>${esc(cut(svc.state, NAME_LIMIT))}</code>`;
+  out.push(`<p class="ids">organization <code>${esc(svc.organizationId)}</code> · service <code>${esc(svc.serviceId)}</code>${state}</p>`);
   if (svc.readFailures.length || svc.malformedItems.length) {
     out.push(`<p class="error">${incompleteWhy(svc.readFailures.length, svc.malformedItems.length)}: this part of the review is incomplete.</p>`);
   }

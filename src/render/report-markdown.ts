@@ -70,7 +70,8 @@ function render(report: Report, findingLimit: number, charts: boolean): string {
 function serviceSection(svc: ServiceReport, findingLimit: number, charts: boolean): string[] {
   const out: string[] = [];
   out.push(`### ${cell(svc.name)}`, '');
-  out.push(`Organization \`${code(svc.organizationId)}\` · service \`${code(svc.serviceId)}\``, '');
+  const state = svc.state === undefined ? '' : ` · state \`${code(cut(svc.state, NAME_LIMIT))}\``;
+  out.push(`Organization \`${code(svc.organizationId)}\` · service \`${code(svc.serviceId)}\`${state}`, '');
   if (svc.findings.length === 0) out.push('No findings.', '');
   else {
     out.push('| severity | check | object | message |', '|---|---|---|---|');

@@ -66,7 +66,11 @@ function backupLabel(b: ObservedBackup): string {
 
 type BackupExpectations = NonNullable<CloudServiceSpec['backups']>;
 
-export function checkBackups(exp: BackupExpectations, list: readonly ObservedBackup[], now: Date): Finding[] {
+/**
+ * @param pausedBy the service's state when it is one in which it takes no backups (stopped, idle…; see
+ *   check-service.ts): backups older than `maxAgeHours` are then `backup.paused` (info), not `backup.stale`.
+ */
+export function checkBackups(exp: BackupExpectations, list: readonly ObservedBackup[], now: Date, pausedBy?: string): Finding[] {
   const out: Finding[] = [];
   const backups = orderBackups(list);
   const status = new Map(backups.map((b) => [b, backupStatus(b)] as const));
@@ -82,27 +86,39 @@ export function checkBackups(exp: BackupExpectations, list: readonly ObservedBac
       if (end !== undefined && end > now.getTime() + CLOCK_SKEW_MS) future++;
       else if (end !== undefined && (newest === undefined || end >= newest.end)) newest = { b, end };
     }
+    // A service that is not running (stopped, idle…) takes no backups: its old backups are paused, not stale.
+    // The API does not say since when it is stopped, so the age is shown as it is.
+    const stale = (f: Omit<Finding, 'id' | 'severity'>): Finding =>
+      pausedBy === undefined
+        ? { id: 'backup.stale', severity: 'error', ...f }
+        : {
+            id: 'backup.paused',
+            severity: 'info',
+            ...f,
+            actual: f.actual === null ? { serviceState: pausedBy } : { ...(f.actual as object), serviceState: pausedBy },
+            message: `${f.message.replace(/; expected [^;]*$/, '')}: the service is ${pausedBy} and takes no backups until it runs again (expected within ${exp.maxAgeHours}h while it runs)`,
+          };
     if (!newest) {
-      out.push({
-        id: 'backup.stale',
-        severity: 'error',
-        object: { kind: 'backup', name: '(none)' },
-        expected: { maxAgeHours: exp.maxAgeHours },
-        actual: null,
-        message: `no finished backup${backups.length ? ` among ${backups.length} listed` : ''}${future ? ` (${future} finish in the future, by the service's clock)` : ''}; expected one within ${exp.maxAgeHours}h`,
-      });
+      out.push(
+        stale({
+          object: { kind: 'backup', name: '(none)' },
+          expected: { maxAgeHours: exp.maxAgeHours },
+          actual: null,
+          message: `no finished backup${backups.length ? ` among ${backups.length} listed` : ''}${future ? ` (${future} finish in the future, by the service's clock)` : ''}; expected one within ${exp.maxAgeHours}h`,
+        }),
+      );
     } else {
       const ageHours = (now.getTime() - newest.end) / 3_600_000;
       // Exactly maxAgeHours old is still fresh: the limit is "older than".
       if (ageHours > exp.maxAgeHours) {
-        out.push({
-          id: 'backup.stale',
-          severity: 'error',
-          object: backupObject(newest.b),
-          expected: { maxAgeHours: exp.maxAgeHours },
-          actual: { finishedAt: new Date(newest.end).toISOString(), ageHours: round1(ageHours) },
-          message: `newest finished backup is ${round1(ageHours)}h old (finished ${formatTime(new Date(newest.end).toISOString())}); expected under ${exp.maxAgeHours}h`,
-        });
+        out.push(
+          stale({
+            object: backupObject(newest.b),
+            expected: { maxAgeHours: exp.maxAgeHours },
+            actual: { finishedAt: new Date(newest.end).toISOString(), ageHours: round1(ageHours) },
+            message: `newest finished backup is ${round1(ageHours)}h old (finished ${formatTime(new Date(newest.end).toISOString())}); expected under ${exp.maxAgeHours}h`,
+          }),
+        );
       }
     }
   }

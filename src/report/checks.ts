@@ -3,6 +3,7 @@ import type { Finding, FindingObject, MalformedRead, ObservedService, ReadPart, 
 import { checkBackups } from './check-backups.ts';
 import { checkEndpoints } from './check-endpoints.ts';
 import { checkPipes } from './check-pipes.ts';
+import { backupsPausedBy, checkServiceState } from './check-service.ts';
 import { pushAll } from '../shared/arrays.ts';
 
 export { summarizeBackups } from './check-backups.ts';
@@ -22,7 +23,8 @@ export function checkService(spec: CloudServiceSpec, observed: ObservedService, 
   const findings: Finding[] = [];
   for (const f of observed.failures) findings.push(readFailed(spec, f.part, f.message));
   for (const m of observed.malformed) findings.push(malformedItem(m));
-  if (observed.backups) pushAll(findings, checkBackups(spec.backups ?? {}, observed.backups, now));
+  pushAll(findings, checkServiceState(observed.service, spec.serviceId));
+  if (observed.backups) pushAll(findings, checkBackups(spec.backups ?? {}, observed.backups, now, backupsPausedBy(observed.service)));
   if (observed.pipes) pushAll(findings, checkPipes(spec.pipes ?? {}, observed.pipes));
   if (observed.endpoints) pushAll(findings, checkEndpoints(spec.reversePrivateEndpoints ?? {}, observed.endpoints));
   return sortFindings(findings);
@@ -37,6 +39,7 @@ function sortFindings(findings: readonly Finding[]): Finding[] {
 }
 
 const PART_LABEL: Record<ReadPart, string> = {
+  service: 'read the service',
   pipes: 'list ingest pipes',
   endpoints: 'list reverse private endpoints',
   backups: 'list backups',
@@ -44,6 +47,7 @@ const PART_LABEL: Record<ReadPart, string> = {
 };
 
 const PART_EFFECT: Record<ReadPart, string> = {
+  service: 'its state is unknown, so backups are checked as for a running service',
   pipes: 'pipe checks skipped',
   endpoints: 'endpoint checks skipped',
   backups: 'backup checks skipped',
@@ -60,7 +64,13 @@ function readFailed(spec: CloudServiceSpec, part: ReadPart, message: string): Fi
   };
 }
 
-const PART_KIND: Record<ReadPart, FindingObject['kind']> = { pipes: 'pipe', endpoints: 'endpoint', backups: 'backup', 'newest-backup': 'backup' };
+const PART_KIND: Record<ReadPart, FindingObject['kind']> = {
+  service: 'service',
+  pipes: 'pipe',
+  endpoints: 'endpoint',
+  backups: 'backup',
+  'newest-backup': 'backup',
+};
 const KIND_NOUN: Record<FindingObject['kind'], string> = { pipe: 'pipe', endpoint: 'endpoint', backup: 'backup', service: 'service' };
 
 /** Problems named in a message; the rest are in `actual`. */

@@ -2,7 +2,7 @@ import pMap from 'p-map';
 import type { CloudServiceSpec } from '../schema/kinds.ts';
 import { newestBackup } from './order.ts';
 import type { ObservedBackup, ObservedEndpoint, ObservedPipe } from '../model/cloud.ts';
-import type { CloudReader, MalformedRead, ObservedService, ReadFailure, ReadItem, ReadList, ReadPart } from './types.ts';
+import type { CloudReader, MalformedRead, ObservedService, ObservedServiceInfo, ReadFailure, ReadItem, ReadList, ReadPart } from './types.ts';
 import type { ItemProblemSent, MalformedItem } from '../clients/cloud-items.ts';
 import { isSecretKey } from './redact.ts';
 import { isObject, withoutNulls } from '../shared/object.ts';
@@ -22,7 +22,7 @@ export interface ServiceRead extends CloudServiceTarget {
 export interface ReadDeps {
   reader: CloudReader;
   /**
-   * How many services are read at once (default 4). Each service has up to three lists in flight, then the GET
+   * How many services are read at once (default 4). Each service has up to three lists (four reads with the service itself) in flight, then the GET
    * of its newest backup; the client's rate limiter spaces the requests themselves.
    */
   concurrency?: number;
@@ -33,7 +33,7 @@ export interface ReadDeps {
 export const DEFAULT_REPORT_CONCURRENCY = 4;
 
 /**
- * Reads every service: lists pipes, endpoints and backups, then gets the newest backup by id (the single GET
+ * Reads every service: its state (when the API can read it), lists pipes, endpoints and backups, then gets the newest backup by id (the single GET
  * is the freshest word on the backup most likely to be changing). Services are read concurrently, at most
  * `concurrency` at a time. A failed read never stops the others: it is recorded in that service's `failures`
  * and the list it concerns is left undefined. Results come back in the order of `services`.
@@ -76,7 +76,9 @@ export async function readService(
     }
   };
 
-  const [pipes, endpoints, listed] = await Promise.all([
+  const [service, pipes, endpoints, listed] = await Promise.all([
+    // The service's state, when the API can read it: a stopped or idle service takes no backups.
+    reader.getService ? attempt('service', async () => serviceRead(await reader.getService!(org, svc))) : undefined,
     attempt('pipes', async () => keyed(await reader.listIngestPipes(org, svc), 'pipes', pipeKey, malformed, svc, others) as ObservedPipe[]),
     attempt(
       'endpoints',
@@ -115,10 +117,20 @@ export async function readService(
 
   failures.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part));
   malformed.sort((a, b) => PART_ORDER.indexOf(a.part) - PART_ORDER.indexOf(b.part) || (a.position ?? 0) - (b.position ?? 0));
-  return { pipes, endpoints, backups, ...(newestBackupId !== undefined ? { newestBackupId } : {}), failures, malformed };
+  return { ...(service ? { service } : {}), pipes, endpoints, backups, ...(newestBackupId !== undefined ? { newestBackupId } : {}), failures, malformed };
 }
 
-const PART_ORDER: readonly ReadPart[] = ['pipes', 'endpoints', 'backups', 'newest-backup'];
+const PART_ORDER: readonly ReadPart[] = ['service', 'pipes', 'endpoints', 'backups', 'newest-backup'];
+
+/** The service as the checks read it: `state` when it is text, else what was sent there; a looser reader's answer checked again. */
+function serviceRead(got: unknown): ObservedServiceInfo {
+  if (!isObject(got)) throw new Error(`expected the service as an object, got ${describe(got)}`);
+  const out: ObservedServiceInfo = {};
+  if (typeof got['state'] === 'string') out.state = got['state'];
+  else if (got['stateSent'] !== undefined) out.stateSent = got['stateSent'];
+  else if (got['state'] !== undefined && got['state'] !== null) out.stateSent = got['state'];
+  return out;
+}
 
 /** Prefix of the labels given to items the server sent without their key field. */
 const UNNAMED = '(unnamed';
@@ -246,7 +258,13 @@ function shown(v: unknown): string {
   return describe(v);
 }
 
-const PART_NOUN: Record<ReadPart, string> = { pipes: 'ingest pipe', endpoints: 'reverse private endpoint', backups: 'backup', 'newest-backup': 'backup' };
+const PART_NOUN: Record<ReadPart, string> = {
+  service: 'service',
+  pipes: 'ingest pipe',
+  endpoints: 'reverse private endpoint',
+  backups: 'backup',
+  'newest-backup': 'backup',
+};
 
 function label(item: Record<string, unknown>, i: number): string {
   return typeof item['id'] === 'string' ? `${UNNAMED} ${item['id']})` : `${UNNAMED} #${i + 1})`;
@@ -271,6 +289,8 @@ export interface CloudListClient {
   listReversePrivateEndpoints(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<ReadList<unknown>>;
   listBackups(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<ReadList<unknown>>;
   getBackup(org: string, svc: string, id: string, opts?: { signal?: AbortSignal }): Promise<ReadItem<unknown>>;
+  /** Present when the client's profile can read the service itself. */
+  getService?(org: string, svc: string, opts?: { signal?: AbortSignal }): Promise<ObservedServiceInfo>;
 }
 
 /** A CloudReader over the cloud client (which checks each item, and reads `null` as absent). */
@@ -281,5 +301,6 @@ export function readerFromClient(client: CloudListClient, signal?: AbortSignal):
     listReversePrivateEndpoints: async (org, svc) => (await client.listReversePrivateEndpoints(org, svc, o)) as ReadList<ObservedEndpoint>,
     listBackups: async (org, svc) => (await client.listBackups(org, svc, o)) as ReadList<ObservedBackup>,
     getBackup: async (org, svc, id) => (await client.getBackup(org, svc, id, o)) as ReadItem<ObservedBackup>,
+    ...(client.getService ? { getService: (org: string, svc: string) => client.getService!(org, svc, o) } : {}),
   };
 }

@@ -65,6 +65,7 @@ function buildServiceReport(r: ServiceRead, now: Date): ServiceReport {
     backupLimits: { ...(spec.backups ?? {}) },
     pipes,
     endpoints,
+    ...(observed.service?.state !== undefined ? { state: observed.service.state } : {}),
     readFailures: observed.failures.map((f) => ({ ...f })),
     malformedItems: observed.malformed.map((m) => ({ ...m, problems: [...m.problems] })),
   };

@@ -30,10 +30,22 @@ export interface CloudReader {
   listReversePrivateEndpoints(organizationId: string, serviceId: string): Promise<ReadList<ObservedEndpoint>>;
   listBackups(organizationId: string, serviceId: string): Promise<ReadList<ObservedBackup>>;
   getBackup(organizationId: string, serviceId: string, backupId: string): Promise<ReadItem<ObservedBackup>>;
+  /**
+   * The service itself, when the API can read it (profile `clickhouse-cloud`; the seed document has no such
+   * read): the report tells a stopped or idle service's old backups from a failing backup schedule.
+   */
+  getService?(organizationId: string, serviceId: string): Promise<ObservedServiceInfo>;
+}
+
+/** What was read of the service itself: its `state` as sent (absent when the answer has none as text). */
+export interface ObservedServiceInfo {
+  state?: string;
+  /** What the answer held at `state` when it was not text. */
+  stateSent?: unknown;
 }
 
 /** Which read failed. */
-export type ReadPart = 'pipes' | 'endpoints' | 'backups' | 'newest-backup';
+export type ReadPart = 'service' | 'pipes' | 'endpoints' | 'backups' | 'newest-backup';
 
 export interface ReadFailure {
   part: ReadPart;
@@ -64,6 +76,11 @@ export interface MalformedRead {
  * the checks that need it are skipped instead of, say, reporting every pipe missing.
  */
 export interface ObservedService {
+  /**
+   * The service as read (its state); undefined when the API has no such read (seed profile) or the read failed
+   * (then `failures` names part `service`).
+   */
+  service?: ObservedServiceInfo;
   pipes: ObservedPipe[] | undefined;
   endpoints: ObservedEndpoint[] | undefined;
   /** The list, with the newest backup replaced by what `getBackup` returned for it. */
@@ -81,6 +98,8 @@ export type Severity = 'error' | 'warning' | 'info';
 export type FindingId =
   | 'read.failed'
   | 'read.malformed-item'
+  | 'service.state'
+  | 'backup.paused'
   | 'backup.stale'
   | 'backup.too-few'
   | 'backup.slow'
@@ -182,6 +201,11 @@ export interface ServiceReport {
   pipes: PipeSummary[];
   /** Sorted by description. */
   endpoints: EndpointSummary[];
+  /**
+   * The service's state as read (`running`, `stopped`, `idle`…); absent when the API has no such read (seed
+   * profile) or the read failed (a `read.failed` finding with name `service`).
+   */
+  state?: string;
   /** The reads that failed; the report on this service is incomplete when this is not empty. */
   readFailures: ReadFailure[];
   /** Items the server got wrong; the review of each is incomplete (a `read.malformed-item` finding each). */

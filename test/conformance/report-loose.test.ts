@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { formatViolations, usePrism } from '../helpers/prism.ts';
-import { cloudProject, runReport } from './cloud.ts';
+import { cloudProject, runReport, SVC } from './cloud.ts';
 
 const test = suite('conformance: ClickHouse Cloud loose spots');
 // Prism with only what the spec requires: nothing at all, so every body is `{}` (no `result`).
@@ -22,25 +22,28 @@ test('bodies without `result` (allowed: the envelope requires nothing): each rea
   await s.settle();
   assert.equal(s.violations(), [], formatViolations(s.violations()));
   assert.is(code, 1);
-  assert.match(stderr, /3 reads failed, so the review is incomplete/);
+  assert.match(stderr, /4 reads failed, so the review is incomplete/);
   assert.not.match(stderr, /\n\s+at /, 'no stack trace');
   const svc = report.services[0]!;
+  // The service itself too (its state): unknown, so backups are checked as for a running service.
   assert.equal(
     svc.readFailures.map((f) => f.part),
-    ['pipes', 'endpoints', 'backups'],
+    ['service', 'pipes', 'endpoints', 'backups'],
   );
   for (const f of svc.readFailures) assert.match(f.message, /: result: is required but missing$/);
 });
 
-/** Answers the four reads with the smallest items the real spec allows. */
+/** Answers the five reads with the smallest items the real spec allows. */
 async function minimalCloud(bodies: Record<string, unknown>): Promise<{ url: string; paths: string[]; close: () => Promise<void> }> {
   const paths: string[] = [];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
     paths.push(path);
-    const key = Object.keys(bodies).find((k) => path.endsWith(k));
+    // The service itself (`…/services/{serviceId}`, its state): `{result: {}}` unless a case says otherwise.
+    const all: Record<string, unknown> = { [`/services/${SVC}`]: { result: {} }, ...bodies };
+    const key = Object.keys(all).find((k) => path.endsWith(k));
     res.writeHead(key ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(key ? bodies[key] : { status: 404, error: 'not found' }));
+    res.end(JSON.stringify(key ? all[key] : { status: 404, error: 'not found' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -58,6 +61,11 @@ test('items without name, description, id, status or times: labelled, checked, n
     assert.is(code, 0, stderr);
     const svc = report.services[0]!;
     assert.equal(svc.readFailures, []);
+    // A service without a state (the spec requires none): said, and backups checked as for a running one.
+    assert.ok(
+      svc.findings.some((f) => f.id === 'service.state' && f.severity === 'warning' && /state is unknown: the answer has no state/.test(f.message)),
+      JSON.stringify(svc.findings),
+    );
     assert.equal(
       svc.pipes.map((p) => p.name),
       ['(unnamed #1)', '(unnamed a7c1d0d6-0000-4000-8000-000000000001)'],

@@ -148,7 +148,8 @@ test('404 envelope for an unknown organization, service, backup or path', () =>
       [base() + '/clickpipes/' + other, /^ClickPipe .* not found/],
       [base() + '/clickstack/dashboards', /^not found.*--api clickstack-cloud/],
       [base() + '/ingestpipes/' + other, /^not found/],
-      [base(), /^not found/],
+      [base(other), /^service .* not found in organization/],
+      [`/v1/organizations/${ORG}/services`, /^not found/],
       ['/v1/organizations', /^not found/],
       [`/v1/organizations/${ORG}/services/${PROD}/backups/${other}/extra`, /^not found/],
     ] as const) {

@@ -89,6 +89,12 @@ test('observability error bodies match Error', async () => {
 test('every cloud answer of the default seed matches the ClickHouse Cloud schemas', async () => {
   for (const service of Object.values(DEFAULT_SERVICE_IDS)) {
     const base = `/v1/organizations/${DEFAULT_ORGANIZATION_ID}/services/${service}`;
+    // The service itself (instanceGet): the report reads its state.
+    const svc = await cloud(emu, base);
+    assertValid(v.cloud('service 200'), svc.body, 'service');
+    assertValid(v.cloud('Service'), svc.body.result, 'service');
+    assert.is(svc.body.result.id, service);
+    assert.is(svc.body.result.state, 'running');
     const endpoints = await cloud(emu, `${base}/ingestpipesReversePrivateEndpoints`);
     assertValid(v.cloud('endpoints 200'), endpoints.body, 'endpoints');
     for (const e of endpoints.body.result) assertValid(v.cloud('ReversePrivateEndpoint'), e, `endpoint ${e.description}`);

@@ -19,9 +19,10 @@ export const HYPERDX_FIXTURE = 'hyperdx-2025-11-21.schemas.json';
 export const CLOUD_FIXTURE = 'clickhouse-cloud-2026-07-31.schemas.json';
 
 const HYPERDX_ROOTS = ['AlertResponse', 'DashboardResponse', 'DashboardsListResponse', 'Error', 'CreateDashboardRequest', 'UpdateAlertRequest'];
-const CLOUD_ROOTS = ['ClickPipe', 'ReversePrivateEndpoint', 'Backup'];
+const CLOUD_ROOTS = ['ClickPipe', 'ReversePrivateEndpoint', 'Backup', 'Service'];
 /** Our paths say ingestpipes where the cloud's say clickpipes. */
 const CLOUD_PATHS: Record<string, string> = {
+  service: '/v1/organizations/{organizationId}/services/{serviceId}',
   endpoints: '/v1/organizations/{organizationId}/services/{serviceId}/clickpipesReversePrivateEndpoints',
   pipes: '/v1/organizations/{organizationId}/services/{serviceId}/clickpipes',
   backups: '/v1/organizations/{organizationId}/services/{serviceId}/backups',

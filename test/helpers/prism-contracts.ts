@@ -3,8 +3,9 @@
  * the shared `contracts/` folder beside it): `test/fixtures/contracts/openapi/`.
  *
  * - HyperDX's three files are copied byte for byte.
- * - ClickHouse Cloud's two files (0.7 and 1.2 MB, 51 and 80 paths) are cut to the paths under a service that
- *   steward's profiles use (`clickpipes`, `clickpipesReversePrivateEndpoints`, `backups`, `clickstack/...`),
+ * - ClickHouse Cloud's two files (0.7 and 1.2 MB, 51 and 80 paths) are cut to the service itself (its GET
+ *   gives the state the report reads) and the paths under a service that steward's profiles use
+ *   (`clickpipes`, `clickpipesReversePrivateEndpoints`, `backups`, `clickstack/...`),
  *   every method and response of those paths, examples included, and every component they reach, copied
  *   unchanged. A request to a path outside the cut is refused (404), so the cut can only make the suite
  *   stricter. It also halves prism's start-up.
@@ -22,8 +23,9 @@ type Json = any;
 export const SHARED_CONTRACTS = process.env['STEWARD_CONTRACTS'] ?? fileURLToPath(new URL('../../../shared/contracts/', import.meta.url));
 export const FIXTURE_CONTRACTS = fileURLToPath(new URL('../fixtures/contracts/openapi/', import.meta.url));
 
+/** The service itself (its state, read by the report) and the paths under it that the profiles use. */
 const SERVICE_PATHS =
-  /^\/v1\/organizations\/\{organizationId\}\/services\/\{serviceId\}\/(clickpipes|clickpipesReversePrivateEndpoints|backups|clickstack)(\/|$)/;
+  /^\/v1\/organizations\/\{organizationId\}\/services\/\{serviceId\}(\/(clickpipes|clickpipesReversePrivateEndpoints|backups|clickstack)(\/|$)|$)/;
 
 export interface ContractFile {
   /** The file under the shared contracts folder. */
