@@ -36,15 +36,33 @@ function backupId(serviceTag: number, n: number): string {
 }
 
 /**
+ * Whether the backup `k` days back is a full one: ClickHouse Cloud's backups carry `type` `full` or
+ * `incremental` (Backup.type, both spec snapshots). A full backup every seventh day, counted from the oldest
+ * (29, 22, 15, 8 and 1 days back); incrementals hold a day's changes, about 4.5 % of a full backup, so a
+ * size check that compared a full with the incremental before it would see a jump of some 2,000 % each week.
+ */
+function isFull(k: number): boolean {
+  return (29 - k) % 7 === 0;
+}
+
+/** An incremental backup's share of a full one, varying ±9 % from day to day. */
+function incrementalShare(k: number): number {
+  return 0.045 * (1 + (((k * 5) % 7) - 3) * 0.03);
+}
+
+/**
  * prod-warehouse: thirty daily backups, newest first; the newest finished about 6 h before start. Day 4
- * failed (status error, no size), day 11 took over 3 h (the others 22-38 min), day 17 is 90 % larger than
- * the day before it, then sizes return to normal. A manual backup started 25 min ago is still in progress.
+ * failed (status error, no size), day 11 took over 3 h (the others 22-38 min), day 17 (an incremental) is
+ * 1.9 times its trend (64 % above the incremental the day before it), then sizes return to normal. Full and incremental
+ * backups alternate as `isFull` says; each size is compared with the previous of its type. A manual (full)
+ * backup started 25 min ago is still in progress.
  */
 export function prodBackups(): JsonObject[] {
   const out: JsonObject[] = [
     {
       id: backupId(1, 30),
       status: 'in_progress',
+      type: 'full',
       serviceId: DEFAULT_SERVICE_IDS['prod-warehouse'],
       startedAt: ago(25 * 60),
       // Recomputed on every read: the seconds since the backup started, as the real API reports it.
@@ -58,7 +76,7 @@ export function prodBackups(): JsonObject[] {
     let duration = (22 + ((k * 7) % 17)) * 60 + ((k * 37) % 60);
     let status = 'done';
     const growth = Math.pow(1.0035, 29 - k) * (1 + (((k * 13) % 7) - 3) * 0.0004);
-    let size: number | undefined = Math.round(412 * GIB * growth);
+    let size: number | undefined = Math.round(412 * GIB * growth * (isFull(k) ? 1 : incrementalShare(k)));
     if (k === 4) {
       status = 'error';
       duration = 7 * 60 + 12;
@@ -69,6 +87,7 @@ export function prodBackups(): JsonObject[] {
     const b: JsonObject = {
       id: backupId(1, 29 - k),
       status,
+      type: isFull(k) ? 'full' : 'incremental',
       serviceId: DEFAULT_SERVICE_IDS['prod-warehouse'],
       startedAt: ago(start),
       finishedAt: ago(start - duration),
@@ -82,7 +101,7 @@ export function prodBackups(): JsonObject[] {
   return out;
 }
 
-/** staging-warehouse: a week of daily backups, the newest finished 40 h before start (stale). */
+/** staging-warehouse: a week of daily backups (the oldest full, then incrementals), the newest finished 40 h before start (stale). */
 export function stagingBackups(): JsonObject[] {
   const out: JsonObject[] = [];
   for (let k = 0; k < 7; k++) {
@@ -91,10 +110,11 @@ export function stagingBackups(): JsonObject[] {
     out.push({
       id: backupId(2, 6 - k),
       status: 'done',
+      type: k === 6 ? 'full' : 'incremental',
       serviceId: DEFAULT_SERVICE_IDS['staging-warehouse'],
       startedAt: ago(finished + duration),
       finishedAt: ago(finished),
-      sizeInBytes: Math.round(38 * GIB * Math.pow(1.002, 6 - k)),
+      sizeInBytes: Math.round(38 * GIB * Math.pow(1.002, 6 - k) * (k === 6 ? 1 : 0.03 + (k % 3) * 0.002)),
       durationInSeconds: duration,
       backupName: `staging-warehouse-daily-${String(7 - k).padStart(3, '0')}`,
       bucket: bucket('staging-warehouse'),

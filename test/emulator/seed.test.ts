@@ -169,7 +169,7 @@ test('default seed: endpoints (one prod endpoint not Ready) and staging', async 
   );
 });
 
-type B = { id: string; status: string; startedAt: string; finishedAt?: string; sizeInBytes?: number; durationInSeconds?: number };
+type B = { id: string; status: string; startedAt: string; finishedAt?: string; sizeInBytes?: number; durationInSeconds?: number; type?: string };
 
 test('default seed: thirty days of prod backups relative to the start clock, with a failed, a slow, a large and an in-progress one', async () => {
   const prod = (await defaultState()).organizations[0]!.services[0]!;
@@ -202,15 +202,37 @@ test('default seed: thirty days of prod backups relative to the start clock, wit
     if (b !== slow[0]) assert.ok(b.durationInSeconds! >= 20 * 60 && b.durationInSeconds! <= 40 * 60, `${b.durationInSeconds} s`);
   }
 
-  // Consecutive sizes (oldest to newest): steady except one jump above 80 % and the fall back after it.
-  const sizes = done.map((b) => b.sizeInBytes!).reverse();
-  const changes = sizes.slice(1).map((s, i) => (s - sizes[i]!) / sizes[i]!);
-  const big = changes.map((c, i) => [c, i] as const).filter(([c]) => Math.abs(c) > 0.05);
+  // Every backup has a type, as the real API's (a full one every seventh day, incrementals between).
+  assert.equal(
+    backups.map((b) => b.type),
+    backups.map((_, i) => (i === 0 || i % 7 === 2 ? 'full' : 'incremental')),
+  );
+  // Consecutive sizes of one type (oldest to newest): fulls steady and growing; incrementals steady except one
+  // jump above 50 % (the examples' maxSizeChangePercent) and the fall back after it, within 50 %.
+  const sizes = (type: string) =>
+    done
+      .filter((b) => b.type === type)
+      .map((b) => b.sizeInBytes!)
+      .reverse();
+  const changes = (xs: number[]) => xs.slice(1).map((s, i) => (s - xs[i]!) / xs[i]!);
+  const full = sizes('full');
+  assert.is(full.length, 5);
+  assert.ok(
+    changes(full).every((c) => c > 0 && c < 0.05),
+    JSON.stringify(changes(full)),
+  );
+  const incremental = sizes('incremental');
+  assert.ok(
+    incremental.every((x) => x < full[0]! * 0.1),
+    'an incremental is a small part of a full backup',
+  );
+  const big = changes(incremental)
+    .map((c, i) => [c, i] as const)
+    .filter(([c]) => Math.abs(c) > 0.2);
   assert.is(big.length, 2, `two large changes, got ${JSON.stringify(big)}`);
-  assert.ok(big[0]![0] > 0.8, 'a jump above 80 %');
-  assert.ok(big[1]![0] < -0.4, 'then back');
+  assert.ok(big[0]![0] > 0.5, 'a jump above 50 %');
+  assert.ok(big[1]![0] < -0.35 && big[1]![0] > -0.5, 'then back');
   assert.is(big[1]![1], big[0]![1] + 1);
-  assert.ok(sizes[sizes.length - 1]! > sizes[0]!, 'sizes grow slowly');
 });
 
 test('default seed: a week of staging backups, the newest finished 40 h before start', async () => {

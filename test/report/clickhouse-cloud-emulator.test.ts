@@ -106,4 +106,37 @@ test('an unknown cloud.api is one line with file:line:col and a did-you-mean, be
   }
 });
 
+test('backup types: the emulator sends full and incremental backups, and the size-jump check compares each with the previous of its type (built CLI, clickhouse-cloud)', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const f = join(x.dir, 'steward.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('\n  cloud:\n', '\n  cloud:\n    api: clickhouse-cloud\n'));
+    const r = await steward(['report', '--out', 'reports', '--format', 'json'], { cwd: x.dir, env: x.env });
+    const report = JSON.parse(r.stdout) as Report;
+    const prod = report.services.find((s) => s.name === 'prod-warehouse')!;
+    // GIVEN a week's cycle of one full backup (~420 GiB) and six incrementals (~19 GiB), as the real API types them
+    const types = new Map(prod.backups.map((b) => [b.id, b.type]));
+    assert.equal([...new Set(types.values())].sort(), ['full', 'incremental']);
+    const done = prod.backups.filter((b) => b.status === 'done');
+    assert.is(done.filter((b) => b.type === 'full').length, 5);
+    // THEN the one jump is the incremental of day 17 against the incremental before it (maxSizeChangePercent 50),
+    // and no full backup is a jump against the incremental before it (+2,000 % if types were ignored)
+    const jumps = prod.findings.filter((x) => x.id === 'backup.size-jump');
+    assert.is(jumps.length, 1, JSON.stringify(jumps));
+    const jump = jumps[0]!;
+    const actual = jump.actual as { changePercent: number; previousId: string };
+    assert.is(types.get(jump.object.id!), 'incremental');
+    assert.is(types.get(actual.previousId), 'incremental');
+    assert.ok(actual.changePercent > 50 && actual.changePercent < 100, String(actual.changePercent));
+    // and a full backup against the full a week before it is within the limit
+    const fulls = done.filter((b) => b.type === 'full');
+    for (let i = 1; i < fulls.length; i++) {
+      const change = Math.abs(fulls[i]!.sizeInBytes! / fulls[i - 1]!.sizeInBytes! - 1);
+      assert.ok(change < 0.5, `full ${fulls[i]!.id}: ${change}`);
+    }
+  } finally {
+    await x.cleanup();
+  }
+});
+
 test.run();
