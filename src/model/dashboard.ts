@@ -145,3 +145,46 @@ export function dropSeriesDefaults(s: Record<string, unknown>): Record<string, u
   if (s['level'] === 0) delete s['level'];
   return s;
 }
+
+/**
+ * A series' `groupBy` or search `fields` as HyperDX stores and answers them. Its server keeps each as one text
+ * (translateExternalChartToTileConfig: `groupBy.join(',')`, `fields.join(', ')`) and a server answering series
+ * (2026-01-30) gives the list back split at the commas that are outside brackets and quotes, each part trimmed
+ * and empty parts left out (splitAndTrimWithBracket in @hyperdx/common-utils). So `[" host"]` comes back as
+ * `["host"]`, `["a,b"]` as `["a", "b"]`, and `["concat(a, b)"]` as it is. Items that are not text are kept.
+ */
+export function storedFieldList(list: readonly unknown[]): unknown[] {
+  if (!list.every((x) => typeof x === 'string')) return [...list];
+  return splitOutsideBrackets((list as string[]).join(','));
+}
+
+/** `text` split at commas outside `()`, `[]` and quotes, each part trimmed, empty parts left out. */
+export function splitOutsideBrackets(text: string): string[] {
+  const out: string[] = [];
+  let depthParen = 0;
+  let depthSquare = 0;
+  let quote: '"' | "'" | undefined;
+  let start = 0;
+  const push = (end: number) => {
+    const part = text.slice(start, end).trim();
+    if (part !== '') out.push(part);
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depthParen++;
+    else if (c === ')') depthParen--;
+    else if (c === '[') depthSquare++;
+    else if (c === ']') depthSquare--;
+    else if (c === ',' && depthParen === 0 && depthSquare === 0) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  push(text.length);
+  return out;
+}

@@ -4,7 +4,7 @@ import { canonicalJson, quotedKey, sortedKeysOf } from './fingerprint.ts';
 import { isExactJson } from '../shared/json.ts';
 import { copyPlain, setOwn } from '../shared/object.ts';
 import { dropUnknownMembers } from '../schema/unknown-members.ts';
-import { dropSeriesDefaults, SERIES_MEMBERS, withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
+import { dropSeriesDefaults, SERIES_MEMBERS, storedFieldList, withoutGatedFilterMembers, type LiveTileInput } from '../model/dashboard.ts';
 import type { LiveDashboardInput } from './types.ts';
 
 /** The comparable shape of a dashboard: tiles keyed by name, tags a sorted set, no server ids. */
@@ -257,7 +257,9 @@ function normalizeSeries(s: Record<string, unknown>, ignored: Set<string> | unde
     const v = s[f];
     if (v === undefined || v === null) continue;
     if (Array.isArray(v)) {
-      if (v.length > 0) out[f] = [...v];
+      // groupBy and fields as the server stores them: " host" is host, "a,b" two fields (storedFieldList).
+      const list = f === 'groupBy' || f === 'fields' ? storedFieldList(v) : [...v];
+      if (list.length > 0) out[f] = list;
     } else if (typeof v === 'object') {
       // numberFormat: its members without a value left out, in sorted order (see normalDigest).
       const o = compact(v as Record<string, unknown>);

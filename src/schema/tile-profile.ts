@@ -1,5 +1,13 @@
 /** What a live profile's server (HyperDX 2026-08, ClickStack) refuses in a tile that the schema lets through. */
-import { lacksValueExpression, LIVE_ONLY_SERIES_VALUES, LIVE_SERIES_MEMBERS, SEED_SERIES_MEMBERS, SERIES_MEMBERS } from '../model/dashboard.ts';
+import {
+  lacksValueExpression,
+  LIVE_ONLY_SERIES_VALUES,
+  LIVE_SERIES_MEMBERS,
+  SEED_SERIES_MEMBERS,
+  SERIES_MEMBERS,
+  splitOutsideBrackets,
+  storedFieldList,
+} from '../model/dashboard.ts';
 
 /** The dashboard grid's width, in columns. */
 export const GRID_COLUMNS = 24;
@@ -161,6 +169,7 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
         message: `${k} is for series of type ${joinLast(typesWith(k), 'and')}; the ${api} API drops it from a ${String(type)} series`,
       });
     }
+    for (const k of ['groupBy', 'fields'] as const) storedListProblems(member[k], `${at}/${j}/${k}`, k, api, out);
     const groupBy = member['groupBy'];
     if (Array.isArray(groupBy) && groupBy.length > LIVE_GROUP_BY_MAX)
       out.push({ pointer: `${at}/${j}/groupBy`, message: `groupBy has ${groupBy.length} fields; the ${api} API takes at most ${LIVE_GROUP_BY_MAX}` });
@@ -174,6 +183,43 @@ function seriesProfileProblems(name: string, series: readonly unknown[], i: numb
         (seed ? " (dataSource is the seed API's: give sourceId, or write the tile in the config form with source: <name>)" : ''),
     });
   });
+}
+
+/**
+ * Where HyperDX would store a series' `groupBy` or `fields` otherwise than the file says (storedFieldList): it
+ * keeps the list as one comma-separated text and answers it split at commas outside brackets and quotes, each
+ * part trimmed. A warning at each item it changes (`" host"` is answered as `host`, `"a,b"` as two fields), so
+ * the file can say what the server keeps; plan compares the two alike, so it is never a change on every run.
+ */
+function storedListProblems(list: unknown, pointer: string, member: 'groupBy' | 'fields', api: string, out: ProfileProblem[]): void {
+  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) return;
+  const items = list as string[];
+  const stored = storedFieldList(items) as string[];
+  if (JSON.stringify(stored) === JSON.stringify(items)) return;
+  const show = (xs: readonly string[]) => xs.map((x) => JSON.stringify(x)).join(', ');
+  let itemWarned = false;
+  items.forEach((item, n) => {
+    const parts = splitOutsideBrackets(item);
+    if (parts.length === 1 && parts[0] === item) return;
+    itemWarned = true;
+    const becomes =
+      parts.length === 0
+        ? 'is left out (it is empty)'
+        : parts.length === 1
+          ? `is stored as ${show(parts)} (trimmed)`
+          : `is split at its commas into ${parts.length} ${member === 'groupBy' ? 'groupBy fields' : 'fields'}: ${show(parts)}`;
+    out.push({
+      pointer: `${pointer}/${n}`,
+      severity: 'warning',
+      message: `${JSON.stringify(item)} ${becomes}: the ${api} API keeps ${member} as one comma-separated text and answers it split at commas outside brackets and quotes, each part trimmed. Write ${show(parts) || 'nothing'} (a comma inside brackets or quotes, as in concat(a, b), is kept)`,
+    });
+  });
+  if (!itemWarned)
+    out.push({
+      pointer,
+      severity: 'warning',
+      message: `${member} [${show(items)}] is answered as [${show(stored)}]: the ${api} API keeps it as one comma-separated text and splits it again at commas outside brackets and quotes`,
+    });
 }
 
 /**

@@ -12,14 +12,37 @@ import { startProxy } from '../helpers/proxy.ts';
 
 type Json = Record<string, unknown>;
 
-/** `a, b` and `a,b` as a list (splitAndTrimWithBracket without brackets: enough for plain field names). */
-const split = (s: unknown): string[] =>
-  typeof s === 'string'
-    ? s
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x !== '')
-    : [];
+/**
+ * `a, b` and `a,b` as a list, as splitAndTrimWithBracket (@hyperdx/common-utils) reads them: split at the
+ * commas outside `()`, `[]` and quotes, each part trimmed, empty parts left out (`concat(a, b)` is one item).
+ * Written here on its own, not taken from src/, so the test does not share steward's reading of it.
+ */
+function split(s: unknown): string[] {
+  if (typeof s !== 'string') return [];
+  const parts: string[] = [];
+  let cur = '';
+  let paren = 0;
+  let square = 0;
+  let single = false;
+  let double = false;
+  for (const c of s + ',') {
+    if (c === '"' && !single) double = !double;
+    else if (c === "'" && !double) single = !single;
+    else if (!single && !double) {
+      if (c === '(') paren++;
+      else if (c === ')') paren--;
+      else if (c === '[') square++;
+      else if (c === ']') square--;
+      else if (c === ',' && paren === 0 && square === 0) {
+        if (cur.trim() !== '') parts.push(cur.trim());
+        cur = '';
+        continue;
+      }
+    }
+    cur += c;
+  }
+  return parts;
+}
 
 /** A member only when it has a value (HyperDX's `?? undefined`: JSON leaves undefined out). */
 const maybe = (k: string, v: unknown): Json => (v === undefined || v === null ? {} : { [k]: v });
