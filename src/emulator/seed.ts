@@ -14,7 +14,6 @@ export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const RELATIVE_TIME = /^([+-])?((?:\d+(?:\.\d+)?(?:ms|d|h|m|s))+)$/;
 const RELATIVE_PART = /(\d+(?:\.\d+)?)(ms|d|h|m|s)/g;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-/** The time fields that may be written relative to the clock at start. */
 /**
  * ClickHouse Cloud's Service.state values (both spec snapshots). The emulator imports nothing from the rest of
  * steward, so the list is its own (src/report/check-service.ts holds the report's).
@@ -36,6 +35,7 @@ export const SERVICE_STATES: readonly string[] = [
   'idle',
 ];
 
+/** The time fields that may be written relative to the clock at start. */
 const TIME_FIELDS = new Set(['createdAt', 'updatedAt', 'startedAt', 'finishedAt']);
 
 /**
