@@ -77,7 +77,14 @@ export function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointe
       out.push({ pointer: '/spec/channels', atKey: true, message: 'channels needs observability.api: hyperdx (the seed API takes one channel)' });
     if (channels.some((c) => c.webhook !== undefined))
       out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
-    // The seed's ids are 24 lowercase hex characters; the live profiles take whatever id the service assigned.
+    // The seed's ids are 24 lowercase hex characters; the live profiles take whatever id the service assigned
+    // (HyperDX's and ClickStack's specs say only "string": an alert imported from them must validate).
+    if (doc.metadata.id !== undefined && !/^[0-9a-f]{24}$/.test(doc.metadata.id)) {
+      out.push({
+        pointer: '/metadata/id',
+        message: `the string "${doc.metadata.id}" is not valid: must be 24 lowercase hex characters (an id the service assigned)`,
+      });
+    }
     if (spec.channel?.webhookId !== undefined && !/^[0-9a-f]{24}$/.test(spec.channel.webhookId)) {
       out.push({
         pointer: '/spec/channel/webhookId',

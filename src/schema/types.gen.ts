@@ -593,7 +593,7 @@ export interface StewardAlert {
      */
     description?: string;
     /**
-     * The existing alert's id (the API cannot create alerts). Required by the seed API (it cannot create or list alerts); elsewhere optional: without it the alert is matched by spec.name and created when absent.
+     * The existing alert's id, as the service assigned it (24 lowercase hex characters on the seed API). Required by the seed API (it cannot create or list alerts); elsewhere optional: without it the alert is matched by spec.name and created when absent.
      */
     id?: string;
   };

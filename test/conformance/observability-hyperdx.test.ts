@@ -154,6 +154,24 @@ test('an older server (2026-01-30) with the hyperdx profile: names and --server-
   }
 });
 
+test('generated alert ids that are not 24 hex (the spec says only "string") are imported, not skipped, and the files validate', async () => {
+  // Seed 1's alerts have ids like "fugiat cillum": the 24-hex rule is the seed API's (test/schema/alert-id.test.ts).
+  const server = handles[1]!.server;
+  const alerts = await readList(server, HYPERDX, '/alerts');
+  const odd = alerts.filter((a) => typeof a.id === 'string' && !/^[0-9a-f]{24}$/.test(a.id));
+  assert.ok(odd.length > 0, 'seed 1 sends an alert id that is not 24 hex');
+  const run = await runConformance(server, { project: EXAMPLE, steps: ['import', 'import-validate'] });
+  const imported = run.step('import')!;
+  assert.not.match(imported.stdout, /\/metadata\/id/, show(imported));
+  // Written ("+ file ← alert "name" (id)"), not skipped ("- skipped alert ...") nor noted ("! not imported: ...").
+  const written = imported.stdout.split('\n').filter((l) => /^ {2}\+ .* ← alert /.test(l));
+  assert.ok(
+    odd.some((a) => written.some((l) => l.endsWith(` (${String(a.id)})`))),
+    show(imported),
+  );
+  assert.is(run.step('import-validate')!.code, 0, show(run.step('import-validate')!));
+});
+
 test('across the mocks, a dashboard update (PUT), a prune (DELETE), an alert create (POST) and update (PUT) were each sent', () => {
   assert.equal([...exercised].sort(), ['DELETE /dashboards/{id}', 'POST /alerts', 'PUT /alerts/{id}', 'PUT /dashboards/{id}']);
 });
