@@ -170,16 +170,42 @@ function repairTornTail(path: string, appendFd: number): void {
   }
 }
 
-/** Parses journal text, skipping a torn last line. */
+const WRITE_OPS: ReadonlySet<string> = new Set<JournalEntry['op']>([
+  'dashboard.create',
+  'dashboard.update',
+  'dashboard.delete',
+  'alert.update',
+  'alert.create',
+  'alert.delete',
+]);
+const SEND_OPS: ReadonlySet<string> = new Set<SendEntry['op']>(['dashboard.send', 'alert.send']);
+
+/**
+ * Whether a parsed line has the shape steward writes. The journal is committed text: a line of another shape
+ * (`null`, `[]`, `{"op":5}`, by hand, a merge or another tool) records no write steward made, and read as one
+ * it failed the next apply with an internal error.
+ */
+function isJournalLine(v: unknown): v is JournalLine {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o['at'] !== 'string' || typeof o['run'] !== 'string' || typeof o['op'] !== 'string' || typeof o['name'] !== 'string') return false;
+  if (SEND_OPS.has(o['op'])) return typeof o['title'] === 'string';
+  return WRITE_OPS.has(o['op']) && typeof o['id'] === 'string';
+}
+
+/** Parses journal text, skipping a torn line and a line of another shape (isJournalLine). */
 export function parseJournal(text: string): JournalLine[] {
   const out: JournalLine[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
+    let parsed: unknown;
     try {
-      out.push(JSON.parse(line) as JournalLine);
+      parsed = JSON.parse(line);
     } catch {
       // a line cut by a crash: the write it describes was not confirmed
+      continue;
     }
+    if (isJournalLine(parsed)) out.push(parsed);
   }
   return out;
 }
