@@ -2,6 +2,7 @@ import { accessSync, constants, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from '../clients/depth.ts';
 import { CliError } from '../errors.ts';
 import type { AlertRecord, StateFile } from '../plan/types.ts';
 import { makeDirs, readRegularFile } from '../shared/files.ts';
@@ -50,6 +51,11 @@ export function readState(path: string): StateFile {
   const bad = (why: string) =>
     new CliError(`state file ${path} is not a steward state file: ${why}; restore it from version control or the CI artifact`, { code: 'config' });
   if (!isObject(parsed) || parsed['formatVersion'] !== 1 || !isObject(parsed['alerts'])) throw bad('formatVersion 1 with an alerts object expected');
+  // An alert as sent nests as deep as the service's answers may (three levels above it: the file, alerts, the
+  // id): 20,000 levels in a record's `sent` (120 KB) overflowed the stack comparing it with the files, an
+  // internal error on every plan (red team, round 18).
+  if (nestsDeeperThan(parsed, MAX_RESPONSE_DEPTH + 3))
+    throw bad(`it nests deeper than ${MAX_RESPONSE_DEPTH + 3} levels, which no state file steward writes does`);
   const alerts: StateFile['alerts'] = {};
   for (const [id, record] of Object.entries(parsed['alerts'])) {
     if (id === '' || id === '__proto__' || id === 'constructor' || id === 'prototype' || /[\u0000-\u001f]/.test(id))
