@@ -71,13 +71,25 @@ export const dashboardsOurs = (live: readonly LiveDashboard[], marker: string) =
 export const alertsOurs = (a: LiveAlert, mine: LiveAlert) => mayBeOurAlert(a, (mine as { note?: string }).note);
 
 /**
- * The journal's text; none yet is no entries. Not through a link, nor anything but a regular file with one
- * name: a committed `.steward/journal.jsonl` linking to a file outside the project (a key, a fifo) is not read
- * (no entries); opening the journal for writing next refuses it with the reason.
+ * How much of the journal's end is read. It only grows (append-only, never rewritten), and what is read from
+ * it is the killed run's lines, at its end: past ~512 MiB (years of applies, or a file padded by hand) Node
+ * cannot hold it as one string, and a takeover failed with an internal error (red team, round 18). 64 MiB is
+ * some 400,000 lines, far more than one run writes.
  */
-export function readJournalText(path: string): string {
+export const JOURNAL_TAIL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The journal's text (its last JOURNAL_TAIL_BYTES, from the first whole line in them); none yet is no
+ * entries. Not through a link, nor anything but a regular file with one name: a committed
+ * `.steward/journal.jsonl` linking to a file outside the project (a key, a fifo) is not read (no entries);
+ * opening the journal for writing next refuses it with the reason.
+ */
+export function readJournalText(path: string, tailBytes = JOURNAL_TAIL_BYTES): string {
   try {
-    return readRegularFile(path, Number.MAX_SAFE_INTEGER, { noFollow: true, oneName: true }).toString('utf8');
+    const bytes = readRegularFile(path, Number.MAX_SAFE_INTEGER, { noFollow: true, oneName: true, tail: tailBytes });
+    if (!bytes.cut) return bytes.toString('utf8');
+    const nl = bytes.indexOf(10);
+    return nl === -1 ? '' : bytes.subarray(nl + 1).toString('utf8');
   } catch (e) {
     if (['ENOENT', 'ELOOP', 'ENXIO', 'ENOTREG', 'EISDIR', 'EHARDLINK'].includes((e as NodeJS.ErrnoException).code ?? '')) return '';
     throw e;

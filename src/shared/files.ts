@@ -5,14 +5,29 @@ import { dirname } from 'node:path';
  * Reads a regular file, at most `maxBytes + 1` bytes of it. Opened without blocking (a fifo swapped in
  * after a stat cannot hang the read) and checked on the open descriptor, so what is read is what was checked.
  */
-export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER, opts: { noFollow?: boolean; oneName?: boolean } = {}): Buffer {
+export function readRegularFile(
+  path: string,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+  opts: { noFollow?: boolean; oneName?: boolean; tail?: number } = {},
+): Buffer & { cut?: true } {
   // noFollow: a link at `path` is refused by open itself (ELOOP), not read through; oneName: so is a hard link
-  // (a second name of a file elsewhere), with EHARDLINK.
+  // (a second name of a file elsewhere), with EHARDLINK. tail: only the file's last `tail` bytes are read when
+  // it is longer (marked `cut`).
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });
     if (opts.oneName && st.nlink > 1) throw Object.assign(new Error(`${path}: a hard link`), { code: 'EHARDLINK' });
+    if (opts.tail !== undefined && st.size > opts.tail) {
+      const buf = Buffer.allocUnsafe(opts.tail);
+      let len = 0;
+      while (len < buf.length) {
+        const n = readSync(fd, buf, len, buf.length - len, st.size - opts.tail + len);
+        if (n === 0) break;
+        len += n;
+      }
+      return Object.assign(buf.subarray(0, len), { cut: true as const });
+    }
     const cap = maxBytes + 1;
     let buf = Buffer.allocUnsafe(Math.max(1, Math.min(st.size + 1, cap)));
     let len = 0;
