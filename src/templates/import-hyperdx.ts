@@ -106,11 +106,49 @@ export interface ImportedTemplate {
  * Converts one HyperDX template file's JSON. `name` is the template's metadata.name; `schemaPath` goes in
  * the editor line; `sourceFile` is named in the header comment.
  */
+const isJsonObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Where a template's members are not of the shapes read below, or undefined. A template is a file from
+ * anywhere: `tiles: [null]`, `filters: 5` or a tile without its place failed with a JavaScript message
+ * (`Cannot read properties of null`, `….map is not a function`) or was called a bug in the import (red team,
+ * round 18).
+ */
+function shapeProblem(src: Json): string | undefined {
+  for (const [key, items] of [
+    ['tiles', src['tiles']],
+    ['filters', src['filters'] ?? []],
+  ] as const) {
+    if (!Array.isArray(items)) return `${key} is ${jsonKind(items)}, expected a list`;
+    const bad = items.findIndex((t) => !isJsonObject(t));
+    if (bad !== -1) return `${key}[${bad}] is ${jsonKind(items[bad])}, expected an object`;
+  }
+  if (src['tags'] !== undefined && !Array.isArray(src['tags'])) return `tags is ${jsonKind(src['tags'])}, expected a list`;
+  for (const [i, tile] of (src['tiles'] as Json[]).entries()) {
+    const cfg = tile['config'];
+    if (cfg === undefined) continue;
+    if (!isJsonObject(cfg)) return `tiles[${i}].config is ${jsonKind(cfg)}, expected an object`;
+    if (!builderKeys(String(cfg['displayType'] ?? ''))) continue; // left out with a note
+    for (const k of ['x', 'y', 'w', 'h']) if (!Number.isInteger(tile[k])) return `tiles[${i}].${k} is ${jsonKind(tile[k])}, expected a whole number`;
+    const select = cfg['select'];
+    if (select === undefined) continue;
+    if (!Array.isArray(select)) return `tiles[${i}].config.select is ${jsonKind(select)}, expected a list`;
+    const bad = select.findIndex((t) => !isJsonObject(t));
+    if (bad !== -1) return `tiles[${i}].config.select[${bad}] is ${jsonKind(select[bad])}, expected an object`;
+  }
+  return undefined;
+}
+
+const jsonKind = (v: unknown): string =>
+  v === undefined ? 'missing' : v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+
 export function importHyperdxTemplate(input: unknown, opts: { name: string; schemaPath: string; sourceFile: string }): ImportedTemplate {
   if (!input || typeof input !== 'object' || !Array.isArray((input as Json)['tiles'])) {
     throw new Error('not a HyperDX dashboard template: expected a JSON object with tiles');
   }
   const src = input as Json;
+  const problem = shapeProblem(src);
+  if (problem) throw new Error(`not a HyperDX dashboard template: ${problem}`);
   const warnings: string[] = [];
   const dropped = new Set<string>();
   const sources = new Map<string, string>();
