@@ -53,6 +53,9 @@ export function releaseLocks(signal: AbortSignal): void {
 }
 
 function isAlive(pid: number, since: string, started?: string): boolean {
+  // Not a process: kill(0, 0) asks about this process's group and kill(-1, 0) about every process, both
+  // always there, so a lock file saying pid 0 or -1 held the lock for good (red team, round 18).
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
   } catch (e) {
