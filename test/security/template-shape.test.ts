@@ -48,4 +48,22 @@ test('a template with members of another shape: one line naming the member, noth
   }
 });
 
+test('a template whose stamp is no valid dashboard (a tile without a source): the member named, steward not called at fault, nothing written', async () => {
+  const json =
+    '{"name":"x","tiles":[{"id":"a","x":0,"y":0,"w":6,"h":4,"config":{"name":"t","displayType":"line","select":[{"aggFn":"count","valueExpression":""}]}}]}';
+  const q = tmpProject({ 't.json': json });
+  try {
+    const r = await steward(['import', '--template', 't.json', '--out', 'tt'], { cwd: q.dir });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^error: the template made from t\.json does not stamp a valid dashboard: \/spec\/dashboards\/0\/spec\/tiles\/0\/config missing required key "sourceId".*; nothing written \(check the template file/,
+    );
+    assert.not.match(r.stderr, /a bug in the import/);
+    assert.not.ok(existsSync(join(q.dir, 'tt', 'x.yaml')));
+  } finally {
+    q.cleanup();
+  }
+});
+
 test.run();

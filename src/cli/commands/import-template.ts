@@ -79,7 +79,8 @@ export async function importTemplate(args: { template: string; templateName?: st
   const errors = stamped.problems.filter((p) => p.severity === 'error');
   if (errors.length > 0)
     throw new CliError(
-      `the template made from ${args.template} does not stamp a valid dashboard (a bug in the import; please report it): ${errors[0]!.pointer} ${errors[0]!.message}`,
+      // Most often the template's own gap (a tile without a source): not called steward's bug, though it can be.
+      `the template made from ${args.template} does not stamp a valid dashboard: ${errors[0]!.pointer} ${errors[0]!.message}; nothing written (check the template file; if HyperDX reads it as it is, please report it as a bug in steward's import)`,
     );
   const shown = relative(ctx.cwd, file) || file;
   // As import's folders: never through a link in the work tree that leads outside it.
