@@ -78,7 +78,7 @@ export async function readService(
 
   const [service, pipes, endpoints, listed] = await Promise.all([
     // The service's state, when the API can read it: a stopped or idle service takes no backups.
-    reader.getService ? attempt('service', async () => serviceRead(await reader.getService!(org, svc))) : undefined,
+    reader.getService ? attempt('service', () => reader.getService!(org, svc)) : undefined,
     attempt('pipes', async () => keyed(await reader.listIngestPipes(org, svc), 'pipes', pipeKey, malformed, svc, others) as ObservedPipe[]),
     attempt(
       'endpoints',
@@ -121,16 +121,6 @@ export async function readService(
 }
 
 const PART_ORDER: readonly ReadPart[] = ['service', 'pipes', 'endpoints', 'backups', 'newest-backup'];
-
-/** The service as the checks read it: `state` when it is text, else what was sent there; a looser reader's answer checked again. */
-function serviceRead(got: unknown): ObservedServiceInfo {
-  if (!isObject(got)) throw new Error(`expected the service as an object, got ${describe(got)}`);
-  const out: ObservedServiceInfo = {};
-  if (typeof got['state'] === 'string') out.state = got['state'];
-  else if (got['stateSent'] !== undefined) out.stateSent = got['stateSent'];
-  else if (got['state'] !== undefined && got['state'] !== null) out.stateSent = got['state'];
-  return out;
-}
 
 /** Prefix of the labels given to items the server sent without their key field. */
 const UNNAMED = '(unnamed';
