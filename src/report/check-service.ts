@@ -5,60 +5,39 @@
  */
 import type { Finding, ObservedServiceInfo } from './types.ts';
 
-/** Every `Service.state` the ClickHouse Cloud API names (both spec snapshots, 2026-04-14 and 2026-07-31). */
-export const SERVICE_STATES: readonly string[] = [
-  'starting',
-  'stopping',
-  'terminating',
-  'softdeleting',
-  'awaking',
-  'partially_running',
-  'provisioning',
-  'running',
-  'stopped',
-  'terminated',
-  'softdeleted',
-  'degraded',
-  'failed',
-  'idle',
-];
-
 /**
- * States in which a service takes no scheduled backups: stopped or idle (scaled to zero), on the way there,
- * on the way back (the schedule resumes once it runs), being created (no backup yet), or deleted. Old
- * backups of such a service are `backup.paused`. Every other state, and a state steward does not know,
- * keeps `backup.stale`: `running`, `degraded` and `partially_running` take backups, and a `failed` service
- * whose backups stopped has a backup problem on top of its own.
+ * Every `Service.state` the ClickHouse Cloud API names (both spec snapshots, 2026-04-14 and 2026-07-31), what
+ * each means for the review when it is not `running`, and whether the service then takes scheduled backups.
+ * It takes none stopped or idle (scaled to zero), on the way there, on the way back (the schedule resumes once
+ * it runs), while being created (no backup yet), or deleted: its old backups are then `backup.paused`. Every
+ * other state, and one steward does not know, keeps `backup.stale`: `running`, `degraded` and
+ * `partially_running` take backups, and a `failed` service whose backups stopped has a backup problem on top of
+ * its own.
  */
-const NO_BACKUP_STATES = new Set([
-  'stopped',
-  'stopping',
-  'idle',
-  'starting',
-  'awaking',
-  'provisioning',
-  'terminating',
-  'terminated',
-  'softdeleting',
-  'softdeleted',
-]);
-
-/** What each state means for the review, when it is not `running`. */
-const STATE_FINDING: Record<string, { severity: Finding['severity']; what: string }> = {
-  stopped: { severity: 'info', what: 'is stopped' },
-  stopping: { severity: 'info', what: 'is stopping' },
-  idle: { severity: 'info', what: 'is idle (scaled to zero)' },
-  starting: { severity: 'info', what: 'is starting' },
-  awaking: { severity: 'info', what: 'is waking from idle' },
-  provisioning: { severity: 'info', what: 'is being provisioned' },
+const STATES: Readonly<Record<string, { severity: Finding['severity']; what: string; noBackups?: true } | undefined>> = {
+  running: undefined,
+  stopped: { severity: 'info', what: 'is stopped', noBackups: true },
+  stopping: { severity: 'info', what: 'is stopping', noBackups: true },
+  idle: { severity: 'info', what: 'is idle (scaled to zero)', noBackups: true },
+  starting: { severity: 'info', what: 'is starting', noBackups: true },
+  awaking: { severity: 'info', what: 'is waking from idle', noBackups: true },
+  provisioning: { severity: 'info', what: 'is being provisioned', noBackups: true },
   degraded: { severity: 'warning', what: 'is degraded' },
   partially_running: { severity: 'warning', what: 'is partially running' },
   failed: { severity: 'error', what: 'has failed' },
-  terminating: { severity: 'error', what: 'is being terminated' },
-  terminated: { severity: 'error', what: 'is terminated' },
-  softdeleting: { severity: 'error', what: 'is being deleted' },
-  softdeleted: { severity: 'error', what: 'is deleted' },
+  terminating: { severity: 'error', what: 'is being terminated', noBackups: true },
+  terminated: { severity: 'error', what: 'is terminated', noBackups: true },
+  softdeleting: { severity: 'error', what: 'is being deleted', noBackups: true },
+  softdeleted: { severity: 'error', what: 'is deleted', noBackups: true },
 };
+
+/** Every `Service.state` the API names. */
+export const SERVICE_STATES: readonly string[] = Object.keys(STATES);
+
+/** What a state means, when the API names it (own keys only: a state `constructor` is one steward does not know). */
+function meaning(k: string): { known: boolean; finding?: (typeof STATES)[string] } {
+  return Object.hasOwn(STATES, k) ? { known: true, finding: STATES[k] } : { known: false };
+}
 
 /** The state as the checks compare it (`Stopped`, `STOPPED` and `stopped` are one state). */
 function key(state: string): string {
@@ -68,7 +47,7 @@ function key(state: string): string {
 /** The service's state when it is one in which the service takes no backups, else undefined. */
 export function backupsPausedBy(service: ObservedServiceInfo | undefined): string | undefined {
   const s = service?.state;
-  return s !== undefined && NO_BACKUP_STATES.has(key(s)) ? s : undefined;
+  return s !== undefined && meaning(key(s)).finding?.noBackups ? s : undefined;
 }
 
 /** The `service.state` finding for a service that is not plainly running, or none. */
@@ -89,10 +68,9 @@ export function checkServiceState(service: ObservedServiceInfo | undefined, serv
       },
     ];
   }
-  const k = key(s);
-  if (k === 'running') return [];
-  const known = STATE_FINDING[k];
-  if (!known) {
+  const { known, finding } = meaning(key(s));
+  if (known && !finding) return []; // running
+  if (!finding) {
     return [
       {
         id: 'service.state',
@@ -104,15 +82,14 @@ export function checkServiceState(service: ObservedServiceInfo | undefined, serv
       },
     ];
   }
-  const paused = NO_BACKUP_STATES.has(k);
   return [
     {
       id: 'service.state',
-      severity: known.severity,
+      severity: finding.severity,
       object,
       expected: { state: 'running' },
       actual: s,
-      message: `the service ${known.what} (state ${s})${paused ? ': it takes no scheduled backups until it runs again' : ''}`,
+      message: `the service ${finding.what} (state ${s})${finding.noBackups ? ': it takes no scheduled backups until it runs again' : ''}`,
     },
   ];
 }

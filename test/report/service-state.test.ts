@@ -69,6 +69,12 @@ const cases: Case[] = [
     findings: ['service.state error', 'backup.paused info'],
   },
   { name: 'a state steward does not know: stale, and a warning', service: { state: 'hibernating' }, findings: ['backup.stale error', 'service.state warning'] },
+  // A name an object has of its own was read as a known state (severity undefined, "the service undefined").
+  ...['constructor', 'toString', '__proto__'].map((state) => ({
+    name: `a state named as an object's own member (${state}): a state steward does not know`,
+    service: { state },
+    findings: ['backup.stale error', 'service.state warning'],
+  })),
   { name: 'an answer without a state: stale, and a warning', service: {}, findings: ['backup.stale error', 'service.state warning'] },
   { name: 'a state that is no text: stale, and a warning', service: { stateSent: 3 }, findings: ['backup.stale error', 'service.state warning'] },
   {
