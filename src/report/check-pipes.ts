@@ -119,7 +119,8 @@ function checkPipeState(p: ObservedPipe, expectedState: string | undefined): Fin
   const actual = typeof p.state === 'string' ? p.state : undefined;
   if (expectedState !== undefined && same(actual, expectedState)) return [];
   const obj = pipeObject(p);
-  const settlesAt = actual === undefined ? undefined : SETTLES_AT[actual.toLowerCase()];
+  // Own keys only: a state the server names `constructor` is no transitional one (it was an internal error).
+  const settlesAt = actual !== undefined && Object.hasOwn(SETTLES_AT, actual.toLowerCase()) ? SETTLES_AT[actual.toLowerCase()] : undefined;
   if (expectedState !== undefined && settlesAt !== undefined && !same(settlesAt, expectedState)) {
     return [
       {

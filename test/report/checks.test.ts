@@ -321,6 +321,14 @@ const cases: Case[] = [
     observed: observed({ pipes: [pipe('a', { state: 'Completed' })] }),
     expect: ['pipe.state error a'],
   },
+  // A name an object has of its own was looked up as a transitional state: SETTLES_AT.constructor, an internal error.
+  ...['constructor', '__proto__', 'toString'].map((state): Case => ({
+    name: `a state named as an object's own member (${state}): a state steward does not know, never a crash`,
+    spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
+    observed: observed({ pipes: [pipe('a', { state })] }),
+    expect: ['pipe.state error a'],
+    check: (fs) => assert.match(one(fs, 'pipe.state').message, `is ${state} (a state steward does not know); expected Running`),
+  })),
   {
     name: 'a state steward does not know: a finding that says so, never a crash',
     spec: spec({ pipes: { expected: [{ name: 'a', state: 'Running' }] } }),
