@@ -81,6 +81,25 @@ function reportName(deps: ApplyDeps, result: ApplyResult, entry: Duplicate, list
 }
 
 /**
+ * The items this run made that the list after the creates shows under another name than the one sent (a
+ * server or gateway that trims or rewrites names). plan matches by name, so the next plan would not find
+ * them and would make each again, one more copy every apply: reported, and the run fails.
+ */
+function noteRenamed(
+  result: ApplyResult,
+  kind: 'Dashboard' | 'Alert',
+  made: Iterable<{ name: string; sent: string; id: string | undefined }>,
+  listed: ReadonlyArray<{ id: string; name?: unknown }>,
+): void {
+  const byId = new Map(listed.map((x) => [x.id, x.name]));
+  for (const m of made) {
+    if (m.id === undefined) continue;
+    const stored = byId.get(m.id);
+    if (typeof stored === 'string' && stored !== m.sent) result.renamed.push({ kind, name: m.name, id: m.id, sent: m.sent, stored });
+  }
+}
+
+/**
  * After the alert creates: one list; names of this plan's alert creates with more than one alert. As for
  * dashboards, only those that may be this project's (the marker in their note) are copies to keep or remove;
  * another of the name was made by someone else since the plan: left alone, reported (`unmanaged`).
@@ -103,6 +122,12 @@ export async function checkAlertDuplicates(
     return;
   }
   const byName = groupBy(live, (a) => a.name);
+  noteRenamed(
+    result,
+    'Alert',
+    items.flatMap((i) => (i.action === 'create' ? [{ name: i.name, sent: i.body.name, id: mine.get(i.name) }] : [])),
+    live,
+  );
   for (const item of items) {
     const id = mine.get(item.name);
     if (item.action !== 'create' || id === undefined) continue;
@@ -176,6 +201,12 @@ export async function checkDuplicates(
   const tagsListed = listsTags(live);
   const createdId = new Map<string, string>();
   for (const c of result.created) if (!createdId.has(c.name)) createdId.set(c.name, c.id);
+  noteRenamed(
+    result,
+    'Dashboard',
+    creates.map((i) => ({ name: i.name, sent: i.body.name, id: createdId.get(i.name) })),
+    live,
+  );
   for (const item of creates) {
     const name = item.body.name;
     const listed = oldestFirst(byName.get(name) ?? []);

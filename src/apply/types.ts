@@ -20,7 +20,7 @@ export const DEFAULT_APPLY_CONCURRENCY = 4;
 /** 0 when every item of the plan was done; 130 interrupted; 1 anything failed or unknown; 3 blocked items left. */
 export function applyExitCode(r: ApplyResult): number {
   if (r.interrupted) return 130;
-  if (r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length > 0) return 1;
+  if (r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length + r.renamed.length > 0) return 1;
   if (r.blocked > 0) return 3;
   return 0;
 }
@@ -117,6 +117,11 @@ export interface ApplyResult {
   duplicates: Array<{ kind?: 'Alert'; name: string; ids: string[]; removed?: string; kept?: string; cleared?: string[]; unmanaged?: string[] }>;
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
+  /**
+   * Made by this run, and listed afterwards under another name than the one sent (a server or gateway that
+   * trims or rewrites names): plan matches by name, so the next plan would not find it and would make it again.
+   */
+  renamed: Array<{ kind: 'Dashboard' | 'Alert'; name: string; id: string; sent: string; stored: string }>;
   /** Items not started because the run was interrupted, or the service asked to wait (heldOff). */
   notDone: Array<{ kind: string; name: string }>;
   interrupted: boolean;
@@ -138,6 +143,7 @@ export function emptyResult(plan: Plan, state: StateFile): ApplyResult {
     unknown: [],
     duplicates: [],
     notRecorded: [],
+    renamed: [],
     notDone: [],
     interrupted: false,
     unchanged: plan.summary.noop,

@@ -60,6 +60,7 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   const extra = [
     r.unknown.length ? `${r.unknown.length} unknown` : '',
     r.notRecorded.length ? `${r.notRecorded.length} applied, not recorded` : '',
+    r.renamed.length ? `${r.renamed.length} stored under another name` : '',
     r.duplicates.length ? `${r.duplicates.length} duplicated` : '',
     r.notDone.length ? `${r.notDone.length} not done` : '',
   ].filter(Boolean);
@@ -91,6 +92,15 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
   }
   for (const n of r.notRecorded)
     lines.push(paint('red', escapeTerminal(`  ! ${n.kind.toLowerCase()} ${n.name} (${shownId(n.id)}): applied, not recorded: ${n.error}`)));
+  for (const n of r.renamed)
+    lines.push(
+      paint(
+        'red',
+        escapeTerminal(
+          `  ! ${n.kind.toLowerCase()} ${n.name} (${shownId(n.id)}): made, but the service lists it as ${JSON.stringify(n.stored)}, not ${JSON.stringify(n.sent)} as sent; plan finds ${n.kind === 'Alert' ? 'alerts' : 'dashboards'} by name, so the next apply would make it again: set spec.name to ${JSON.stringify(n.stored)} (or pin it with metadata.id: ${n.id})`,
+        ),
+      ),
+    );
   for (const s of r.skipped) lines.push(paint('yellow', escapeTerminal(`  - ${s.kind.toLowerCase()} ${s.name}: ${s.reason}`)));
   for (const n of r.notDone) lines.push(paint('yellow', escapeTerminal(`  - ${n.kind.toLowerCase()} ${n.name}: not done`)));
   if (r.unknown.length) lines.push('Outcomes that stayed unknown were not sent again: run `steward plan` to see whether they were applied.');
@@ -120,7 +130,10 @@ function unmanagedLine(ids: readonly string[], kind: 'Alert' | undefined): strin
 }
 
 function applyOk(r: ApplyResult): boolean {
-  return r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length === 0 && !r.interrupted;
+  return (
+    r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length + r.renamed.length === 0 &&
+    !r.interrupted
+  );
 }
 
 function formatMs(ms: number): string {
@@ -128,7 +141,7 @@ function formatMs(ms: number): string {
 }
 
 export function renderApplyJson(r: ApplyResult): string {
-  const { state: _state, deleted, unknown, duplicates, notRecorded, notDone, interrupted, ...others } = r;
+  const { state: _state, deleted, unknown, duplicates, notRecorded, renamed, notDone, interrupted, ...others } = r;
   // `deleted` and the rarer outcomes only where there are some (applies that went well keep their old shape).
   const rest = {
     ...others,
@@ -136,6 +149,7 @@ export function renderApplyJson(r: ApplyResult): string {
     ...(unknown.length > 0 ? { unknown } : {}),
     ...(duplicates.length > 0 ? { duplicates } : {}),
     ...(notRecorded.length > 0 ? { notRecorded } : {}),
+    ...(renamed.length > 0 ? { renamed } : {}),
     ...(notDone.length > 0 ? { notDone } : {}),
     ...(interrupted ? { interrupted } : {}),
   };

@@ -1,0 +1,112 @@
+/**
+ * A server (or a gateway before it) that stores a create under another name than the one sent: trimmed,
+ * normalized, cut to a length. plan matches dashboards and alerts by name, so the next plan could not find
+ * what this apply made, planned it as a create again, and every apply made one more copy, each run exit 0.
+ * apply now reads the name each made item is listed under (the list it already makes after the creates) and
+ * fails the run when it differs, naming both and the way out.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startEmulator } from '../../src/emulator/index.ts';
+import { steward } from '../helpers/exec.ts';
+import { copyExample } from '../helpers/project.ts';
+import { startProxy } from '../helpers/proxy.ts';
+import { tmpProject } from '../helpers/tmp.ts';
+
+/** Creates of dashboards and alerts forwarded with their name trimmed, as a server that trims would store them. */
+function trimmingProxy(target: string, token: string) {
+  return startProxy(target, {
+    intercept: async (req, path, body) => {
+      if (req.method !== 'POST' || !/\/api\/v2\/(dashboards|alerts)$/.test(path)) return undefined;
+      const sent = JSON.parse(body) as { name?: unknown };
+      if (typeof sent.name === 'string') sent.name = sent.name.trim();
+      const r = await fetch(target + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(sent),
+      });
+      return { status: r.status, body: await r.text() };
+    },
+  });
+}
+
+/** The hyperdx example with the checkout dashboard's and alert's names ending in a space. */
+function projectWithSpacedNames(dir: string): void {
+  copyExample(dir, 'hyperdx');
+  const dash = join(dir, 'dashboards', 'checkout.yaml');
+  writeFileSync(dash, readFileSync(dash, 'utf8').replace('  name: Checkout overview (HyperDX)', '  name: "Checkout overview (HyperDX) "'));
+  const alert = join(dir, 'alerts', 'checkout.yaml');
+  writeFileSync(alert, readFileSync(alert, 'utf8').replace('  name: Checkout errors (HyperDX)', '  name: "Checkout errors (HyperDX) "'));
+}
+
+async function withTrimmingServer(run: (dir: string, env: Record<string, string>) => Promise<void>): Promise<void> {
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
+  const proxy = await trimmingProxy(emu.url, String(emu.env['STEWARD_OBS_TOKEN']));
+  try {
+    projectWithSpacedNames(p.dir);
+    await run(p.dir, { ...(emu.env as Record<string, string>), STEWARD_OBS_URL: proxy.url, XDG_CACHE_HOME: join(p.dir, '.cache') });
+  } finally {
+    await proxy.close();
+    await emu.close();
+    p.cleanup();
+  }
+}
+
+test('a dashboard and an alert stored under another name than sent: apply fails naming both names; following its advice plans clean', () =>
+  withTrimmingServer(async (dir, env) => {
+    const first = await steward(['apply', '--auto-approve'], { cwd: dir, env });
+    const out = first.stdout + first.stderr;
+    assert.is(first.code, 1, out);
+    assert.match(
+      out,
+      /dashboard checkout-overview \([0-9a-f]{24}\): made, but the service lists it as "Checkout overview \(HyperDX\)", not "Checkout overview \(HyperDX\) " as sent/,
+    );
+    assert.match(
+      out,
+      /alert checkout-errors \([0-9a-f]{24}\): made, but the service lists it as "Checkout errors \(HyperDX\)", not "Checkout errors \(HyperDX\) " as sent/,
+    );
+    assert.match(out, /set spec\.name to "Checkout overview \(HyperDX\)"/);
+    assert.match(out, /Apply incomplete: .*2 stored under another name/);
+
+    // The advice taken: the files name them as the service does, and nothing is left to create.
+    for (const f of ['dashboards/checkout.yaml', 'alerts/checkout.yaml']) {
+      const path = join(dir, f);
+      writeFileSync(path, readFileSync(path, 'utf8').replace(/"(Checkout (?:overview|errors) \(HyperDX\)) "/, '$1'));
+    }
+    const plan = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env });
+    assert.is(plan.code, 0, plan.stdout + plan.stderr);
+  }));
+
+test('--format json: the items stored under another name, with both names', () =>
+  withTrimmingServer(async (dir, env) => {
+    const r = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: dir, env });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    const result = JSON.parse(r.stdout) as { ok: boolean; renamed?: Array<{ kind: string; name: string; sent: string; stored: string }> };
+    assert.is(result.ok, false);
+    assert.equal((result.renamed ?? []).map((x) => `${x.kind} ${x.name}: ${x.sent}| -> ${x.stored}|`).sort(), [
+      'Alert checkout-errors: Checkout errors (HyperDX) | -> Checkout errors (HyperDX)|',
+      'Dashboard checkout-overview: Checkout overview (HyperDX) | -> Checkout overview (HyperDX)|',
+    ]);
+  }));
+
+test('names stored as sent: no rename reported, apply exits 0', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
+  try {
+    projectWithSpacedNames(p.dir);
+    const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const first = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+    assert.is(first.code, 0, first.stdout + first.stderr);
+    assert.not.match(first.stdout + first.stderr, /stored under another name|lists it as/);
+    const plan = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+    assert.is(plan.code, 0, plan.stdout + plan.stderr);
+  } finally {
+    await emu.close();
+    p.cleanup();
+  }
+});
+
+test.run();
