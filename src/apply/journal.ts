@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 import { jsonText } from '../render/escape.ts';
 import { makeDirs } from '../shared/files.ts';
-import { redactStrings } from '../shared/redact-strings.ts';
+import { redactedForJson } from '../shared/redact-strings.ts';
 
 /** One confirmed write. Append-only and never rewritten: the record a person (or a script) reads after a crash. Steward itself recovers from the live lists and the state file, not from the journal. */
 export interface JournalEntry {
@@ -87,7 +87,7 @@ export function openJournal(path: string, opts: { onSync?: (entries: number) => 
   }
   // One line whatever the server's names hold: U+2028 is a line break to some readers (Python's splitlines).
   // No secret's value (a tile named with a prefixed variable): CI keeps the journal as an artifact.
-  const line = (entry: JournalLine) => jsonText(opts.redact ? redactStrings(entry, opts.redact) : entry, 0) + '\n';
+  const line = (entry: JournalLine) => jsonText(opts.redact ? redactedForJson(entry, opts.redact) : entry, 0) + '\n';
   type Waiter = { resolve: () => void; reject: (e: unknown) => void };
   /** Entries written and not yet covered by a sync that has started. */
   let waiting: Waiter[] = [];
