@@ -190,7 +190,10 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
     deps.emit({ type: 'item-start', item, done, total });
     try {
       // Applied once answered 2xx, even when the tile ids could not be read back (bindAlert then says so).
-      createdTiles.set(item.name, await updateDashboard(deps, item));
+      const made = await updateDashboard(deps, item);
+      createdTiles.set(item.name, made);
+      if (made.storedName !== undefined)
+        result.renamed.push({ kind: 'Dashboard', action: 'update', name: item.name, id: item.id, sent: item.body.name, stored: made.storedName });
       await deps.journal.append({
         at: deps.now().toISOString(),
         run: opts.runId,

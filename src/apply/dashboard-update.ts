@@ -10,6 +10,8 @@ export interface MadeDashboard {
   id: string;
   tiles: Map<string, string>;
   tilesUnknown?: string;
+  /** The name the service answered with, where it is not the one sent (apply reports it: ApplyResult.renamed). */
+  storedName?: string;
 }
 
 export function tileIds(d: LiveDashboard | undefined): Map<string, string> {
@@ -25,7 +27,9 @@ export function tileIds(d: LiveDashboard | undefined): Map<string, string> {
 export async function updateDashboard(deps: ApplyDeps, item: ItemOf<'Dashboard', 'update'>): Promise<MadeDashboard> {
   if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
   try {
-    return { id: item.id, tiles: tileIds(await deps.client.updateDashboard(item.id, item.body, {})) };
+    const answer = await deps.client.updateDashboard(item.id, item.body, {});
+    const stored = answer?.name;
+    return { id: item.id, tiles: tileIds(answer), ...(typeof stored === 'string' && stored !== item.body.name ? { storedName: stored } : {}) };
   } catch (e) {
     if (!answered2xx(e)) throw e;
     const unreadable = `answered 2xx (applied) with an answer steward could not read (${errorLine(e)})`;
@@ -36,6 +40,6 @@ export async function updateDashboard(deps: ApplyDeps, item: ItemOf<'Dashboard',
       return { id: item.id, tiles: new Map(), tilesUnknown: `${unreadable}, and the list that reads them back failed: ${errorLine(le)}` };
     }
     if (!listed) return { id: item.id, tiles: new Map(), tilesUnknown: `${unreadable}, and the list that reads them back does not hold it` };
-    return { id: item.id, tiles: tileIds(listed) };
+    return { id: item.id, tiles: tileIds(listed), ...(listed.name !== item.body.name ? { storedName: listed.name } : {}) };
   }
 }

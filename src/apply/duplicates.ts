@@ -95,7 +95,7 @@ function noteRenamed(
   for (const m of made) {
     if (m.id === undefined) continue;
     const stored = byId.get(m.id);
-    if (typeof stored === 'string' && stored !== m.sent) result.renamed.push({ kind, name: m.name, id: m.id, sent: m.sent, stored });
+    if (typeof stored === 'string' && stored !== m.sent) result.renamed.push({ kind, action: 'create', name: m.name, id: m.id, sent: m.sent, stored });
   }
 }
 

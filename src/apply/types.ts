@@ -118,10 +118,11 @@ export interface ApplyResult {
   /** Applied on the service, not recorded in the state file (it could not be written). */
   notRecorded: Array<{ kind: string; name: string; id: string; error: string }>;
   /**
-   * Made by this run, and listed afterwards under another name than the one sent (a server or gateway that
-   * trims or rewrites names): plan matches by name, so the next plan would not find it and would make it again.
+   * Made or updated by this run under another name than the one sent (a server or gateway that trims or
+   * rewrites names): a create listed so afterwards, which the next plan would not find by name and would make
+   * again; an update (of a dashboard pinned by metadata.id) answered so, which the next plan would send again.
    */
-  renamed: Array<{ kind: 'Dashboard' | 'Alert'; name: string; id: string; sent: string; stored: string }>;
+  renamed: Array<{ kind: 'Dashboard' | 'Alert'; action: 'create' | 'update'; name: string; id: string; sent: string; stored: string }>;
   /** Items not started because the run was interrupted, or the service asked to wait (heldOff). */
   notDone: Array<{ kind: string; name: string }>;
   interrupted: boolean;

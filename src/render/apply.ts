@@ -97,7 +97,9 @@ export function renderApplySummary(r: ApplyResult, opts: { color: boolean }): st
       paint(
         'red',
         escapeTerminal(
-          `  ! ${n.kind.toLowerCase()} ${n.name} (${shownId(n.id)}): made, but the service lists it as ${JSON.stringify(n.stored)}, not ${JSON.stringify(n.sent)} as sent; plan finds ${n.kind === 'Alert' ? 'alerts' : 'dashboards'} by name, so the next apply would make it again: set spec.name to ${JSON.stringify(n.stored)} (or pin it with metadata.id: ${n.id})`,
+          n.action === 'update'
+            ? `  ! ${n.kind.toLowerCase()} ${n.name} (${shownId(n.id)}): updated, but the service answered with the name ${JSON.stringify(n.stored)}, not ${JSON.stringify(n.sent)} as sent; the next apply would send it again: set spec.name to ${JSON.stringify(n.stored)}`
+            : `  ! ${n.kind.toLowerCase()} ${n.name} (${shownId(n.id)}): made, but the service lists it as ${JSON.stringify(n.stored)}, not ${JSON.stringify(n.sent)} as sent; plan finds ${n.kind === 'Alert' ? 'alerts' : 'dashboards'} by name, so the next apply would make it again: set spec.name to ${JSON.stringify(n.stored)} (or pin it with metadata.id: ${n.id})`,
         ),
       ),
     );

@@ -111,7 +111,7 @@ test('exit codes: 0 all done, 3 blocked items left, 1 anything failed or unknown
   assert.is(applyExitCode({ ...base, blocked: 2 }), 3);
   assert.is(applyExitCode({ ...base, blocked: 2, unknown: [{ kind: 'Dashboard', name: 'x', error: 'e' }] }), 1);
   assert.is(applyExitCode({ ...base, duplicates: [{ name: 'x', ids: ['a', 'b'] }] }), 1);
-  assert.is(applyExitCode({ ...base, renamed: [{ kind: 'Dashboard', name: 'x', id: 'a', sent: 'X ', stored: 'X' }] }), 1);
+  assert.is(applyExitCode({ ...base, renamed: [{ kind: 'Dashboard', action: 'create', name: 'x', id: 'a', sent: 'X ', stored: 'X' }] }), 1);
   assert.is(applyExitCode({ ...base, interrupted: true }), 130);
 });
 

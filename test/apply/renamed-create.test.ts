@@ -15,15 +15,17 @@ import { copyExample } from '../helpers/project.ts';
 import { startProxy } from '../helpers/proxy.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
-/** Creates of dashboards and alerts forwarded with their name trimmed, as a server that trims would store them. */
+/** Creates of dashboards and alerts, and dashboard updates, forwarded with their name trimmed, as a server that trims would store them. */
 function trimmingProxy(target: string, token: string) {
   return startProxy(target, {
     intercept: async (req, path, body) => {
-      if (req.method !== 'POST' || !/\/api\/v2\/(dashboards|alerts)$/.test(path)) return undefined;
+      const write =
+        (req.method === 'POST' && /\/api\/v2\/(dashboards|alerts)$/.test(path)) || (req.method === 'PUT' && /\/api\/v2\/dashboards\/[^/]+$/.test(path));
+      if (!write) return undefined;
       const sent = JSON.parse(body) as { name?: unknown };
       if (typeof sent.name === 'string') sent.name = sent.name.trim();
       const r = await fetch(target + path, {
-        method: 'POST',
+        method: req.method!,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(sent),
       });
@@ -91,6 +93,37 @@ test('--format json: the items stored under another name, with both names', () =
       'Dashboard checkout-overview: Checkout overview (HyperDX) | -> Checkout overview (HyperDX)|',
     ]);
   }));
+
+test('a dashboard pinned by metadata.id, renamed, answered with another name than sent: apply fails, saying the next apply would send it again', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
+  const proxy = await trimmingProxy(emu.url, String(emu.env['STEWARD_OBS_TOKEN']));
+  try {
+    copyExample(p.dir, 'hyperdx');
+    const direct = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const made = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: p.dir, env: direct });
+    assert.is(made.code, 0, made.stdout + made.stderr);
+    const id = (JSON.parse(made.stdout) as { created: Array<{ name: string; id: string }> }).created.find((c) => c.name === 'checkout-overview')!.id;
+    const dash = join(p.dir, 'dashboards', 'checkout.yaml');
+    writeFileSync(
+      dash,
+      readFileSync(dash, 'utf8')
+        .replace('  name: checkout-overview\n', `  name: checkout-overview\n  id: ${id}\n`)
+        .replace('  name: Checkout overview (HyperDX)', '  name: "Checkout overview v2 "'),
+    );
+    const r = await steward(['apply', '--auto-approve'], { cwd: p.dir, env: { ...direct, STEWARD_OBS_URL: proxy.url } });
+    const out = r.stdout + r.stderr;
+    assert.is(r.code, 1, out);
+    assert.match(
+      out,
+      /dashboard checkout-overview \([0-9a-f…]+\): updated, but the service answered with the name "Checkout overview v2", not "Checkout overview v2 " as sent; the next apply would send it again: set spec\.name to "Checkout overview v2"/,
+    );
+  } finally {
+    await proxy.close();
+    await emu.close();
+    p.cleanup();
+  }
+});
 
 test('names stored as sent: no rename reported, apply exits 0', async () => {
   const p = tmpProject({});
