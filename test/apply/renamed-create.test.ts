@@ -43,13 +43,18 @@ function projectWithSpacedNames(dir: string): void {
   writeFileSync(alert, readFileSync(alert, 'utf8').replace('  name: Checkout errors (HyperDX)', '  name: "Checkout errors (HyperDX) "'));
 }
 
-async function withTrimmingServer(run: (dir: string, env: Record<string, string>) => Promise<void>): Promise<void> {
+/**
+ * The hyperdx example in a temp folder with names ending in a space, an emulator, and the trimming proxy in
+ * front of it: `run` gets both environments (`direct` to the emulator, `env` through the proxy).
+ */
+async function withTrimmingServer(run: (dir: string, env: Record<string, string>, direct: Record<string, string>) => Promise<void>): Promise<void> {
   const p = tmpProject({});
   const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
   const proxy = await trimmingProxy(emu.url, String(emu.env['STEWARD_OBS_TOKEN']));
   try {
     projectWithSpacedNames(p.dir);
-    await run(p.dir, { ...(emu.env as Record<string, string>), STEWARD_OBS_URL: proxy.url, XDG_CACHE_HOME: join(p.dir, '.cache') });
+    const direct = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
+    await run(p.dir, { ...direct, STEWARD_OBS_URL: proxy.url }, direct);
   } finally {
     await proxy.close();
     await emu.close();
@@ -94,52 +99,35 @@ test('--format json: the items stored under another name, with both names', () =
     ]);
   }));
 
-test('a dashboard pinned by metadata.id, renamed, answered with another name than sent: apply fails, saying the next apply would send it again', async () => {
-  const p = tmpProject({});
-  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
-  const proxy = await trimmingProxy(emu.url, String(emu.env['STEWARD_OBS_TOKEN']));
-  try {
-    copyExample(p.dir, 'hyperdx');
-    const direct = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
-    const made = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: p.dir, env: direct });
+test('a dashboard pinned by metadata.id, renamed, answered with another name than sent: apply fails, saying the next apply would send it again', () =>
+  withTrimmingServer(async (dir, env, direct) => {
+    const dash = join(dir, 'dashboards', 'checkout.yaml');
+    writeFileSync(dash, readFileSync(dash, 'utf8').replace('"Checkout overview (HyperDX) "', 'Checkout overview (HyperDX)'));
+    const made = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: dir, env: direct });
     assert.is(made.code, 0, made.stdout + made.stderr);
     const id = (JSON.parse(made.stdout) as { created: Array<{ name: string; id: string }> }).created.find((c) => c.name === 'checkout-overview')!.id;
-    const dash = join(p.dir, 'dashboards', 'checkout.yaml');
     writeFileSync(
       dash,
       readFileSync(dash, 'utf8')
         .replace('  name: checkout-overview\n', `  name: checkout-overview\n  id: ${id}\n`)
         .replace('  name: Checkout overview (HyperDX)', '  name: "Checkout overview v2 "'),
     );
-    const r = await steward(['apply', '--auto-approve'], { cwd: p.dir, env: { ...direct, STEWARD_OBS_URL: proxy.url } });
+    const r = await steward(['apply', '--auto-approve'], { cwd: dir, env });
     const out = r.stdout + r.stderr;
     assert.is(r.code, 1, out);
     assert.match(
       out,
       /dashboard checkout-overview \([0-9a-f…]+\): updated, but the service answered with the name "Checkout overview v2", not "Checkout overview v2 " as sent; the next apply would send it again: set spec\.name to "Checkout overview v2"/,
     );
-  } finally {
-    await proxy.close();
-    await emu.close();
-    p.cleanup();
-  }
-});
+  }));
 
-test('names stored as sent: no rename reported, apply exits 0', async () => {
-  const p = tmpProject({});
-  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
-  try {
-    projectWithSpacedNames(p.dir);
-    const env = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
-    const first = await steward(['apply', '--auto-approve'], { cwd: p.dir, env });
+test('names stored as sent: no rename reported, apply exits 0', () =>
+  withTrimmingServer(async (dir, _env, direct) => {
+    const first = await steward(['apply', '--auto-approve'], { cwd: dir, env: direct });
     assert.is(first.code, 0, first.stdout + first.stderr);
-    assert.not.match(first.stdout + first.stderr, /stored under another name|lists it as/);
-    const plan = await steward(['plan', '--detailed-exitcode'], { cwd: p.dir, env });
+    assert.not.match(first.stdout + first.stderr, /stored under another name|lists it as|answered with the name/);
+    const plan = await steward(['plan', '--detailed-exitcode'], { cwd: dir, env: direct });
     assert.is(plan.code, 0, plan.stdout + plan.stderr);
-  } finally {
-    await emu.close();
-    p.cleanup();
-  }
-});
+  }));
 
 test.run();

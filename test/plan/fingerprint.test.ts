@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { canonicalIterative, canonicalJson, dashboardText, fingerprintLive } from '../../src/plan/fingerprint.ts';
 import { normalDigest } from '../../src/plan/normalize.ts';
 import type { LiveDashboardInput } from '../../src/plan/types.ts';
+import { plainData } from '../helpers/arbitraries.ts';
 
 const STATE = { formatVersion: 1 as const, alerts: {} };
 const dash = (id: string, extra: Record<string, unknown> = {}): LiveDashboardInput =>
@@ -133,23 +134,11 @@ test('normalDigest: sha256 of the canonical text where JSON says the value exact
     return exact(v) ? `sha256:${createHash('sha256').update(canonicalIterative(v)).digest('hex')}` : undefined;
   };
   fc.assert(
-    fc.property(
-      fc.anything({
-        withBoxedValues: false,
-        withMap: false,
-        withSet: false,
-        withTypedArray: false,
-        withBigInt: false,
-        withDate: true,
-        withSparseArray: true,
-        withNullPrototype: false,
-      }),
-      (v) => {
-        assert.is(normalDigest(v), reference(v));
-        // Members in sorted order, as the normalized forms have them: the JSON.stringify path.
-        assert.is(normalDigest(sortedCopy(v)), reference(v));
-      },
-    ),
+    fc.property(plainData({ withDate: true, withNullPrototype: false }), (v) => {
+      assert.is(normalDigest(v), reference(v));
+      // Members in sorted order, as the normalized forms have them: the JSON.stringify path.
+      assert.is(normalDigest(sortedCopy(v)), reference(v));
+    }),
     { numRuns: 500 },
   );
   assert.is(normalDigest({ a: [1, -0] }), undefined);

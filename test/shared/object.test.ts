@@ -5,21 +5,13 @@ import fastJsonPatch from 'fast-json-patch';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addAll } from '../../src/plan/patch-ops.ts';
+import { plainData as anyPlain } from '../helpers/arbitraries.ts';
 import { copyPlain, setOwn } from '../../src/shared/object.ts';
 
 const { compare } = fastJsonPatch;
 
-/** Documents as YAML and JSON make them, with the values JSON cannot say and sparse arrays among them. */
-const plainData = fc.anything({
-  withBoxedValues: false,
-  withMap: false,
-  withSet: false,
-  withTypedArray: false,
-  withBigInt: false,
-  withDate: false,
-  withSparseArray: true,
-  withNullPrototype: true,
-});
+/** Documents as YAML and JSON make them (test/helpers/arbitraries.ts), without dates. */
+const plainData = anyPlain({ withDate: false, withNullPrototype: true });
 
 /** Every object and array reachable from `v`. */
 function containers(v: unknown, out = new Set<object>()): Set<object> {

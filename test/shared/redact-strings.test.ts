@@ -5,18 +5,9 @@ import * as assert from 'uvu/assert';
 import { createRedactor } from '../../src/clients/redact.ts';
 import { jsonText } from '../../src/render/escape.ts';
 import { redactedForJson, redactStrings } from '../../src/shared/redact-strings.ts';
+import { plainData } from '../helpers/arbitraries.ts';
 
-/** Documents as YAML and JSON make them, with the values JSON cannot say, dates, and sparse arrays among them. */
-const plainData = fc.anything({
-  withBoxedValues: false,
-  withMap: false,
-  withSet: false,
-  withTypedArray: false,
-  withBigInt: false,
-  withDate: true,
-  withSparseArray: true,
-  withNullPrototype: true,
-});
+const data = plainData({ withDate: true, withNullPrototype: true });
 
 /** Every string and key in `v`, for secrets that are really there. */
 function texts(v: unknown, out: string[] = []): string[] {
@@ -32,7 +23,7 @@ function texts(v: unknown, out: string[] = []): string[] {
 
 test('property: serialized, redactedForJson and redactStrings give the same text (secrets in the data or not, with and without patterns)', () => {
   fc.assert(
-    fc.property(plainData, fc.nat(), fc.nat(), fc.array(fc.string({ minLength: 4 }), { maxLength: 2 }), fc.boolean(), (v, pick, cut, more, patterns) => {
+    fc.property(data, fc.nat(), fc.nat(), fc.array(fc.string({ minLength: 4 }), { maxLength: 2 }), fc.boolean(), (v, pick, cut, more, patterns) => {
       if (v === undefined) return;
       const found = texts(v).filter((t) => t.length >= 4);
       // A secret that is a part of one of the value's texts, so redaction has something to do.
