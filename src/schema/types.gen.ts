@@ -291,7 +291,7 @@ export interface StewardDashboard {
      */
     description?: string;
     /**
-     * Pin this file to a specific live dashboard id instead of matching by name.
+     * Pin this file to a specific live dashboard id instead of matching by name: the id as the service assigned it (24 lowercase hex characters on the seed API; any id elsewhere).
      */
     id?: string;
   };
