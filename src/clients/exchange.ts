@@ -20,6 +20,7 @@ import { parseSuccess, traceBody, traceText, type Validate } from './response.ts
 import { backoffMs, isIdempotent, retryStatus, serverWait, type RetryPolicy } from './retry.ts';
 import {
   abortedError,
+  effectOf,
   isRetryableTransport,
   mayHaveApplied,
   statusError,
@@ -65,6 +66,8 @@ export interface ExchangeRequest {
   validate: Validate | undefined;
   digest: boolean | ((body: Buffer) => string);
   deferParse?: ((digest: string) => boolean) | undefined;
+  /** A POST that changes nothing on the server: retried as a GET, never of unknown outcome (HttpRequest.readOnly). */
+  readOnly?: boolean | undefined;
 }
 
 export interface ExchangeResult {
@@ -91,7 +94,7 @@ export class Exchange {
     private readonly t: Transport,
     private readonly req: ExchangeRequest,
   ) {
-    this.ctx = { method: req.method, path: req.path, host: t.host };
+    this.ctx = { method: req.method, path: req.path, host: t.host, ...(req.readOnly ? { readOnly: true } : {}) };
     // Which statuses are tried again, and for which methods (never a POST): retryStatus.
     this.maxTries = t.policy.limit;
   }
@@ -172,7 +175,7 @@ export class Exchange {
 
   /** The wait before the next try after a failure with no complete response, or (thrown) the ApiError. */
   private decideTransport(attempt: TransportAttempt): number {
-    const { method } = this.req;
+    const method = effectOf(this.ctx);
     // A write an earlier attempt may have applied stays of unknown outcome, whatever this one did.
     const r = this.reached ? { ...attempt, sent: true } : attempt;
     const retry = isIdempotent(method) && this.attempt < this.maxTries && isRetryableTransport(r);
@@ -184,13 +187,13 @@ export class Exchange {
     );
     if (!retry) throw transportError(this.t, this.ctx, r, this.attempt, this.req.signal);
     this.reached ||= mayHaveApplied(method, r);
-    this.t.told(wait, `${r.code ?? r.failure}, retrying ${method} ${this.ctx.path}`);
+    this.t.told(wait, `${r.code ?? r.failure}, retrying ${this.req.method} ${this.ctx.path}`);
     return wait;
   }
 
   /** The wait before the next try after an error status (or a redirect), or (thrown) the ApiError. */
   private decideStatus(r: ResponseAttempt): number {
-    const { method } = this.req;
+    const method = effectOf(this.ctx);
     const { policy, now } = this.t;
     const status = r.status;
     const hinted = serverWait(status, r.headers, now());
@@ -215,7 +218,7 @@ export class Exchange {
         ? 'rate limited (429)'
         : hinted
           ? `the server asked to wait (${status}, ${hinted.header})`
-          : `${status} ${r.statusText}, retrying ${method} ${this.ctx.path}`,
+          : `${status} ${r.statusText}, retrying ${this.req.method} ${this.ctx.path}`,
     );
     return wait;
   }

@@ -94,6 +94,11 @@ export interface HttpRequest {
    * hold (the plan's live memo, issue 15: a 28 MB list need not be parsed to be planned on).
    */
   deferParse?: ((digest: string) => boolean) | undefined;
+  /**
+   * A POST that changes nothing on the server (`POST .../dashboards/validate`: "The dashboard is never
+   * persisted", HyperDX 2026-08-21 and ClickStack): retried as a GET is, and never of unknown outcome.
+   */
+  readOnly?: boolean | undefined;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -176,6 +181,7 @@ export function createHttp(opts: HttpOptions): Http {
       validate: req.validate,
       digest: req.digest ?? false,
       deferParse: req.deferParse,
+      readOnly: req.readOnly,
     });
     return (await exchange.run()) as HttpResponse<T>;
   }

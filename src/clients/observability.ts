@@ -410,6 +410,8 @@ export function createObservabilityClient(opts: ObservabilityClientOptions): Obs
         method: 'POST',
         path: `${base}/dashboards/validate`,
         json: body,
+        // "The dashboard is never persisted" (both specs): a 5xx is tried again, and no error says it may have applied.
+        readOnly: true,
         signal: o?.signal,
         validate: (b) => checkResponse('observability.validation', result ? (b as { result?: unknown })?.result : b),
       });

@@ -7,7 +7,7 @@
 import { ApiResponseError, type ApiErrorInit, type ResponseProblem } from './errors.ts';
 import { summarizeErrorBody, oneLine } from './error-body.ts';
 import { MAX_RESPONSE_DEPTH, nestsDeeperThan } from './depth.ts';
-import { formatBytes, headerValue, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
+import { effectOf, formatBytes, headerValue, outcomeNote, type RequestContext, type ResponseAttempt } from './transport-errors.ts';
 import { mib, parseRoom } from '../shared/json.ts';
 import { utf8Text } from '../shared/text.ts';
 
@@ -31,7 +31,7 @@ export function parseSuccess(
   attempt: number,
   o: { validate: Validate | undefined; maxBytes: number; clean: (text: string) => string },
 ): unknown {
-  const init: ApiErrorInit = { ...ctx, status: r.status, attempts: attempt, outcomeUnknown: ctx.method !== 'GET' };
+  const init: ApiErrorInit = { ...ctx, status: r.status, attempts: attempt, outcomeUnknown: effectOf(ctx) !== 'GET' };
   const head = `${ctx.method} ${ctx.path}`;
   const unknownNote = init.outcomeUnknown ? outcomeNote(ctx.method) : '';
   if (r.overLimit) {

@@ -3,7 +3,8 @@
  *
  * - Idempotent methods (GET, PUT, DELETE) are retried on 429, 500, 502, 503, 504 and network errors (reset,
  *   timeout, refused, DNS try-again…).
- * - A POST is never sent again by the client (DESIGN.md, Apply). Not after a 5xx, a timeout or a dropped
+ * - A POST is never sent again by the client (DESIGN.md, Apply), but for a read-only one (HttpRequest.readOnly:
+ *   dashboards/validate, which saves nothing), which the exchange retries as a GET. Not after a 5xx, a timeout or a dropped
  *   connection (outcomes that may have applied it), and not after a 429 either: a server refuses a request
  *   unprocessed with one, but a gateway or proxy that rate-limits on the way back answers 429 for a create
  *   that was made (red team, round 8: three dashboards became fifteen). Apply decides (src/apply/create.ts):

@@ -22,6 +22,8 @@ import { RETRY_CODES, type ServerWait } from './retry.ts';
 /** Where a request went, as every error names it. */
 export interface RequestContext {
   method: HttpMethod;
+  /** A POST that changes nothing on the server (HttpRequest.readOnly): retried and reported as a GET is. */
+  readOnly?: boolean;
   /** Path without the query string. */
   path: string;
   host: string;
@@ -65,6 +67,11 @@ export interface ErrorSettings {
   credentialHint: string | undefined;
   /** The client's redactor. */
   clean: (text: string) => string;
+}
+
+/** The method as far as its effect goes: a read-only POST (dashboards/validate, "never persisted") is a GET. */
+export function effectOf(ctx: { method: HttpMethod; readOnly?: boolean | undefined }): HttpMethod {
+  return ctx.readOnly ? 'GET' : ctx.method;
 }
 
 export function outcomeNote(method: HttpMethod): string {
@@ -132,7 +139,7 @@ export function statusError(
   const headerId = headerValue(r.headers, 'x-request-id') ?? headerValue(r.headers, 'request-id');
   const requestId = summary.requestId ?? (headerId === undefined ? undefined : oneLine(s.clean(headerId), true));
   const status = r.status;
-  const outcomeUnknown = earlierMayHaveApplied || statusMayHaveApplied(ctx.method, status);
+  const outcomeUnknown = earlierMayHaveApplied || statusMayHaveApplied(effectOf(ctx), status);
   const init: ApiErrorInit = {
     ...ctx,
     status,
@@ -164,7 +171,7 @@ export function statusError(
 /** The error for an attempt that got no complete response. */
 export function transportError(s: ErrorSettings, ctx: RequestContext, r: TransportAttempt, attempts: number, signal: AbortSignal | undefined): ApiError {
   if (r.failure === 'aborted') return abortedError(ctx, attempts, r.sent, r.error, signal);
-  const outcomeUnknown = mayHaveApplied(ctx.method, r);
+  const outcomeUnknown = mayHaveApplied(effectOf(ctx), r);
   const code = r.code ? ` (${r.code})` : '';
   // Redacted before it is cut to one line: cut first, a secret at the cut kept its first half (a TLS altname
   // or a proxy's reason can carry server text). Bounded first: what is past 64 KiB is never shown.
@@ -225,7 +232,7 @@ const MAX_REASON = 120;
 export function abortedError(ctx: RequestContext, attempts: number, sent: boolean, cause: unknown, signal: AbortSignal | undefined): ApiError {
   const reason: unknown = signal?.reason ?? cause;
   const exitCode = reason instanceof CliError ? reason.exitCode : 130;
-  const outcomeUnknown = ctx.method !== 'GET' && sent;
+  const outcomeUnknown = effectOf(ctx) !== 'GET' && sent;
   return new ApiTransportError(`${ctx.method} ${ctx.path} on ${ctx.host}: interrupted${outcomeUnknown ? outcomeNote(ctx.method) : ''}`, {
     ...ctx,
     attempts,
