@@ -45,6 +45,8 @@ export interface ImportResult {
   /** Dashboards and alerts chosen. */
   total: number;
   alerts: number;
+  /** The profile lists alerts (they were read, and imported with --all). */
+  readsAlerts: boolean;
   /** Something chosen was skipped or refused (exit 1). */
   failed: boolean;
   /** New files (relative to the project, `/`-separated) that no pattern of spec.resources reads. */
@@ -412,6 +414,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     written,
     total: chosen.length + chosenAlerts.length,
     alerts: chosenAlerts.length,
+    readsAlerts: caps.readAlerts === true,
     failed: refusedIds > 0 || lines.some((l) => l.includes('skipped')),
     unread: unread.map(shownPath),
     repeats,

@@ -64,8 +64,11 @@ export const importCommand = defineCommand<ImportArgs>({
       },
       { all: args.all, name: args.name, id: args.id, out: args.out, force: args.force, config: args.config, env: args.env },
     );
+    // An empty service (an empty list is a valid answer of every spec): said in words, not "0 of 0 dashboards:".
     ctx.io.stdout(
-      `Imported ${r.written} of ${r.total} ${r.alerts > 0 ? 'dashboards and alerts' : `dashboard${r.total === 1 ? '' : 's'}`}:\n${r.lines.join('\n')}\n`,
+      r.total === 0 && r.lines.length === 0
+        ? `Nothing to import: the service lists no dashboards${r.readsAlerts ? ' and no alerts' : ''}.\n`
+        : `Imported ${r.written} of ${r.total} ${r.alerts > 0 ? 'dashboards and alerts' : `dashboard${r.total === 1 ? '' : 's'}`}:\n${r.lines.join('\n')}\n`,
     );
     // Escaped as every line above: the names come from the live service.
     const { escapeTerminal } = await import('../../render/escape.ts');
