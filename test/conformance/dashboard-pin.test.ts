@@ -5,7 +5,7 @@
  * ids like "fugiat cillum". The dashboard schema refused every id but 24 hex on every profile, so such a
  * dashboard could not be pinned at all (validate, plan and apply all stopped at `/metadata/id`). The 24-hex
  * rule is the seed API's (test/schema/dashboard-id.test.ts); here validate, plan and apply run end to end on
- * both live profiles (plan: an update of the pinned dashboard; apply: `PUT .../dashboards/{id}`, accepted by
+ * both live profiles (plan: an update of the pinned dashboard; a saved plan applied: `PUT .../dashboards/{id}`, accepted by
  * the mock in errors mode), and the seed profile still refuses the same file in validate.
  */
 import { suite } from 'uvu';
@@ -36,14 +36,20 @@ function project(api: string, id: string): Record<string, string> {
   };
 }
 
-const STEPS = ['validate', 'plan', 'apply'] as const;
+/** validate, plan (json), then a saved plan applied (the pinned id goes through plan.json too). */
+const STEPS: NonNullable<Parameters<typeof runConformance>[1]['steps']> = [
+  'validate',
+  'plan',
+  { name: 'plan-out', args: ['plan', '--out', 'plan.json'] },
+  { name: 'apply', args: ['apply', 'plan.json', '--auto-approve'] },
+];
 
 async function pinnedRun(server: (typeof hx)['server'], p: LiveProfile): Promise<void> {
   const listed = await readList(server, p, '/dashboards');
   const odd = listed.find((d) => typeof d.id === 'string' && d.id.length > 0 && !/^[0-9a-f]{24}$/.test(d.id) && !/[\p{Cc}\p{Cf}]/u.test(d.id));
   assert.ok(odd, `the mock lists a dashboard whose id is not 24 hex: ${JSON.stringify(listed.map((d) => d.id))}`);
   const id = odd.id as string;
-  const run = await runConformance(server, { project: project(p.api, id), steps: [...STEPS], extraEnv: p.env });
+  const run = await runConformance(server, { project: project(p.api, id), steps: STEPS, extraEnv: p.env });
   assert.equal(run.violations, [], run.steps.map(show).join('\n'));
   for (const s of run.steps) {
     assert.is(s.code, 0, show(s));
