@@ -28,8 +28,7 @@ export async function updateDashboard(deps: ApplyDeps, item: ItemOf<'Dashboard',
   if (!deps.client.updateDashboard) throw new CliError('this service cannot update dashboards');
   try {
     const answer = await deps.client.updateDashboard(item.id, item.body, {});
-    const stored = answer?.name;
-    return { id: item.id, tiles: tileIds(answer), ...(typeof stored === 'string' && stored !== item.body.name ? { storedName: stored } : {}) };
+    return { id: item.id, tiles: tileIds(answer), ...storedName(answer, item) };
   } catch (e) {
     if (!answered2xx(e)) throw e;
     const unreadable = `answered 2xx (applied) with an answer steward could not read (${errorLine(e)})`;
@@ -40,6 +39,18 @@ export async function updateDashboard(deps: ApplyDeps, item: ItemOf<'Dashboard',
       return { id: item.id, tiles: new Map(), tilesUnknown: `${unreadable}, and the list that reads them back failed: ${errorLine(le)}` };
     }
     if (!listed) return { id: item.id, tiles: new Map(), tilesUnknown: `${unreadable}, and the list that reads them back does not hold it` };
-    return { id: item.id, tiles: tileIds(listed), ...(listed.name !== item.body.name ? { storedName: listed.name } : {}) };
+    return { id: item.id, tiles: tileIds(listed), ...storedName(listed, item) };
   }
+}
+
+/**
+ * The name the service holds the updated dashboard under, where it is not the one sent and the answer carries
+ * every tag sent (so it is this dashboard as stored: a mock server's canned answer is not, and its name is no
+ * rename).
+ */
+function storedName(answer: LiveDashboard | undefined, item: ItemOf<'Dashboard', 'update'>): { storedName?: string } {
+  const stored = answer?.name;
+  const tags = answer?.tags;
+  if (typeof stored !== 'string' || stored === item.body.name || !Array.isArray(tags)) return {};
+  return (item.body.tags ?? []).every((t) => tags.includes(t)) ? { storedName: stored } : {};
 }

@@ -83,19 +83,23 @@ function reportName(deps: ApplyDeps, result: ApplyResult, entry: Duplicate, list
 /**
  * The items this run made that the list after the creates shows under another name than the one sent (a
  * server or gateway that trims or rewrites names). plan matches by name, so the next plan would not find
- * them and would make each again, one more copy every apply: reported, and the run fails.
+ * them and would make each again, one more copy every apply: reported, and the run fails. Only where the
+ * listed item carries what this run sent with it (`sentWith`: the marker), so that it is this run's: a mock
+ * server's canned list may hold the canned id under its own name, which is no rename.
  */
-function noteRenamed(
+function noteRenamed<T extends { id: string; name?: unknown }>(
   result: ApplyResult,
   kind: 'Dashboard' | 'Alert',
   made: Iterable<{ name: string; sent: string; id: string | undefined }>,
-  listed: ReadonlyArray<{ id: string; name?: unknown }>,
+  listed: readonly T[],
+  sentWith: (x: T) => boolean,
 ): void {
-  const byId = new Map(listed.map((x) => [x.id, x.name]));
+  const byId = new Map(listed.map((x) => [x.id, x]));
   for (const m of made) {
-    if (m.id === undefined) continue;
-    const stored = byId.get(m.id);
-    if (typeof stored === 'string' && stored !== m.sent) result.renamed.push({ kind, action: 'create', name: m.name, id: m.id, sent: m.sent, stored });
+    const x = m.id === undefined ? undefined : byId.get(m.id);
+    const stored = x?.name;
+    if (x && typeof stored === 'string' && stored !== m.sent && sentWith(x))
+      result.renamed.push({ kind, action: 'create', name: m.name, id: x.id, sent: m.sent, stored });
   }
 }
 
@@ -122,11 +126,13 @@ export async function checkAlertDuplicates(
     return;
   }
   const byName = groupBy(live, (a) => a.name);
+  const notes = new Map(items.map((i) => [i.name, i.body.note]));
   noteRenamed(
     result,
     'Alert',
     items.flatMap((i) => (i.action === 'create' ? [{ name: i.name, sent: i.body.name, id: mine.get(i.name) }] : [])),
     live,
+    (a) => typeof a.note === 'string' && [...notes.values()].includes(a.note),
   );
   for (const item of items) {
     const id = mine.get(item.name);
@@ -206,6 +212,7 @@ export async function checkDuplicates(
     'Dashboard',
     creates.map((i) => ({ name: i.name, sent: i.body.name, id: createdId.get(i.name) })),
     live,
+    (d) => Array.isArray(d.tags) && d.tags.includes(o.marker),
   );
   for (const item of creates) {
     const name = item.body.name;

@@ -121,6 +121,39 @@ test('a dashboard pinned by metadata.id, renamed, answered with another name tha
     );
   }));
 
+test("an answer that is not the dashboard as stored (a mock's canned one: another name, not the tags sent) is no rename", async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
+  // What a mock server answers to any PUT: its own example, whatever was sent.
+  const canned = await startProxy(emu.url, {
+    rewrite: (req, path, status, text) => {
+      if (req.method !== 'PUT' || !/\/api\/v2\/dashboards\/[^/]+$/.test(path) || status !== 200) return text;
+      const answer = JSON.parse(text) as { data: { name: string; tags: string[] } };
+      answer.data.name = 'My Dashboard';
+      answer.data.tags = ['example'];
+      return JSON.stringify(answer);
+    },
+  });
+  try {
+    copyExample(p.dir, 'hyperdx');
+    const direct = { ...(emu.env as Record<string, string>), XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const made = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: p.dir, env: direct });
+    assert.is(made.code, 0, made.stdout + made.stderr);
+    const dash = join(p.dir, 'dashboards', 'checkout.yaml');
+    writeFileSync(dash, readFileSync(dash, 'utf8').replace('  name: Checkout overview (HyperDX)', '  name: Checkout overview v2'));
+    const id = (JSON.parse(made.stdout) as { created: Array<{ name: string; id: string }> }).created.find((c) => c.name === 'checkout-overview')!.id;
+    writeFileSync(dash, readFileSync(dash, 'utf8').replace('  name: checkout-overview\n', `  name: checkout-overview\n  id: ${id}\n`));
+    const r = await steward(['apply', '--auto-approve'], { cwd: p.dir, env: { ...direct, STEWARD_OBS_URL: canned.url } });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /updated dashboard checkout-overview/);
+    assert.not.match(r.stdout + r.stderr, /answered with the name|another name/);
+  } finally {
+    await canned.close();
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test('names stored as sent: no rename reported, apply exits 0', () =>
   withTrimmingServer(async (dir, _env, direct) => {
     const first = await steward(['apply', '--auto-approve'], { cwd: dir, env: direct });
