@@ -19,6 +19,8 @@ export interface OptionInfo {
   booleans: string[];
   /** Options that take a value and may be given more than once (`--target`); any other value option may not. */
   repeatable?: string[];
+  /** Options whose value is a number: written in decimal only (below, numberProblem). */
+  numbers?: string[];
 }
 
 export type ArgvCheck = { ok: true; argv: string[] } | { ok: false; message: string };
@@ -62,6 +64,7 @@ const merge = (a: OptionInfo, b: OptionInfo | undefined): OptionInfo =>
         takesValue: [...a.takesValue, ...b.takesValue],
         booleans: [...a.booleans, ...b.booleans],
         repeatable: [...(a.repeatable ?? []), ...(b.repeatable ?? [])],
+        numbers: [...(a.numbers ?? []), ...(b.numbers ?? [])],
       }
     : a;
 
@@ -75,6 +78,8 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
   let command: string | undefined;
   let known = table.global;
   let expectValue = false;
+  /** The number option whose value is the next word. */
+  let numberNext: string | undefined;
   let endOfOptions = false;
   // Options written with a value, in order, to refuse one given twice (below).
   const given: string[] = [];
@@ -82,6 +87,9 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
     let a = argv[i]!;
     if (endOfOptions || expectValue) {
       expectValue = false;
+      const bad = numberNext === undefined ? undefined : numberProblem(numberNext, a, command);
+      numberNext = undefined;
+      if (bad) return { ok: false, message: bad };
       out.push(a);
       continue;
     }
@@ -114,6 +122,8 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
         // the option's own check names what is wrong with it.
         const next = argv[i + 1];
         if (next !== undefined && /^-\d/.test(next)) {
+          const bad = known.numbers?.includes(bare) ? numberProblem(name, next, command) : undefined;
+          if (bad) return { ok: false, message: bad };
           out.push(`--${name}=${next}`);
           i++;
           continue;
@@ -125,10 +135,13 @@ export function checkArgv(argv: readonly string[], table: OptionTable): ArgvChec
         }
         if (next === '') return { ok: false, message: emptyValue(name, command) };
         expectValue = true;
+        if (known.numbers?.includes(bare)) numberNext = name;
       }
       // `--out=` or `--out ""`: a CI variable that was not set. yargs hands the command an empty string, which
       // reads as "not given": `plan --out=` saved no plan and exited 0, `--config=` searched for steward.yaml.
       if (value === '' && known.takesValue.includes(bare)) return { ok: false, message: emptyValue(name, command) };
+      const bad = value !== undefined && known.numbers?.includes(bare) ? numberProblem(name, value, command) : undefined;
+      if (bad) return { ok: false, message: bad };
       out.push(a);
       continue;
     }
@@ -165,6 +178,16 @@ function repeatedOption(given: readonly string[], known: OptionInfo): string | u
   }
   for (const [name, n] of seen) if (n > 1) return `--${name} is given ${n} times; it takes one value, give it once`;
   return undefined;
+}
+
+/**
+ * A number option's value that is not a plain decimal (`--concurrency 0x10`, `1e1`, ` 4`, `0b11`): yargs reads
+ * it as JavaScript's Number() does, so `0x10` ran at 16 and ` 4` at 4, and a value a script mangled passed
+ * unseen. Refused in one line; the option's own check still says what range it takes.
+ */
+function numberProblem(name: string, value: string, command: string | undefined): string | undefined {
+  if (/^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(value)) return undefined;
+  return `--${name} takes a decimal number, not ${JSON.stringify(value)}. ${seeHelp(command)}`;
 }
 
 function emptyValue(name: string, command: string | undefined): string {

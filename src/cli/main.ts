@@ -236,9 +236,9 @@ function optionTable(): OptionTable {
   const info = (build: (y: never) => unknown): OptionInfo => {
     const y = yargs();
     build(y as never);
-    const o = (y as unknown as { getOptions(): { key: Record<string, unknown>; boolean: string[]; array: string[] } }).getOptions();
+    const o = (y as unknown as { getOptions(): { key: Record<string, unknown>; boolean: string[]; array: string[]; number: string[] } }).getOptions();
     const names = Object.keys(o.key);
-    return { names, booleans: o.boolean, takesValue: names.filter((n) => !o.boolean.includes(n)), repeatable: o.array };
+    return { names, booleans: o.boolean, takesValue: names.filter((n) => !o.boolean.includes(n)), repeatable: o.array, numbers: o.number };
   };
   table = {
     global: {

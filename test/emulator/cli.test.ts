@@ -171,7 +171,7 @@ test('--print-seed follows --api', async () => {
 
 test('bad flags are a clear error with exit 1', async () => {
   for (const [args, message] of [
-    [['--port', 'abc'], /--port: must be an integer/],
+    [['--port', 'abc'], /--port takes a decimal number, not "abc"/],
     [['--port', '70000'], /--port: must be an integer from 0 to 65535/],
     [['--fail-rate', '2'], /--fail-rate: must be a share from 0 to 1/],
     [['--drop-after-commit', '-1'], /--drop-after-commit: must be a share/],

@@ -92,13 +92,58 @@ test('closest: typos within reach, prefixes, nothing for far words', () => {
   assert.is(closest('zzzz', ['plan', 'apply']), undefined);
 });
 
-test('--concurrency abc is refused, not taken as NaN', async () => {
+test('--concurrency abc is refused, not taken as NaN; out of range, with the range', async () => {
   const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\n' });
   try {
     for (const cmd of ['plan', 'apply']) {
       const r = await steward([cmd, '--concurrency', 'abc'], { cwd: p.dir });
       assert.is(r.code, 1, cmd);
-      assert.match(r.stderr, '--concurrency must be a whole number from 1 to 64', cmd);
+      assert.match(r.stderr, `--concurrency takes a decimal number, not "abc". See steward ${cmd} --help`, cmd);
+      const range = await steward([cmd, '--concurrency', '65'], { cwd: p.dir });
+      assert.is(range.code, 1, cmd);
+      assert.match(range.stderr, '--concurrency must be a whole number from 1 to 64', cmd);
+    }
+  } finally {
+    p.cleanup();
+  }
+});
+
+// yargs reads a number option's text as Number() does: `--concurrency 0x10` ran at 16, ` 4` at 4, `1e1` at 10.
+test('a number option written other than in decimal is refused in one line, in every form it can be written', () => {
+  const t = {
+    ...table(),
+    commands: { ...table().commands, plan: { names: ['out', 'concurrency'], takesValue: ['out', 'concurrency'], booleans: [], numbers: ['concurrency'] } },
+  };
+  for (const value of ['0x10', '0X10', '0b11', '0o7', '1e1', ' 4', '4 ', 'Infinity', '+4', '4_0', '１６']) {
+    const message = `--concurrency takes a decimal number, not ${JSON.stringify(value)}. See steward plan --help`;
+    assert.equal(checkArgv(['plan', '--concurrency', value], t), { ok: false, message }, `space: ${value}`);
+    assert.equal(checkArgv(['plan', `--concurrency=${value}`], t), { ok: false, message }, `=: ${value}`);
+    assert.equal(checkArgv(['plan', `-concurrency=${value}`], t), { ok: false, message }, `one dash: ${value}`);
+  }
+  assert.equal(checkArgv(['plan', '--concurrency', '-0x1'], t), {
+    ok: false,
+    message: '--concurrency takes a decimal number, not "-0x1". See steward plan --help',
+  });
+  // Decimal is the option's own check's to judge (a range, a whole number).
+  for (const value of ['4', '16', '4.0', '0.5', '.5', '-1', '0']) assert.equal(checkArgv(['plan', '--concurrency', value], t).ok, true, value);
+  // Not a number option: any text, as before.
+  assert.equal(checkArgv(['plan', '--out', '0x10'], t), { ok: true, argv: ['plan', '--out', '0x10'] });
+});
+
+test('every command refuses a hexadecimal number option (the real option table)', async () => {
+  const p = tmpProject({ 'steward.yaml': 'apiVersion: steward/v1\nkind: Project\n' });
+  try {
+    for (const args of [
+      ['plan', '--concurrency', '0x10'],
+      ['apply', '--concurrency=0x10'],
+      ['report', '--concurrency', '0x10'],
+      ['emulator', '--port', '0x1F90'],
+      ['emulator', '--latency', '1e1'],
+    ]) {
+      const r = await steward(args, { cwd: p.dir });
+      assert.is(r.code, 1, args.join(' '));
+      assert.match(r.stderr, /takes a decimal number, not "(0x10|0x1F90|1e1)"/, args.join(' '));
+      assert.is(r.stdout, '', args.join(' '));
     }
   } finally {
     p.cleanup();
