@@ -167,6 +167,14 @@ function resolveSecret(project: Project, section: Section, key: string, what: st
   return { value, name: ref.env };
 }
 
+/**
+ * `timeoutSeconds` as the whole milliseconds a timer can keep, at least 1: `1e-9` was a deadline of
+ * 0.0000010000000000000002 ms, which every message then quoted so, and `0.0015` one Node rounds as it likes.
+ */
+function timeoutMs(seconds: number | undefined): number {
+  return seconds === undefined ? DEFAULT_TIMEOUT_MS : Math.max(1, Math.round(seconds * 1000));
+}
+
 /** Resolves the observability connection for commands that connect; throws ConfigError naming file:line. */
 export function resolveObservability(project: Project, env: Env): ObservabilityConnection {
   const o = project.spec.observability ?? {};
@@ -176,7 +184,7 @@ export function resolveObservability(project: Project, env: Env): ObservabilityC
     api,
     url,
     requestsPerMinute: o.requestsPerMinute ?? profileRate(OBSERVABILITY_PROFILES, api),
-    timeoutMs: o.timeoutSeconds !== undefined ? o.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
+    timeoutMs: timeoutMs(o.timeoutSeconds),
   };
   if (api === 'clickstack-cloud') {
     const keyId = resolveSecret(project, 'observability', 'keyId', 'ClickHouse Cloud API key id', env);
@@ -243,7 +251,7 @@ export function resolveCloud(project: Project, env: Env): CloudConnection {
     keyIdEnv: keyId.name,
     keySecretEnv: keySecret.name,
     requestsPerMinute: c.requestsPerMinute ?? profileRate(CLOUD_PROFILES, api),
-    timeoutMs: c.timeoutSeconds !== undefined ? c.timeoutSeconds * 1000 : DEFAULT_TIMEOUT_MS,
+    timeoutMs: timeoutMs(c.timeoutSeconds),
   };
 }
 
