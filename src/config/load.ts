@@ -67,8 +67,12 @@ export interface LoadOptions {
   cacheSettleMs?: number;
   /** Worker threads for large projects (see parse-pool.ts); `{ workers: 0 }` parses in this thread. */
   parallel?: ParallelOptions;
-  /** Called once the project file is loaded, before the resource files are read (plan starts its reads). */
-  onProject?(project: Project): void;
+  /**
+   * Called once the project file is loaded, before the resource files are read (plan starts its reads).
+   * `false`: the command will stop after the files are read (it cannot connect): it leaves nothing behind,
+   * so the parse cache is read but not saved.
+   */
+  onProject?(project: Project): boolean | void;
 }
 
 /**
@@ -95,8 +99,9 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
   }
 
   const project = projectFile ? loadProject(deps.fs, projectFile, deps.env, opts.envName) : undefined;
+  let keepCache = true;
   if (project && opts.onProject) {
-    opts.onProject(project);
+    keepCache = opts.onProject(project) !== false;
     // A few turns of the event loop, so the requests just started connect and go out before this thread
     // reads the cache and the files (synchronous, ~0.3 s at 10,000): the server works on them meanwhile.
     for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -174,7 +179,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     markerTag: project?.markerTag,
     api: project ? (project.spec.observability?.api ?? 'seed') : undefined,
   });
-  cache?.save({ partial: explicitFiles !== undefined });
+  if (keepCache) cache?.save({ partial: explicitFiles !== undefined });
   for (const out of read.outputs) {
     pushAll(resources, out.resources);
     pushAll(issues, out.issues);

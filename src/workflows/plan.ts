@@ -57,7 +57,14 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
         envName: args.env,
         requireProject: true,
         cache: useCache,
-        onProject: (p) => (early = startReads(deps, p, args, useCache)),
+        // A project that cannot connect (a variable not set) stops the plan once its files are checked: then
+        // nothing is written, the parse cache included.
+        onProject: (p) => {
+          const reads = startReads(deps, p, args, useCache);
+          if (reads === 'cannot-connect') return false;
+          early = reads;
+          return true;
+        },
       },
     );
     // Whether the lone path named the project (apply takes it as --config) rather than narrowing the plan.
@@ -89,7 +96,7 @@ interface EarlyReads {
  * tell (a file's problem, a target or path naming nothing) stops it after the requests went out, and aborts
  * them. Errors wait for the plan to ask for the list, so a file's problem is still what is reported first.
  */
-function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, useCache: boolean): EarlyReads | undefined {
+function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, useCache: boolean): EarlyReads | undefined | 'cannot-connect' {
   if (markerTagIssue(project)) return undefined;
   const profile = OBSERVABILITY_PROFILES[project.spec.observability?.api ?? 'seed'];
   if (flagProblem(profile, args)) return undefined;
@@ -100,7 +107,7 @@ function startReads(deps: WorkflowDeps, project: Project, args: PlanOptions, use
     services = deps.connect(project);
     client = services.observability();
   } catch {
-    return undefined;
+    return 'cannot-connect';
   }
   const stop = new AbortController();
   const signal = AbortSignal.any([deps.signal, stop.signal]);
