@@ -126,13 +126,13 @@ export async function checkAlertDuplicates(
     return;
   }
   const byName = groupBy(live, (a) => a.name);
-  const notes = new Map(items.map((i) => [i.name, i.body.note]));
+  const notes = new Set(items.map((i) => i.body.note));
   noteRenamed(
     result,
     'Alert',
     items.flatMap((i) => (i.action === 'create' ? [{ name: i.name, sent: i.body.name, id: mine.get(i.name) }] : [])),
     live,
-    (a) => typeof a.note === 'string' && [...notes.values()].includes(a.note),
+    (a) => typeof a.note === 'string' && notes.has(a.note),
   );
   for (const item of items) {
     const id = mine.get(item.name);

@@ -20,9 +20,14 @@ export const DEFAULT_APPLY_CONCURRENCY = 4;
 /** 0 when every item of the plan was done; 130 interrupted; 1 anything failed or unknown; 3 blocked items left. */
 export function applyExitCode(r: ApplyResult): number {
   if (r.interrupted) return 130;
-  if (r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length + r.renamed.length > 0) return 1;
+  if (applyProblems(r) > 0) return 1;
   if (r.blocked > 0) return 3;
   return 0;
+}
+
+/** Items that did not end as planned (failed, skipped, unknown, duplicated, not recorded, not done, renamed): each makes the run exit 1. */
+export function applyProblems(r: ApplyResult): number {
+  return r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length + r.renamed.length;
 }
 
 /** The writes apply makes; the observability client implements it. */

@@ -1,4 +1,5 @@
 import type { ApplyEvent, ApplyResult } from '../apply/apply.ts';
+import { applyProblems } from '../apply/types.ts';
 import { escapeTerminal, jsonText, shownId } from './escape.ts';
 import { painter } from '../shared/colour.ts';
 
@@ -132,10 +133,7 @@ function unmanagedLine(ids: readonly string[], kind: 'Alert' | undefined): strin
 }
 
 function applyOk(r: ApplyResult): boolean {
-  return (
-    r.failed.length + r.skipped.length + r.unknown.length + r.duplicates.length + r.notRecorded.length + r.notDone.length + r.renamed.length === 0 &&
-    !r.interrupted
-  );
+  return applyProblems(r) === 0 && !r.interrupted;
 }
 
 function formatMs(ms: number): string {

@@ -27,6 +27,16 @@ const LIVE_INTERVALS = Object.keys(INTERVAL_MINUTES);
 
 type AlertDoc = Resource<'Alert'>['doc'];
 
+/**
+ * An id the seed profile refuses (the seed's ids are 24 lowercase hex characters; the live profiles take any id
+ * the service assigned): the message, or undefined. Quoted whole or not at all, as the schema's messages
+ * (validator.ts): a ${VAR} may have put a secret in it. Dashboards' pins use it too (semantic.ts).
+ */
+export function seedIdProblem(id: string | undefined): string | undefined {
+  if (id === undefined || /^[0-9a-f]{24}$/.test(id)) return undefined;
+  return `${id.length > 120 ? `a string of ${id.length} characters` : `the string ${JSON.stringify(id)}`} is not valid: must be 24 lowercase hex characters (an id the service assigned)`;
+}
+
 /** What the profile's server refuses in an alert (the schema takes the union of every profile's values). */
 export function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointer: string; message: string; atKey?: boolean; severity?: 'warning' }> {
   const out: Array<{ pointer: string; message: string; atKey?: boolean; severity?: 'warning' }> = [];
@@ -79,18 +89,10 @@ export function alertProfileProblems(doc: AlertDoc, api: string): Array<{ pointe
       out.push({ pointer: '/spec/channel/webhook', message: 'webhook names need a profile that lists webhooks (hyperdx, clickstack-cloud); give webhookId' });
     // The seed's ids are 24 lowercase hex characters; the live profiles take whatever id the service assigned
     // (HyperDX's and ClickStack's specs say only "string": an alert imported from them must validate).
-    if (doc.metadata.id !== undefined && !/^[0-9a-f]{24}$/.test(doc.metadata.id)) {
-      out.push({
-        pointer: '/metadata/id',
-        message: `the string "${doc.metadata.id}" is not valid: must be 24 lowercase hex characters (an id the service assigned)`,
-      });
-    }
-    if (spec.channel?.webhookId !== undefined && !/^[0-9a-f]{24}$/.test(spec.channel.webhookId)) {
-      out.push({
-        pointer: '/spec/channel/webhookId',
-        message: `the string "${spec.channel.webhookId}" is not valid: must be 24 lowercase hex characters (an id the service assigned)`,
-      });
-    }
+    const idProblem = seedIdProblem(doc.metadata.id);
+    if (idProblem) out.push({ pointer: '/metadata/id', message: idProblem });
+    const webhookProblem = seedIdProblem(spec.channel?.webhookId);
+    if (webhookProblem) out.push({ pointer: '/spec/channel/webhookId', message: webhookProblem });
     for (const k of ['savedSearchId', 'thresholdMax', 'groupBy', 'numConsecutiveWindows', 'scheduleOffsetMinutes', 'scheduleStartAt'] as const) {
       if (spec[k] !== undefined)
         out.push({ pointer: `/spec/${k}`, atKey: true, message: `${k} needs observability.api: hyperdx or clickstack-cloud (the seed API does not take it)` });

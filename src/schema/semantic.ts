@@ -6,7 +6,7 @@ import { didYouMean, hintBudget } from './did-you-mean.ts';
 import { filterProblems } from './filter-checks.ts';
 import { listSome } from '../shared/text.ts';
 import { pushAll } from '../shared/arrays.ts';
-import { alertProfileProblems } from './alert-profile.ts';
+import { alertProfileProblems, seedIdProblem } from './alert-profile.ts';
 import { GRID_COLUMNS, tileProfileProblems } from './tile-profile.ts';
 
 /** A cross-document problem, located by document and JSON pointer (positions are resolved by the caller). */
@@ -35,8 +35,6 @@ const MAX_TAGS = 50;
 /** HyperDX API v2 (2026-08): a dashboard's name is at most 1,024 characters, its tiles at most 500. */
 const MAX_LIVE_NAME_LENGTH = 1024;
 const MAX_LIVE_TILES = 500;
-/** The seed API's ids (its dashboards' and alerts'): 24 lowercase hex characters. */
-const SEED_ID = /^[0-9a-f]{24}$/;
 
 /**
  * The checks a schema cannot express: uniqueness across files, and alert references to dashboards and
@@ -121,16 +119,8 @@ export function checkSemantics(resources: readonly AnyResource[], opts: { api?: 
   // (HyperDX's DashboardResponse.id and ClickStack's say only "string"), as for an alert's (alert-profile.ts).
   if (api === 'seed') {
     for (const d of dashboards) {
-      const id = pinned(d);
-      if (id !== undefined && !SEED_ID.test(id))
-        out.push({
-          file: d.file,
-          index: d.index,
-          pointer: '/metadata/id',
-          severity: 'error',
-          // Quoted whole or not at all, as the schema's messages (validator.ts): a ${VAR} may have put a secret in it.
-          message: `${id.length > 120 ? `a string of ${id.length} characters` : `the string ${JSON.stringify(id)}`} is not valid: must be 24 lowercase hex characters (an id the service assigned)`,
-        });
+      const message = seedIdProblem(pinned(d));
+      if (message) out.push({ file: d.file, index: d.index, pointer: '/metadata/id', severity: 'error', message });
     }
   }
 
