@@ -6,7 +6,7 @@ import { createCloudClient, type CloudClient } from '../clients/cloud.ts';
 import { createObservabilityClient, type ObservabilityClient } from '../clients/observability.ts';
 import { OBSERVABILITY_PROFILES } from '../clients/profiles.ts';
 import { constants as bufferConstants } from 'node:buffer';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import { CliError } from '../errors.ts';
 import type { CommandContext } from './context.ts';
 import type { Services } from '../workflows/deps.ts';
@@ -32,18 +32,6 @@ export function maxResponseBytes(env: Readonly<Record<string, string | undefined
 /** The default never goes below the client's own (64 MiB), however small the heap. */
 const MIN_DEFAULT_MIB = 64;
 
-/**
- * The HTTP client (undici) parses answers in WebAssembly (llhttp). After the first answer V8 compiles its main
- * function again with TurboFan in the background (~100-150 ms of a core on the 2-core VM), and Node waits for
- * that compile before the process exits: a plan against the emulator ended ~0.1 s later than with got. The
- * baseline code (Liftoff) costs no measurable CPU per request (1,000 creates of 3 KB: 0.47-0.61 ms a request
- * with or without it), so the CLI, which owns this process, keeps WebAssembly there. Set before any client
- * connects: the module is compiled on the first connection.
- */
-export function keepWasmBaseline(): void {
-  setFlagsFromString('--liftoff-only');
-}
-
 /** Everything below the CLI receives from here: clients, clock, trace. Built once per command. */
 export type Deps = Services;
 
@@ -52,7 +40,6 @@ export type Deps = Services;
  * when a client is first asked for, so commands that never connect need nothing set.
  */
 export function createDeps(ctx: CommandContext, project: Project, opts: { debug: boolean; concurrency?: number }): Deps {
-  keepWasmBaseline();
   const trace = opts.debug ? (line: string) => ctx.io.stderr(`[http] ${line}\n`) : undefined;
   const onWait = waitNotifier(
     (line) => ctx.io.stderr(line),

@@ -1,23 +1,21 @@
 /**
- * One attempt on the wire: the request sent through the client's undici dispatcher, its response read within
+ * One attempt on the wire: the request sent on the client's connections (connections.ts), its response read within
  * the size limits as it arrives (decompressed first: the limits count what steward would hold), the
  * whole-request deadline and the caller's signal. It settles once: with the response read (to its end, or
  * cut at its limit) or with what failed and whether the request reached a connection.
  *
- * Why a dispatch handler rather than undici's `request()`: the handler sees every chunk as it arrives, so
- * reading stops the moment a limit passes (and the socket is let go) instead of after a stream has
- * buffered ahead; it gets the server's reason phrase; and it knows when the request was put on a connection
+ * Why a sink told of each step rather than a response stream: it sees every chunk as it arrives, so reading
+ * stops the moment a limit passes (and the socket is let go) instead of after a stream has buffered ahead;
+ * it gets the server's reason phrase; and it knows when the request was put on a connection
  * (`onRequestStart`), which is what tells a write that may have been applied from one that never left.
  * Both timeouts are this module's one timer: the deadline of the whole attempt, and the idle (stall)
- * timeout, counted from the last sign of life (dispatch, the connection, the headers, each chunk). undici's
- * own headers and body timeouts tick at half a second or more, too coarse for what tests and users set.
+ * timeout, counted from the last sign of life (sending, the connection, the headers, each chunk).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
-import type { Dispatcher } from 'undici';
-import { fromUndici } from './parse-errors.ts';
+import type { Connections, RequestControl, ResponseSink, SendOptions } from './connections.ts';
 import { MAX_ERROR_BODY_BYTES } from './transport-errors.ts';
 import type { ReadResponse } from './response.ts';
 
@@ -38,40 +36,19 @@ export interface AttemptLimits {
 const ZSTD = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function';
 export const ACCEPT_ENCODING = ZSTD ? 'gzip, deflate, br, zstd' : 'gzip, deflate, br';
 
-/** Sends one request through `dispatcher` and reads its answer within `limits`. Never rejects. */
-export function sendAttempt(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, limits: AttemptLimits): Promise<AttemptOutcome> {
-  return new Promise((resolve) => new AttemptHandler(resolve, limits).start(dispatcher, options));
+/** Sends one request on `connections` and reads its answer within `limits`. Never rejects. */
+export function sendAttempt(connections: Connections, options: SendOptions, limits: AttemptLimits): Promise<AttemptOutcome> {
+  return new Promise((resolve) => new AttemptHandler(resolve, limits).start(connections, options));
 }
 
 /** A TimeoutError as got made them (code ETIMEDOUT, the phase in `event`), so transport-errors tells them apart. */
-function timeoutError(event: 'request' | 'socket', ms: number, cause?: unknown): Error {
+export function timeoutError(event: 'request' | 'socket', ms: number, cause?: unknown): Error {
   return Object.assign(new Error(`Timeout awaiting '${event}' for ${ms}ms`), { name: 'TimeoutError', code: 'ETIMEDOUT', event, cause });
 }
 
 /** The failure of an attempt the signal (Ctrl-C) ended. */
 export function abortError(reason: unknown): Error {
   return Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ERR_ABORTED', cause: reason });
-}
-
-/**
- * undici's own errors in Node's terms, so messages, retry rules and `transportCode` read as they did: its
- * timeouts (the connect timeout is set to the idle timeout, as a backstop) are a stall; an answer that is not
- * valid HTTP/1.1 is node:http's parse error (HPE_*, parse-errors.ts); a socket closed by the other side before
- * the response was whole is a reset (Node's http calls it ECONNRESET, "socket hang up").
- */
-function nodeStyle(error: Error, idleTimeoutMs: number): Error {
-  const code = (error as { code?: unknown }).code;
-  const parse = fromUndici(error);
-  if (parse) return parse;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
-    return timeoutError('socket', idleTimeoutMs, error);
-  // A 101 steward did not ask for (it asks for no upgrade): undici says "bad upgrade", or fails its assertion
-  // that one was asked for ("The expression evaluated to a falsy value: assert(upgrade)"), neither a reset.
-  if ((code === 'UND_ERR_SOCKET' && error.message === 'bad upgrade') || (code === 'ERR_ASSERTION' && error.message.includes('assert(upgrade)')))
-    return new Error('the server answered 101 Switching Protocols, which steward never asks for');
-  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
-    return Object.assign(new Error(error.message), { code: 'ECONNRESET', cause: error });
-  return error;
 }
 
 /** The decompressor for a response's content-encoding (those got decoded), or undefined to read it as is. */
@@ -101,8 +78,8 @@ function zlibHeader(b: Buffer): boolean {
   return b.length === 1 || ((b[0]! << 8) | b[1]!) % 31 === 0;
 }
 
-class AttemptHandler implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
+class AttemptHandler implements ResponseSink {
+  private controller: RequestControl | undefined;
   /** The request was put on a connection (from then on a write may reach the server). */
   private connected = false;
   private done = false;
@@ -130,7 +107,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     private readonly limits: AttemptLimits,
   ) {}
 
-  start(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions): void {
+  start(connections: Connections, options: SendOptions): void {
     const { signal } = this.limits;
     if (signal?.aborted) return this.fail(abortError(signal.reason));
     signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -138,13 +115,13 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     this.deadline = this.lastSeen + this.limits.timeoutMs;
     this.arm(Math.min(this.limits.timeoutMs, this.limits.idleTimeoutMs));
     try {
-      dispatcher.dispatch(options, this);
+      connections.send(options, this);
     } catch (error) {
       this.fail(error as Error);
     }
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: RequestControl): void {
     this.controller = controller;
     // Ended (deadline, Ctrl-C) while it waited for a connection: it goes no further.
     if (this.done) return controller.abort(this.failure ?? abortError(undefined));
@@ -167,7 +144,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     }, ms);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
+  onResponseStart(controller: RequestControl, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
     this.controller = controller;
     if (this.done) return;
     this.lastSeen = performance.now();
@@ -195,7 +172,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     }
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: RequestControl, chunk: Buffer): void {
     if (this.done) return;
     this.lastSeen = performance.now();
     if (this.encoding === '') return this.take(chunk);
@@ -214,8 +191,8 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     else this.finish(false);
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.fail(nodeStyle(error, this.limits.idleTimeoutMs));
+  onResponseError(_controller: RequestControl, error: Error): void {
+    this.fail(error);
   }
 
   private decode(first: Buffer): Transform {

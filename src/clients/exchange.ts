@@ -11,7 +11,7 @@
  * Every --debug line of a request is written here, one per attempt.
  */
 import { hash } from 'node:crypto';
-import type { Dispatcher } from 'undici';
+import type { Connections, SendOptions } from './connections.ts';
 import type { HttpMethod } from './errors.ts';
 import type { RateLimiter, Semaphore, Sleep } from './limiter.ts';
 import { abortError, sendAttempt } from './attempt.ts';
@@ -43,8 +43,8 @@ export interface Transport extends ErrorSettings {
   random: () => number;
   limiter: RateLimiter;
   slots: Semaphore;
-  /** The client's connection pool (made on first use). */
-  dispatcher: () => Dispatcher;
+  /** The client's keep-alive connections to its origin (made on first use). */
+  connections: () => Connections;
   /** The --debug sink, redacting, never throwing. */
   trace: (line: string) => void;
   /** Whether `trace` goes anywhere: a body is written for it (and redacted) only then. */
@@ -60,8 +60,8 @@ export interface ExchangeRequest {
   url: string;
   /** The path without its query (shown in errors). */
   path: string;
-  /** What the dispatcher is given: the path and query below the origin, the headers, the body. */
-  dispatch: Dispatcher.DispatchOptions;
+  /** What is sent: the path and query below the origin, the headers, the body. */
+  send: SendOptions;
   signal: AbortSignal | undefined;
   validate: Validate | undefined;
   digest: boolean | ((body: Buffer) => string);
@@ -105,7 +105,7 @@ export class Exchange {
     for (;;) {
       this.attempt++;
       await this.gate();
-      const outcome = await sendAttempt(this.t.dispatcher(), this.req.dispatch, {
+      const outcome = await sendAttempt(this.t.connections(), this.req.send, {
         maxBytes: this.t.maxBytes,
         timeoutMs: this.t.timeoutMs,
         idleTimeoutMs: this.t.idleTimeoutMs,

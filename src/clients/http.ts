@@ -1,21 +1,18 @@
 /**
  * The one HTTP layer both API clients are built on (STYLE.md: "one createHttp(...)").
  *
- * createHttp resolves a client once: its URL, headers, limits, timeouts, redaction, shared pacing, and an
- * undici Pool to its origin (keep-alive, one connection per concurrency slot, made on first use). Each
+ * createHttp resolves a client once: its URL, headers, limits, timeouts, redaction, shared pacing, and a
+ * node:http keep-alive Agent to its origin (connections.ts: one connection per concurrency slot, made on first use). Each
  * request is one Exchange (exchange.ts): a loop of attempts under steward's rules (retry.ts), each attempt
  * sent and read within the limits by attempt.ts; failures become one-line ApiErrors (transport-errors.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import buildConnector from 'undici/lib/core/connect.js';
-import Pool from 'undici/lib/dispatcher/pool.js';
 import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
 import { ACCEPT_ENCODING } from './attempt.ts';
+import { createConnections, type Connections } from './connections.ts';
 import { Exchange, type Transport } from './exchange.ts';
-import { nameFaults, skipInterimContinue } from './interim.ts';
 import { RateLimiter, Semaphore, type Sleep } from './limiter.ts';
 import { createRedactor, redact } from './redact.ts';
 import { traceBody } from './response.ts';
@@ -171,7 +168,7 @@ export function createHttp(opts: HttpOptions): Http {
       method: req.method,
       url,
       path: path.split('?')[0] ?? path,
-      dispatch: {
+      send: {
         path: target.pathname + target.search,
         method: req.method,
         headers: body === undefined ? headers : jsonHeaders,
@@ -204,7 +201,7 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
   const timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS);
   const idleTimeoutMs = Math.min(positive(opts.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS), timeoutMs);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  let pool: Dispatcher | undefined;
+  let connections: Connections | undefined;
   const clean = createRedactor([...(opts.secrets ?? []), ...credentials(opts.auth)]);
   const told = (ms: number, reason: string) => {
     try {
@@ -234,30 +231,16 @@ function transport(opts: HttpOptions): Transport & { prefix: string } {
       },
     }),
     slots: new Semaphore(concurrency),
-    // No redirect is followed (a Pool has no redirect interceptor): a 3xx is read as an answer. TLS is
-    // verified (undici's default). Both timeouts are attempt.ts's (undici's headers and body timeouts
-    // tick at half a second or more); its connect timeout is the idle one, so a connect abandoned by a
-    // timed-out attempt does not linger. Idle keep-alive sockets do not hold the process open. Each
-    // connection's incoming bytes go through interim.ts first: a 100 Continue nobody asked for is skipped, and
-    // a fault undici reports as a body length mismatch is named (parse-errors.ts).
-    // One connection more than the concurrency (the slots above bound what is in flight): undici holds a
-    // socket for a turn of the event loop after each answer before reusing it, so with exactly `concurrency`
-    // connections the next request waited for the one that had just answered (issue 15: ~0.02 of the apply
-    // bound at concurrency 4 against the emulator).
-    dispatcher: () => {
-      if (pool) return pool;
-      const connect = buildConnector({ timeout: idleTimeoutMs });
-      return (pool = new Pool(base.origin, {
-        connections: concurrency > 0 && Number.isFinite(concurrency) ? Math.floor(concurrency) + 1 : null,
-        connect: (options, done) =>
-          connect(options, (...made) => {
-            if (made[1]) nameFaults(made[1], skipInterimContinue(made[1]));
-            done(...made);
-          }),
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      }));
-    },
+    // No redirect is followed (nothing here follows one): a 3xx is read as an answer. TLS is verified (Node's
+    // default). Both timeouts are attempt.ts's; a connect is abandoned after the idle timeout. Idle keep-alive
+    // sockets do not hold the process open (node:http's Agent unrefs them).
+    // One connection per concurrency slot: a socket is back in the Agent's free list a tick after its answer,
+    // before the request that takes its slot is sent.
+    connections: () =>
+      (connections ??= createConnections(base, {
+        connections: concurrency > 0 && Number.isFinite(concurrency) ? Math.floor(concurrency) : null,
+        connectTimeoutMs: idleTimeoutMs,
+      })),
     clean,
     tracing: opts.trace !== undefined,
     trace: (line) => {

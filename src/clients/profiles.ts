@@ -3,7 +3,7 @@
  * and how fast it may be asked. Plan and apply ask `capabilities`; only the clients read paths, auth and
  * envelopes; the connection settings (src/config/connection.ts) read `requestsPerMinute`. Nothing else
  * branches on a profile's name. DESIGN.md, "API profiles"; README, the profiles table. No import that loads
- * undici or ajv: the config layer reads this table.
+ * node:http or ajv: the config layer reads this table.
  */
 import { CliError } from '../errors.ts';
 import { CLICKHOUSE_CLOUD_REQUESTS_PER_MINUTE, DEFAULT_REQUESTS_PER_MINUTE } from './settings.ts';

@@ -32,11 +32,12 @@ test('--debug traces the request body and an error response body, redacted, esca
 });
 
 test('--debug shows a reason phrase as errors do: no terminal escapes or control characters from the server, redacted', async () => {
-  // Written to the socket as is: node's own server refuses such a reason phrase.
+  // Written to the socket as is: node's own server refuses such a reason phrase. It closes the connection, as
+  // the server would never finish the answer it thinks it is still writing there.
   const server = await startServer((req, res) => {
     const status = req.url === '/ok' ? '200 OK' : '503 Busy';
     const body = req.url === '/ok' ? '{"data":[]}' : '{"message":"busy"}';
-    res.socket?.write(`HTTP/1.1 ${status} \x1b[2J\x1b[31mred\x07 ${TOKEN}\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    res.socket?.end(`HTTP/1.1 ${status} \x1b[2J\x1b[31mred\x07 ${TOKEN}\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
   });
   try {
     const lines: string[] = [];

@@ -167,9 +167,9 @@ test('seed: 100 Continue before every answer: dashboard creates and alert update
   }
 });
 
-test('a chunked gzip list after 100 Continue, three times on one connection: undici pauses mid-answer and gives bytes back, none read twice', async () => {
-  // 40,000 dashboards, ~50 MB once decoded: the decoder falls behind, so undici pauses and hands the rest of
-  // what it read back to the socket (unshift) many times.
+test('a chunked gzip list after 100 Continue, three times on one connection: read paused mid-answer and resumed, nothing read twice', async () => {
+  // 40,000 dashboards, ~50 MB once decoded: the decoder falls behind, so the answer's reading is paused and
+  // resumed many times.
   const items = Array.from({ length: 40_000 }, (_, i) => ({
     id: `65f5e4a3b9e77c001a${String(i).padStart(6, '0')}`,
     name: `dashboard ${i} ${'x'.repeat(1200)}`,
