@@ -115,7 +115,7 @@ class AttemptHandler implements ResponseSink {
     this.deadline = this.lastSeen + this.limits.timeoutMs;
     this.arm(Math.min(this.limits.timeoutMs, this.limits.idleTimeoutMs));
     try {
-      connections.send(options, this);
+      this.controller = connections.send(options, this);
     } catch (error) {
       this.fail(error as Error);
     }
@@ -123,7 +123,7 @@ class AttemptHandler implements ResponseSink {
 
   onRequestStart(controller: RequestControl): void {
     this.controller = controller;
-    // Ended (deadline, Ctrl-C) while it waited for a connection: it goes no further.
+    // Ended (deadline, Ctrl-C) while it waited for a connection (and the abort did not reach it): it goes no further.
     if (this.done) return controller.abort(this.failure ?? abortError(undefined));
     this.connected = true;
     this.lastSeen = performance.now();
@@ -286,7 +286,7 @@ class AttemptHandler implements ResponseSink {
 
   private stop(reason: Error): void {
     this.decoder?.destroy();
-    // A request not on a connection yet is aborted as onRequestStart sees it.
+    // A request still waiting for a socket or connecting is ended too: nothing of it is sent, no connect lingers.
     if (this.controller && !this.controller.aborted) this.controller.abort(reason);
   }
 }

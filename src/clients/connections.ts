@@ -56,7 +56,8 @@ export interface ConnectionsOptions {
 }
 
 export interface Connections {
-  send(options: SendOptions, sink: ResponseSink): void;
+  /** Sends a request; the control it returns ends it at any time, while it waits for a socket or connects too. */
+  send(options: SendOptions, sink: ResponseSink): RequestControl;
 }
 
 /** The connections of one client to `origin` (http: or https:, TLS verified as Node's default is). */
@@ -70,7 +71,7 @@ export function createConnections(origin: URL, opts: ConnectionsOptions): Connec
   const hostname = origin.hostname.replace(/^\[|\]$/g, '');
   return {
     send(options, sink) {
-      new Exchange(sink).start(
+      return new Exchange(sink).start(
         () =>
           request({
             protocol: origin.protocol,
@@ -117,7 +118,7 @@ class Exchange implements RequestControl {
 
   constructor(private readonly sink: ResponseSink) {}
 
-  start(make: () => http.ClientRequest, body: string | undefined, secure: boolean, connectTimeoutMs: number): void {
+  start(make: () => http.ClientRequest, body: string | undefined, secure: boolean, connectTimeoutMs: number): this {
     const req = (this.req = make());
     req.on('socket', (socket: Watched) => {
       if (socket[IDLE]) socket[IDLE] = false;
@@ -137,6 +138,7 @@ class Exchange implements RequestControl {
     });
     req.on('response', (res) => this.respond(res));
     req.end(body);
+    return this;
   }
 
   private started(): void {
