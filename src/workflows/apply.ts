@@ -102,6 +102,17 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
       ...(project.envName ? { env: project.envName } : {}),
       server: bindingServer(resolveObservability(project, deps.env).url),
     });
+  } else {
+    // A connection that cannot be made (a variable not set): nothing can be applied, so no lock is taken (it
+    // made `.steward/`). The plan says what is wrong, as `steward plan` does (the files' problems first), and
+    // writes nothing.
+    try {
+      (await import('../config/connection.ts')).resolveObservability(project, deps.env);
+    } catch (error) {
+      const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts, cache: options.cache };
+      await makePlan(deps, { ...planOptions, env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] });
+      throw error;
+    }
   }
   // One apply at a time per state file: taken before planning, so a second apply plans after the first.
   const lock = await deps.lock(project.statePath);
