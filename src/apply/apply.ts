@@ -6,7 +6,7 @@ import type { AlertBody } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
-import { answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, deletedAnyway, errorLine, isAbort } from './create.ts';
+import { alikeName, answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, deletedAnyway, errorLine, isAbort } from './create.ts';
 import { checkAlertDuplicates, checkDuplicates } from './duplicates.ts';
 import { tileIds, updateDashboard, type MadeDashboard } from './dashboard-update.ts';
 import { emptyResult, StalePlanError, type ApplyDeps, type ApplyOptions, type ApplyResult } from './types.ts';
@@ -57,6 +57,11 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   }
 
   const creates = plan.items.filter((i): i is ItemOf<'Dashboard', 'create'> => i.kind === 'Dashboard' && i.action === 'create');
+  // A create found after an unknown outcome under a name alike its own (a server that trims or folds names),
+  // where no other create of this plan has a name alike it: never one listed before the creates.
+  const seen = new Set(live.map((d) => d.id));
+  const alikeCount = new Map<string, number>();
+  for (const c of creates) alikeCount.set(alikeName(c.body.name), (alikeCount.get(alikeName(c.body.name)) ?? 0) + 1);
   const dashboardUpdates = plan.items.filter((i): i is ItemOf<'Dashboard', 'update'> => i.kind === 'Dashboard' && i.action === 'update');
   // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
   const deletes = [
@@ -115,6 +120,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       maxAttempts: opts.maxCreateAttempts ?? 2,
       settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS,
       marker: plan.markerTag,
+      alike: alikeCount.get(alikeName(name)) === 1 ? { seen } : undefined,
     });
     if (outcome.kind === 'created') {
       const { dashboard, recovered } = outcome;

@@ -41,7 +41,7 @@ export type CreateOutcome =
 export async function createOnce(
   deps: ApplyDeps,
   item: ItemOf<'Dashboard', 'create'>,
-  o: { maxAttempts: number; settleMs: number; marker: string },
+  o: { maxAttempts: number; settleMs: number; marker: string; alike?: Alike | undefined },
 ): Promise<CreateOutcome> {
   const body = item.body;
   const sleep = deps.sleep ?? timerSleep;
@@ -62,7 +62,7 @@ export async function createOnce(
       // A 429 says the server refused it unprocessed, but a gateway that limits on the way back says 429
       // for a create that was made: after the wait, a list by name decides before anything is sent again.
       attempt--;
-      const settled = await waitThenList(deps, item, e, refusals++, () => adoptNamed(deps, item, o.marker, 'answered 429'));
+      const settled = await waitThenList(deps, item, e, refusals++, () => adoptNamed(deps, item, o, 'answered 429'));
       if (settled) return settled;
       if (deps.signal?.aborted) return { kind: 'unknown', why: `answered 429 (${errorLine(e)}); interrupted, not re-sent` };
       continue;
@@ -70,13 +70,13 @@ export async function createOnce(
     if (e instanceof RateLimitedError && e.status === 429 && !e.outcomeUnknown && !deps.signal?.aborted) {
       // A 429 steward does not follow (the sixth, or a wait over a minute) is not "failed": a gateway may
       // have refused it after the service made it (red team round 9, F8). Where a list may be sent, it says.
-      const settled = waitable(e) ? await waitThenList(deps, item, e, refusals, () => adoptNamed(deps, item, o.marker, 'answered 429')) : undefined;
+      const settled = waitable(e) ? await waitThenList(deps, item, e, refusals, () => adoptNamed(deps, item, o, 'answered 429')) : undefined;
       return settled ?? { kind: 'unknown', why: rateLimitGivenUp(e, refusals), ...askedWait(e) };
     }
     if (applied) {
       // Applied: the server said so. Find it by name (one list: a 2xx is a commit, nothing to wait for).
       try {
-        const adopted = await adoptNamed(deps, item, o.marker, 'answered 2xx without its id');
+        const adopted = await adoptNamed(deps, item, o, 'answered 2xx without its id');
         if (adopted) return adopted;
         return {
           kind: 'unknown',
@@ -96,7 +96,7 @@ export async function createOnce(
       for (let read = 0; read < 2; read++) {
         await sleep(o.settleMs, deps.signal);
         if (deps.signal?.aborted) return { kind: 'unknown', why: `${why}; interrupted while waiting for it to settle, not re-sent` };
-        const found = await listNamed(deps, body.name, o.marker);
+        const found = await listNamed(deps, body.name, o.marker, o.alike);
         // More than one (another runner's, or a late commit of this run's): the oldest is the one that stays;
         // the check after the creates removes the later ones (this run may have made one of them).
         if (found.length >= 1) return { kind: 'created', dashboard: found[0]!, recovered: true };
@@ -111,8 +111,13 @@ export async function createOnce(
 }
 
 /** The dashboard named as the item is that may be this create, adopted (the oldest when more are); undefined when none is. */
-async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, marker: string, answered: string): Promise<CreateOutcome | undefined> {
-  const found = await listNamed(deps, item.body.name, marker);
+async function adoptNamed(
+  deps: ApplyDeps,
+  item: ItemOf<'Dashboard', 'create'>,
+  o: { marker: string; alike?: Alike | undefined },
+  answered: string,
+): Promise<CreateOutcome | undefined> {
+  const found = await listNamed(deps, item.body.name, o.marker, o.alike);
   // More than one: the oldest stays (as after an unknown outcome); the check after the creates removes the rest.
   if (found.length >= 1) {
     deps.emit({ type: 'id-by-listing', item, id: found[0]!.id, ...(answered.includes('429') ? { after: 'rate-limited' as const } : {}) });
@@ -122,15 +127,35 @@ async function adoptNamed(deps: ApplyDeps, item: ItemOf<'Dashboard', 'create'>, 
 }
 
 /**
+ * Where a create may be listed under a name alike its own (a server or gateway that trims, collapses spaces,
+ * normalizes or folds case): the ids listed before this apply's creates (`seen`), none of which is this
+ * create. Left out for a create whose name is alike another create's of the same plan: which one a listed
+ * name is could not be told.
+ */
+export interface Alike {
+  seen: ReadonlySet<string>;
+}
+
+/** A name as a server that normalizes names may store it: NFC, spaces trimmed and collapsed, case folded. */
+export function alikeName(name: string): string {
+  return name.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
+}
+
+/**
  * The listed dashboards of `name` that may be this run's (or, made at the same time, another runner's of this
  * project): those that carry the marker, or whose tags are not listed. One whose tags lack it was made by
  * someone else (a person, another tool) since the plan: never taken for this create (it was adopted, and its
- * alerts bound to it).
+ * alerts bound to it). With `alike` and none of the very name: those listed under a name alike it that were
+ * not listed before the creates, so that a create stored under another name is not sent again after an unknown
+ * outcome (the check after the creates reports the name it was stored under).
  */
-export async function listNamed(deps: ApplyDeps, name: string, marker: string): Promise<LiveDashboard[]> {
+export async function listNamed(deps: ApplyDeps, name: string, marker: string, alike?: Alike): Promise<LiveDashboard[]> {
   const live = await deps.client.listDashboards({});
   const tagsListed = listsTags(live);
-  return oldestFirst(live.filter((d) => d.name === name && mayBeOurs(d, marker, tagsListed)));
+  const named = live.filter((d) => d.name === name && mayBeOurs(d, marker, tagsListed));
+  if (named.length > 0 || !alike) return oldestFirst(named);
+  const key = alikeName(name);
+  return oldestFirst(live.filter((d) => !alike.seen.has(d.id) && typeof d.name === 'string' && alikeName(d.name) === key && mayBeOurs(d, marker, tagsListed)));
 }
 
 /**

@@ -154,6 +154,52 @@ test("an answer that is not the dashboard as stored (a mock's canned one: anothe
   }
 });
 
+test('a create whose answer is lost, stored under a trimmed name: found under that name after the settle window, not sent again', async () => {
+  const p = tmpProject({});
+  const emu = await startEmulator({ api: 'hyperdx', seed: 3 });
+  const token = String(emu.env['STEWARD_OBS_TOKEN']);
+  let posts = 0;
+  // Trims every dashboard create's name, and answers the checkout one 502 after the server made it.
+  const proxy = await startProxy(emu.url, {
+    intercept: async (req, path, body) => {
+      if (req.method !== 'POST' || !/\/api\/v2\/dashboards$/.test(path)) return undefined;
+      const sent = JSON.parse(body) as { name: string };
+      const lost = sent.name.startsWith('Checkout overview');
+      if (lost) posts++;
+      sent.name = sent.name.trim();
+      const r = await fetch(emu.url + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(sent),
+      });
+      return lost ? { status: 502, body: '{"message":"bad gateway"}' } : { status: r.status, body: await r.text() };
+    },
+  });
+  try {
+    projectWithSpacedNames(p.dir);
+    // The settle window is at least the request timeout: one second here.
+    const project = join(p.dir, 'steward.yaml');
+    writeFileSync(project, readFileSync(project, 'utf8').replace('    requestsPerMinute: 100\n', '    requestsPerMinute: 100\n    timeoutSeconds: 1\n'));
+    const env = { ...(emu.env as Record<string, string>), STEWARD_OBS_URL: proxy.url, XDG_CACHE_HOME: join(p.dir, '.cache') };
+    const r = await steward(['apply', '--auto-approve', '--format', 'json'], { cwd: p.dir, env });
+    assert.is(r.code, 1, r.stdout + r.stderr);
+    assert.is(posts, 1, 'the create was sent once');
+    const result = JSON.parse(r.stdout) as { renamed?: Array<{ name: string; stored: string }>; unknown?: unknown[] };
+    assert.equal(
+      (result.renamed ?? []).filter((x) => x.name === 'checkout-overview').map((x) => x.stored),
+      ['Checkout overview (HyperDX)'],
+    );
+    const listed = (await (await fetch(`${emu.url}/api/v2/dashboards`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: Array<{ name: string }>;
+    };
+    assert.is(listed.data.filter((d) => d.name.startsWith('Checkout overview')).length, 1, 'one dashboard, not two');
+  } finally {
+    await proxy.close();
+    await emu.close();
+    p.cleanup();
+  }
+});
+
 test('names stored as sent: no rename reported, apply exits 0', () =>
   withTrimmingServer(async (dir, _env, direct) => {
     const first = await steward(['apply', '--auto-approve'], { cwd: dir, env: direct });
