@@ -1,3 +1,4 @@
+import { alikeName } from '../shared/alike-name.ts';
 import { ApiError, NotFoundError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import { CliError } from '../errors.ts';
@@ -6,7 +7,7 @@ import type { AlertBody } from '../model/alert.ts';
 import { KNOWN_AFTER_APPLY, type ItemOf, type Plan, type PlanItem, type StateFile } from '../plan/types.ts';
 import type { JournalEntry } from './journal.ts';
 import { mapPool } from './pool.ts';
-import { alikeName, answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, deletedAnyway, errorLine, isAbort } from './create.ts';
+import { answered2xx, askedWait, createAlertOnce, createOnce, DEFAULT_SETTLE_MS, deletedAnyway, errorLine, isAbort } from './create.ts';
 import { checkAlertDuplicates, checkDuplicates } from './duplicates.ts';
 import { tileIds, updateDashboard, type MadeDashboard } from './dashboard-update.ts';
 import { emptyResult, StalePlanError, type ApplyDeps, type ApplyOptions, type ApplyResult } from './types.ts';

@@ -1,4 +1,5 @@
 /** Creates that are never sent twice blindly: settle windows, listing after unknown outcomes, 429 re-sends. */
+import { alikeName } from '../shared/alike-name.ts';
 import { ApiError, ApiTransportError, NotFoundError, RateLimitedError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import type { LiveDashboard } from '../model/dashboard.ts';
@@ -134,11 +135,6 @@ async function adoptNamed(
  */
 export interface Alike {
   seen: ReadonlySet<string>;
-}
-
-/** A name as a server that normalizes names may store it: NFC, spaces trimmed and collapsed, case folded. */
-export function alikeName(name: string): string {
-  return name.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
 }
 
 /**

@@ -4,6 +4,7 @@ import { patchLines, wrapWords } from './patch.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 import { painter, type Style } from '../shared/colour.ts';
 import { pushAll } from '../shared/arrays.ts';
+import { alikeName } from '../shared/alike-name.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
 
@@ -100,7 +101,7 @@ export function renderPlanText(plan: Plan, opts: TextOptions): string {
     );
   }
   const rename = renameHint(plan);
-  if (rename) out.push('', dim(rename));
+  if (rename) out.push('', dim(t(rename)));
   if (plan.ignoredFields.length > 0) {
     out.push('', dim(`Not compared (the service's own or not modeled by steward): ${t(plan.ignoredFields.join(', '))}`));
   }
@@ -177,5 +178,35 @@ export function renameHint(plan: Plan): string | undefined {
   const creates = plan.items.some((i) => i.kind === 'Dashboard' && i.action === 'create');
   const gone = plan.orphans?.some((o) => o.kind === 'Dashboard') || plan.items.some((i) => i.kind === 'Dashboard' && i.action === 'delete');
   if (!creates || !gone) return undefined;
-  return 'A dashboard renamed in its file (spec.name) plans as a create and an orphan: to rename it in place, keeping its id and its alerts, set metadata.id in its file to the live id (shown beside the orphan) before the rename is applied.';
+  return [
+    ...alikeHints(plan),
+    'A dashboard renamed in its file (spec.name) plans as a create and an orphan: to rename it in place, keeping its id and its alerts, set metadata.id in its file to the live id (shown beside the orphan) before the rename is applied.',
+  ].join(' ');
+}
+
+/**
+ * Creates whose name is alike (src/shared/alike-name.ts) the name of a listed dashboard of this project that
+ * no file declares (an orphan, or a delete with --prune): on a service that trims names or folds their case,
+ * that dashboard is this file's, stored under the name the service made of it, and apply would make another
+ * copy each time (apply then fails, reporting the name stored). Said before anything is sent.
+ */
+export function alikeHints(plan: Plan): string[] {
+  const gone = new Map<string, Array<{ name: string; id: string }>>();
+  for (const g of [...(plan.orphans ?? []), ...plan.items.filter((i) => i.action === 'delete')]) {
+    if (g.kind !== 'Dashboard' || g.id === undefined) continue;
+    const key = alikeName(g.name);
+    gone.set(key, [...(gone.get(key) ?? []), { name: g.name, id: g.id }]);
+  }
+  const out: string[] = [];
+  for (const i of plan.items) {
+    if (i.kind !== 'Dashboard' || i.action !== 'create' || typeof i.body.name !== 'string') continue;
+    const sent = i.body.name;
+    for (const g of gone.get(alikeName(sent)) ?? []) {
+      if (g.name === sent) continue;
+      out.push(
+        `Dashboard ${i.name} is sent as ${JSON.stringify(sent)} and this project's ${JSON.stringify(g.name)} (${g.id}) is listed: a service that trims names or folds their case stores the one as the other, and apply would make another copy. Set its spec.name to ${JSON.stringify(g.name)}, or pin metadata.id: ${g.id}.`,
+      );
+    }
+  }
+  return out;
 }

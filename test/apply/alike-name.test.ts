@@ -5,7 +5,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { alikeName, listNamed, type Alike } from '../../src/apply/create.ts';
+import { listNamed, type Alike } from '../../src/apply/create.ts';
+import { alikeName } from '../../src/shared/alike-name.ts';
 import type { ApplyDeps } from '../../src/apply/types.ts';
 import type { LiveDashboard } from '../../src/clients/index.ts';
 

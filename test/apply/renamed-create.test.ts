@@ -78,6 +78,13 @@ test('a dashboard and an alert stored under another name than sent: apply fails 
     assert.match(out, /set spec\.name to "Checkout overview \(HyperDX\)"/);
     assert.match(out, /Apply incomplete: .*2 stored under another name/);
 
+    // The advice not taken: the next plan says, before anything is sent, that the create it plans is that orphan.
+    const again = await steward(['plan', '--format', 'markdown'], { cwd: dir, env });
+    assert.match(
+      again.stdout.replace(/\\/g, ''),
+      /Dashboard checkout-overview is sent as "Checkout overview \(HyperDX\) " and this project's "Checkout overview \(HyperDX\)" \([0-9a-f]{24}\) is listed: a service that trims names or folds their case stores the one as the other/,
+    );
+
     // The advice taken: the files name them as the service does, and nothing is left to create.
     for (const f of ['dashboards/checkout.yaml', 'alerts/checkout.yaml']) {
       const path = join(dir, f);
