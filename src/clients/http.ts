@@ -6,7 +6,7 @@
  * request is one Exchange (exchange.ts): a loop of attempts under steward's rules (retry.ts), each attempt
  * sent and read within the limits by attempt.ts; failures become one-line ApiErrors (transport-errors.ts).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { validateHeaderValue, type IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError } from '../errors.ts';
 import type { HttpMethod, ResponseProblem } from './errors.ts';
@@ -152,6 +152,7 @@ const defaultSleep: Sleep = async (ms, signal) => {
 export function createHttp(opts: HttpOptions): Http {
   const t = transport(opts);
   const headers = requestHeaders(opts);
+  checkHeaderValues(headers, opts.credentialHint);
   // A JSON body says so (a caller's own content-type is kept).
   const jsonHeaders = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type') ? headers : { ...headers, 'content-type': 'application/json' };
 
@@ -261,6 +262,23 @@ function requestHeaders(opts: HttpOptions): Record<string, string> {
   if (opts.auth.type === 'bearer') headers['authorization'] = `Bearer ${opts.auth.token}`;
   else if (opts.auth.type === 'basic') headers['authorization'] = `Basic ${basicCredential(opts.auth)}`;
   return headers;
+}
+
+/**
+ * A header value with a line break or another control character cannot be sent (node:http refuses it at each
+ * request, naming the header only): said once, up front, naming where the value comes from, never the value.
+ */
+function checkHeaderValues(headers: Record<string, string>, credentialHint: string | undefined): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderValue(name, value);
+    } catch {
+      const what = name.toLowerCase() === 'authorization' ? (credentialHint ?? 'the credential') : `the value of the header ${JSON.stringify(name)}`;
+      throw new CliError(`${what} holds a character an HTTP header cannot carry (a line break or another control character): nothing was sent`, {
+        code: 'config',
+      });
+    }
+  }
 }
 
 /** The values the auth puts on the wire, redacted everywhere this client writes. */
