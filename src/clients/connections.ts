@@ -53,7 +53,18 @@ export interface ConnectionsOptions {
   connections: number | null;
   /** A connect (TCP, and TLS for https) abandoned after this long. */
   connectTimeoutMs: number;
+  /** A keep-alive socket unused this long is closed, not reused (default FREE_SOCKET_MS). */
+  freeSocketMs?: number | undefined;
 }
+
+/**
+ * How long an unused keep-alive socket is kept. A server or proxy closes its idle connections after a while
+ * (5 s for Node's, 60 s or more for most proxies) and most do not say when; a request sent on a connection the
+ * other side is closing fails unsent or half-sent, and for a create that is an unknown outcome (a settle window
+ * and two lists). An apply reuses its sockets within milliseconds; a socket idle this long is not worth that
+ * risk. (Where a server says its timeout, `Keep-Alive: timeout=N`, Node keeps a socket at most N - 1 s.)
+ */
+export const FREE_SOCKET_MS = 4000;
 
 export interface Connections {
   /** Sends a request; the control it returns ends it at any time, while it waits for a socket or connects too. */
@@ -64,7 +75,13 @@ export interface Connections {
 export function createConnections(origin: URL, opts: ConnectionsOptions): Connections {
   const secure = origin.protocol === 'https:';
   // lifo: the socket used last goes first, the one least likely to have been closed by the server meanwhile.
-  const agentOptions: http.AgentOptions = { keepAlive: true, scheduling: 'lifo', ...(opts.connections ? { maxSockets: opts.connections } : {}) };
+  const agentOptions: http.AgentOptions = {
+    keepAlive: true,
+    scheduling: 'lifo',
+    // Applies to sockets in the free list only: one in use is the attempt's to time out (attempt.ts).
+    timeout: opts.freeSocketMs ?? FREE_SOCKET_MS,
+    ...(opts.connections ? { maxSockets: opts.connections } : {}),
+  };
   const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   agent.on('free', watchIdle);
   const request = secure ? https.request : http.request;
