@@ -30,12 +30,12 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 test('a socket is reused while fresh, and closed once unused for freeSocketMs: the next request opens another', async () => {
   const server = await startServer((_req, res) => json(res, 200, { data: [] }));
   try {
-    const connections = createConnections(new URL(server.url), { connections: 1, connectTimeoutMs: 5000, freeSocketMs: 150 });
+    const connections = createConnections(new URL(server.url), { connections: 1, connectTimeoutMs: 5000, freeSocketMs: 600 });
     assert.is(await get(connections), 200);
     await pause(20);
     assert.is(await get(connections), 200);
     assert.is(server.connections, 1, 'reused while fresh');
-    await pause(400);
+    await pause(1500);
     assert.is(await get(connections), 200);
     assert.is(server.connections, 2, 'a socket unused past freeSocketMs is not reused');
   } finally {
