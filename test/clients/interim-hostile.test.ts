@@ -60,17 +60,23 @@ test('bytes written to an idle connection close it: the next create goes out on 
   // and finishes it when a request comes in there. Read there, the second create would fail (its answer would
   // start in the middle of another) or take that answer as its own.
   let first: Socket | undefined;
+  let started = false;
   const server = await startRawServer((n, socket) => {
     if (n === 0) {
       first = socket;
       socket.write(created('{"id":"0"}'));
-      setTimeout(() => socket.write('HTTP/1.1 201 Crea'), 30);
+      setTimeout(() => {
+        socket.write('HTTP/1.1 201 Crea');
+        started = true;
+      }, 30);
     } else if (socket === first) socket.write(`ted\r\nContent-Length: 14\r\n\r\n{"id":"EARLY"}${created(`{"id":"${n}"}`)}`);
     else socket.write(created(`{"id":"${n}"}`));
   });
   try {
     const http = createHttp({ prefixUrl: server.url, auth: { type: 'bearer', token: TOKEN }, timeoutMs: 2000, idleTimeoutMs: 500, concurrency: 1 });
     const a = await http.request({ method: 'POST', path: '/a', json: { name: 'a' } });
+    // Sent once those bytes have had time to arrive (on a loaded machine the server's timer may be late).
+    while (!started) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 100));
     const b = await http.request({ method: 'POST', path: '/b', json: { name: 'b' } });
     assert.equal([a.body, b.body], [{ id: '0' }, { id: '1' }]);
