@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep, win32 } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { CliError } from '../errors.ts';
@@ -206,6 +206,12 @@ export function checkBinding(plan: Plan, here: Omit<PlanBinding, 'idSeed' | 'opt
   }
   if (b.server !== here.server) {
     throw new PlanMismatchError(`plan was made for another server (${b.server}), not ${here.server}`);
+  }
+  // Paths are saved relative to the project folder, inside it (a plan narrowed to a path outside has nothing
+  // to apply, and is never saved). One that leaves it was written by hand: refused before anything looks at
+  // the path, so that the answer does not say whether it exists.
+  if (b.options.paths.some((p) => isAbsolute(p) || win32.isAbsolute(p) || p.split(/[\\/]/).includes('..'))) {
+    throw new PlanMismatchError('plan names a path outside its project (binding.options.paths); make it again with `steward plan --out`');
   }
 }
 

@@ -2,9 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { bindingFile, firstDifference, planDigest, planShapeProblem, projectName, seededIds } from '../../src/apply/plan-file.ts';
+import { bindingFile, checkBinding, firstDifference, planDigest, planShapeProblem, projectName, seededIds } from '../../src/apply/plan-file.ts';
 import type { AlertBody } from '../../src/model/alert.ts';
-import type { AlertItem, PlanBinding } from '../../src/plan/types.ts';
+import type { AlertItem, Plan, PlanBinding } from '../../src/plan/types.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../src/plan/fingerprint.ts';
@@ -134,5 +134,29 @@ test('a plan of another format version, or a value outside a fixed set, says wha
   const p = await planShapeProblem({ formatVersion: 1, items: [{ action: 'explode' }] });
   assert.not.match(p!, 'allowed values');
 });
+
+const pathRows: Array<[string[], boolean]> = [
+  [[], true],
+  [['dashboards'], true],
+  [['dashboards/checkout.yaml', 'alerts'], true],
+  [['.'], true],
+  [['..'], false],
+  [['../other/secret.yaml'], false],
+  [['dashboards/../../x'], false],
+  [['/etc/passwd'], false],
+  [['C:\\Users\\x'], false],
+  [['dashboards\\..\\..\\x'], false],
+];
+
+for (const [paths, ok] of pathRows) {
+  test(`checkBinding: options.paths ${JSON.stringify(paths)} ${ok ? 'pass' : 'are refused, before any look at them'}`, () => {
+    // A plan whose digest was made again after its paths were changed by hand: only the path rule stops it.
+    const b: PlanBinding = { ...binding, options: { ...binding.options, paths } };
+    const plan = { items: [item()], binding: b, digest: planDigest([item()], b) } as unknown as Plan;
+    const here = { project: b.project, file: b.file, server: b.server };
+    if (ok) checkBinding(plan, here);
+    else assert.throws(() => checkBinding(plan, here), /plan names a path outside its project/);
+  });
+}
 
 test.run();
