@@ -242,7 +242,11 @@ async function planLoaded(
     idSeed,
     options: {
       targets: [...(args.target ?? [])].sort(),
-      paths: (args.paths ?? []).map((p) => relative(project.dir, resolve(deps.cwd, p)).split(sep).join('/') || '.').sort(),
+      // A folder that holds the project (`plan ..` from its folder) narrows nothing: saved as the project's own.
+      paths: (args.paths ?? [])
+        .map((p) => relative(project.dir, resolve(deps.cwd, p)).split(sep).join('/'))
+        .map((p) => (/^\.\.(\/\.\.)*$/.test(p) ? '' : p) || '.')
+        .sort(),
       prune,
       ...(prune && args.allowEmpty ? { allowEmpty: true as const } : {}),
       reassertAlerts: args.reassertAlerts,

@@ -198,6 +198,20 @@ test('a plan made with --target applies with the same narrowing', async () => {
   }
 });
 
+test('a plan narrowed to the folder that holds the project (plan ..) is saved as the project itself and applies', async () => {
+  const x = await examplesWithEmulator();
+  try {
+    const p = await steward(['plan', '--out', 'plan.json', '..'], { cwd: x.dir, env: x.env });
+    assert.is(p.code, 0, p.stdout + p.stderr);
+    const plan = JSON.parse(readFileSync(join(x.dir, 'plan.json'), 'utf8')) as Plan;
+    assert.equal(plan.binding!.options.paths, ['.']);
+    const a = await steward(['apply', 'plan.json'], { cwd: x.dir, env: x.env });
+    assert.is(a.code, 0, a.stdout + a.stderr);
+  } finally {
+    await x.cleanup();
+  }
+});
+
 for (const api of ['hyperdx', 'clickstack-cloud'] as const) {
   test(`${api}: a saved plan (live alerts, creates) matches its schema, recomputes the same and applies; an update of dashboard filters too`, async () => {
     const p = tmpProject({});
