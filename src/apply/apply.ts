@@ -1,4 +1,5 @@
 import { alikeName } from '../shared/alike-name.ts';
+import { groupBy } from '../shared/arrays.ts';
 import { ApiError, NotFoundError } from '../clients/errors.ts';
 import type { LiveAlert } from '../model/alert.ts';
 import { CliError } from '../errors.ts';
@@ -61,8 +62,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
   // A create found after an unknown outcome under a name alike its own (a server that trims or folds names),
   // where no other create of this plan has a name alike it: never one listed before the creates.
   const seen = new Set(live.map((d) => d.id));
-  const alikeCount = new Map<string, number>();
-  for (const c of creates) alikeCount.set(alikeName(c.body.name), (alikeCount.get(alikeName(c.body.name)) ?? 0) + 1);
+  const alike = groupBy(creates, (c) => alikeName(c.body.name));
   const dashboardUpdates = plan.items.filter((i): i is ItemOf<'Dashboard', 'update'> => i.kind === 'Dashboard' && i.action === 'update');
   // Alert deletes go first: an alert may watch a tile of a dashboard this plan deletes.
   const deletes = [
@@ -121,7 +121,7 @@ export async function applyPlan(deps: ApplyDeps, plan: Plan, state: StateFile, o
       maxAttempts: opts.maxCreateAttempts ?? 2,
       settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS,
       marker: plan.markerTag,
-      alike: alikeCount.get(alikeName(name)) === 1 ? { seen } : undefined,
+      alike: alike.get(alikeName(name))?.length === 1 ? { seen } : undefined,
     });
     if (outcome.kind === 'created') {
       const { dashboard, recovered } = outcome;

@@ -122,7 +122,6 @@ class AttemptHandler implements ResponseSink {
   }
 
   onRequestStart(controller: RequestControl): void {
-    this.controller = controller;
     // Ended (deadline, Ctrl-C) while it waited for a connection (and the abort did not reach it): it goes no further.
     if (this.done) return controller.abort(this.failure ?? abortError(undefined));
     this.connected = true;
@@ -144,8 +143,7 @@ class AttemptHandler implements ResponseSink {
     }, ms);
   }
 
-  onResponseStart(controller: RequestControl, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
-    this.controller = controller;
+  onResponseStart(_controller: RequestControl, statusCode: number, headers: IncomingHttpHeaders, statusMessage?: string): void {
     if (this.done) return;
     this.lastSeen = performance.now();
     if (statusCode < 200) return;

@@ -7,7 +7,7 @@ import { maxHeaderSize } from 'node:http';
 import { formatBytes } from './transport-errors.ts';
 
 /** A fault of an answer: `Parse Error: <reason>`, its HPE code, its cause the original without the answer's bytes. */
-export function parseError(reason: string, original: Error, code: string | undefined): Error {
+function parseError(reason: string, original: Error, code: string | undefined): Error {
   return Object.assign(new Error(`Parse Error: ${reason}`), { name: 'HTTPParserError', code, reason, cause: withoutData(original) });
 }
 

@@ -3,7 +3,7 @@ import { escapeTerminal as t } from './escape.ts';
 import { patchLines, wrapWords } from './patch.ts';
 import { fanOut, fanOutLine } from '../templates/fan-out.ts';
 import { painter, type Style } from '../shared/colour.ts';
-import { pushAll } from '../shared/arrays.ts';
+import { groupBy, pushAll } from '../shared/arrays.ts';
 import { alikeName } from '../shared/alike-name.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', delete: '-', noop: '=', blocked: '!' };
@@ -191,12 +191,10 @@ export function renameHint(plan: Plan): string | undefined {
  * copy each time (apply then fails, reporting the name stored). Said before anything is sent.
  */
 export function alikeHints(plan: Plan): string[] {
-  const gone = new Map<string, Array<{ name: string; id: string }>>();
-  for (const g of [...(plan.orphans ?? []), ...plan.items.filter((i) => i.action === 'delete')]) {
-    if (g.kind !== 'Dashboard' || g.id === undefined) continue;
-    const key = alikeName(g.name);
-    gone.set(key, [...(gone.get(key) ?? []), { name: g.name, id: g.id }]);
-  }
+  const listed = [...(plan.orphans ?? []), ...plan.items.filter((i) => i.action === 'delete')].flatMap((g) =>
+    g.kind === 'Dashboard' && g.id !== undefined ? [{ name: g.name, id: g.id }] : [],
+  );
+  const gone = groupBy(listed, (g) => alikeName(g.name));
   const out: string[] = [];
   for (const i of plan.items) {
     if (i.kind !== 'Dashboard' || i.action !== 'create' || typeof i.body.name !== 'string') continue;

@@ -90,29 +90,26 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   if (saved && (saved.env ?? undefined) !== (project.envName ?? undefined)) {
     throw new UsageError(`the plan was made for ${saved.env ? `--env ${saved.env}` : 'no --env'}, not ${options.env ? `--env ${options.env}` : 'no --env'}`);
   }
+  // A connection that cannot be made (a variable not set): nothing can be applied, so no lock is taken (it
+  // made `.steward/`). Without a saved plan, the plan says what is wrong, as `steward plan` does (the files'
+  // problems first), and writes nothing.
+  const { resolveObservability } = await import('../config/connection.ts');
+  let url: string;
+  try {
+    url = resolveObservability(project, deps.env).url;
+  } catch (error) {
+    if (!saved) await makePlan(deps, freshPlanOptions(options));
+    throw error;
+  }
   if (saved) {
     // Bound to what produced it: its own digest, the project, the environment and the server.
-    const [{ checkBinding, bindingFile, bindingServer, projectName }, { resolveObservability }] = await Promise.all([
-      import('../apply/plan-file.ts'),
-      import('../config/connection.ts'),
-    ]);
+    const { checkBinding, bindingFile, bindingServer, projectName } = await import('../apply/plan-file.ts');
     checkBinding(saved, {
       project: await projectName(project.file),
       file: bindingFile(project.file),
       ...(project.envName ? { env: project.envName } : {}),
-      server: bindingServer(resolveObservability(project, deps.env).url),
+      server: bindingServer(url),
     });
-  } else {
-    // A connection that cannot be made (a variable not set): nothing can be applied, so no lock is taken (it
-    // made `.steward/`). The plan says what is wrong, as `steward plan` does (the files' problems first), and
-    // writes nothing.
-    try {
-      (await import('../config/connection.ts')).resolveObservability(project, deps.env);
-    } catch (error) {
-      const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts, cache: options.cache };
-      await makePlan(deps, { ...planOptions, env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] });
-      throw error;
-    }
   }
   // One apply at a time per state file: taken before planning, so a second apply plans after the first.
   const lock = await deps.lock(project.statePath);
@@ -121,6 +118,16 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   } finally {
     lock.release();
   }
+}
+
+/** What every plan of this apply is made with (a saved plan adds its own binding's options). */
+function sharedPlanOptions(options: ApplyOptions) {
+  return { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts, cache: options.cache };
+}
+
+/** The plan an apply without a saved plan makes: the command's own narrowing and pruning. */
+function freshPlanOptions(options: ApplyOptions): PlanOptions {
+  return { ...sharedPlanOptions(options), env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] };
 }
 
 async function applyLocked(
@@ -164,7 +171,7 @@ async function applyLocked(
     if (made.alertsLeft.length > 0) deps.alertsLeft?.(made.alertsLeft);
     return made;
   };
-  const planOptions = { config: options.config, concurrency: options.concurrency, reassertAlerts: options.reassertAlerts, cache: options.cache };
+  const planOptions = sharedPlanOptions(options);
 
   const runId = randomUUID();
   try {
@@ -198,7 +205,7 @@ async function applyLocked(
       // A plan saved by an earlier version holds under its own formula; the apply checks the current one.
       planned = { ...saved, fingerprint: made.plan.fingerprint };
     } else {
-      const fresh = () => plan({ ...planOptions, env: options.env, target: options.target, prune: options.prune, allowEmpty: options.allowEmpty, paths: [] });
+      const fresh = () => plan(freshPlanOptions(options));
       made = await fresh();
       // The run whose lock this one took over was killed: it may have left a copy its check would have removed.
       if (killedSince !== undefined && (await finishKilledRun(made, killedSince, runId, deps.warn)) > 0) made = await fresh();
