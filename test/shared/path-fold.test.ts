@@ -5,7 +5,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { comparePaths, foldedNote, foldPath, gitFolderName, inGitFolder, isGitName, showName } from '../../src/shared/path-fold.ts';
+import fc from 'fast-check';
+import { comparePaths, foldedNote, foldName, foldPath, gitFolderName, inGitFolder, isGitName, showName, unicodeFold } from '../../src/shared/path-fold.ts';
 
 const NFC_E = 'caf\u00e9.yaml';
 const NFD_E = 'cafe\u0301.yaml';
@@ -94,6 +95,26 @@ for (const [rel, want] of IN_GIT) {
     assert.is(inGitFolder(rel), want !== undefined);
   });
 }
+
+test('an ASCII name folds by its own path exactly as the full Unicode fold would', () => {
+  const ascii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 24 });
+  const nameLike = fc.constantFrom('.git', 'GIT~1', 'Steward.YAML', '.steward', 'a:b', 'x. .', ' . ', '..', '.');
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        ascii,
+        nameLike,
+        fc.tuple(nameLike, ascii).map(([a, b]) => a + b),
+      ),
+      (name) => {
+        const full = name === '.' || name === '..' ? name : unicodeFold(name);
+        const want = name === '.' || name === '..' || /^[. ]+$/.test(full) ? full : full.replace(/[. ]+$/, '');
+        assert.is(foldName(name), want);
+      },
+    ),
+    { numRuns: 5000 },
+  );
+});
 
 test('the note names both names, says why, and shows an invisible code point as an escape', () => {
   assert.is(
