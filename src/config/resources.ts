@@ -44,7 +44,7 @@ export function processFile(
   env: Env,
   opts: { isProjectFile: boolean; variables?: VariablePolicy; fast?: boolean },
 ): FileResult {
-  // Most files are plain and valid: js-yaml reads them without positions. Anything else (a problem, a
+  // Most files are plain and valid: the line reader or js-yaml reads them without positions. Anything else (a problem, a
   // "${VAR}", a form the fast path is not sure of) is read below with `yaml`, positions and all.
   if (opts.fast !== false && !opts.isProjectFile && !mayFormReference(bytes)) {
     const fast = fastProcessFile(file, bytes);

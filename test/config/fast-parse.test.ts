@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { parseAllDocuments, stringify } from 'yaml';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fastLoadAll } from '../../src/config/fast-parse.ts';
+import { fastLoadAll, lineReaderLoadAll } from '../../src/config/fast-parse.ts';
 import { fastProcessFile, processFile } from '../../src/config/resources.ts';
 import { mayFormReference } from '../../src/config/reference-scan.ts';
 import { anyResourceDoc, budget, renderDocs, renderStyle } from '../fuzz/arbitraries.ts';
@@ -28,6 +28,21 @@ const ENV = {};
 
 let answered = 0;
 let fellBack = 0;
+let lineAnswered = 0;
+
+/**
+ * The line reader on its own (src/config/line-parse.ts, tried before js-yaml): wherever it answers, yaml reads
+ * the text without an error and gives the same values in the same key order.
+ */
+function sameLineReader(text: string, context: () => string): void {
+  const line = lineReaderLoadAll(text);
+  if (!line) return;
+  lineAnswered++;
+  const want = yamlValues(text);
+  assert.ok(want !== undefined, `the line reader read a text yaml refuses or warns about:\n${context()}`);
+  assert.ok(isDeepStrictEqual(line, want), `values differ:\nline ${JSON.stringify(line)}\nyaml ${JSON.stringify(want)}\n${context()}`);
+  assert.is(JSON.stringify(line), JSON.stringify(want), context());
+}
 
 /**
  * Both paths on one file: where the fast path answers, it must equal the `yaml` path exactly. A file that may
@@ -35,6 +50,8 @@ let fellBack = 0;
  * reference), so it counts as a fallback here too.
  */
 function same(bytes: Uint8Array, context: () => string): boolean {
+  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
+  if (!text.includes('\ufffd')) sameLineReader(text, context);
   const fast = mayFormReference(bytes) ? undefined : fastProcessFile(FILE, bytes);
   if (!fast) {
     fellBack++;
@@ -153,6 +170,7 @@ test('fuzz: any JSON value, written in block or flow style, reads the same', () 
       } catch {
         return;
       }
+      sameLineReader(text, () => text);
       const docs = fastLoadAll(text);
       if (docs === undefined) {
         fellBack++;
@@ -172,8 +190,9 @@ test('fuzz: any JSON value, written in block or flow style, reads the same', () 
 });
 
 test('the fuzz runs exercised both paths', () => {
-  console.log(`  fast path answered ${answered} fuzz files, ${fellBack} fell back`);
+  console.log(`  fast path answered ${answered} fuzz files (the line reader ${lineAnswered}), ${fellBack} fell back`);
   assert.ok(answered > 20, `the fast path answered only ${answered} files`);
+  assert.ok(lineAnswered > 20, `the line reader answered only ${lineAnswered} files`);
   assert.ok(fellBack > 20, `only ${fellBack} files fell back`);
 });
 
@@ -345,6 +364,7 @@ const TRICKY: Array<[string, boolean | undefined]> = [
 
 test('tricky cases: the fast path answers only where it reads exactly as yaml does', () => {
   for (const [text, expectFast] of TRICKY) {
+    sameLineReader(text, () => JSON.stringify(text));
     const docs = fastLoadAll(text);
     if (expectFast !== undefined)
       assert.is(docs !== undefined, expectFast, `fast path ${expectFast ? 'should' : 'should not'} answer: ${JSON.stringify(text).slice(0, 200)}`);
@@ -399,8 +419,135 @@ function seeded(seed: number) {
   return { rnd, pick: <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]! };
 }
 
+test('the line reader: generated block and flow YAML, mistakes included, reads as yaml does wherever it answers', () => {
+  // FUZZ_SEED explores other texts (spread: this generator's first draws from a small seed are alike).
+  const { rnd, pick } = seeded(((Number(process.env['FUZZ_SEED']) || 15) * 2654435761) % 0x7fffffff);
+  const plain = [
+    'a',
+    'b c',
+    'x:y',
+    'a#b',
+    'k-1',
+    '1',
+    '-2',
+    '1.5',
+    '0x1F',
+    '1e3',
+    '.inf',
+    '~',
+    'null',
+    'true',
+    'False',
+    'yes',
+    '0777',
+    '1_000',
+    '12345678901234567',
+    'é',
+    'a\u00a0',
+    '\u00a0a',
+    '-x',
+    '?x',
+    ':x',
+    'a ,',
+    'a]',
+    "x'y",
+    'x"y',
+    '@a',
+    '`a',
+    '%a',
+    '&a',
+    '!a',
+    '|',
+    '>',
+    'a: b',
+    'a #c',
+    '#c',
+    '',
+  ];
+  const quoted = [
+    '"a"',
+    '"a\\"b"',
+    '"\\n\\t\\\\"',
+    '"\\u00e9"',
+    '"\\x41"',
+    '"\\ud800"',
+    '"\\/"',
+    '"\\e"',
+    '"a: b"',
+    '"#"',
+    "'a'",
+    "'it''s'",
+    "''",
+    '""',
+    "'a",
+    '"a',
+  ];
+  const keys = ['a', 'b c', 'k-1', '1', 'true', '1.0', '0x1F', 'x:y', "'q k'", '"d k"', 'é', 'a#b', '-k', '? k', '[k]', '"k"x', 'a', 'null'];
+  const scalar = () => (rnd() < 0.7 ? pick(plain) : pick(quoted));
+  const flow = (d: number): string => {
+    if (d > 2 || rnd() < 0.4) return scalar();
+    const n = Math.floor(rnd() * 4);
+    const items = Array.from({ length: n }, () => (rnd() < 0.5 && pick([0, 1]) ? `${pick(keys)}: ${flow(d + 1)}` : flow(d + 1)));
+    const sep = pick([', ', ',', ' , ']);
+    return rnd() < 0.5
+      ? `[${pick(['', ' '])}${items.join(sep)}${pick(['', ' ', ',', ', '])}]`
+      : `{${pick(['', ' '])}${Array.from({ length: n }, () => `${pick(keys)}${pick([': ', ':', ' : '])}${flow(d + 1)}`).join(sep)}${pick(['', ' ', ','])}}`;
+  };
+  const inline = () => (rnd() < 0.25 ? flow(0) : scalar()) + (rnd() < 0.15 ? pick([' # c', '  #c', '#c', ' ']) : '');
+  const block = (indent: number, depth: number, out: string[]): void => {
+    const pad = ' '.repeat(indent);
+    const n = 1 + Math.floor(rnd() * 3);
+    const seq = rnd() < 0.4;
+    for (let i = 0; i < n; i++) {
+      if (rnd() < 0.1) out.push(pick(['', `${pad}# note`, '# note', '   ']));
+      const deeper = indent + pick([1, 2, 2, 4]);
+      const nest = depth < 3 && rnd() < 0.35;
+      if (seq) {
+        const dash = pad + pick(['- ', '- ', '-   ']);
+        if (nest && rnd() < 0.5) {
+          // `- key: value` then the mapping's other keys at its column.
+          const col = dash.length;
+          out.push(dash + `${pick(keys)}: ${inline()}`);
+          if (rnd() < 0.7) out.push(' '.repeat(col + pick([0, 0, 0, 1, -1])) + `${pick(keys)}: ${inline()}`);
+        } else if (nest) {
+          out.push(pad + pick(['-', '- # c', '- - a']));
+          block(deeper, depth + 1, out);
+        } else out.push(dash + inline());
+      } else {
+        const key = pick(keys);
+        if (nest) {
+          out.push(`${pad}${key}:${pick(['', ' ', ' # c'])}`);
+          if (rnd() < 0.3) {
+            // A sequence at its key's indent.
+            out.push(`${pad}- ${inline()}`);
+            if (rnd() < 0.5) out.push(`${pad}- ${inline()}`);
+          } else block(deeper, depth + 1, out);
+        } else out.push(`${pad}${key}${pick([': ', ': ', ':', ':  '])}${inline()}`);
+      }
+      if (rnd() < 0.05) out.push(pad + ' ' + scalar());
+    }
+  };
+  let answered = 0;
+  for (let i = 0; i < 6000; i++) {
+    const lines: string[] = [];
+    block(pick([0, 0, 0, 2]), 0, lines);
+    if (rnd() < 0.15) {
+      lines.push(pick(['---', '--- # d', '---  ']));
+      block(0, 0, lines);
+    }
+    if (rnd() < 0.1) lines.unshift(pick(['---', '# head']));
+    const eol = rnd() < 0.1 ? '\r\n' : '\n';
+    const text = lines.join(eol) + pick([eol, '', eol + eol]);
+    sameLineReader(text, () => JSON.stringify(text));
+    if (lineReaderLoadAll(text)) answered++;
+  }
+  // Most texts hold a mistake somewhere (then it must not answer); the clean ones it must read.
+  assert.ok(answered > 500, `the line reader answered only ${answered} of 6000`);
+});
+
 /** Where the fast path answers, yaml must read the text without a problem and give the same values. */
 function assertSameWhereFast(text: string): boolean {
+  sameLineReader(text, () => JSON.stringify(text));
   const docs = fastLoadAll(text);
   if (docs === undefined) return false;
   const slow = yamlValues(text);
