@@ -275,9 +275,8 @@ const FAST_MAX_DEPTH = 48;
 // maxDepth came with js-yaml 4.3; @types/js-yaml 4.0.9 predates it.
 const LOAD_OPTIONS: LoadOptions & { maxDepth: number } = { schema: SCHEMA, maxDepth: FAST_MAX_DEPTH, json: false };
 
-/** What the line reader alone answers for `text` behind the same screens (for the differential test). */
+/** What the line reader alone answers for `text` (for the differential test). */
 export function lineReaderLoadAll(text: string): unknown[] | undefined {
-  if (!simpleLines(text) || SCREEN.test(text)) return undefined;
   return lineLoadAll(text, plainValue);
 }
 
@@ -287,15 +286,15 @@ export function lineReaderLoadAll(text: string): unknown[] | undefined {
  */
 export function fastLoadAll(text: string): unknown[] | undefined {
   // Lines first: they bound every run SCREEN's look-behinds may scan.
+  // The line reader first (~4x js-yaml on a dashboard; it screens for itself), js-yaml for the shapes it leaves.
+  const plain = lineLoadAll(text, plainValue);
+  if (plain) return plain;
   if (!simpleLines(text) || SCREEN.test(text)) return undefined;
-  // The line reader first (~4x js-yaml on a dashboard); js-yaml for the shapes it leaves.
-  let docs: unknown[] | undefined = lineLoadAll(text, plainValue);
-  if (!docs) {
-    try {
-      docs = loadAll(text, null, LOAD_OPTIONS);
-    } catch {
-      return undefined;
-    }
+  let docs: unknown[];
+  try {
+    docs = loadAll(text, null, LOAD_OPTIONS);
+  } catch {
+    return undefined;
   }
   if (docs.length === 0 || docs.some((d) => d === null || d === undefined)) return undefined;
   // Each `---` starts a document; text before the first marker (other than comments) is one more.

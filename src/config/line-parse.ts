@@ -6,10 +6,12 @@
  * compact nested sequence, a trailing comma, a key that is not a string) is "not sure": the caller then
  * reads the file with js-yaml or `yaml` as before.
  *
- * It runs only on text that fast-parse.ts's screens passed (no tabs, tags, anchors, aliases, directives, `?`
- * keys, `<<`, `__proto__`, null keys; every line under 1,000 characters; quotes and brackets closed on their
- * line), and plain scalars are resolved by the caller (yaml's core schema). The differential test
- * (test/config/fast-parse.test.ts) holds what it answers to `yaml`'s values and key order.
+ * It screens for itself (fast-parse.ts's screens stand in front of js-yaml only, and cost as much as this
+ * reading): a tag, anchor, alias, directive, `?` key, block scalar or reserved character where a token
+ * starts, a null or complex key, a tab, `__proto__`, a line over 1,000 characters, `...` or content after `---`
+ * are all "not sure"; plain scalars are resolved by the caller (yaml's core schema, which is not sure of YAML
+ * 1.1 forms, `<<` and `=`). The differential test (test/config/fast-parse.test.ts) holds what it answers to
+ * `yaml`'s values and key order, over texts full of those forms.
  */
 
 /** Thrown to say "not sure"; caught once at the top. */
@@ -40,6 +42,15 @@ const CR = 13;
 /** Nesting past which js-yaml and yaml are left to decide (fast-parse.ts's FAST_MAX_DEPTH). */
 const MAX_DEPTH = 48;
 
+/**
+ * What the line reader never reads (fast-parse.ts's screens come after it, in front of js-yaml): a tab, a
+ * byte-order mark (yaml drops one at a document's start only), a carriage return without its line feed and
+ * the line breaks YAML 1.1 had (U+0085, U+2028, U+2029). `__proto__` too (a key would set the prototype).
+ */
+const UNSURE = /[\t\u0085\u2028\u2029\ufeff]|\r(?!\n)/;
+/** yaml takes implicit keys of up to 1,024 characters; longer lines are left to it. */
+const MAX_LINE = 1000;
+
 /** Characters no plain scalar or plain key may start with here (YAML's indicators, `-?:` handled apart). */
 const INDICATOR = new Uint8Array(128);
 for (const c of ',[]{}#&*!|>\'"%@`') INDICATOR[c.charCodeAt(0)] = 1;
@@ -53,8 +64,7 @@ for (const c of ',[]{}') FLOW_END[c.charCodeAt(0)] = 1;
  * back as its source, as yaml's toJS makes keys strings).
  */
 export function lineLoadAll(text: string, plain: PlainValue): unknown[] | undefined {
-  // A byte-order mark: yaml drops it at a document's start only.
-  if (text.includes('\ufeff')) return undefined;
+  if (UNSURE.test(text) || text.includes('__proto__')) return undefined;
   try {
     return new LineReader(text, plain).documents();
   } catch {
@@ -92,10 +102,15 @@ class LineReader {
       if (next === -1) next = n;
       // CRLF: the line ends before its CR.
       const end = next > lineStart && text.charCodeAt(next - 1) === CR ? next - 1 : next;
+      if (end - lineStart > MAX_LINE) bail();
       let i = lineStart;
       while (i < end && text.charCodeAt(i) === SPACE) i++;
-      if (i === lineStart && end - i >= 3 && text.startsWith('---', i) && (end - i === 3 || text.charCodeAt(i + 3) === SPACE)) {
-        // A marker (the screens let through only `---` with blanks or a comment after it).
+      if (i === lineStart && (text.startsWith('---', i) || text.startsWith('...', i))) {
+        // A marker: `---` alone, or with blanks and a comment after it. `...`, and `---` with content, are left
+        // to the others.
+        let j = i + 3;
+        while (j < end && text.charCodeAt(j) === SPACE) j++;
+        if (text.charCodeAt(i) !== DASH || (j < end && !(text.charCodeAt(j) === HASH && j > i + 3))) bail();
         if (this.starts.length > 0) docs.push(this.document());
         else if (marked) bail();
         marked = true;
@@ -395,7 +410,15 @@ class LineReader {
   private flowPlain(i: number, end: number): string {
     const { text } = this;
     const c = text.charCodeAt(i);
-    if (i >= end || (c < 128 && INDICATOR[c] === 1) || ((c === DASH || c === COLON || c === 63) && text.charCodeAt(i + 1) === SPACE)) bail();
+    // `-`, `?` and `:` start a plain scalar here only before a character that is neither blank nor a flow
+    // indicator (`[:]` is a mapping of a null key to yaml).
+    const d = text.charCodeAt(i + 1);
+    if (
+      i >= end ||
+      (c < 128 && INDICATOR[c] === 1) ||
+      ((c === DASH || c === COLON || c === 63) && (i + 1 >= end || d === SPACE || (d < 128 && FLOW_END[d] === 1)))
+    )
+      bail();
     let e = i + 1;
     for (; e < end; e++) {
       const d = text.charCodeAt(e);
