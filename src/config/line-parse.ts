@@ -171,7 +171,8 @@ class LineReader {
       // After the colon: a blank (then a value or a comment) or the line's end.
       q++;
       if (q < end && text.charCodeAt(q) !== SPACE) bail();
-      if (Object.prototype.hasOwnProperty.call(out, key)) bail();
+      // `"\u005f_proto__"` too: the text check cannot see an escaped one, and assigning it sets the prototype.
+      if (key === '__proto__' || Object.prototype.hasOwnProperty.call(out, key)) bail();
       while (q < end && text.charCodeAt(q) === SPACE) q++;
       let value: unknown;
       if (q === end || text.charCodeAt(q) === HASH) {
@@ -370,7 +371,7 @@ class LineReader {
         else key = this.plainKey(this.flowPlain(i, end));
         i = this.skip(this.after, end);
         if (text.charCodeAt(i) !== COLON || text.charCodeAt(i + 1) !== SPACE) bail();
-        if (Object.prototype.hasOwnProperty.call(map, key)) bail();
+        if (key === '__proto__' || Object.prototype.hasOwnProperty.call(map, key)) bail();
         map![key] = this.flowNode(this.skip(i + 1, end), end, depth + 1);
       }
       i = this.skip(this.after, end);

@@ -363,6 +363,10 @@ const TRICKY: Array<[string, boolean | undefined]> = [
   ['a: 1\n\u00a0b: 2\n', undefined],
   ['a: "\u0085"\n', undefined],
   ['\ufeffa: 1\n', undefined],
+  // An escaped __proto__ key: no text screen sees it, and a plain assignment would set the prototype.
+  ['"\\u005f_proto__": {a: 1}\n', undefined],
+  ['a: {"\\u005f_proto__": 1}\n', undefined],
+  ['- "__pro\\u0074o__": 1\n', undefined],
 ];
 
 test('tricky cases: the fast path answers only where it reads exactly as yaml does', () => {
