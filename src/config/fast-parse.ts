@@ -24,6 +24,7 @@
 import { FAILSAFE_SCHEMA, loadAll, Type, type LoadOptions } from 'js-yaml';
 import { isScalar, Schema } from 'yaml';
 import { lineLoadAll } from './line-parse.ts';
+import { maxOf } from '../shared/arrays.ts';
 
 /** Thrown inside js-yaml by a resolver that is not sure; any throw means "use yaml". */
 class NotSure extends Error {}
@@ -67,6 +68,7 @@ const WORDS = new Map<string, unknown>([
   ...['false', 'False', 'FALSE'].map((w) => [w, false] as const),
   ...['yes', 'Yes', 'YES', 'no', 'No', 'NO', 'on', 'On', 'ON', 'off', 'Off', 'OFF'].map((w) => [w, NotSure] as const),
 ]);
+const LONGEST_WORD = maxOf(Array.from(WORDS.keys(), (w) => w.length));
 
 /**
  * First characters of the plain scalars that DOUBTFUL or a core tag could match other than by a whole word
@@ -80,6 +82,8 @@ function numericStart(c: number): boolean {
 
 function resolvePlain(source: string): unknown {
   if (source !== '' && !numericStart(source.charCodeAt(0))) {
+    // No word is longer than `false`: most names and texts are, and need no lookup.
+    if (source.length > LONGEST_WORD) return PLAIN_STRING;
     // No word maps to undefined: one lookup says both whether it is one and what it is.
     const word = WORDS.get(source);
     if (word === undefined) return PLAIN_STRING;
