@@ -237,7 +237,9 @@ function withTileMembers(series: Array<Record<string, unknown>>): Array<Record<s
   const tile: Record<string, unknown> = { groupBy: first!['groupBy'], sourceId: first!['sourceId'] };
   if (type === 'time') tile['displayType'] = first!['displayType'];
   else tile['sortOrder'] = typeof first!['field'] === 'string' && first!['field'] !== '' && first!['sortOrder'] === 'desc' ? 'desc' : undefined;
-  const same = (s: Record<string, unknown>) => Object.keys(tile).every((k) => canonicalJson(s[k] ?? null) === canonicalJson(tile[k] ?? null));
+  // The first series against itself (most tiles have one) is the same value: no canonical texts made.
+  const same = (s: Record<string, unknown>) =>
+    Object.keys(tile).every((k) => s[k] === tile[k] || canonicalJson(s[k] ?? null) === canonicalJson(tile[k] ?? null));
   if (series.every(same)) return series;
   // Rebuilt in sorted member order (see normalDigest).
   return series.map((s) => {
