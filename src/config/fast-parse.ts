@@ -1,7 +1,8 @@
 /**
- * The fast parse path (issue 15): js-yaml 4 reads a file's documents several times faster than `yaml`, but keeps
- * no positions and differs from `yaml` in corners (YAML 1.1 forms, merge keys, tags, anchors, non-string
- * keys). So it is used only where it reads a file exactly as `yaml` would, and says "not sure" everywhere
+ * The fast parse path (issue 15). The line reader (line-parse.ts) answers first for the plainest files, with
+ * the plain scalar resolver below. For the rest, js-yaml 4 reads a file's documents several times faster than
+ * `yaml`, but keeps no positions and differs from `yaml` in corners (YAML 1.1 forms, merge keys, tags,
+ * anchors, non-string keys). So it is used only where it reads a file exactly as `yaml` would, and says "not sure" everywhere
  * else: the caller then parses with `yaml` (src/config/source.ts), which also gives every position.
  *
  * How sameness is kept:
@@ -289,10 +290,10 @@ export function lineReaderLoadAll(text: string): unknown[] | undefined {
  * path is not sure (then parse with `yaml`). Never throws.
  */
 export function fastLoadAll(text: string): unknown[] | undefined {
-  // Lines first: they bound every run SCREEN's look-behinds may scan.
   // The line reader first (~4x js-yaml on a dashboard; it screens for itself), js-yaml for the shapes it leaves.
   const plain = lineLoadAll(text, plainValue);
   if (plain) return plain;
+  // Lines first: they bound every run SCREEN's look-behinds may scan.
   if (!simpleLines(text) || SCREEN.test(text)) return undefined;
   let docs: unknown[];
   try {
