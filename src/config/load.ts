@@ -25,6 +25,8 @@ export interface LoadDeps {
   fs: FileSystem;
   env: Env;
   cwd: string;
+  /** The run's signal (Ctrl-C, SIGTERM): a parse on worker threads stops when it aborts (parse-pool.ts). */
+  signal?: AbortSignal;
 }
 
 export interface Loaded {
@@ -174,7 +176,7 @@ export async function loadWorkspace(deps: LoadDeps, opts: LoadOptions): Promise<
     roots,
     projectFile,
     cache,
-    parallel: opts.parallel,
+    parallel: deps.signal ? { ...opts.parallel, signal: deps.signal } : opts.parallel,
     variables,
     markerTag: project?.markerTag,
     api: project ? (project.spec.observability?.api ?? 'seed') : undefined,

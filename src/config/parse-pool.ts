@@ -54,6 +54,13 @@ export interface ParallelOptions {
   mainThread?: boolean;
   /** The worker entry (tests swap in one that fails); default parse-worker next to this file. */
   workerUrl?: URL;
+  /**
+   * Ctrl-C and SIGTERM (the run's signal): while the workers parse, this thread is free to see it, and the
+   * workers are stopped. A file this thread parses itself cannot be interrupted until it is done.
+   */
+  signal?: AbortSignal;
+  /** A file of this many bytes or more goes to a worker however few files there are (default BIG_FILE_BYTES). */
+  bigFileBytes?: number;
 }
 
 /**
@@ -62,6 +69,14 @@ export interface ParallelOptions {
  * no faster than in this thread, 1,000 files 1.4x, 10,000 1.7x.
  */
 export const PARALLEL_MIN_FILES = 500;
+
+/**
+ * A file this large may take `yaml` seconds (4 MiB of dense flow collections: ~20-40 s), and a thread parsing it
+ * cannot see Ctrl-C or SIGTERM: so it is parsed on a worker, whatever the count, and this thread waits on the
+ * run's signal. Below it a parse takes at most a few seconds; resource files are a few KB, so the worker's start
+ * (~0.1-0.3 s) is paid only for the rare large one.
+ */
+export const BIG_FILE_BYTES = 256 * 1024;
 
 /** The work of one processFiles call as every worker gets it: all the files' bytes, shared, and the batch counter. */
 export interface SharedJobs {
@@ -182,10 +197,13 @@ export async function processFiles(
 ): Promise<{ outputs: ParseOutput[]; workers: number }> {
   const mainThread = opts.mainThread ?? false;
   const cores = availableParallelism();
-  const wanted = Math.min(opts.workers ?? (cores > 1 ? cores : 0), Math.ceil(jobs.length / 50));
-  if (jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) || wanted < 1) {
+  const big = jobs.some((j) => j.bytes.byteLength >= (opts.bigFileBytes ?? BIG_FILE_BYTES));
+  // A big file gets its worker on one core too (there, for Ctrl-C to be seen, not for speed).
+  const wanted = Math.min(opts.workers ?? (cores > 1 ? cores : big ? 1 : 0), Math.ceil(jobs.length / 50));
+  if ((jobs.length <= (opts.minFiles ?? PARALLEL_MIN_FILES) && !big) || wanted < 1) {
     return { outputs: jobs.map((j) => inProcess(j, env, variables, markerTag)), workers: 0 };
   }
+  opts.signal?.throwIfAborted();
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const pool = startParseWorkers(wanted, opts.workerUrl ?? new URL(`./parse-worker${ext}`, import.meta.url), env, variables);
   const count = pool.length;
@@ -220,8 +238,28 @@ export async function processFiles(
         }
       }),
   );
+  const stopAll = () => {
+    for (const { worker } of pool) void worker.terminate();
+  };
+  // Interrupted: the workers stop where they are, and the run's reason (exit 130) is thrown.
+  const interrupted = new Promise<never>((_resolve, reject) => {
+    const signal = opts.signal;
+    if (!signal) return;
+    const onAbort = () => {
+      stopAll();
+      reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else {
+      signal.addEventListener('abort', onAbort, { once: true });
+      void Promise.all(finished).then(() => signal.removeEventListener('abort', onAbort));
+    }
+  });
+  // Unobserved when nothing aborts: no unhandled rejection later.
+  interrupted.catch(() => {});
   if (mainThread) {
     for (let t = takeBatch(shared, counter); t; t = takeBatch(shared, counter)) {
+      opts.signal?.throwIfAborted();
       const [batch, start, end] = t;
       take(
         batch,
@@ -231,8 +269,13 @@ export async function processFiles(
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  await Promise.all(finished);
-  for (const { worker } of pool) void worker.terminate();
+  try {
+    await Promise.race([Promise.all(finished), interrupted]);
+  } catch (e) {
+    stopAll();
+    throw e;
+  }
+  stopAll();
   // Batches a dead worker took and never answered, or that no thread took: this thread does them.
   for (let b = 0; b < shared.batches; b++) {
     if (answered[b]) continue;

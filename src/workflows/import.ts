@@ -80,7 +80,7 @@ export async function makeImport(deps: ImportDeps, options: ImportOptions): Prom
     import('../schema/semantic.ts'),
   ]);
   const loaded = await loadWorkspace(
-    { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
+    { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd, signal: deps.signal },
     { config: options.config, envName: options.env, requireProject: true },
   );
   const project = loaded.project!;

@@ -51,7 +51,7 @@ export async function makePlan(deps: WorkflowDeps, args: PlanOptions) {
   let early: EarlyReads | undefined;
   try {
     const loaded = await loadWorkspace(
-      { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
+      { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd, signal: deps.signal },
       {
         config: projectPath ?? args.config,
         envName: args.env,

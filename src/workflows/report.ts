@@ -39,7 +39,7 @@ export async function makeReport(deps: ReportDeps, options: ReportOptions): Prom
   }
   const [{ nodeFileSystem }, { loadWorkspace }] = await Promise.all([import('../config/fs.ts'), import('../config/load.ts')]);
   const loaded = await loadWorkspace(
-    { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
+    { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd, signal: deps.signal },
     { config: options.config, envName: options.env, requireProject: true },
   );
   if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);

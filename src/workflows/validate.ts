@@ -24,7 +24,10 @@ export interface Validation {
 }
 
 /** Checks the files; a broken project file is returned as issues (validate reports, it does not stop). */
-export async function makeValidate(deps: Pick<WorkflowDeps, 'cwd' | 'env'>, options: ValidateOptions): Promise<Validation> {
+export async function makeValidate(
+  deps: Pick<WorkflowDeps, 'cwd' | 'env'> & Partial<Pick<WorkflowDeps, 'signal'>>,
+  options: ValidateOptions,
+): Promise<Validation> {
   const [{ nodeFileSystem }, { loadWorkspace }, { cacheWanted }] = await Promise.all([
     import('../config/fs.ts'),
     import('../config/load.ts'),
@@ -33,7 +36,7 @@ export async function makeValidate(deps: Pick<WorkflowDeps, 'cwd' | 'env'>, opti
   const counts: Record<string, number> = { dashboard: 0, alert: 0, 'cloud service': 0 };
   try {
     const loaded = await loadWorkspace(
-      { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd },
+      { fs: nodeFileSystem, env: deps.env, cwd: deps.cwd, signal: deps.signal },
       { config: options.config, envName: options.env, paths: options.paths, cache: cacheWanted(options.cache, deps.env) },
     );
     for (const r of loaded.resources) {

@@ -123,6 +123,38 @@ test('few files are parsed in this thread; a worker that cannot start falls back
   assert.equal(both.outputs, [...small.outputs, ...small.outputs, ...small.outputs]);
 });
 
+test('a big file goes to a worker however few files there are, and reads the same', async () => {
+  const jobs = [0, 1].map((i) => ({ file: `/x/${i}.yaml`, bytes: Buffer.from(dash(i)), isProjectFile: false }));
+  const here = await processFiles(jobs, {}, { workers: 0 });
+  const big = await processFiles(jobs, {}, { bigFileBytes: 100, workerUrl: BUILT_WORKER });
+  assert.is(big.workers, 1);
+  assert.equal(big.outputs, here.outputs);
+  // Below the size, as before: this thread.
+  assert.is((await processFiles(jobs, {}, { bigFileBytes: 1e9, workerUrl: BUILT_WORKER })).workers, 0);
+});
+
+test('an abort while the workers parse stops them and throws its reason; an abort before starts none', async () => {
+  // ~2 MB the fast path refuses (an unknown key): yaml reads it with positions, for seconds.
+  const slow = Buffer.from(dash(1).replace('tags:', 'x:\n' + '    - {a: 1, b: [x, y]}\n'.repeat(90_000) + '  tags:'));
+  const jobs = [{ file: '/x/slow.yaml', bytes: slow, isProjectFile: false }];
+  const stop = new AbortController();
+  const reason = new Error('interrupted');
+  const started = performance.now();
+  setTimeout(() => stop.abort(reason), 300);
+  const err = await processFiles(jobs, {}, { bigFileBytes: 1000, workerUrl: BUILT_WORKER, signal: stop.signal }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.is(err, reason, `resolved instead of throwing the abort's reason after ${Math.round(performance.now() - started)} ms`);
+  const before = new AbortController();
+  before.abort(reason);
+  const early = await processFiles(jobs, {}, { bigFileBytes: 1000, workerUrl: BUILT_WORKER, signal: before.signal }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.is(early, reason);
+});
+
 test('a worker that dies mid-batch (an exception, or an exit), as it starts, or after answering a batch leaves the rest to this thread', async () => {
   const jobs = Array.from({ length: 40 }, (_, i) => ({ file: `/x/${i}.yaml`, bytes: Buffer.from(dash(i)), isProjectFile: false }));
   const expected = (await processFiles(jobs, {}, { workers: 0 })).outputs;

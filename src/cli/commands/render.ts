@@ -33,7 +33,7 @@ export const renderCommand = defineCommand<RenderArgs>({
       import('../../templates/render-yaml.ts'),
     ]);
     const loaded = await loadWorkspace(
-      { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd },
+      { fs: nodeFileSystem, env: ctx.env, cwd: ctx.cwd, signal: ctx.signal },
       { config: args.config, envName: args.env, paths: args.paths, cache: cacheWanted(args.cache, ctx.env) },
     );
     if (loaded.issues.some((i) => i.severity === 'error')) throw new ValidationError(loaded.issues);
