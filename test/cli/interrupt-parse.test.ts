@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN } from '../helpers/exec.ts';
+import { BIN, stewardSpawned } from '../helpers/exec.ts';
 import { tmpProject } from '../helpers/tmp.ts';
 
 const PROJECT = `apiVersion: steward/v1
@@ -50,6 +50,26 @@ function runAndSignal(dir: string, args: string[], signal: NodeJS.Signals, after
   });
 }
 
+/**
+ * When to send the signal: well after the CLI can have loaded and started its worker (three times a whole run
+ * of `validate` on a one-file project, on this machine and under this load; at least 1.5 s), and well before
+ * yaml is done with the big file (~4 s on a fast machine, ~12 s here).
+ */
+async function signalDelayMs(): Promise<number> {
+  const p = tmpProject({
+    'steward.yaml': PROJECT,
+    'dashboards/small.yaml': 'apiVersion: steward/v1\nkind: Dashboard\nmetadata: { name: s }\nspec: { name: s, tiles: [] }\n',
+  });
+  try {
+    const started = performance.now();
+    const r = await stewardSpawned(['validate'], { cwd: p.dir });
+    assert.is(r.code, 0, r.stdout + r.stderr);
+    return Math.max(1500, 3 * (performance.now() - started));
+  } finally {
+    p.cleanup();
+  }
+}
+
 for (const [signal, args] of [
   ['SIGINT', ['validate']],
   ['SIGTERM', ['validate']],
@@ -58,7 +78,7 @@ for (const [signal, args] of [
   test(`${signal} during \`steward ${args.join(' ')}\` of a 4 MB file: exit 130, "interrupted"`, async () => {
     const p = tmpProject({ 'steward.yaml': PROJECT, 'dashboards/big.yaml': bigDashboard() });
     try {
-      const r = await runAndSignal(p.dir, [...args], signal, 1500);
+      const r = await runAndSignal(p.dir, [...args], signal, await signalDelayMs());
       assert.ok(r.afterSignalMs >= 0, `the run ended before the signal was sent (exit ${r.code}): ${r.out.slice(0, 500)}`);
       assert.is(r.code, 130, r.out.slice(0, 2000));
       assert.match(r.out, /interrupted/);
