@@ -241,26 +241,44 @@ class LineReader {
       while (r < end && text.charCodeAt(r) === SPACE) r++;
       return text.charCodeAt(r) === COLON;
     }
-    if (c === OPEN_SQUARE || c === OPEN_CURLY) return false;
-    for (let i = q; i < end; i++) {
+    return c !== OPEN_SQUARE && c !== OPEN_CURLY && this.plainColon(q, end) !== -1;
+  }
+
+  /**
+   * Plain text from `p` in a block: where its first mapping colon (`: `, or one ending the line) is, -1 when
+   * a comment or the line's end comes first (`after`: where the comment starts, or the line's end).
+   */
+  private plainColon(p: number, end: number): number {
+    const { text } = this;
+    for (let i = p; i < end; i++) {
       const d = text.charCodeAt(i);
-      if (d === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) return true;
-      if (d === HASH && text.charCodeAt(i - 1) === SPACE) return false;
+      if (d === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) return i;
+      if (d === HASH && text.charCodeAt(i - 1) === SPACE) {
+        this.after = i;
+        return -1;
+      }
     }
-    return false;
+    this.after = end;
+    return -1;
+  }
+
+  /**
+   * Whether a plain scalar (or plain key) may start at `p`: not at an indicator, nor at `-`, `?` or `:` before a
+   * blank or the end (in a flow collection, before a flow indicator either: `[:]` is a null-keyed mapping).
+   */
+  private plainStarts(p: number, end: number, flow: boolean): boolean {
+    const c = this.text.charCodeAt(p);
+    if (p >= end || (c < 128 && INDICATOR[c] === 1)) return false;
+    if (c !== DASH && c !== COLON && c !== 63) return true;
+    const d = this.text.charCodeAt(p + 1);
+    return !(p + 1 >= end || d === SPACE || (flow && d < 128 && FLOW_END[d] === 1));
   }
 
   /** Where the colon after a plain key starting at `p` is; not sure when the line has none before a comment. */
   private keyColon(p: number, end: number): number {
-    const { text } = this;
-    const c = text.charCodeAt(p);
-    if ((c < 128 && INDICATOR[c] === 1) || ((c === DASH || c === COLON || c === 63) && (p + 1 === end || text.charCodeAt(p + 1) === SPACE))) bail();
-    for (let i = p; i < end; i++) {
-      const d = text.charCodeAt(i);
-      if (d === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) return i;
-      if (d === HASH && text.charCodeAt(i - 1) === SPACE) bail();
-    }
-    return bail();
+    if (!this.plainStarts(p, end, false)) bail();
+    const i = this.plainColon(p, end);
+    return i === -1 ? bail() : i;
   }
 
   /** A plain key as yaml's toJS makes it a string: only where that string is the source itself. */
@@ -282,17 +300,8 @@ class LineReader {
     else if (c === OPEN_SQUARE || c === OPEN_CURLY) value = this.flow(q, end, depth);
     else {
       // A plain scalar: to a comment or the line's end, with no `: ` in it (that is yaml's error).
-      if ((c < 128 && INDICATOR[c] === 1) || ((c === DASH || c === COLON || c === 63) && (q + 1 === end || text.charCodeAt(q + 1) === SPACE))) bail();
-      let e = end;
-      for (let i = q + 1; i < end; i++) {
-        const d = text.charCodeAt(i);
-        if (d === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) bail();
-        if (d === HASH && text.charCodeAt(i - 1) === SPACE) {
-          e = i;
-          break;
-        }
-      }
-      return this.plain(this.trimmed(q, e));
+      if (!this.plainStarts(q, end, false) || this.plainColon(q, end) !== -1) bail();
+      return this.plain(this.trimmed(q, this.after));
     }
     let r = this.after;
     while (r < end && text.charCodeAt(r) === SPACE) r++;
@@ -410,16 +419,7 @@ class LineReader {
   /** A plain scalar inside a flow collection: its source, trimmed (`after`: where it ends). */
   private flowPlain(i: number, end: number): string {
     const { text } = this;
-    const c = text.charCodeAt(i);
-    // `-`, `?` and `:` start a plain scalar here only before a character that is neither blank nor a flow
-    // indicator (`[:]` is a mapping of a null key to yaml).
-    const d = text.charCodeAt(i + 1);
-    if (
-      i >= end ||
-      (c < 128 && INDICATOR[c] === 1) ||
-      ((c === DASH || c === COLON || c === 63) && (i + 1 >= end || d === SPACE || (d < 128 && FLOW_END[d] === 1)))
-    )
-      bail();
+    if (!this.plainStarts(i, end, true)) bail();
     let e = i + 1;
     for (; e < end; e++) {
       const d = text.charCodeAt(e);

@@ -241,41 +241,28 @@ export async function processFiles(
   const stopAll = () => {
     for (const { worker } of pool) void worker.terminate();
   };
-  // Interrupted: the workers stop where they are, and the run's reason (exit 130) is thrown.
-  const interrupted = new Promise<never>((_resolve, reject) => {
-    const signal = opts.signal;
-    if (!signal) return;
-    const onAbort = () => {
-      stopAll();
-      reject(signal.reason);
-    };
-    if (signal.aborted) onAbort();
-    else {
-      signal.addEventListener('abort', onAbort, { once: true });
-      void Promise.all(finished).then(() => signal.removeEventListener('abort', onAbort));
-    }
-  });
-  // Unobserved when nothing aborts: no unhandled rejection later.
-  interrupted.catch(() => {});
-  if (mainThread) {
-    for (let t = takeBatch(shared, counter); t; t = takeBatch(shared, counter)) {
-      opts.signal?.throwIfAborted();
-      const [batch, start, end] = t;
-      take(
-        batch,
-        jobs.slice(start, end).map((j) => inProcess(j, env, variables, markerTag)),
-      );
-      // Let the workers' answers in while this thread works on its own batches.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
+  // Ctrl-C or SIGTERM: the workers stop where they are, so each one's `ended` settles its wait at once, and
+  // the run's reason (exit 130) is thrown below instead of their batches being done here.
+  opts.signal?.addEventListener('abort', stopAll, { once: true });
   try {
-    await Promise.race([Promise.all(finished), interrupted]);
-  } catch (e) {
+    if (mainThread) {
+      for (let t = takeBatch(shared, counter); t; t = takeBatch(shared, counter)) {
+        opts.signal?.throwIfAborted();
+        const [batch, start, end] = t;
+        take(
+          batch,
+          jobs.slice(start, end).map((j) => inProcess(j, env, variables, markerTag)),
+        );
+        // Let the workers' answers in while this thread works on its own batches.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await Promise.all(finished);
+  } finally {
+    opts.signal?.removeEventListener('abort', stopAll);
     stopAll();
-    throw e;
   }
-  stopAll();
+  opts.signal?.throwIfAborted();
   // Batches a dead worker took and never answered, or that no thread took: this thread does them.
   for (let b = 0; b < shared.batches; b++) {
     if (answered[b]) continue;
