@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, openSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError } from '../errors.ts';
 import { makeDirs, readRegularFile } from '../shared/files.ts';
@@ -86,17 +86,32 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
   };
   const deadline = env.now().getTime() + Math.max(0, opts.timeoutMs);
   let tookOverFrom: LockOwner | undefined;
-  try {
-    makeDirs(dirname(path));
-  } catch (e) {
-    throw new CliError(`cannot create the folder of the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
-      code: 'config',
-      cause: e,
-    });
-  }
+  // The folders this run makes for its lock, deepest first: removed again at release when they are still
+  // empty, so a run that ends before it writes anything (Ctrl-C while the files parse, a refused plan)
+  // leaves no trace in the checkout.
+  const made = missingFolders(dirname(path));
+  const makeFolder = () => {
+    try {
+      makeDirs(dirname(path));
+    } catch (e) {
+      throw new CliError(`cannot create the folder of the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+        code: 'config',
+        cause: e,
+      });
+    }
+  };
+  makeFolder();
   let trackedChecked = false;
+  let remade = 0;
   for (;;) {
-    if (tryCreate(path, owner)) break;
+    const created = tryCreate(path, owner);
+    if (created === 'no folder') {
+      // Another run's release removed the (empty) folder between our mkdir and our create.
+      if (++remade > 5) throw new CliError(`cannot create the lock ${path}: its folder keeps disappearing`, { code: 'config' });
+      makeFolder();
+      continue;
+    }
+    if (created) break;
     const held = readOwner(path);
     if (held.kind === 'gone') continue;
     if (!trackedChecked) {
@@ -148,8 +163,23 @@ export async function acquireLock(path: string, env: LockEnv, opts: { timeoutMs:
           // already gone
         }
       }
+      for (const dir of made) {
+        try {
+          rmdirSync(dir);
+        } catch {
+          // Not empty (the state, the journal, another run's lock) or gone: kept as it is.
+          break;
+        }
+      }
     },
   };
+}
+
+/** `dir` and those of its parents that do not exist yet, deepest first. */
+function missingFolders(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.push(d);
+  return out;
 }
 
 /** One line for a stale lock that was taken over. */
@@ -157,12 +187,13 @@ export function describeTakeover(path: string, from: LockOwner): string {
   return `took over a stale lock ${path}: pid ${from.pid} on ${from.host} (since ${from.since}, ${from.command}) is no longer running`;
 }
 
-function tryCreate(path: string, owner: LockOwner): boolean {
+function tryCreate(path: string, owner: LockOwner): boolean | 'no folder' {
   let fd: number;
   try {
     fd = openSync(path, 'wx', 0o644);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'no folder';
     throw new CliError(`cannot create the lock ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { code: 'config', cause: e });
   }
   try {

@@ -38,6 +38,48 @@ test('the lock is an exclusive file holding pid, host, start time and command; r
   }
 });
 
+test('release removes the folders the lock made while they are empty, and no folder that held anything or was there before', async () => {
+  const p = tmpProject({});
+  try {
+    // Made by the lock, nothing else written: a run stopped before it wrote anything leaves no trace.
+    const deep = join(p.dir, '.steward', 'ci', 'state.json.lock');
+    const a = await acquireLock(deep, env(), { timeoutMs: 0 });
+    a.release();
+    assert.not.ok(existsSync(join(p.dir, '.steward')), 'the folders the lock made are gone');
+
+    // Made by the lock, then the run wrote its state: kept, and its parent too.
+    const b = await acquireLock(deep, env(), { timeoutMs: 0 });
+    writeFileSync(join(p.dir, '.steward', 'ci', 'state.json'), '{}');
+    b.release();
+    assert.ok(existsSync(join(p.dir, '.steward', 'ci', 'state.json')));
+
+    // There before the lock, empty: kept.
+    mkdirSync(join(p.dir, 'kept'));
+    const c = await acquireLock(join(p.dir, 'kept', 'state.json.lock'), env(), { timeoutMs: 0 });
+    c.release();
+    assert.ok(existsSync(join(p.dir, 'kept')));
+  } finally {
+    p.cleanup();
+  }
+});
+
+test("a taker whose folder another run's release removed makes it again", async () => {
+  const p = tmpProject({});
+  try {
+    const path = join(p.dir, '.steward', 'state.json.lock');
+    const first = await acquireLock(path, env(), { timeoutMs: 1000 });
+    // The second waits on the first; the first's release removes the empty folder it made.
+    const second = acquireLock(path, env({ pid: 2000 }), { timeoutMs: 1000 });
+    await new Promise((r) => setTimeout(r, 150));
+    first.release();
+    const lock = await second;
+    assert.is(JSON.parse(readFileSync(path, 'utf8')).pid, 2000);
+    lock.release();
+  } finally {
+    p.cleanup();
+  }
+});
+
 test('a second taker is refused at once with one line naming the holder', async () => {
   const p = tmpProject({});
   try {
