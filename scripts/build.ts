@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -54,6 +54,13 @@ await build({
   banner: { js: "import { createRequire as __stewardRequire } from 'node:module'; const require = __stewardRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// The schema validators are CommonJS files loaded on first use (src/schema/validator.ts), from beside the
+// module that loads them: dist/schema/ for tsc's output, dist/bundle/ for the bundle.
+for (const to of [join(DIST, 'schema/validators'), join(DIST, 'bundle/validators')]) {
+  rmSync(to, { recursive: true, force: true });
+  cpSync(join(SRC, 'schema/validators'), to, { recursive: true, filter: (f) => !f.endsWith('.ts') });
+}
 
 // `steward --help` and `steward <command> --help`, as the built CLI prints them at the two widths it uses
 // most (100: a pipe or an unknown terminal; 120: any terminal that wide or wider), so bin/steward.js answers

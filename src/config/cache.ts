@@ -24,7 +24,7 @@ import { createHash, hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { RESOURCE_KINDS } from '../schema/kinds.ts';
+import { ALL_KINDS, RESOURCE_KINDS } from '../schema/kinds.ts';
 import type { FileSystem } from './fs.ts';
 import type { VariablePolicy } from './credentials.ts';
 import type { Env } from './interpolate.ts';
@@ -143,7 +143,6 @@ export function codeIdentity(): string | null {
       'clients/validate',
       'workflows/live-side',
       'schema/validator',
-      'schema/validators.gen',
       'schema/kinds',
       // A dashboard's facts: what the checks find in it, and where it names sources.
       'schema/semantic',
@@ -152,6 +151,11 @@ export function codeIdentity(): string | null {
     ]) {
       h.update(`\u0000${m}\u0000`);
       h.update(readFileSync(new URL(`../${m}${ext}`, import.meta.url)));
+    }
+    // The compiled schemas (scripts/generate.ts), the same files in src/ and dist/.
+    for (const kind of ALL_KINDS) {
+      h.update(`\u0000schema/validators/${kind}\u0000`);
+      h.update(readFileSync(new URL(`../schema/validators/${kind}.gen.cjs`, import.meta.url)));
     }
     identity = h.digest('hex');
   } catch {

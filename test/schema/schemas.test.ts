@@ -12,9 +12,16 @@ test('src/schema/types.gen.ts matches the schemas (run npm run generate after ch
   assert.fixture(current, await generateTypes());
 });
 
-test('src/schema/validators.gen.ts matches the schemas (run npm run generate after changing a schema)', () => {
-  const current = readFileSync(join(root, 'src/schema/validators.gen.ts'), 'utf8');
-  assert.ok(current === generateValidators(), 'validators.gen.ts is out of date');
+test('src/schema/validators/<Kind>.gen.cjs match the schemas, one per kind and no other (run npm run generate after changing a schema)', () => {
+  const dir = join(root, 'src/schema/validators');
+  const want = generateValidators();
+  assert.equal(
+    readdirSync(dir).sort(),
+    Object.keys(want)
+      .map((k) => `${k}.gen.cjs`)
+      .sort(),
+  );
+  for (const [kind, text] of Object.entries(want)) assert.ok(readFileSync(join(dir, `${kind}.gen.cjs`), 'utf8') === text, `${kind}.gen.cjs is out of date`);
 });
 
 test('src/apply/plan-validator.gen.ts matches schemas/plan.schema.json (run npm run generate after changing it)', () => {
