@@ -15,7 +15,18 @@ const PROCESS_AND_REQUESTS = [
 const NO_EMULATOR = { group: ['**/emulator/**'], message: `nothing outside src/cli and the tests uses the emulator (${LAYERS})` };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/**/*.gen.ts', 'src/**/*.gen.cjs', 'src/clients/api-types.ts', 'test/artifacts/**', 'test/fixtures/**', 'scratch/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'src/**/*.gen.ts',
+      'src/**/*.gen.cjs',
+      'src/clients/api-types.ts',
+      'test/artifacts/**',
+      'test/fixtures/**',
+      'scratch/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   // A CommonJS child script (test/github/actionlint.cjs) loads its module with require on purpose.
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
