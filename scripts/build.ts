@@ -55,11 +55,13 @@ await build({
   logLevel: 'warning',
 });
 
-// The schema validators are CommonJS files loaded on first use (src/schema/validator.ts), from beside the
-// module that loads them: dist/schema/ for tsc's output, dist/bundle/ for the bundle.
-for (const to of [join(DIST, 'schema/validators'), join(DIST, 'bundle/validators')]) {
-  rmSync(to, { recursive: true, force: true });
-  cpSync(join(SRC, 'schema/validators'), to, { recursive: true, filter: (f) => !f.endsWith('.ts') });
+// The generated validators are CommonJS files loaded on first use (src/shared/generated.ts), from a folder
+// beside the module that loads them: under dist/ for tsc's output, in dist/bundle/ for the bundle.
+for (const dir of ['schema/validators', 'clients/response-validators']) {
+  for (const to of [join(DIST, dir), join(BUNDLE, dir.split('/').pop()!)]) {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(join(SRC, dir), to, { recursive: true });
+  }
 }
 
 // `steward --help` and `steward <command> --help`, as the built CLI prints them at the two widths it uses

@@ -5,10 +5,11 @@
  *   takes compilation (about 120 ms) and most of ajv out of every start-up; one CommonJS file per kind, so
  *   src/schema/validator.ts loads (synchronously, on first use) only the kinds a run checks;
  * - src/apply/plan-validator.gen.ts: the same for schemas/plan.schema.json (saved plans);
+ * - src/clients/response-validators/<name>.gen.cjs: the checks of the services' answers;
  * - src/clients/api-types.ts: the services' shapes, from schemas/api/ (scripts/gen-api-types.ts).
- * `npm run generate` rewrites all four; a test fails when any is out of date.
+ * `npm run generate` rewrites them all; a test fails when any is out of date.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -64,12 +65,8 @@ export function generateValidators(): Record<keyof typeof KIND_SCHEMAS, string> 
   const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true, esm: false, lines: false } });
   (addFormatsModule as unknown as (a: Ajv2020, f: string[]) => void)(ajv, ['uuid']);
   for (const [kind, file] of Object.entries(KIND_SCHEMAS)) ajv.addSchema(JSON.parse(readFileSync(new URL(`schemas/${file}`, root), 'utf8')), kind);
-  const standalone = (standaloneModule as unknown as { default: (a: Ajv2020, r: Record<string, string>) => string }).default;
   const out = {} as Record<keyof typeof KIND_SCHEMAS, string>;
-  for (const kind of Object.keys(KIND_SCHEMAS) as Array<keyof typeof KIND_SCHEMAS>) {
-    out[kind] =
-      `// Generated from schemas/${KIND_SCHEMAS[kind]} by \`npm run generate\` (ajv standalone). Do not edit by hand.\n${standalone(ajv, { [kind]: kind })}\n`;
-  }
+  for (const kind of Object.keys(KIND_SCHEMAS) as Array<keyof typeof KIND_SCHEMAS>) out[kind] = commonJsText(ajv, kind, kind, `schemas/${KIND_SCHEMAS[kind]}`);
   return out;
 }
 
@@ -83,12 +80,16 @@ export function generatePlanValidator(): string {
   return standaloneText(ajv, { Plan: 'Plan' });
 }
 
+/** Where each response check is written (src/clients/validate.ts reads them from there, the build copies them). */
+export const RESPONSE_VALIDATORS_DIR = new URL('src/clients/response-validators/', root);
+
 /**
- * src/clients/response-validators.gen.ts: the checks of every response shape and schema file
- * (src/clients/response-schemas.ts), with the options the client checks with (every error, strict).
+ * src/clients/response-validators/<name>.gen.cjs: the checks of every response shape and schema file
+ * (src/clients/response-schemas.ts), with the options the client checks with (every error, strict). One
+ * CommonJS file each, loaded when first used (src/shared/generated.ts): a plan needs one or two of the 25.
  */
-export function generateResponseValidators(): string {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false, code: { source: true, esm: true, lines: false } });
+export function generateResponseValidators(): Record<string, string> {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateSchema: false, code: { source: true, esm: false, lines: false } });
   (addFormatsModule as unknown as (a: Ajv2020, f: string[]) => void)(ajv, ['date-time']);
   const refs: Record<string, string> = {};
   for (const name of Object.keys(FILES) as SchemaName[]) {
@@ -99,7 +100,15 @@ export function generateResponseValidators(): string {
     ajv.addSchema(schema, shape);
     refs[validatorName(shape)] = shape;
   }
-  return standaloneText(ajv, refs);
+  const out: Record<string, string> = {};
+  for (const [name, ref] of Object.entries(refs)) out[name] = commonJsText(ajv, name, ref, 'schemas/api/ and src/clients/response-schemas.ts');
+  return out;
+}
+
+/** One validator as a CommonJS file exporting `name` (ajv standalone). */
+function commonJsText(ajv: Ajv2020, name: string, ref: string, from: string): string {
+  const standalone = (standaloneModule as unknown as { default: (a: Ajv2020, r: Record<string, string>) => string }).default;
+  return `// Generated from ${from} by \`npm run generate\` (ajv standalone). Do not edit by hand.\n${standalone(ajv, { [name]: ref })}\n`;
 }
 
 function standaloneText(ajv: Ajv2020, refs: Record<string, string>): string {
@@ -122,17 +131,23 @@ export function dashboardSchemaText(): string {
   return JSON.stringify(schema, null, 2) + '\n';
 }
 
+/** The folder holds these `<name>.gen.cjs` files and no other. */
+function writeAll(dir: URL, files: Record<string, string>): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(new URL(`${name}.gen.cjs`, dir), text);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(new URL('schemas/dashboard.schema.json', root), dashboardSchemaText());
   const types = new URL('src/schema/types.gen.ts', root);
   writeFileSync(types, await generateTypes());
   const validators = VALIDATORS_DIR;
-  mkdirSync(validators, { recursive: true });
-  for (const [kind, text] of Object.entries(generateValidators())) writeFileSync(new URL(`${kind}.gen.cjs`, validators), text);
+  writeAll(validators, generateValidators());
   const planValidator = new URL('src/apply/plan-validator.gen.ts', root);
   writeFileSync(planValidator, generatePlanValidator());
-  const responseValidators = new URL('src/clients/response-validators.gen.ts', root);
-  writeFileSync(responseValidators, generateResponseValidators());
+  const responseValidators = RESPONSE_VALIDATORS_DIR;
+  writeAll(responseValidators, generateResponseValidators());
   writeFileSync(TYPES_FILE, await generateApiTypes());
   process.stdout.write(
     `wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\nwrote ${fileURLToPath(planValidator)}\nwrote ${fileURLToPath(responseValidators)}\nwrote ${TYPES_FILE}\n`,

@@ -1,6 +1,6 @@
 /**
  * The schemas steward checks API bodies against: the files in `schemas/api/` and the envelopes that wrap
- * them. `npm run generate` compiles them into src/clients/response-validators.gen.ts (ajv standalone), so a
+ * them. `npm run generate` compiles them into src/clients/response-validators/ (ajv standalone, one file each), so a
  * command checks responses without loading ajv or compiling a schema (~50 ms of every command that reads).
  */
 import { readFileSync } from 'node:fs';

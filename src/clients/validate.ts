@@ -5,18 +5,22 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { ResponseProblem } from './errors.ts';
-import * as generated from './response-validators.gen.ts';
-import { validatorName, type ResponseShape, type SchemaName } from './response-schemas.ts';
+import { lazyGenerated } from '../shared/generated.ts';
+import { ENVELOPES, FILES, validatorName, type ResponseShape, type SchemaName } from './response-schemas.ts';
 
 export { apiSchemasForTest, loadApiSchema, type ResponseShape, type SchemaName } from './response-schemas.ts';
 
 /** A generated check: true when the body fits, else its errors (ajv's shape). */
 type Check = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+/** Each check is its own file (`./response-validators/<name>.gen.cjs`), loaded when first used: a plan needs one or two of 25. */
+const generated: (name: string) => Check = lazyGenerated(new URL('./response-validators/', import.meta.url), [
+  ...(Object.keys(FILES) as SchemaName[]).map((n) => validatorName(`file:${n}`)),
+  ...(Object.keys(ENVELOPES) as ResponseShape[]).map((s) => validatorName(s)),
+]);
+
 function validatorFor(key: ResponseShape | `file:${SchemaName}`): Check {
-  const fn = (generated as unknown as Record<string, Check | undefined>)[validatorName(key)];
-  if (!fn) throw new Error(`no generated validator for ${key}: run npm run generate`);
-  return fn;
+  return generated(validatorName(key));
 }
 
 /** Most problems listed per response; the first one goes in the error message. */

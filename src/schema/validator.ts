@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { didYouMean } from './did-you-mean.ts';
 import { ALL_KINDS, type Kind } from './kinds.ts';
 import { escapeSegment as esc, valueAt } from '../shared/pointer.ts';
 import { packageFile } from '../shared/package-root.ts';
+import { lazyGenerated } from '../shared/generated.ts';
 
 /** A schema problem in document terms: the pointer it concerns, whether the key itself is meant, what. */
 export interface SchemaProblem {
@@ -18,25 +17,8 @@ export interface SchemaProblem {
 /** A validator compiled ahead of time by scripts/generate.ts (ajv standalone, verbose errors). */
 type CompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-const loaded: Partial<Record<Kind, CompiledValidator>> = {};
-const requireHere = createRequire(import.meta.url);
-
-/**
- * The kind's validator, loaded the first time a document of that kind is checked: `./validators/<Kind>.gen.cjs`
- * beside this module (src/schema/ under tsx, dist/schema/ and dist/bundle/ once built, where the build copies
- * them). A warm plan checks the project file alone; loading every kind's code was ~40 ms of each start-up.
- */
-function validatorOf(kind: Kind): CompiledValidator {
-  let v = loaded[kind];
-  if (v === undefined) {
-    // The name becomes a path: a kind read from a file is never more than one of these.
-    if (!(ALL_KINDS as readonly string[]).includes(kind)) throw new Error(`no validator for kind ${JSON.stringify(kind)}`);
-    const file = fileURLToPath(new URL(`./validators/${kind}.gen.cjs`, import.meta.url));
-    v = (requireHere(file) as Record<string, CompiledValidator>)[kind]!;
-    loaded[kind] = v;
-  }
-  return v;
-}
+/** The kind's validator (`./validators/<Kind>.gen.cjs`), loaded when a document of that kind is first checked. */
+const validatorOf: (kind: Kind) => CompiledValidator = lazyGenerated(new URL('./validators/', import.meta.url), ALL_KINDS);
 
 /**
  * Validates one document of a known kind; returns every problem, in document order. `halves: false` when the

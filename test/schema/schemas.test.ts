@@ -12,16 +12,22 @@ test('src/schema/types.gen.ts matches the schemas (run npm run generate after ch
   assert.fixture(current, await generateTypes());
 });
 
-test('src/schema/validators/<Kind>.gen.cjs match the schemas, one per kind and no other (run npm run generate after changing a schema)', () => {
-  const dir = join(root, 'src/schema/validators');
-  const want = generateValidators();
+/** Each generated file of `dir` is what npm run generate writes now, and no other file is there. */
+function sameFiles(dir: string, want: Record<string, string>): void {
+  const path = join(root, dir);
   assert.equal(
-    readdirSync(dir).sort(),
+    readdirSync(path).sort(),
     Object.keys(want)
       .map((k) => `${k}.gen.cjs`)
       .sort(),
+    `${dir} holds other files than npm run generate writes`,
   );
-  for (const [kind, text] of Object.entries(want)) assert.ok(readFileSync(join(dir, `${kind}.gen.cjs`), 'utf8') === text, `${kind}.gen.cjs is out of date`);
+  for (const [name, text] of Object.entries(want))
+    assert.ok(readFileSync(join(path, `${name}.gen.cjs`), 'utf8') === text, `${dir}/${name}.gen.cjs is out of date`);
+}
+
+test('src/schema/validators/<Kind>.gen.cjs match the schemas, one per kind and no other (run npm run generate after changing a schema)', () => {
+  sameFiles('src/schema/validators', generateValidators());
 });
 
 test('src/apply/plan-validator.gen.ts matches schemas/plan.schema.json (run npm run generate after changing it)', () => {
@@ -29,9 +35,8 @@ test('src/apply/plan-validator.gen.ts matches schemas/plan.schema.json (run npm 
   assert.ok(current === generatePlanValidator(), 'plan-validator.gen.ts is out of date');
 });
 
-test('src/clients/response-validators.gen.ts matches schemas/api/ and the envelopes (run npm run generate after changing them)', () => {
-  const current = readFileSync(join(root, 'src/clients/response-validators.gen.ts'), 'utf8');
-  assert.ok(current === generateResponseValidators(), 'response-validators.gen.ts is out of date');
+test('src/clients/response-validators/<name>.gen.cjs match schemas/api/ and the envelopes (run npm run generate after changing them)', () => {
+  sameFiles('src/clients/response-validators', generateResponseValidators());
 });
 
 test('every schema sets additionalProperties: false on the objects steward owns', () => {

@@ -1,0 +1,2 @@
+// Generated from schemas/api/ and src/clients/response-schemas.ts by `npm run generate` (ajv standalone). Do not edit by hand.
+"use strict";exports.clickstack_any = validate32;const schema47 = {};function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){validate32.errors = null;return true;}validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};

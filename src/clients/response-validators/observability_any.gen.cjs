@@ -1,0 +1,2 @@
+// Generated from schemas/api/ and src/clients/response-schemas.ts by `npm run generate` (ajv standalone). Do not edit by hand.
+"use strict";exports.observability_any = validate21;const schema40 = {};function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){validate21.errors = null;return true;}validate21.evaluated = {"dynamicProps":false,"dynamicItems":false};
