@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { CliError } from '../errors.ts';
 
 const load = createRequire(import.meta.url);
 
@@ -17,7 +18,15 @@ export function lazyGenerated<T>(dir: URL, names: readonly string[]): (name: str
     let v = loaded.get(name);
     if (v === undefined) {
       if (!names.includes(name)) throw new Error(`no generated code named ${JSON.stringify(name)}: run npm run generate`);
-      v = (load(fileURLToPath(new URL(`${name}.gen.cjs`, dir))) as Record<string, T | undefined>)[name];
+      const file = fileURLToPath(new URL(`${name}.gen.cjs`, dir));
+      try {
+        v = (load(file) as Record<string, T | undefined>)[name];
+      } catch (e) {
+        // A copy of steward without its generated files (a package unpacked in part, a checkout not built):
+        // said as such, not as a bug with a require stack.
+        if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !String((e as Error).message).includes(file)) throw e;
+        throw new CliError(`this installation of steward lacks ${file}, generated code it loads when needed: reinstall steward (in a checkout: npm run build)`);
+      }
       if (v === undefined) throw new Error(`${name}.gen.cjs does not export ${name}: run npm run generate`);
       loaded.set(name, v);
     }

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { CliError } from '../../src/errors.ts';
 import { lazyGenerated } from '../../src/shared/generated.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,6 +55,18 @@ test('a name that is not one of the generated files is refused before it becomes
     assert.throws(() => get(name), /no generated code named/, name);
   }
   assert.type(get('Project'), 'function');
+});
+
+test('a generated file missing from the installation is said as such, not as a bug', () => {
+  const get = lazyGenerated<unknown>(new URL('../../src/schema/validators/', import.meta.url), ['Nope']);
+  try {
+    get('Nope');
+    assert.unreachable('a missing file loaded');
+  } catch (e) {
+    assert.instance(e, CliError);
+    assert.match((e as Error).message, /this installation of steward lacks .*Nope\.gen\.cjs, generated code it loads when needed: reinstall steward/);
+    assert.not.match((e as Error).message, /Require stack/);
+  }
 });
 
 test.run();
