@@ -142,14 +142,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(new URL('schemas/dashboard.schema.json', root), dashboardSchemaText());
   const types = new URL('src/schema/types.gen.ts', root);
   writeFileSync(types, await generateTypes());
-  const validators = VALIDATORS_DIR;
-  writeAll(validators, generateValidators());
+  writeAll(VALIDATORS_DIR, generateValidators());
   const planValidator = new URL('src/apply/plan-validator.gen.ts', root);
   writeFileSync(planValidator, generatePlanValidator());
-  const responseValidators = RESPONSE_VALIDATORS_DIR;
-  writeAll(responseValidators, generateResponseValidators());
+  writeAll(RESPONSE_VALIDATORS_DIR, generateResponseValidators());
   writeFileSync(TYPES_FILE, await generateApiTypes());
   process.stdout.write(
-    `wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(validators)}\nwrote ${fileURLToPath(planValidator)}\nwrote ${fileURLToPath(responseValidators)}\nwrote ${TYPES_FILE}\n`,
+    `wrote ${fileURLToPath(types)}\nwrote ${fileURLToPath(VALIDATORS_DIR)}\nwrote ${fileURLToPath(planValidator)}\nwrote ${fileURLToPath(RESPONSE_VALIDATORS_DIR)}\nwrote ${TYPES_FILE}\n`,
   );
 }

@@ -90,9 +90,9 @@ export async function makeApply(deps: ApplyDeps, options: ApplyOptions): Promise
   if (saved && (saved.env ?? undefined) !== (project.envName ?? undefined)) {
     throw new UsageError(`the plan was made for ${saved.env ? `--env ${saved.env}` : 'no --env'}, not ${options.env ? `--env ${options.env}` : 'no --env'}`);
   }
-  // A connection that cannot be made (a variable not set): nothing can be applied, so no lock is taken (it
-  // made `.steward/`). Without a saved plan, the plan says what is wrong, as `steward plan` does (the files'
-  // problems first), and writes nothing.
+  // A connection that cannot be made (a variable not set): nothing can be applied, so no lock is taken (nor
+  // waited for behind another run). Without a saved plan, the plan says what is wrong, as `steward plan` does
+  // (the files' problems first), and writes nothing.
   const { resolveObservability } = await import('../config/connection.ts');
   let url: string;
   try {
